@@ -1,0 +1,33 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-redis bench install clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Start the embedded Redis (data in ./var), one worker and the API on :8000.
+run: $(STAMP)
+	$(BIN)/kroniek run
+
+## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## Only the tests that talk to Redis (store, queue, workers, API).
+test-redis: $(STAMP)
+	$(BIN)/python -m pytest -m redis
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

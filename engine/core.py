@@ -1,0 +1,209 @@
+"""The protocol every game implements, and the errors a move can raise.
+
+A game is a small declarative definition (boardgame.io style) plus pure
+functions (OpenSpiel style): the framework in ``engine.match`` adds the log,
+undo, chance handling and views, so a game only states its rules.
+
+Pure means: no I/O, no clock, no global randomness, and ``apply`` never mutates
+the state it is given (states are shared between snapshots and undo history).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+#: Actor of a chance node (a die rolled, a card dealt, a shuffle). In a physical
+#: game the recorder enters the outcome; in a simulated game the server draws it
+#: from the seeded RNG recorded in the setup event.
+CHANCE = "chance"
+
+#: The view that shows everything the log knows (for referees and the worker).
+REFEREE = "referee"
+
+
+class KroniekError(Exception):
+    """Base for errors that the API turns into a 4xx JSON answer."""
+
+    code = "error"
+    status = 400
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, **self.details}
+
+
+class MalformedEvent(KroniekError):
+    """The event is not well-formed: wrong shape, unknown card name, bad seat."""
+
+    code = "malformed_event"
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None, **details: Any) -> None:
+        if field is not None:
+            details["field"] = field
+        super().__init__(message, **details)
+
+
+class RuleViolation(KroniekError):
+    """The event is well-formed but the rules forbid it in this state.
+
+    ``rule`` is the id of a rule in the game's ``rules`` catalogue, so the
+    answer can say which rule forbids the move and quote it.
+    """
+
+    code = "illegal_move"
+    status = 422
+
+    def __init__(self, rule: str, message: str, **details: Any) -> None:
+        super().__init__(message, rule=rule, **details)
+        self.rule = rule
+
+
+class UnknownGame(KroniekError):
+    code = "unknown_game"
+    status = 404
+
+
+class InvalidOptions(KroniekError):
+    code = "invalid_options"
+    status = 400
+
+
+@dataclass(frozen=True)
+class EventType:
+    """One kind of event a game accepts.
+
+    ``actor`` says who enters it:
+    - ``"seat"``: a player's own move; the event's ``seat`` is required.
+    - ``"table"``: what the whole table does or reveals at once (BraveRats'
+      simultaneous reveal); entered by the recorder with ``seat`` null.
+    - ``"chance"``: a chance outcome (dice, deal, draw); ``seat`` is null or the
+      seat that receives the cards.
+    ``schema`` is the JSON Schema of the event's ``data``.
+    """
+
+    name: str
+    actor: str
+    schema: dict[str, Any]
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    outcome: str  # "win" | "draw" | "loss" (loss: cooperative games lost by everyone)
+    winners: tuple[int, ...]
+    scores: tuple[Any, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Move:
+    """A concrete event a seat (or the table, or chance) could enter now."""
+
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "data": self.data}
+
+
+@dataclass
+class Game:
+    """Base class of a game definition. Subclasses fill in the class attributes
+    and override the methods; instances are stateless and registered once."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: JSON Schema of the options object; defaults are filled in by the framework.
+    options_schema: ClassVar[dict[str, Any]]
+    event_types: ClassVar[dict[str, EventType]]
+    #: rule id -> English statement of the rule (with the Dutch source term).
+    rules: ClassVar[dict[str, str]]
+    #: Dutch (or other table) names accepted as aliases, for the docs: alias -> canonical.
+    aliases: ClassVar[dict[str, str]] = {}
+    #: One-line English summary for the games list.
+    summary: ClassVar[str] = ""
+    extra_info: dict[str, Any] = field(default_factory=dict)
+
+    # -- set-up -------------------------------------------------------------
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        """Raise InvalidOptions for combinations the schema cannot express."""
+
+    def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    # -- moves --------------------------------------------------------------
+    def normalize(self, state: Any, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        """Turn accepted aliases (Dutch names, numbers) into canonical data.
+        Raises MalformedEvent. The canonical form is what the log stores."""
+        return data
+
+    def apply(self, state: Any, type: str, seat: int | None, data: dict[str, Any]) -> Any:
+        """Return the state after the event; raise RuleViolation naming the rule."""
+        raise NotImplementedError
+
+    def actors(self, state: Any) -> tuple[Any, ...]:
+        """Who may act now: seats, ``"table"`` and/or CHANCE. Empty when finished."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: Any, seat: int | None) -> list[Move]:
+        """Concrete moves for ``seat`` (None: table-level moves). Chance events
+        are not enumerated here; see ``chance_outcome``."""
+        raise NotImplementedError
+
+    def chance_outcome(self, state: Any, rng: random.Random) -> Move | None:
+        """At a chance node, draw the outcome; otherwise None. Simulated games only."""
+        return None
+
+    # -- reading ------------------------------------------------------------
+    def view(self, state: Any, seat: int | str | None) -> dict[str, Any]:
+        """JSON view for ``seat``; None is the public view, REFEREE shows all."""
+        raise NotImplementedError
+
+    def describe(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str:
+        return type
+
+    def annotate(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> list[dict[str, Any]]:
+        """Automatic annotations the worker stores for this event."""
+        return []
+
+    def result(self, state: Any) -> Result | None:
+        raise NotImplementedError
+
+    # -- snapshots ----------------------------------------------------------
+    def encode_state(self, state: Any) -> Any:
+        """JSON-able form of the state, exact enough that decode(encode(s)) == s."""
+        raise NotImplementedError
+
+    def decode_state(self, obj: Any) -> Any:
+        raise NotImplementedError
+
+    # -- description for the API -------------------------------------------
+    def info(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "summary": self.summary,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "engine_version": self.version,
+        }

@@ -1,0 +1,397 @@
+"""A match: a game's state plus what every game shares (undo, chance, setup).
+
+Everything here is pure. The store feeds events in; this module says whether
+each one is legal and what the match looks like after it. Games never see
+``undo`` or the simulated-mode chance draws: the framework handles both, so a
+game only states its own rules.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Iterable, Iterator
+
+import fastjsonschema
+
+from . import registry
+from .core import CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Move, Result, RuleViolation
+
+SETUP = "setup"
+UNDO = "undo"
+MODES = ("physical", "simulated")
+
+#: Rules the framework itself enforces, quoted in errors like a game's rules.
+CORE_RULES = {
+    "core.undo": "An undo reverts the latest effective move; the setup cannot be undone.",
+    "core.finished": "No move can be entered after the match has ended (an undo still can).",
+    "core.turn": "Only a seat that is to act now may enter a move.",
+    "core.table": "A move of the whole table (a simultaneous reveal) is entered with seat null.",
+    "core.chance": "A chance outcome (dice, deal, draw) can only be entered at a chance node.",
+    "core.simulated_chance": "In a simulated match the server draws every chance outcome from the recorded seed.",
+}
+
+UNDO_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "seq": {
+            "type": "integer",
+            "minimum": 2,
+            "description": "Optional: the seq you mean to revert; refused if it is not the latest effective move.",
+        }
+    },
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One effective event on the undo stack (a persistent linked list, so
+    snapshots and concurrent readers share it without copying)."""
+
+    seq: int
+    type: str
+    chance: bool
+    before: Any
+    prev: Step | None
+
+
+@dataclass(frozen=True)
+class MatchState:
+    game: Game
+    setup: dict[str, Any]
+    seq: int
+    state: Any
+    stack: Step | None = None
+    depth: int = 0
+    #: seqs reverted by the latest event when it was an undo (for the review)
+    undone: tuple[int, ...] = ()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.setup["players"])
+
+    @property
+    def simulated(self) -> bool:
+        return self.setup.get("mode") == "simulated"
+
+    @property
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.result is not None else "in_progress"
+
+    def view(self, seat: int | str | None = None) -> dict[str, Any]:
+        result = self.result
+        return {
+            "seq": self.seq,
+            "status": self.status,
+            "result": result.to_dict() if result else None,
+            "to_act": [a for a in self.game.actors(self.state)],
+            **self.game.view(self.state, seat),
+        }
+
+    def effective_seqs(self) -> list[int]:
+        seqs, step = [], self.stack
+        while step is not None:
+            seqs.append(step.seq)
+            step = step.prev
+        return seqs[::-1]
+
+
+# -- set-up -------------------------------------------------------------------
+
+def _fill_defaults(schema: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    filled = dict(options)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in filled and "default" in prop:
+            filled[name] = prop["default"]
+    return filled
+
+
+@lru_cache(maxsize=None)
+def _compiled(schema_key: tuple[str, str, str]) -> Any:
+    game_id, kind, name = schema_key
+    game = registry.get(game_id)
+    if kind == "options":
+        schema = game.options_schema
+    elif name == UNDO:
+        schema = UNDO_SCHEMA
+    else:
+        schema = game.event_types[name].schema
+    return fastjsonschema.compile(schema)
+
+
+def make_setup(
+    game_id: str,
+    players: list[str],
+    options: dict[str, Any] | None = None,
+    mode: str = "physical",
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """Validate a new match's parameters; return the data of its setup event."""
+    game = registry.get(game_id)
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise MalformedEvent("players must be a list of non-empty names", field="players")
+    if not game.min_players <= len(players) <= game.max_players:
+        raise InvalidOptions(
+            f"{game.name} is played by {game.min_players}–{game.max_players} players, not {len(players)}",
+            field="players",
+        )
+    if mode not in MODES:
+        raise MalformedEvent(f"mode must be one of {', '.join(MODES)}", field="mode")
+    options = _fill_defaults(game.options_schema, options or {})
+    try:
+        _compiled((game.id, "options", ""))(options)
+    except fastjsonschema.JsonSchemaException as exc:
+        raise InvalidOptions(f"invalid options: {exc.message}", field="options") from None
+    game.check_options(options, len(players))
+    if mode == "simulated" and seed is None:
+        raise MalformedEvent("a simulated match needs a seed", field="seed")
+    return {
+        "game": game.id,
+        "engine_version": game.version,
+        "players": list(players),
+        "options": options,
+        "mode": mode,
+        "seed": seed,
+    }
+
+
+def start(setup: dict[str, Any], seq: int = 1) -> MatchState:
+    """The match right after its setup event."""
+    game = registry.get(setup["game"])
+    if setup.get("engine_version") != game.version:
+        raise InvalidOptions(
+            f"this log was recorded with {game.id} engine {setup.get('engine_version')}, "
+            f"this server runs {game.version}",
+            field="engine_version",
+        )
+    state = game.setup(tuple(setup["players"]), setup["options"])
+    return MatchState(game=game, setup=setup, seq=seq, state=state)
+
+
+# -- events -------------------------------------------------------------------
+
+def _check_seat(ms: MatchState, seat: Any) -> None:
+    if seat is None:
+        return
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(ms.players):
+        raise MalformedEvent(f"seat must be null or an integer 0–{len(ms.players) - 1}", field="seat")
+
+
+def normalize_event(ms: MatchState, type: Any, seat: Any, data: Any, by_server: bool = False) -> dict[str, Any]:
+    """Check the event's shape and the framework's rules; return canonical data."""
+    game = ms.game
+    if not isinstance(type, str):
+        raise MalformedEvent("type must be a string", field="type")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise MalformedEvent("data must be an object", field="data")
+    _check_seat(ms, seat)
+    if type == UNDO:
+        _validate(game, type, data)
+        return data
+    if type == SETUP:
+        raise RuleViolation("core.finished", "a match has exactly one setup event, its first")
+    event_type = game.event_types.get(type)
+    if event_type is None:
+        known = ", ".join(sorted([*game.event_types, UNDO]))
+        raise MalformedEvent(f"unknown event type {type!r} for {game.name}; known: {known}", field="type")
+    _validate(game, type, data)
+    if ms.result is not None:
+        raise RuleViolation("core.finished", "the match has ended; only an undo can still be entered")
+    actors = game.actors(ms.state)
+    if event_type.actor == "seat":
+        if seat is None:
+            raise MalformedEvent(f"a {type} event needs the seat that makes it", field="seat")
+        if seat not in actors:
+            raise RuleViolation("core.turn", f"seat {seat} ({ms.players[seat]}) is not to act now")
+    elif event_type.actor == "table":
+        if seat is not None:
+            raise RuleViolation("core.table", f"a {type} event is the whole table's; enter it with seat null")
+        if "table" not in actors:
+            raise RuleViolation("core.turn", f"the table is not to reveal a {type} now")
+    elif event_type.actor == CHANCE:
+        if CHANCE not in actors:
+            raise RuleViolation("core.chance", f"no chance outcome ({type}) is due now")
+        if ms.simulated and not by_server:
+            raise RuleViolation("core.simulated_chance", "this match is simulated: the server draws chance outcomes")
+    return game.normalize(ms.state, type, seat, data)
+
+
+def _validate(game: Game, type: str, data: dict[str, Any]) -> None:
+    try:
+        _compiled((game.id, "event", type))(data)
+    except fastjsonschema.JsonSchemaException as exc:
+        raise MalformedEvent(f"invalid {type} data: {exc.message}", field="data") from None
+
+
+def apply_event(ms: MatchState, seq: int, type: str, seat: int | None, data: dict[str, Any]) -> MatchState:
+    """Apply one already-normalized event (as stored in the log)."""
+    if type == UNDO:
+        return _undo(ms, seq, data)
+    after = ms.game.apply(ms.state, type, seat, data)
+    chance = ms.game.event_types[type].actor == CHANCE
+    step = Step(seq=seq, type=type, chance=chance, before=ms.state, prev=ms.stack)
+    return replace(ms, seq=seq, state=after, stack=step, depth=ms.depth + 1, undone=())
+
+
+def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:
+    step = ms.stack
+    undone: list[int] = []
+    if ms.simulated:
+        # Server-drawn outcomes go with the move that caused them, so an undo
+        # followed by the same move draws the same outcome again (no rerolls).
+        while step is not None and step.chance and step.prev is not None:
+            undone.append(step.seq)
+            step = step.prev
+    if step is None:
+        raise RuleViolation("core.undo", "there is no move to undo; the setup cannot be undone")
+    expected = data.get("seq")
+    if expected is not None and expected != step.seq:
+        raise RuleViolation("core.undo", f"the latest effective move is seq {step.seq}, not {expected}")
+    undone.append(step.seq)
+    return replace(ms, seq=seq, state=step.before, stack=step.prev, depth=ms.depth - len(undone), undone=tuple(undone))
+
+
+def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None, dict[str, Any]]]:
+    """In a simulated match, the chance outcomes the server draws now.
+
+    The RNG is derived from the recorded seed and the depth of the effective
+    line, so replays, and redoing an undone move, draw bit-for-bit the same.
+    """
+    if not ms.simulated:
+        return []
+    drawn = []
+    seq = first_seq
+    while CHANCE in ms.game.actors(ms.state) and ms.result is None:
+        rng = random.Random(f"{ms.setup['seed']}:{ms.depth}")
+        move = ms.game.chance_outcome(ms.state, rng)
+        if move is None:
+            break
+        data = normalize_event(ms, move.type, move.seat, move.data, by_server=True)
+        ms = apply_event(ms, seq, move.type, move.seat, data)
+        drawn.append((move.type, move.seat, data))
+        seq += 1
+        if len(drawn) > 10_000:
+            raise RuntimeError("chance draws do not terminate")
+    return drawn
+
+
+def replay_steps(events: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], MatchState | None, MatchState]]:
+    """Yield ``(event, before, after)`` for each event of a log, checking every
+    rule again: seqs without gaps, canonical data, and in a simulated match
+    that each chance outcome is the one the recorded seed draws. The setup
+    event comes first with ``before`` None."""
+    ms: MatchState | None = None
+    for event in events:
+        if ms is None:
+            if event["type"] != SETUP or event["seq"] != 1:
+                raise MalformedEvent("a log starts with its setup event at seq 1", field="type")
+            ms = start(event["data"], event["seq"])
+            yield event, None, ms
+            continue
+        if event["seq"] != ms.seq + 1:
+            raise MalformedEvent(f"seq {ms.seq + 1} is missing from the log", field="seq")
+        data = normalize_event(ms, event["type"], event["seat"], event["data"], by_server=True)
+        if data != event["data"]:
+            raise MalformedEvent(f"seq {event['seq']}: data is not in canonical form", field="data")
+        if ms.simulated and event["type"] != UNDO and ms.game.event_types[event["type"]].actor == CHANCE:
+            _check_drawn(ms, event)
+        after = apply_event(ms, event["seq"], event["type"], event["seat"], data)
+        yield event, ms, after
+        ms = after
+    if ms is None:
+        raise MalformedEvent("empty log")
+
+
+def replay(events: Iterable[dict[str, Any]]) -> MatchState:
+    """Rebuild a match from its log (setup first), checking every rule again."""
+    ms = None
+    for _, _, ms in replay_steps(events):
+        pass
+    return ms  # type: ignore[return-value]
+
+
+def _check_drawn(ms: MatchState, event: dict[str, Any]) -> None:
+    rng = random.Random(f"{ms.setup['seed']}:{ms.depth}")
+    move = ms.game.chance_outcome(ms.state, rng)
+    expected = normalize_event(ms, move.type, move.seat, move.data, by_server=True) if move else None
+    if move is None or (move.type, move.seat, expected) != (event["type"], event["seat"], event["data"]):
+        raise RuleViolation(
+            "core.simulated_chance",
+            f"seq {event['seq']}: this chance outcome is not the one the recorded seed draws",
+        )
+
+
+def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
+    if ms.result is not None:
+        return []
+    return [m.to_dict() for m in ms.game.legal_moves(ms.state, seat)]
+
+
+# -- snapshots ----------------------------------------------------------------
+
+def encode(ms: MatchState) -> dict[str, Any]:
+    stack = []
+    step = ms.stack
+    while step is not None:
+        stack.append([step.seq, step.type, step.chance, ms.game.encode_state(step.before)])
+        step = step.prev
+    return {
+        "seq": ms.seq,
+        "depth": ms.depth,
+        "undone": list(ms.undone),
+        "state": ms.game.encode_state(ms.state),
+        "stack": stack,
+    }
+
+
+def decode(setup: dict[str, Any], obj: dict[str, Any]) -> MatchState:
+    game = registry.get(setup["game"])
+    step = None
+    for seq, type, chance, before in reversed(obj["stack"]):
+        step = Step(seq=seq, type=type, chance=chance, before=game.decode_state(before), prev=step)
+    return MatchState(
+        game=game,
+        setup=setup,
+        seq=obj["seq"],
+        state=game.decode_state(obj["state"]),
+        stack=step,
+        depth=obj["depth"],
+        undone=tuple(obj["undone"]),
+    )
+
+
+def rule_text(rule: str) -> str | None:
+    """The text of a rule id: ``core.*`` or ``<game id>.*``."""
+    if rule in CORE_RULES:
+        return CORE_RULES[rule]
+    try:
+        return registry.get(rule.split(".", 1)[0]).rules.get(rule)
+    except KroniekError:
+        return None
+
+
+__all__ = [
+    "CORE_RULES",
+    "MatchState",
+    "REFEREE",
+    "SETUP",
+    "UNDO",
+    "apply_event",
+    "chance_events",
+    "decode",
+    "encode",
+    "legal_moves",
+    "make_setup",
+    "normalize_event",
+    "replay",
+    "replay_steps",
+    "start",
+]

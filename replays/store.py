@@ -1,0 +1,230 @@
+"""Event store on Redis Streams: one stream per match, append-only.
+
+Key layout (``P`` is the configurable prefix; ``{m:ID}`` is a hash tag, so all
+keys of one match share a Cluster slot and the scripts may touch them together):
+
+- ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields = the envelope
+- ``P:{m:ID}:head``   hash: seq, hash, status, result, game, players, created_at
+- ``P:{m:ID}:idem:K`` the first response to Idempotency-Key K (48 h)
+- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
+- ``P:{m:ID}:dirty``  set while a validation job is owed
+- ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
+- ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
+- ``P:matches``       sorted set of match ids by creation time (an index)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import redis
+
+from . import lua
+from .hashing import canonical
+
+IDEMPOTENCY_TTL = 48 * 3600
+CHUNK = 1000
+
+
+@dataclass(frozen=True)
+class AppendOutcome:
+    status: str  # ok | conflict | duplicate | missing
+    queue_validation: bool = False
+    current_seq: int | None = None
+    current_hash: str | None = None
+    stored: str | None = None
+
+
+def _flatten(events: list[dict[str, Any]]) -> list[Any]:
+    args: list[Any] = []
+    for e in events:
+        args += [
+            e["seq"],
+            e["type"],
+            canonical(e["seat"]),
+            canonical(e["data"]),
+            e["recorded_at"],
+            e["recorded_by"],
+            e["prev_hash"],
+            e["hash"],
+        ]
+    return args
+
+
+def decode_entry(fields: dict[str, str]) -> dict[str, Any]:
+    """A stream entry back to its envelope. Raises ValueError if unreadable."""
+    return {
+        "seq": int(fields["seq"]),
+        "type": fields["type"],
+        "seat": json.loads(fields["seat"]),
+        "data": json.loads(fields["data"]),
+        "recorded_at": fields["recorded_at"],
+        "recorded_by": fields["recorded_by"],
+        "prev_hash": fields["prev_hash"],
+        "hash": fields["hash"],
+    }
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis, prefix: str = "kroniek") -> None:
+        self.r = client
+        self.prefix = prefix
+        self._append = client.register_script(lua.APPEND)
+        self._create = client.register_script(lua.CREATE)
+
+    # -- keys ---------------------------------------------------------------
+    def key(self, match_id: str, part: str) -> str:
+        return f"{self.prefix}:{{m:{match_id}}}:{part}"
+
+    @property
+    def index_key(self) -> str:
+        return f"{self.prefix}:matches"
+
+    # -- writing ------------------------------------------------------------
+    def create(self, match_id: str, events: list[dict[str, Any]], head: dict[str, str], created_ts: float) -> bool:
+        """Write a new match's first events atomically; False if the id exists."""
+        fields: list[Any] = []
+        for name, value in head.items():
+            fields += [name, value]
+        res = self._create(
+            keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "dirty")],
+            args=[len(head), len(events), *fields, *_flatten(events)],
+        )
+        if res[0] != "ok":
+            return False
+        self.r.zadd(self.index_key, {match_id: created_ts})
+        return True
+
+    def append(
+        self,
+        match_id: str,
+        expected_seq: int,
+        expected_hash: str,
+        events: list[dict[str, Any]],
+        status: str,
+        result: str,
+        idem_key: str | None = None,
+        idem_value: str = "",
+        snapshot: tuple[int, str] | None = None,
+    ) -> AppendOutcome:
+        """Append ``events`` only if the head is still (expected_seq, expected_hash)."""
+        snap_seq, snap_blob = snapshot if snapshot else ("", "")
+        idem = self.key(match_id, f"idem:{idem_key}") if idem_key else self.key(match_id, "idem:")
+        res = self._append(
+            keys=[
+                self.key(match_id, "head"),
+                self.key(match_id, "log"),
+                idem,
+                self.key(match_id, "snap"),
+                self.key(match_id, "dirty"),
+            ],
+            args=[
+                expected_seq,
+                expected_hash,
+                IDEMPOTENCY_TTL,
+                idem_value if idem_key else "",
+                snap_seq,
+                snap_blob,
+                status,
+                result,
+                len(events),
+                *_flatten(events),
+            ],
+        )
+        kind = res[0]
+        if kind == "ok":
+            return AppendOutcome("ok", queue_validation=bool(res[1]))
+        if kind == "conflict":
+            return AppendOutcome("conflict", current_seq=int(res[1]), current_hash=res[2])
+        if kind == "dup":
+            return AppendOutcome("duplicate", stored=res[1])
+        return AppendOutcome("missing")
+
+    def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
+        return self.r.get(self.key(match_id, f"idem:{idem_key}"))
+
+    # -- reading ------------------------------------------------------------
+    def head(self, match_id: str) -> dict[str, str] | None:
+        head = self.r.hgetall(self.key(match_id, "head"))
+        return head or None
+
+    def head_seq(self, match_id: str) -> tuple[int, str] | None:
+        seq, hash_ = self.r.hmget(self.key(match_id, "head"), "seq", "hash")
+        return (int(seq), hash_) if seq is not None else None
+
+    def entries(self, match_id: str, start: int = 1, end: int | None = None) -> Iterator[tuple[str, dict[str, str]]]:
+        """Raw stream entries (id, fields) from seq ``start`` to ``end``, in chunks."""
+        key = self.key(match_id, "log")
+        lo = f"{start}-0"
+        hi = f"{end}-0" if end is not None else "+"
+        while True:
+            chunk = self.r.xrange(key, lo, hi, count=CHUNK)
+            yield from chunk
+            if len(chunk) < CHUNK:
+                return
+            lo = "(" + chunk[-1][0]
+
+    def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
+        return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
+
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, dict[str, Any]] | None:
+        found = self.r.zrevrangebyscore(self.key(match_id, "snap"), seq, "-inf", start=0, num=1, withscores=True)
+        if not found:
+            return None
+        blob, score = found[0]
+        return int(score), json.loads(blob)
+
+    def match_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
+        return self.r.zrevrange(self.index_key, offset, offset + limit - 1)
+
+    def match_count(self) -> int:
+        return self.r.zcard(self.index_key)
+
+    # -- validation bookkeeping (the worker's) -----------------------------
+    def claim_validation(self, match_id: str) -> None:
+        self.r.delete(self.key(match_id, "dirty"))
+
+    def validation_owed(self, match_id: str) -> bool:
+        return bool(self.r.exists(self.key(match_id, "dirty")))
+
+    def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> None:
+        """Store a verdict unless a newer one (for a longer log) is already there."""
+        key = self.key(match_id, "verdict")
+        auto = self.key(match_id, "auto")
+        with self.r.pipeline() as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    current = pipe.get(key)
+                    if current and json.loads(current).get("seq", 0) > verdict["seq"]:
+                        pipe.unwatch()
+                        return
+                    pipe.multi()
+                    pipe.set(key, canonical(verdict))
+                    pipe.delete(auto)
+                    if annotations:
+                        pipe.hset(auto, mapping={str(s): canonical(a) for s, a in annotations.items()})
+                    pipe.execute()
+                    return
+                except redis.WatchError:
+                    continue
+
+    def verdict(self, match_id: str) -> dict[str, Any] | None:
+        raw = self.r.get(self.key(match_id, "verdict"))
+        return json.loads(raw) if raw else None
+
+    def auto_annotations(self, match_id: str) -> dict[int, list[dict[str, Any]]]:
+        raw = self.r.hgetall(self.key(match_id, "auto"))
+        return {int(k): json.loads(v) for k, v in raw.items()}
+
+    # -- human annotations --------------------------------------------------
+    def add_note(self, match_id: str, note: dict[str, Any]) -> str:
+        return self.r.xadd(self.key(match_id, "notes"), {"note": canonical(note)})
+
+    def notes(self, match_id: str) -> list[dict[str, Any]]:
+        out = []
+        for entry_id, fields in self.r.xrange(self.key(match_id, "notes")):
+            out.append({"id": entry_id, **json.loads(fields["note"])})
+        return out

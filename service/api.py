@@ -1,0 +1,192 @@
+"""HTTP endpoints. Thin: parse, call the service layer, shape the answer."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from engine import all_games, get
+from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
+
+from . import schemas as S
+from .errors import BadRequest
+from .matches import MatchService
+
+games = Blueprint("games", __name__, url_prefix="/api/games", description="The games Kroniek knows")
+matches = Blueprint("matches", __name__, url_prefix="/api/matches", description="Recorded matches")
+
+ERRORS = {
+    400: "malformed request or event",
+    404: "unknown match or game",
+    409: "expected_seq is not the latest seq",
+    422: "the rules forbid this move",
+}
+
+
+def service() -> MatchService:
+    return current_app.extensions["kroniek"]
+
+
+def recorder() -> str:
+    # Until accounts exist, a client may say who records; the log keeps it.
+    name = request.headers.get("X-Kroniek-Recorder", "anonymous").strip()
+    return name[:100] or "anonymous"
+
+
+def _doc_errors(blp: Blueprint, *codes: int):
+    def wrap(fn):
+        for code in codes:
+            fn = blp.alt_response(code, schema=S.KroniekErrorResponse, description=ERRORS[code])(fn)
+        return fn
+
+    return wrap
+
+
+@games.route("")
+class Games(MethodView):
+    @games.response(200, S.GameList)
+    def get(self):
+        """List the games"""
+        return {"games": [g.info() for g in all_games()]}
+
+
+@games.route("/<game_id>")
+class Game(MethodView):
+    @games.response(200, S.GameDetail)
+    @_doc_errors(games, 404)
+    def get(self, game_id):
+        """A game: its options, event types (with JSON Schemas), rules and aliases"""
+        game = get(game_id)
+        event_types = {
+            name: {"actor": et.actor, "description": et.description, "schema": et.schema}
+            for name, et in game.event_types.items()
+        }
+        event_types[UNDO] = {
+            "actor": "recorder",
+            "description": "Revert the latest effective move (a recording mistake); the log keeps both.",
+            "schema": UNDO_SCHEMA,
+        }
+        return {
+            **game.info(),
+            "options": game.options_schema,
+            "event_types": event_types,
+            "rules": {**CORE_RULES, **game.rules},
+            "aliases": game.aliases,
+        }
+
+
+@matches.route("")
+class Matches(MethodView):
+    @matches.arguments(S.MatchCreate, error_status_code=400)
+    @matches.response(201, S.MatchOut)
+    @_doc_errors(matches, 400, 404)
+    def post(self, body):
+        """Create a match; its setup event is seq 1"""
+        return service().create_match(
+            body["game"], body["players"], body["options"], body["mode"], body["seed"], recorded_by=recorder()
+        )
+
+    @matches.arguments(S.ListArgs, location="query", error_status_code=400)
+    @matches.response(200, S.MatchList)
+    def get(self, args):
+        """List matches, newest first"""
+        return service().list_matches(args["offset"], args["limit"])
+
+
+@matches.route("/<match_id>")
+class Match(MethodView):
+    @matches.response(200, S.MatchOut)
+    @_doc_errors(matches, 404)
+    def get(self, match_id):
+        """A match: status, seq, result and the worker's validation"""
+        return service().match(match_id)
+
+
+@matches.route("/<match_id>/events")
+class Events(MethodView):
+    @matches.arguments(S.EventIn, error_status_code=400)
+    @matches.response(201, S.AppendOut)
+    @_doc_errors(matches, 400, 404, 409, 422)
+    def post(self, body, match_id):
+        """Append an event (a move, a chance outcome, or an undo)
+
+        Send the `Idempotency-Key` header to make a retry safe: the same key
+        returns the first answer and writes nothing."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (0 < len(key) <= 255 and key.isprintable()):
+            raise BadRequest("Idempotency-Key must be 1–255 printable characters", field="Idempotency-Key")
+        return service().append(
+            match_id,
+            body["type"],
+            body["seat"],
+            body["data"],
+            expected_seq=body["expected_seq"],
+            idempotency_key=key,
+            recorded_by=recorder(),
+        )
+
+    @matches.arguments(S.EventsArgs, location="query", error_status_code=400)
+    @matches.response(200, S.EventList)
+    @_doc_errors(matches, 400, 404)
+    def get(self, args, match_id):
+        """The log: events with their hashes, optionally from/to a seq"""
+        return {"match": match_id, "events": service().events(match_id, args["from_"], args["to"])}
+
+
+@matches.route("/<match_id>/state")
+class State(MethodView):
+    @matches.arguments(S.StateArgs, location="query", error_status_code=400)
+    @matches.response(200)
+    @_doc_errors(matches, 400, 404)
+    def get(self, args, match_id):
+        """The state at any seq, as one seat (or the public, or the referee) sees it"""
+        ms = service().state_at(match_id, args["at"])
+        seat = args["seat"]
+        if isinstance(seat, int) and seat >= len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
+        return {"match": match_id, "viewer": seat, **ms.view(seat)}
+
+
+@matches.route("/<match_id>/legal-moves")
+class LegalMoves(MethodView):
+    @matches.arguments(S.SeatArgs, location="query", error_status_code=400)
+    @matches.response(200)
+    @_doc_errors(matches, 400, 404)
+    def get(self, args, match_id):
+        """The moves a seat may enter now (without a seat: the table's moves)"""
+        return service().legal_moves(match_id, args["seat"])
+
+
+@matches.route("/<match_id>/review")
+class Review(MethodView):
+    @matches.response(200)
+    @_doc_errors(matches, 404)
+    def get(self, match_id):
+        """Move-by-move review: a summary and the annotations of every event"""
+        return service().review(match_id)
+
+
+@matches.route("/<match_id>/annotations")
+class Annotations(MethodView):
+    @matches.arguments(S.AnnotationIn, error_status_code=400)
+    @matches.response(201)
+    @_doc_errors(matches, 400, 404)
+    def post(self, body, match_id):
+        """Add a comment and/or glyph (!! ! !? ?! ? ??) to an event; the log is untouched"""
+        return service().annotate(match_id, body["seq"], body["comment"], body["glyph"], author=recorder())
+
+    @matches.response(200)
+    @_doc_errors(matches, 404)
+    def get(self, match_id):
+        """Human annotations of a match"""
+        return service().annotations(match_id)
+
+
+@matches.route("/<match_id>/audit")
+class Audit(MethodView):
+    @matches.response(200, S.AuditOut)
+    @_doc_errors(matches, 404)
+    def get(self, match_id):
+        """Recompute the hash chain: catches any edited, removed or reordered entry"""
+        return service().audit(match_id)

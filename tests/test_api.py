@@ -1,0 +1,178 @@
+"""The HTTP contract, against a real Redis, with the framework's toy game."""
+
+import json
+
+import pytest
+
+from tests.support.toy import ensure_registered
+
+ensure_registered()
+
+
+def create(client, **body):
+    body = {"game": "toy", "players": ["Ann", "Bob"], **body}
+    res = client.post("/api/matches", json=body)
+    assert res.status_code == 201, res.get_json()
+    return res.get_json()
+
+
+def post_event(client, mid, headers=None, **body):
+    return client.post(f"/api/matches/{mid}/events", json=body, headers=headers or {})
+
+
+def test_games_list_and_detail(client):
+    games = client.get("/api/games").get_json()["games"]
+    toy = next(g for g in games if g["id"] == "toy")
+    assert {"id", "name", "min_players", "max_players"} <= set(toy)
+    detail = client.get("/api/games/toy").get_json()
+    assert detail["event_types"]["add"]["schema"]["required"] == ["n"]
+    assert "undo" in detail["event_types"]
+    assert detail["options"]["properties"]["target"]["default"] == 20
+    assert client.get("/api/games/chess").status_code == 404
+
+
+def test_create_match_contract(client):
+    m = create(client)
+    assert m["game"] == "toy" and m["players"] == ["Ann", "Bob"]
+    assert m["seq"] == 1 and m["status"] == "in_progress" and m["result"] is None
+    assert m["validation"] == "pending"
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"game": "toy"}, 400),
+        ({"game": "toy", "players": "Ann"}, 400),
+        ({"game": "toy", "players": ["Ann"]}, 400),
+        ({"game": "nope", "players": ["Ann", "Bob"]}, 404),
+        ({"game": "toy", "players": ["Ann", "Bob"], "options": {"target": "x"}}, 400),
+        ({"game": "toy", "players": ["Ann", "Bob"], "extra": 1}, 400),
+    ],
+)
+def test_create_match_errors_are_json(client, body, status):
+    res = client.post("/api/matches", json=body)
+    assert res.status_code == status
+    err = res.get_json()["error"]
+    assert err["code"] and err["message"]
+
+
+def test_append_returns_seq_hash_status_state(client):
+    mid = create(client)["id"]
+    res = post_event(client, mid, type="add", seat=0, data={"n": 2}, expected_seq=1)
+    assert res.status_code == 201
+    body = res.get_json()
+    assert body["seq"] == 2 and len(body["hash"]) == 64
+    assert body["status"] == "in_progress" and body["state"]["total"] == 2
+
+
+def test_seq_conflict_is_409_with_current_seq(client, store):
+    mid = create(client)["id"]
+    post_event(client, mid, type="add", seat=0, data={"n": 2}, expected_seq=1)
+    res = post_event(client, mid, type="roll", data={"value": 2}, expected_seq=1)
+    assert res.status_code == 409
+    assert res.get_json()["error"]["current_seq"] == 2
+    assert len(store.events(mid)) == 2
+
+
+def test_illegal_move_is_422_naming_the_rule_and_stream_unchanged(client, store):
+    mid = create(client)["id"]
+    before = list(store.entries(mid))
+    res = post_event(client, mid, type="add", seat=0, data={"n": 5})
+    assert res.status_code == 422
+    err = res.get_json()["error"]
+    assert err["code"] == "illegal_move" and err["rule"] == "toy.add"
+    assert err["rule_text"] == "Add 1, 2 or 3."
+    assert list(store.entries(mid)) == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"type": 3},
+        {"type": "add", "seat": "zero", "data": {"n": 1}},
+        {"type": "add", "seat": 0, "data": []},
+        {"type": "add", "seat": 0, "data": {"n": "x"}},
+        {"type": "fly", "seat": 0},
+        {"type": "add", "seat": 0, "data": {"n": 1}, "expected_seq": "1"},
+        {"type": "add", "seat": 9, "data": {"n": 1}},
+    ],
+)
+def test_malformed_event_is_400_and_stream_unchanged(client, store, body):
+    mid = create(client)["id"]
+    before = list(store.entries(mid))
+    res = client.post(f"/api/matches/{mid}/events", json=body)
+    assert res.status_code == 400, res.get_json()
+    assert res.get_json()["error"]["message"]
+    assert list(store.entries(mid)) == before
+
+
+def test_not_json_at_all_is_400(client):
+    mid = create(client)["id"]
+    res = client.post(f"/api/matches/{mid}/events", data="{not json", content_type="application/json")
+    assert res.status_code == 400
+    assert "error" in res.get_json()
+
+
+def test_unknown_match_is_404(client):
+    assert post_event(client, "nope", type="add", seat=0, data={"n": 1}).status_code == 404
+    assert client.get("/api/matches/nope").status_code == 404
+    assert client.get("/api/matches/nope/audit").status_code == 404
+
+
+def test_idempotency_key_header(client, store):
+    mid = create(client)["id"]
+    h = {"Idempotency-Key": "abc-1"}
+    a = post_event(client, mid, headers=h, type="add", seat=0, data={"n": 1})
+    b = post_event(client, mid, headers=h, type="add", seat=0, data={"n": 1})
+    assert a.status_code == b.status_code == 201
+    assert a.get_json()["hash"] == b.get_json()["hash"]
+    assert len(store.events(mid)) == 2
+
+
+def test_events_state_review_annotations_audit(client):
+    mid = create(client, options={"target": 5})["id"]
+    post_event(client, mid, type="add", seat=0, data={"n": 3})
+    post_event(client, mid, type="roll", data={"value": 1})
+    post_event(client, mid, type="add", seat=1, data={"n": 1})
+    post_event(client, mid, type="undo", data={})
+    post_event(client, mid, type="add", seat=1, data={"n": 2})
+    events = client.get(f"/api/matches/{mid}/events").get_json()["events"]
+    assert [e["seq"] for e in events] == [1, 2, 3, 4, 5, 6]
+    assert [e["seq"] for e in client.get(f"/api/matches/{mid}/events?from=2&to=3").get_json()["events"]] == [2, 3]
+    assert client.get(f"/api/matches/{mid}/state?at=3").get_json()["total"] == 4
+    assert client.get(f"/api/matches/{mid}/state?at=99").status_code == 400
+    review = client.get(f"/api/matches/{mid}/review").get_json()["steps"]
+    assert [s["seq"] for s in review] == [1, 2, 3, 4, 5, 6]
+    assert review[3]["undone_by"] == 5 and review[4]["undoes"] == [4]
+    assert review[5]["summary"] == "seat 1 adds 2"
+    res = client.post(f"/api/matches/{mid}/annotations", json={"seq": 4, "glyph": "??", "comment": "misclick"})
+    assert res.status_code == 201
+    assert client.post(f"/api/matches/{mid}/annotations", json={"seq": 4, "glyph": "!!!"}).status_code == 400
+    assert client.post(f"/api/matches/{mid}/annotations", json={"seq": 40, "glyph": "!"}).status_code == 400
+    notes = client.get(f"/api/matches/{mid}/annotations").get_json()["annotations"]
+    assert notes[0]["glyph"] == "??" and notes[0]["seq"] == 4
+    review = client.get(f"/api/matches/{mid}/review").get_json()["steps"]
+    assert review[3]["annotations"][0]["comment"] == "misclick"
+    audit = client.get(f"/api/matches/{mid}/audit").get_json()
+    assert audit == {"valid": True, "length": 6, "head": events[-1]["hash"], "first_invalid_seq": None, "reason": None}
+
+
+def test_legal_moves(client):
+    mid = create(client)["id"]
+    moves = client.get(f"/api/matches/{mid}/legal-moves?seat=0").get_json()["moves"]
+    assert [m["data"]["n"] for m in moves] == [1, 2, 3]
+    assert client.get(f"/api/matches/{mid}/legal-moves?seat=1").get_json()["moves"] == []
+
+
+def test_openapi_document_and_docs_page(client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert "/api/matches/{match_id}/events" in spec["paths"]
+    post = spec["paths"]["/api/matches/{match_id}/events"]["post"]
+    assert {"201", "400", "404", "409", "422"} <= set(post["responses"])
+    assert client.get("/api/docs").status_code == 200
+
+
+def test_unknown_endpoint_is_json_404(client):
+    res = client.get("/api/nothing")
+    assert res.status_code == 404 and res.get_json()["error"]["code"] == "not_found"

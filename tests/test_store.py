@@ -1,0 +1,188 @@
+"""The event store and the service layer over it, against a real Redis."""
+
+import json
+
+import pytest
+
+from replays import audit_match
+from replays.hashing import GENESIS, event_hash
+from service.errors import IdempotencyMismatch, NotFound, SeqConflict
+from service.matches import MatchService
+from engine.core import RuleViolation
+from tests.support.toy import ensure_registered
+
+ensure_registered()
+
+
+@pytest.fixture
+def svc(store, validations):
+    return MatchService(store, validations.append, snapshot_every=4)
+
+
+def new(svc, **kw):
+    return svc.create_match("toy", ["Ann", "Bob"], **kw)["id"]
+
+
+def test_setup_is_seq_1_and_events_chain_by_hash(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2}, expected_seq=1)
+    svc.append(mid, "roll", None, {"value": 5}, expected_seq=2)
+    events = store.events(mid)
+    assert [e["seq"] for e in events] == [1, 2, 3]
+    assert events[0]["type"] == "setup" and events[0]["prev_hash"] == GENESIS
+    for prev, e in zip(events, events[1:]):
+        assert e["prev_hash"] == prev["hash"]
+    assert all(event_hash(e) == e["hash"] for e in events)
+
+
+def test_expected_seq_mismatch_is_409_and_writes_nothing(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1}, expected_seq=1)
+    with pytest.raises(SeqConflict) as err:
+        svc.append(mid, "roll", None, {"value": 3}, expected_seq=1)
+    assert err.value.details["current_seq"] == 2
+    assert len(store.events(mid)) == 2
+
+
+def test_illegal_move_writes_nothing(svc, store):
+    mid = new(svc)
+    before = store.head(mid)
+    with pytest.raises(RuleViolation):
+        svc.append(mid, "add", 0, {"n": 9})
+    assert store.head(mid) == before and len(store.events(mid)) == 1
+
+
+def test_idempotency_key_returns_the_first_answer_and_writes_nothing(svc, store):
+    mid = new(svc)
+    first = svc.append(mid, "add", 0, {"n": 1}, expected_seq=1, idempotency_key="k1")
+    again = svc.append(mid, "add", 0, {"n": 1}, expected_seq=1, idempotency_key="k1")
+    assert again["seq"] == first["seq"] and again["hash"] == first["hash"] and again["idempotent_replay"]
+    assert len(store.events(mid)) == 2
+    ttl = store.r.ttl(store.key(mid, "idem:k1"))
+    assert ttl > 24 * 3600
+    with pytest.raises(IdempotencyMismatch):
+        svc.append(mid, "add", 0, {"n": 2}, expected_seq=1, idempotency_key="k1")
+
+
+def test_idempotent_retry_through_another_process_cache(svc, store, validations):
+    mid = new(svc)
+    other = MatchService(store, validations.append)
+    first = svc.append(mid, "add", 0, {"n": 1}, idempotency_key="same")
+    again = other.append(mid, "add", 0, {"n": 1}, idempotency_key="same")
+    assert again["hash"] == first["hash"] and len(store.events(mid)) == 2
+
+
+def test_two_processes_validate_against_each_others_moves(svc, store, validations):
+    """Process B's cache is stale; its append must see A's move, not the old state."""
+    mid = new(svc)
+    b = MatchService(store, validations.append)
+    b.current(mid)  # B caches seq 1
+    svc.append(mid, "add", 0, {"n": 3})  # A: now a die must be rolled
+    # Against B's stale state seat 0 would be to move; against the real state it is a roll.
+    with pytest.raises(RuleViolation) as err:
+        b.append(mid, "add", 0, {"n": 1})
+    assert err.value.rule == "core.turn"
+    res = b.append(mid, "roll", None, {"value": 2})
+    assert res["seq"] == 3
+    assert [e["type"] for e in store.events(mid)] == ["setup", "add", "roll"]
+
+
+def test_stale_cache_with_expected_seq_catches_up_first(svc, store, validations):
+    mid = new(svc)
+    b = MatchService(store, validations.append)
+    b.current(mid)
+    svc.append(mid, "add", 0, {"n": 3})
+    assert b.append(mid, "roll", None, {"value": 2}, expected_seq=2)["seq"] == 3
+
+
+def test_state_at_any_seq_uses_snapshots_and_matches_a_full_replay(svc, store):
+    mid = new(svc)
+    for _ in range(5):
+        svc.append(mid, "add", svc.current(mid).game.actors(svc.current(mid).state)[0], {"n": 1})
+        svc.append(mid, "roll", None, {"value": 1})
+    assert store.r.zcard(store.key(mid, "snap")) >= 2
+    fresh = MatchService(store)
+    for at in range(1, 12):
+        assert fresh.state_at(mid, at).state[0].total == (at - 1)
+
+
+def test_a_new_process_loads_from_snapshot_plus_tail(svc, store):
+    mid = new(svc)
+    for i in range(3):
+        seat = svc.current(mid).game.actors(svc.current(mid).state)[0]
+        svc.append(mid, "add", seat, {"n": 1})
+        svc.append(mid, "roll", None, {"value": 1})
+    fresh = MatchService(store)
+    assert fresh.current(mid).state == svc.current(mid).state
+    assert fresh.current(mid).seq == 7
+
+
+def test_unknown_match_is_not_found(svc):
+    with pytest.raises(NotFound):
+        svc.append("nope", "add", 0, {"n": 1})
+    with pytest.raises(NotFound):
+        svc.match("nope")
+
+
+def test_each_append_burst_queues_one_validation(svc, store, validations):
+    mid = new(svc)
+    assert validations == [mid]
+    svc.append(mid, "add", 0, {"n": 1})
+    svc.append(mid, "roll", None, {"value": 1})
+    assert validations == [mid]  # owed already: not queued twice
+    store.claim_validation(mid)  # the worker took it
+    svc.append(mid, "add", 1, {"n": 1})
+    assert validations == [mid, mid]
+
+
+def rewrite(store, mid, seq, **changes):
+    """Tamper as someone with write access to Redis would: rebuild the stream
+    with one entry's fields changed."""
+    key = store.key(mid, "log")
+    entries = list(store.entries(mid))
+    store.r.delete(key)
+    for entry_id, fields in entries:
+        if entry_id == f"{seq}-0":
+            fields = {**fields, **changes}
+        store.r.xadd(key, fields, id=entry_id)
+
+
+def test_audit_catches_an_edited_entry_in_the_middle(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2})
+    svc.append(mid, "roll", None, {"value": 3})
+    assert audit_match(store, mid).valid
+    rewrite(store, mid, 2, data=json.dumps({"n": 3}))
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 2
+
+
+def test_audit_catches_an_edit_that_recomputes_its_own_hash(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2})
+    svc.append(mid, "roll", None, {"value": 3})
+    event = store.events(mid, 2, 2)[0]
+    event["data"] = {"n": 3}
+    rewrite(store, mid, 2, data=json.dumps({"n": 3}), hash=event_hash(event))
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 3  # seq 3 no longer points at it
+
+
+def test_audit_catches_a_changed_last_entry(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2})
+    svc.append(mid, "roll", None, {"value": 3})
+    rewrite(store, mid, 3, data=json.dumps({"value": 6}))
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 3
+
+
+def test_audit_catches_a_deleted_entry_in_the_middle_and_at_the_end(svc, store):
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2})
+    svc.append(mid, "roll", None, {"value": 3})
+    store.r.xdel(store.key(mid, "log"), "3-0")
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 3
+    store.r.xdel(store.key(mid, "log"), "2-0")
+    assert audit_match(store, mid).first_invalid_seq == 2

@@ -1,0 +1,141 @@
+"""Validation jobs: in-process, and through a real RQ worker process."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
+
+from service.matches import MatchService
+from workers.jobs import validate_log
+from tests.support.toy import ensure_registered
+
+ensure_registered()
+
+
+@pytest.fixture
+def svc(store):
+    return MatchService(store)
+
+
+def toy_match(svc, moves=2, target=20):
+    mid = svc.create_match("toy", ["Ann", "Bob"], {"target": target})["id"]
+    for _ in range(moves):
+        seat = svc.current(mid).game.actors(svc.current(mid).state)[0]
+        svc.append(mid, "add", seat, {"n": 1})
+        svc.append(mid, "roll", None, {"value": 1})
+    return mid
+
+
+def test_validation_of_a_clean_log_is_valid_with_annotations(svc, store):
+    mid = toy_match(svc)
+    verdict = validate_log(store, mid)
+    assert verdict["status"] == "valid" and verdict["seq"] == 5
+    assert store.verdict(mid)["status"] == "valid"
+    assert store.auto_annotations(mid)[3] == [{"kind": "total", "text": "total 2"}]
+    assert svc.match(mid)["validation"] == "valid"
+
+
+def test_validation_finds_the_first_illegal_event_in_a_tampered_log(svc, store):
+    mid = toy_match(svc)
+    key = store.key(mid, "log")
+    entries = list(store.entries(mid))
+    store.r.delete(key)
+    for entry_id, fields in entries:
+        if entry_id == "3-0":
+            fields = {**fields, "data": json.dumps({"value": 9})}
+        store.r.xadd(key, fields, id=entry_id)
+    verdict = validate_log(store, mid)
+    assert verdict["status"] == "invalid"
+    assert verdict["first_invalid_seq"] == 3
+    assert verdict["rule"] == "toy.die"
+
+
+def test_a_newer_verdict_is_not_overwritten_by_an_older_job(svc, store):
+    mid = toy_match(svc)
+    store.save_verdict(mid, {"status": "valid", "seq": 99}, {})
+    validate_log(store, mid)
+    assert store.verdict(mid)["seq"] == 99
+
+
+def worker_env(prefix):
+    env = dict(os.environ)
+    env.update(KRONIEK_PREFIX=prefix, KRONIEK_QUEUE=prefix, KRONIEK_PLUGINS="tests.support.toy")
+    return env
+
+
+def run_burst_worker(prefix, timeout=60):
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        env=worker_env(prefix), capture_output=True, text=True, timeout=timeout,
+    )
+
+
+def test_real_worker_validates_queued_matches(svc, store, prefix):
+    from workers.queue import enqueue_validation
+
+    svc.enqueue_validation = lambda mid: enqueue_validation(prefix, mid)
+    mid = toy_match(svc)
+    proc = run_burst_worker(prefix)
+    assert proc.returncode == 0, proc.stderr
+    assert store.verdict(mid)["status"] == "valid"
+    assert svc.match(mid)["validation"] == "valid"
+
+
+def test_worker_start_sweeps_matches_whose_validation_was_never_queued(svc, store, prefix):
+    mid = toy_match(svc)  # this service queues nothing
+    assert store.verdict(mid) is None
+    proc = run_burst_worker(prefix)
+    assert proc.returncode == 0, proc.stderr
+    assert store.verdict(mid)["seq"] == 5
+
+
+def test_a_job_whose_worker_is_killed_mid_job_is_not_lost(svc, store, prefix, redis_url):
+    from workers.connection import queue_client
+    from workers.queue import enqueue_validation
+
+    # A log long enough that validating it takes a while.
+    mid = svc.create_match("toy", ["Ann", "Bob"], {"target": 10**9})["id"]
+    seat = 0
+    for _ in range(6000):
+        svc.append(mid, "add", seat, {"n": 1})
+        svc.append(mid, "roll", None, {"value": 1})
+        seat = 1 - seat
+    enqueue_validation(prefix, mid)
+    queue = Queue(prefix, connection=queue_client())
+    (job_id,) = queue.job_ids
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        env=worker_env(prefix), start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    job = Job.fetch(job_id, connection=queue_client())
+    while job.get_status(refresh=True) != JobStatus.STARTED:
+        assert time.monotonic() < deadline, "the job never started"
+        time.sleep(0.01)
+    os.killpg(worker.pid, signal.SIGKILL)  # the worker and its work horse, no clean-up
+    worker.wait()
+    assert store.verdict(mid) is None
+    registry = StartedJobRegistry(queue=queue)
+    assert job_id in [j.split(":")[0] for j in registry.get_job_ids()] or job.get_status(refresh=True) == JobStatus.STARTED
+    # The next worker's maintenance finds the job abandoned once its lease has
+    # run out; run that same clean-up as if the lease had expired.
+    registry.cleanup(timestamp=time.time() + 3600)
+    assert job.get_status(refresh=True) in (JobStatus.QUEUED, JobStatus.SCHEDULED)
+    if job.get_status(refresh=True) == JobStatus.SCHEDULED:
+        # The retry is scheduled after a back-off: move it to the queue now.
+        from rq.registry import ScheduledJobRegistry
+
+        ScheduledJobRegistry(queue=queue).remove(job)
+        queue.enqueue_job(job)
+    proc = run_burst_worker(prefix, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    verdict = store.verdict(mid)
+    assert verdict["status"] == "valid" and verdict["seq"] == 12001

@@ -1,0 +1,1 @@
+"""RQ background work: validating whole logs and annotating them."""

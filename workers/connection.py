@@ -1,0 +1,53 @@
+"""Where Redis is. Every process (API, worker, CLI) reads the same settings:
+
+- ``REDIS_URL``: the Redis (or one node of a Redis Cluster) holding the event
+  streams; unset, the embedded server that ``kroniek redis`` / ``make run``
+  starts on ``./var/redis.sock``.
+- ``REDIS_CLUSTER=1``: talk to ``REDIS_URL`` as a Redis Cluster.
+- ``RQ_REDIS_URL``: the Redis for the job queue, if it should differ (RQ
+  itself does not run on a Cluster, so point it at a plain Redis there).
+- ``KRONIEK_PREFIX``: the prefix of every key (default ``kroniek``).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import redis
+
+
+def embedded_socket() -> Path:
+    return Path(os.environ.get("KRONIEK_VAR", "var")).resolve() / "redis.sock"
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL") or f"unix://{embedded_socket()}"
+
+
+def key_prefix() -> str:
+    return os.environ.get("KRONIEK_PREFIX", "kroniek")
+
+
+def _client(url: str, decode: bool, cluster: bool) -> redis.Redis:
+    if cluster:
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url(url, decode_responses=decode)  # type: ignore[return-value]
+    return redis.Redis.from_url(url, decode_responses=decode, health_check_interval=30)
+
+
+@lru_cache(maxsize=None)
+def _cached(url: str, decode: bool, cluster: bool) -> redis.Redis:
+    return _client(url, decode, cluster)
+
+
+def store_client() -> redis.Redis:
+    """Client for the event store (text replies)."""
+    return _cached(redis_url(), True, os.environ.get("REDIS_CLUSTER") == "1")
+
+
+def queue_client() -> redis.Redis:
+    """Client for RQ (RQ wants byte replies)."""
+    return _cached(os.environ.get("RQ_REDIS_URL") or redis_url(), False, False)

@@ -1,0 +1,80 @@
+"""Background jobs. They run in the RQ worker process and trust nothing the
+API process computed: each job re-reads the log and replays it from scratch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import match as M
+from engine.core import KroniekError
+from replays import EventStore, audit_match
+
+from .connection import store_client
+
+
+def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
+    """Replay the whole log; record the verdict and the automatic annotations.
+
+    The dirty flag is cleared before the log is read, so an event appended
+    while this runs sets it again and its append queues another job.
+    """
+    store.claim_validation(match_id)
+    events = store.events(match_id)
+    annotations: dict[int, list[dict[str, Any]]] = {}
+    verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
+    chain = audit_match(store, match_id)
+    if not chain.valid:
+        verdict["chain"] = chain.to_dict()
+    last_good = 0
+    try:
+        for event, before, after in M.replay_steps(events):
+            last_good = event["seq"]
+            if before is not None and event["type"] != M.UNDO:
+                notes = after.game.annotate(before.state, event["type"], event["seat"], event["data"], after.state)
+                if notes:
+                    annotations[event["seq"]] = notes
+    except KroniekError as exc:
+        bad = last_good + 1
+        verdict = {
+            "status": "invalid",
+            "seq": verdict["seq"],
+            "events": len(events),
+            "first_invalid_seq": bad,
+            "message": exc.message,
+            **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
+        }
+    if not chain.valid:
+        verdict["status"] = "invalid"
+        verdict["chain"] = chain.to_dict()
+        verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
+    store.save_verdict(match_id, verdict, annotations)
+    return verdict
+
+
+def validate_match(prefix: str, match_id: str) -> dict[str, Any]:
+    """The RQ entry point: one match, from its log alone."""
+    return validate_log(EventStore(store_client(), prefix), match_id)
+
+
+def sweep(prefix: str) -> int:
+    """Queue a validation for every match whose verdict is behind its head.
+
+    Run when a worker starts, so a job lost between an append and its enqueue
+    (the API process died in between) is made good.
+    """
+    from .queue import enqueue_validation
+
+    store = EventStore(store_client(), prefix)
+    queued = 0
+    offset = 0
+    while True:
+        ids = store.match_ids(offset, 500)
+        if not ids:
+            return queued
+        for match_id in ids:
+            head = store.head_seq(match_id)
+            verdict = store.verdict(match_id)
+            if head and (verdict is None or verdict["seq"] < head[0]):
+                enqueue_validation(prefix, match_id)
+                queued += 1
+        offset += len(ids)
