@@ -45,6 +45,18 @@ UNDO_SCHEMA = {
 }
 
 
+class HistoryElided(Exception):
+    """An undo reached a step whose prior state a snapshot left out; the caller
+    rebuilds the match from its log (``replay``) and tries again."""
+
+
+#: Stands for a state a snapshot did not keep (see ``encode``).
+ELIDED = object()
+
+#: How many undo steps a snapshot keeps the prior state of.
+SNAPSHOT_UNDO_DEPTH = 16
+
+
 @dataclass(frozen=True)
 class Step:
     """One effective event on the undo stack (a persistent linked list, so
@@ -93,13 +105,6 @@ class MatchState:
             "to_act": [a for a in self.game.actors(self.state)],
             **self.game.view(self.state, seat),
         }
-
-    def effective_seqs(self) -> list[int]:
-        seqs, step = [], self.stack
-        while step is not None:
-            seqs.append(step.seq)
-            step = step.prev
-        return seqs[::-1]
 
 
 # -- set-up -------------------------------------------------------------------
@@ -252,6 +257,8 @@ def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:
             step = step.prev
     if step is None:
         raise RuleViolation("core.undo", "there is no move to undo; the setup cannot be undone")
+    if step.before is ELIDED:
+        raise HistoryElided(step.seq)
     expected = data.get("seq")
     if expected is not None and expected != step.seq:
         raise RuleViolation("core.undo", f"the latest effective move is seq {step.seq}, not {expected}")
@@ -337,10 +344,13 @@ def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
 
 # -- snapshots ----------------------------------------------------------------
 
-def encode(ms: MatchState) -> dict[str, Any]:
+def encode(ms: MatchState, undo_depth: int = SNAPSHOT_UNDO_DEPTH) -> dict[str, Any]:
+    """JSON-able snapshot. It keeps the newest ``undo_depth`` undo steps; the
+    rest of the history is left out (an undo that reaches it replays the log),
+    so a snapshot costs the same at seq 10 and at seq 10,000."""
     stack = []
     step = ms.stack
-    while step is not None:
+    while step is not None and len(stack) < undo_depth and step.before is not ELIDED:
         stack.append([step.seq, step.type, step.chance, ms.game.encode_state(step.before)])
         step = step.prev
     return {
@@ -349,12 +359,15 @@ def encode(ms: MatchState) -> dict[str, Any]:
         "undone": list(ms.undone),
         "state": ms.game.encode_state(ms.state),
         "stack": stack,
+        "elided": step is not None,
     }
 
 
 def decode(setup: dict[str, Any], obj: dict[str, Any]) -> MatchState:
     game = registry.get(setup["game"])
-    step = None
+    # The history a snapshot left out is one step that cannot be undone
+    # without the log: undoing into it raises HistoryElided.
+    step = Step(seq=0, type="", chance=False, before=ELIDED, prev=None) if obj.get("elided") else None
     for seq, type, chance, before in reversed(obj["stack"]):
         step = Step(seq=seq, type=type, chance=chance, before=game.decode_state(before), prev=step)
     return MatchState(
@@ -380,6 +393,7 @@ def rule_text(rule: str) -> str | None:
 
 __all__ = [
     "CORE_RULES",
+    "HistoryElided",
     "MatchState",
     "REFEREE",
     "SETUP",

@@ -9,6 +9,7 @@ seq where the chain breaks. Undo events are ordinary events here.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -53,7 +54,7 @@ def check_chain(
             )
         if event["prev_hash"] != prev_hash:
             return AuditReport(False, seq, prev_hash, expected_seq, f"seq {expected_seq} does not point at seq {seq}'s hash")
-        if event_hash(event) != event["hash"]:
+        if event_hash(event) != event["hash"] or hashlib.sha256(fields["event"].encode()).hexdigest() != event["hash"]:
             return AuditReport(False, seq, prev_hash, expected_seq, f"seq {expected_seq} was changed after it was recorded")
         prev_hash = event["hash"]
         seq = expected_seq

@@ -24,8 +24,7 @@ def canonical(obj: Any) -> str:
 
 
 def event_hash(envelope: dict[str, Any]) -> str:
-    body = {k: envelope[k] for k in ENVELOPE_FIELDS}
-    return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical({k: envelope[k] for k in ENVELOPE_FIELDS}).encode("utf-8")).hexdigest()
 
 
 def seal(
@@ -37,7 +36,9 @@ def seal(
     recorded_by: str,
     prev_hash: str,
 ) -> dict[str, Any]:
-    """A complete envelope, hash included."""
+    """A complete envelope, hash included. ``text`` is the canonical encoding
+    the hash was computed over: the store keeps exactly that text, so the audit
+    hashes the stored bytes themselves."""
     envelope = {
         "seq": seq,
         "type": type,
@@ -47,5 +48,12 @@ def seal(
         "recorded_by": recorded_by,
         "prev_hash": prev_hash,
     }
-    envelope["hash"] = event_hash(envelope)
+    text = canonical(envelope)
+    envelope["hash"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    envelope["text"] = text
     return envelope
+
+
+def public(envelope: dict[str, Any]) -> dict[str, Any]:
+    """The envelope as the API shows it (without the stored text)."""
+    return {k: envelope[k] for k in (*ENVELOPE_FIELDS, "hash")}

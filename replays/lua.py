@@ -1,66 +1,62 @@
 """Server-side scripts. Each runs atomically, touches only keys of one match
-(one hash slot, so Redis Cluster runs them too) and costs one round trip."""
+(one hash slot, so Redis Cluster runs them too) and costs one round trip.
 
-# KEYS: head, log, idem, snap, dirty
-# ARGV: expected_seq, expected_hash, idem_ttl, idem_value, snap_seq, snap_blob,
-#       status, result, n_events, then 8 fields per event:
-#       seq, type, seat, data, recorded_at, recorded_by, prev_hash, hash
-# Returns {'ok', queue_validation(0|1)} | {'conflict', current_seq, current_hash}
-#       | {'dup', stored_idem_value} | {'missing'}
-APPEND = """
-if ARGV[4] ~= '' then
-  local prior = redis.call('GET', KEYS[3])
-  if prior then return {'dup', prior} end
-end
-local head = redis.call('HMGET', KEYS[1], 'seq', 'hash')
-if not head[1] then return {'missing'} end
-if head[1] ~= ARGV[1] or head[2] ~= ARGV[2] then
-  return {'conflict', head[1], head[2]}
-end
-local n = tonumber(ARGV[9])
-local last_seq, last_hash
-for i = 0, n - 1 do
-  local b = 10 + i * 8
-  redis.call('XADD', KEYS[2], ARGV[b] .. '-0',
-    'seq', ARGV[b], 'type', ARGV[b + 1], 'seat', ARGV[b + 2], 'data', ARGV[b + 3],
-    'recorded_at', ARGV[b + 4], 'recorded_by', ARGV[b + 5],
-    'prev_hash', ARGV[b + 6], 'hash', ARGV[b + 7])
-  last_seq = ARGV[b]
-  last_hash = ARGV[b + 7]
-end
-redis.call('HSET', KEYS[1], 'seq', last_seq, 'hash', last_hash, 'status', ARGV[7], 'result', ARGV[8])
-if ARGV[4] ~= '' then
-  redis.call('SET', KEYS[3], ARGV[4], 'EX', tonumber(ARGV[3]))
-end
-if ARGV[5] ~= '' then
-  redis.call('ZADD', KEYS[4], tonumber(ARGV[5]), ARGV[6])
-end
-local queued = redis.call('SET', KEYS[5], last_seq, 'NX', 'EX', 600)
-if queued then return {'ok', 1} end
-return {'ok', 0}
+The append is on every move's path, so it does as little as it can: the
+Idempotency-Key variant only runs when a client sends one, and snapshots
+(a cache) are written apart.
 """
 
+# KEYS: head, log, dirty[, idem]
+# ARGV: expected_seq, expected_hash, status ('' if unchanged), result, n_events,
+#       then seq, event text, hash per event[, then the idempotency record]
+# Returns {'ok', queue_validation 0|1} | {'conflict', seq, hash} | {'missing'}
+#       | {'dup', stored idempotency record}
+_APPEND = """
+{idem_check}
+local head = redis.call('HMGET', KEYS[1], 'seq', 'hash')
+if not head[1] then return {{'missing'}} end
+if head[1] ~= ARGV[1] or head[2] ~= ARGV[2] then
+  return {{'conflict', head[1], head[2]}}
+end
+local n = tonumber(ARGV[5])
+local b = 6
+for i = 1, n do
+  redis.call('XADD', KEYS[2], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
+  b = b + 3
+end
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1], 'status', ARGV[3], 'result', ARGV[4])
+else
+  redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1])
+end
+{idem_store}
+if redis.call('SET', KEYS[3], ARGV[b - 3], 'NX', 'EX', 600) then return {{'ok', 1}} end
+return {{'ok', 0}}
+"""
+
+APPEND = _APPEND.format(idem_check="", idem_store="")
+
+APPEND_IDEMPOTENT = _APPEND.format(
+    idem_check="""local prior = redis.call('GET', KEYS[4])
+if prior then return {'dup', prior} end""",
+    idem_store="""redis.call('SET', KEYS[4], ARGV[#ARGV], 'EX', 172800)""",
+)
+
 # KEYS: head, log, dirty
-# ARGV: head fields as a flat list (name, value, ...), n_fields, n_events, events as in APPEND
+# ARGV: n_fields, n_events, head fields (name, value, ...), then events as in APPEND
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
 local nf = tonumber(ARGV[1])
 local n = tonumber(ARGV[2])
-local base = 3 + nf * 2
-local last_seq, last_hash
-for i = 0, n - 1 do
-  local b = base + i * 8
-  redis.call('XADD', KEYS[2], ARGV[b] .. '-0',
-    'seq', ARGV[b], 'type', ARGV[b + 1], 'seat', ARGV[b + 2], 'data', ARGV[b + 3],
-    'recorded_at', ARGV[b + 4], 'recorded_by', ARGV[b + 5],
-    'prev_hash', ARGV[b + 6], 'hash', ARGV[b + 7])
-  last_seq = ARGV[b]
-  last_hash = ARGV[b + 7]
+local b = 3 + nf * 2
+for i = 1, n do
+  redis.call('XADD', KEYS[2], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
+  b = b + 3
 end
 for i = 0, nf - 1 do
   redis.call('HSET', KEYS[1], ARGV[3 + i * 2], ARGV[4 + i * 2])
 end
-redis.call('HSET', KEYS[1], 'seq', last_seq, 'hash', last_hash)
-redis.call('SET', KEYS[3], last_seq, 'EX', 600)
+redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1])
+redis.call('SET', KEYS[3], ARGV[b - 3], 'EX', 600)
 return {'ok'}
 """

@@ -3,7 +3,8 @@
 Key layout (``P`` is the configurable prefix; ``{m:ID}`` is a hash tag, so all
 keys of one match share a Cluster slot and the scripts may touch them together):
 
-- ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields = the envelope
+- ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
+                      canonical envelope text) and ``hash`` (its SHA-256)
 - ``P:{m:ID}:head``   hash: seq, hash, status, result, game, players, created_at
 - ``P:{m:ID}:idem:K`` the first response to Idempotency-Key K (48 h)
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
@@ -24,7 +25,7 @@ import redis
 from . import lua
 from .hashing import canonical
 
-IDEMPOTENCY_TTL = 48 * 3600
+IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
 CHUNK = 1000
 
 
@@ -40,31 +41,16 @@ class AppendOutcome:
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
     args: list[Any] = []
     for e in events:
-        args += [
-            e["seq"],
-            e["type"],
-            canonical(e["seat"]),
-            canonical(e["data"]),
-            e["recorded_at"],
-            e["recorded_by"],
-            e["prev_hash"],
-            e["hash"],
-        ]
+        args += [e["seq"], e["text"], e["hash"]]
     return args
 
 
 def decode_entry(fields: dict[str, str]) -> dict[str, Any]:
-    """A stream entry back to its envelope. Raises ValueError if unreadable."""
-    return {
-        "seq": int(fields["seq"]),
-        "type": fields["type"],
-        "seat": json.loads(fields["seat"]),
-        "data": json.loads(fields["data"]),
-        "recorded_at": fields["recorded_at"],
-        "recorded_by": fields["recorded_by"],
-        "prev_hash": fields["prev_hash"],
-        "hash": fields["hash"],
-    }
+    """A stream entry (fields ``event`` and ``hash``) back to its envelope.
+    Raises KeyError or ValueError if unreadable."""
+    envelope = json.loads(fields["event"])
+    envelope["hash"] = fields["hash"]
+    return envelope
 
 
 class EventStore:
@@ -72,6 +58,7 @@ class EventStore:
         self.r = client
         self.prefix = prefix
         self._append = client.register_script(lua.APPEND)
+        self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
 
     # -- keys ---------------------------------------------------------------
@@ -103,36 +90,24 @@ class EventStore:
         expected_seq: int,
         expected_hash: str,
         events: list[dict[str, Any]],
-        status: str,
-        result: str,
+        status: str = "",
+        result: str = "",
         idem_key: str | None = None,
         idem_value: str = "",
-        snapshot: tuple[int, str] | None = None,
     ) -> AppendOutcome:
-        """Append ``events`` only if the head is still (expected_seq, expected_hash)."""
-        snap_seq, snap_blob = snapshot if snapshot else ("", "")
-        idem = self.key(match_id, f"idem:{idem_key}") if idem_key else self.key(match_id, "idem:")
-        res = self._append(
-            keys=[
-                self.key(match_id, "head"),
-                self.key(match_id, "log"),
-                idem,
-                self.key(match_id, "snap"),
-                self.key(match_id, "dirty"),
-            ],
-            args=[
-                expected_seq,
-                expected_hash,
-                IDEMPOTENCY_TTL,
-                idem_value if idem_key else "",
-                snap_seq,
-                snap_blob,
-                status,
-                result,
-                len(events),
-                *_flatten(events),
-            ],
-        )
+        """Append ``events`` only if the head is still (expected_seq, expected_hash).
+
+        ``status``/``result`` are written to the head when not empty (when the
+        move changed them). With ``idem_key``, a request seen before returns
+        ``duplicate`` with the stored record instead of writing.
+        """
+        keys = [self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "dirty")]
+        args = [expected_seq, expected_hash, status, result, len(events), *_flatten(events)]
+        if idem_key:
+            keys.append(self.key(match_id, f"idem:{idem_key}"))
+            res = self._append_idem(keys=keys, args=[*args, idem_value])
+        else:
+            res = self._append(keys=keys, args=args)
         kind = res[0]
         if kind == "ok":
             return AppendOutcome("ok", queue_validation=bool(res[1]))
@@ -141,6 +116,11 @@ class EventStore:
         if kind == "dup":
             return AppendOutcome("duplicate", stored=res[1])
         return AppendOutcome("missing")
+
+    def save_snapshot(self, match_id: str, seq: int, blob: str) -> None:
+        """Snapshots are a cache derived from the log: written apart from the
+        append, and never trusted by the worker or the audit."""
+        self.r.zadd(self.key(match_id, "snap"), {blob: seq})
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))

@@ -129,6 +129,10 @@ class MatchService:
                     norm = M.normalize_event(ms, type, seat, data)
                     after = M.apply_event(ms, ms.seq + 1, type, seat, norm)
                     drawn = M.chance_events(after, ms.seq + 2)
+                except M.HistoryElided:
+                    # An undo past what the snapshot kept: rebuild from the log.
+                    entry.ms = self._replay_all(match_id, ms.seq)
+                    continue
                 except KroniekError:
                     # An error against a cached state counts only once we know
                     # the cache was the latest state.
@@ -152,23 +156,22 @@ class MatchService:
                     "state": after.view(None),
                 }
                 idem_value = canonical({"fingerprint": fingerprint, "response": response}) if fingerprint else ""
-                snapshot = None
-                if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
-                    snapshot = (last["seq"], canonical(M.encode(after)))
                 result = after.result
+                changed = after.status != ms.status
                 outcome = self.store.append(
                     match_id,
                     ms.seq,
                     entry.head_hash,
                     events,
-                    after.status,
-                    canonical(result.to_dict() if result else None),
+                    after.status if changed else "",
+                    canonical(result.to_dict() if result else None) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
-                    snapshot=snapshot,
                 )
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
+                    if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
+                        self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
                     if outcome.queue_validation:
                         self.enqueue_validation(match_id)
                     return response
@@ -228,6 +231,16 @@ class MatchService:
             ms = M.start(setup)
         return self._advance(match_id, ms, at)
 
+    def _replay_all(self, match_id: str, to: int) -> M.MatchState:
+        """The match at ``to`` from its whole log, with its full undo history."""
+        try:
+            ms = M.replay(self.store.events(match_id, 1, to))
+        except KroniekError as exc:
+            raise CorruptLog(f"match {match_id}: the stored log no longer replays: {exc.message}") from None
+        if ms.seq != to:
+            raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
+        return ms
+
     def _advance(self, match_id: str, ms: M.MatchState, to: int) -> M.MatchState:
         if to <= ms.seq:
             return ms
@@ -237,6 +250,8 @@ class MatchService:
                     raise CorruptLog(f"match {match_id}: seq {ms.seq + 1} is missing from the log", seq=ms.seq + 1)
                 data = M.normalize_event(ms, event["type"], event["seat"], event["data"], by_server=True)
                 ms = M.apply_event(ms, event["seq"], event["type"], event["seat"], data)
+        except M.HistoryElided:
+            return self._replay_all(match_id, to)
         except CorruptLog:
             raise
         except KroniekError as exc:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from replays import audit_match
+from replays import audit_match, canonical
 from replays.hashing import GENESIS, event_hash
 from service.errors import IdempotencyMismatch, NotFound, SeqConflict
 from service.matches import MatchService
@@ -135,15 +135,16 @@ def test_each_append_burst_queues_one_validation(svc, store, validations):
     assert validations == [mid, mid]
 
 
-def rewrite(store, mid, seq, **changes):
+def rewrite(store, mid, seq, hash=None, **changes):
     """Tamper as someone with write access to Redis would: rebuild the stream
-    with one entry's fields changed."""
+    with one entry's envelope changed (and its stored hash, if given)."""
     key = store.key(mid, "log")
     entries = list(store.entries(mid))
     store.r.delete(key)
     for entry_id, fields in entries:
         if entry_id == f"{seq}-0":
-            fields = {**fields, **changes}
+            envelope = {**json.loads(fields["event"]), **changes}
+            fields = {"event": canonical(envelope), "hash": hash or fields["hash"]}
         store.r.xadd(key, fields, id=entry_id)
 
 
@@ -152,7 +153,7 @@ def test_audit_catches_an_edited_entry_in_the_middle(svc, store):
     svc.append(mid, "add", 0, {"n": 2})
     svc.append(mid, "roll", None, {"value": 3})
     assert audit_match(store, mid).valid
-    rewrite(store, mid, 2, data=json.dumps({"n": 3}))
+    rewrite(store, mid, 2, data={"n": 3})
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 2
 
@@ -163,7 +164,7 @@ def test_audit_catches_an_edit_that_recomputes_its_own_hash(svc, store):
     svc.append(mid, "roll", None, {"value": 3})
     event = store.events(mid, 2, 2)[0]
     event["data"] = {"n": 3}
-    rewrite(store, mid, 2, data=json.dumps({"n": 3}), hash=event_hash(event))
+    rewrite(store, mid, 2, data={"n": 3}, hash=event_hash(event))
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 3  # seq 3 no longer points at it
 
@@ -172,7 +173,7 @@ def test_audit_catches_a_changed_last_entry(svc, store):
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 2})
     svc.append(mid, "roll", None, {"value": 3})
-    rewrite(store, mid, 3, data=json.dumps({"value": 6}))
+    rewrite(store, mid, 3, data={"value": 6})
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 3
 
@@ -186,3 +187,21 @@ def test_audit_catches_a_deleted_entry_in_the_middle_and_at_the_end(svc, store):
     assert not report.valid and report.first_invalid_seq == 3
     store.r.xdel(store.key(mid, "log"), "2-0")
     assert audit_match(store, mid).first_invalid_seq == 2
+
+
+def test_undo_deeper_than_a_snapshot_keeps_rebuilds_from_the_log(svc, store):
+    """Snapshots keep only the newest undo steps' prior states; undoing further
+    back from a process that loaded a snapshot must still be exact."""
+    mid = svc.create_match("toy", ["Ann", "Bob"], {"target": 10**6})["id"]
+    seat = 0
+    for _ in range(40):
+        svc.append(mid, "add", seat, {"n": 1})
+        svc.append(mid, "roll", None, {"value": 1})
+        seat = 1 - seat
+    fresh = MatchService(store, snapshot_every=4)
+    assert fresh.current(mid).seq == 81
+    for i in range(50):
+        fresh.append(mid, "undo", None, {})
+    assert fresh.current(mid).state[0].total == 80 - 50
+    # A third process, loading after the undos, agrees.
+    assert MatchService(store).current(mid).state == fresh.current(mid).state

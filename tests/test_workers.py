@@ -49,7 +49,8 @@ def test_validation_finds_the_first_illegal_event_in_a_tampered_log(svc, store):
     store.r.delete(key)
     for entry_id, fields in entries:
         if entry_id == "3-0":
-            fields = {**fields, "data": json.dumps({"value": 9})}
+            envelope = {**json.loads(fields["event"]), "data": {"value": 9}}
+            fields = {"event": json.dumps(envelope, sort_keys=True, separators=(",", ":")), "hash": fields["hash"]}
         store.r.xadd(key, fields, id=entry_id)
     verdict = validate_log(store, mid)
     assert verdict["status"] == "invalid"

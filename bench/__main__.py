@@ -1,0 +1,220 @@
+"""``make bench``: speed goals as ratios measured in one run on one Redis.
+
+(a) validated appends/s through the service layer ÷ raw single-connection
+    XADD/s                                             goal ≥ 0.6
+(b) cost of one append at log length 10,000 ÷ at 10    goal ≤ 1.2
+(c) time of state?at=N at N = 10,000 ÷ at N = 10       goal ≤ 2
+(d) HTTP appends/s and p99 latency with the production server (gunicorn)
+
+Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
+directory. Nothing here asserts a time; it prints what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import redis
+from rich.console import Console
+from rich.table import Table
+
+from replays import EventStore
+from service.matches import MatchService
+
+console = Console()
+
+#: A round and its undo: a BraveRats match that can grow without end, so the
+#: log-length goals can be measured on a real game's reducer.
+ROUND = ("round", None, {"cards": ["spy", "prince"]})
+UNDO = ("undo", None, {})
+
+
+def timed(fn, repeat: int) -> float:
+    t0 = time.perf_counter()
+    for i in range(repeat):
+        fn(i)
+    return time.perf_counter() - t0
+
+
+def raw_xadd_rate(client: redis.Redis, prefix: str, n: int) -> float:
+    key = f"{prefix}:{{bench}}:raw"
+    fields = {
+        "seq": "2", "type": "round", "seat": "null", "data": '{"cards":["spy","prince"]}',
+        "recorded_at": "2026-01-01T00:00:00.000Z", "recorded_by": "bench",
+        "prev_hash": "0" * 64, "hash": "f" * 64,
+    }
+    secs = timed(lambda i: client.xadd(key, fields), n)
+    client.delete(key)
+    return n / secs
+
+
+def grow(svc: MatchService, mid: str, length: int) -> None:
+    """Append round/undo pairs until the log has ``length`` events."""
+    ms = svc.current(mid)
+    while ms.seq < length:
+        type_, seat, data = ROUND if ms.depth == 0 else UNDO
+        svc.append(mid, type_, seat, data)
+        ms = svc.current(mid)
+
+
+def append_pairs(svc: MatchService, mid: str, n: int) -> float:
+    def step(i: int) -> None:
+        type_, seat, data = ROUND if i % 2 == 0 else UNDO
+        svc.append(mid, type_, seat, data)
+
+    return timed(step, n)
+
+
+def http_load(base: str, threads: int, per_thread: int) -> tuple[float, list[float]]:
+    import requests
+
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def run() -> None:
+        s = requests.Session()
+        mid = s.post(f"{base}/api/matches", json={"game": "braverats", "players": ["A", "B"]}, timeout=10).json()["id"]
+        mine = []
+        for i in range(per_thread):
+            type_, seat, data = ROUND if i % 2 == 0 else UNDO
+            t0 = time.perf_counter()
+            r = s.post(f"{base}/api/matches/{mid}/events", json={"type": type_, "seat": seat, "data": data}, timeout=10)
+            mine.append(time.perf_counter() - t0)
+            if r.status_code != 201:
+                raise RuntimeError(f"HTTP append failed: {r.status_code} {r.text}")
+        with lock:
+            latencies.extend(mine)
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    t0 = time.perf_counter()
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return (threads * per_thread) / (time.perf_counter() - t0), latencies
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=20_000, help="appends for (a)")
+    parser.add_argument("--long", type=int, default=10_000, help="the long log length for (b) and (c)")
+    parser.add_argument("--http", type=int, default=4000, help="HTTP appends for (d)")
+    args = parser.parse_args()
+
+    embedded_proc = None
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        from service import embedded
+
+        tmp = Path(tempfile.mkdtemp(prefix="kroniek-bench-"))
+        embedded_proc, socket = embedded.start(tmp, persistent=False)
+        url = f"unix://{socket}"
+    client = redis.Redis.from_url(url, decode_responses=True)
+    prefix = f"bench-{uuid.uuid4().hex[:8]}"
+    store = EventStore(client, prefix)
+    svc = MatchService(store)
+    rows: list[tuple[str, str, str, str]] = []
+    try:
+        console.print(f"Redis: {url} ({client.info('server')['redis_version']}); Python {sys.version.split()[0]}")
+
+        # (a) -------------------------------------------------------------
+        raw_xadd_rate(client, prefix, 2000)  # warm-up
+        raw = raw_xadd_rate(client, prefix, args.n)
+        mid = svc.create_match("braverats", ["A", "B"])["id"]
+        append_pairs(svc, mid, 2000)  # warm-up
+        secs = append_pairs(svc, mid, args.n)
+        validated = args.n / secs
+        rows.append(("(a) validated appends/s ÷ raw XADD/s", f"{validated:,.0f} / {raw:,.0f}", f"{validated / raw:.2f}", "≥ 0.6"))
+
+        # (b) -------------------------------------------------------------
+        k = 2000
+        short = svc.create_match("braverats", ["A", "B"])["id"]
+        long_ = svc.create_match("braverats", ["A", "B"])["id"]
+        grow(svc, short, 10)
+        grow(svc, long_, args.long)
+        t_short = statistics.median(append_pairs(svc, short, k) for _ in range(3)) / k
+        t_long = statistics.median(append_pairs(svc, long_, k) for _ in range(3)) / k
+        rows.append((f"(b) append at length {args.long:,} ÷ at 10", f"{t_long * 1e6:.0f} µs / {t_short * 1e6:.0f} µs",
+                     f"{t_long / t_short:.2f}", "≤ 1.2"))
+
+        # (c) -------------------------------------------------------------
+        reps = 300
+
+        def state_at(match_id: str, at: int) -> float:
+            fresh = MatchService(store)  # no cache: snapshot + tail from Redis
+            fresh.current(match_id)
+            return timed(lambda i: fresh.state_at(match_id, at), reps) / reps
+
+        t10 = statistics.median(state_at(long_, 10) for _ in range(3))
+        tN = statistics.median(state_at(long_, args.long) for _ in range(3))
+        tN1 = statistics.median(state_at(long_, args.long - 1) for _ in range(3))
+        worst = max(tN, tN1)
+        rows.append((f"(c) state?at={args.long:,} ÷ at=10", f"{worst * 1e3:.2f} ms / {t10 * 1e3:.2f} ms",
+                     f"{worst / t10:.2f}", "≤ 2"))
+
+        # (d) -------------------------------------------------------------
+        port = free_port()
+        env = {**os.environ, "REDIS_URL": url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix}
+        server = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            import requests
+
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    requests.get(f"{base}/api", timeout=1)
+                    break
+                except requests.ConnectionError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.1)
+            http_load(base, 4, 100)  # warm-up
+            rate, lat = http_load(base, 8, args.http // 8)
+            lat.sort()
+            p50 = lat[len(lat) // 2]
+            p99 = lat[int(len(lat) * 0.99) - 1]
+            rows.append(("(d) HTTP appends/s (gunicorn 2×8 gthread, 8 clients)", f"{rate:,.0f}/s",
+                         f"p50 {p50 * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms", "—"))
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(client.scan_iter(match=f"rq:*{prefix}*"))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i:i + 500])
+        if embedded_proc is not None:
+            from service import embedded
+
+            embedded.stop(embedded_proc, socket)
+
+    table = Table(title="Kroniek benchmarks (one run, one core for the client)")
+    for col in ("measure", "measured", "ratio / figure", "goal"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
