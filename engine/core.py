@@ -179,6 +179,14 @@ class Game:
         """JSON view for ``seat``; None is the public view, REFEREE shows all."""
         raise NotImplementedError
 
+    def event_view(self, state: Any, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
+        """How a logged event looks to ``viewer`` (a seat, None for the public)
+        given the match as it stands now (``state``): hide what that viewer
+        has not seen, e.g. a face-down card. Return the event unchanged when
+        nothing is hidden; mark a changed one ``"redacted": True``. Never
+        called for the referee."""
+        return event
+
     def describe(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str:
         return type
 

@@ -336,6 +336,22 @@ def _check_drawn(ms: MatchState, event: dict[str, Any]) -> None:
         )
 
 
+def event_view(ms: MatchState, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
+    """A logged event as ``viewer`` may see it, given the match now.
+
+    The seed of a simulated match stays hidden until the match ends: it
+    decides every future draw. The game hides its own secrets (face-down
+    cards) through ``Game.event_view``.
+    """
+    if viewer == REFEREE:
+        return event
+    if event["type"] == SETUP:
+        if event["data"].get("seed") is not None and ms.result is None:
+            return {**event, "data": {**event["data"], "seed": "hidden"}, "redacted": True}
+        return event
+    return ms.game.event_view(ms.state, event, viewer)
+
+
 def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
     if ms.result is not None:
         return []
@@ -402,6 +418,7 @@ __all__ = [
     "chance_events",
     "decode",
     "encode",
+    "event_view",
     "legal_moves",
     "make_setup",
     "normalize_event",

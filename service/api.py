@@ -130,8 +130,12 @@ class Events(MethodView):
     @matches.response(200, S.EventList)
     @_doc_errors(matches, 400, 404)
     def get(self, args, match_id):
-        """The log: events with their hashes, optionally from/to a seq"""
-        return {"match": match_id, "events": service().events(match_id, args["from_"], args["to"])}
+        """The log: events with their hashes, optionally from/to a seq
+
+        Hidden information (a face-down card, the seed of a simulated match)
+        is shown only to whom may see it: pass `seat` for a seat's view or
+        `seat=referee` for the whole log."""
+        return {"match": match_id, "events": service().events(match_id, args["from_"], args["to"], args["seat"])}
 
 
 @matches.route("/<match_id>/state")

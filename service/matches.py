@@ -139,6 +139,10 @@ class MatchService:
                     if not fresh and self._refresh(match_id, entry):
                         fresh = True
                         continue
+                    if idempotency_key is not None:
+                        stored = self.store.idempotent_response(match_id, idempotency_key)
+                        if stored is not None:
+                            return self._replayed(stored, fingerprint)
                     raise
                 now = self.clock()
                 events = [seal(after.seq, type, seat, norm, now, recorded_by, entry.head_hash)]
@@ -179,6 +183,12 @@ class MatchService:
                     return self._replayed(outcome.stored, fingerprint)
                 if outcome.status == "missing":
                     raise NotFound(f"no match {match_id!r}")
+                if idempotency_key is not None:
+                    # The writer that got in first may have been this very
+                    # request, retried: its answer stands, whatever the state now.
+                    stored = self.store.idempotent_response(match_id, idempotency_key)
+                    if stored is not None:
+                        return self._replayed(stored, fingerprint)
                 self._refresh(match_id, entry)
                 fresh = True
             raise KroniekError("too many concurrent writers on this match; try again")
@@ -337,9 +347,13 @@ class MatchService:
             )
         return {"matches": matches, "total": self.store.match_count(), "offset": offset, "limit": limit}
 
-    def events(self, match_id: str, start: int = 1, end: int | None = None, viewer: Any = REFEREE) -> list[dict[str, Any]]:
-        self._entry(match_id)  # 404 for an unknown match
-        return self.store.events(match_id, max(start, 1), end)
+    def events(self, match_id: str, start: int = 1, end: int | None = None, viewer: Any = None) -> list[dict[str, Any]]:
+        """The log as ``viewer`` may see it: a seat, None (the public) or REFEREE."""
+        ms = self.current(match_id)
+        if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
+        events = self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
+        return [M.event_view(ms, e, viewer) for e in events]
 
     def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
         ms = self.current(match_id)

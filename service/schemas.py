@@ -132,6 +132,11 @@ class AppendOut(Schema):
 class EventsArgs(Schema):
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
     to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    seat = SeatOrReferee(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the log as a seat sees it; 'referee' for all of it; absent: the public view"},
+    )
 
 
 class EventOut(Schema):
@@ -143,6 +148,7 @@ class EventOut(Schema):
     recorded_by = fields.String()
     prev_hash = fields.String()
     hash = fields.String()
+    redacted = fields.Boolean(metadata={"description": "true when data hidden from this viewer was replaced"})
 
 
 class EventList(Schema):

@@ -176,3 +176,19 @@ def test_openapi_document_and_docs_page(client):
 def test_unknown_endpoint_is_json_404(client):
     res = client.get("/api/nothing")
     assert res.status_code == 404 and res.get_json()["error"]["code"] == "not_found"
+
+
+def test_simulated_seed_is_hidden_from_the_log_until_the_end(client):
+    m = create(client, mode="simulated", seed=1234, options={"target": 5})
+    setup = client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]
+    assert setup["data"]["seed"] == "hidden" and setup["redacted"] is True
+    assert client.get(f"/api/matches/{m['id']}/events?seat=0").get_json()["events"][0]["data"]["seed"] == "hidden"
+    referee = client.get(f"/api/matches/{m['id']}/events?seat=referee").get_json()["events"][0]
+    assert referee["data"]["seed"] == 1234
+    # Play to the end: the server rolls after each add.
+    while client.get(f"/api/matches/{m['id']}").get_json()["status"] != "finished":
+        state = client.get(f"/api/matches/{m['id']}/state").get_json()
+        res = post_event(client, m["id"], type="add", seat=state["to_act"][0], data={"n": 3})
+        assert res.status_code == 201, res.get_json()
+        assert res.get_json()["appended"][1]["type"] == "roll"
+    assert client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]["data"]["seed"] == 1234
