@@ -63,6 +63,9 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    from workers.connection import load_plugins
+
+    load_plugins()
     if store is None:
         from workers.connection import key_prefix, store_client
 

@@ -7,10 +7,12 @@
 - ``RQ_REDIS_URL``: the Redis for the job queue, if it should differ (RQ
   itself does not run on a Cluster, so point it at a plain Redis there).
 - ``KRONIEK_PREFIX``: the prefix of every key (default ``kroniek``).
+- ``KRONIEK_PLUGINS``: modules to import at start (games defined elsewhere).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -51,3 +53,10 @@ def store_client() -> redis.Redis:
 def queue_client() -> redis.Redis:
     """Client for RQ (RQ wants byte replies)."""
     return _cached(os.environ.get("RQ_REDIS_URL") or redis_url(), False, False)
+
+
+def load_plugins() -> None:
+    """Import the modules named in KRONIEK_PLUGINS (comma-separated), so games
+    defined outside this package register themselves in this process too."""
+    for name in filter(None, (n.strip() for n in os.environ.get("KRONIEK_PLUGINS", "").split(","))):
+        importlib.import_module(name)

@@ -1,0 +1,73 @@
+"""`kroniek run` (what `make run` starts): embedded Redis, worker and API
+together; stopping and starting again keeps every match."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(var, port):
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "KRONIEK_QUEUE", "KRONIEK_PREFIX")}
+    env["KRONIEK_PLUGINS"] = "tests.support.toy"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--var", str(var)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(f"{base}/api", timeout=1).status_code == 200:
+                return proc, base
+        except requests.ConnectionError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"kroniek run did not come up:\n{proc.stdout.read()}")
+        time.sleep(0.2)
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    return out
+
+
+@pytest.mark.slow
+def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
+    var = tmp_path / "var"
+    port = free_port()
+    proc, base = start(var, port)
+    try:
+        m = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}, timeout=5).json()
+        r = requests.post(f"{base}/api/matches/{m['id']}/events", json={"type": "add", "seat": 0, "data": {"n": 2}}, timeout=5)
+        assert r.status_code == 201
+        deadline = time.monotonic() + 30
+        while requests.get(f"{base}/api/matches/{m['id']}", timeout=5).json()["validation"] != "valid":
+            assert time.monotonic() < deadline, "the worker never validated the match"
+            time.sleep(0.2)
+        assert requests.get(f"{base}/api/docs", timeout=5).status_code == 200
+    finally:
+        out = stop(proc)
+    assert "API docs: http://127.0.0.1" in out
+    assert (var / "appendonlydir").exists() or (var / "appendonly.aof").exists()
+
+    proc, base = start(var, port)
+    try:
+        again = requests.get(f"{base}/api/matches/{m['id']}", timeout=5).json()
+        assert again["seq"] == 2 and again["validation"] == "valid"
+        assert requests.get(f"{base}/api/matches/{m['id']}/audit", timeout=5).json()["valid"] is True
+    finally:
+        stop(proc)
