@@ -336,19 +336,50 @@ def _check_drawn(ms: MatchState, event: dict[str, Any]) -> None:
         )
 
 
-def event_view(ms: MatchState, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
+def undone_seqs(events: Iterable[dict[str, Any]]) -> set[int]:
+    """The seqs of a log that an undo reverted, worked out from the log alone
+    with the same stack rule as ``_undo`` (no states needed)."""
+    stack: list[tuple[int, bool]] = []
+    undone: set[int] = set()
+    game: Game | None = None
+    simulated = False
+    for event in events:
+        if event["type"] == SETUP:
+            game = registry.get(event["data"]["game"])
+            simulated = event["data"].get("mode") == "simulated"
+        elif event["type"] == UNDO:
+            if simulated:
+                while stack and stack[-1][1] and len(stack) > 1:
+                    undone.add(stack.pop()[0])
+            if stack:
+                undone.add(stack.pop()[0])
+        elif game is not None:
+            stack.append((event["seq"], game.event_types[event["type"]].actor == CHANCE))
+    return undone
+
+
+def event_view(
+    ms: MatchState, event: dict[str, Any], viewer: int | str | None, undone: set[int] | frozenset[int] = frozenset()
+) -> dict[str, Any]:
     """A logged event as ``viewer`` may see it, given the match now.
 
     The seed of a simulated match stays hidden until the match ends: it
-    decides every future draw. The game hides its own secrets (face-down
-    cards) through ``Game.event_view``.
+    decides every future draw. An undone seat move or chance outcome keeps its
+    data hidden until the end too (the card went back face down; its game can
+    no longer tell whether it was seen). Otherwise the game hides its own
+    secrets (face-down cards) through ``Game.event_view``.
     """
     if viewer == REFEREE:
         return event
+    finished = ms.result is not None
     if event["type"] == SETUP:
-        if event["data"].get("seed") is not None and ms.result is None:
+        if event["data"].get("seed") is not None and not finished:
             return {**event, "data": {**event["data"], "seed": "hidden"}, "redacted": True}
         return event
+    if event["type"] == UNDO:
+        return event
+    if event["seq"] in undone and not finished and ms.game.event_types[event["type"]].actor != "table":
+        return {**event, "data": {"hidden": True}, "redacted": True}
     return ms.game.event_view(ms.state, event, viewer)
 
 
@@ -419,6 +450,7 @@ __all__ = [
     "decode",
     "encode",
     "event_view",
+    "undone_seqs",
     "legal_moves",
     "make_setup",
     "normalize_event",

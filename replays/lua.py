@@ -60,3 +60,24 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1])
 redis.call('SET', KEYS[3], ARGV[b - 3], 'EX', 600)
 return {'ok'}
 """
+
+# KEYS: verdict, auto
+# ARGV: seq, verdict json, then field/value pairs of annotations
+# A verdict for a shorter log never replaces one for a longer log (jobs may
+# finish out of order).
+SAVE_VERDICT = """
+local current = redis.call('GET', KEYS[1])
+if current then
+  local seq = tonumber(cjson.decode(current)['seq'])
+  if seq and seq > tonumber(ARGV[1]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+local i = 3
+while i <= #ARGV do  -- in chunks: unpack has a small stack limit
+  local j = math.min(i + 999, #ARGV)
+  redis.call('HSET', KEYS[2], unpack(ARGV, i, j))
+  i = j + 1
+end
+return 1
+"""

@@ -60,6 +60,7 @@ class EventStore:
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
+        self._save_verdict = client.register_script(lua.SAVE_VERDICT)
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
@@ -169,27 +170,17 @@ class EventStore:
     def validation_owed(self, match_id: str) -> bool:
         return bool(self.r.exists(self.key(match_id, "dirty")))
 
-    def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> None:
+    def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
         """Store a verdict unless a newer one (for a longer log) is already there."""
-        key = self.key(match_id, "verdict")
-        auto = self.key(match_id, "auto")
-        with self.r.pipeline() as pipe:
-            while True:
-                try:
-                    pipe.watch(key)
-                    current = pipe.get(key)
-                    if current and json.loads(current).get("seq", 0) > verdict["seq"]:
-                        pipe.unwatch()
-                        return
-                    pipe.multi()
-                    pipe.set(key, canonical(verdict))
-                    pipe.delete(auto)
-                    if annotations:
-                        pipe.hset(auto, mapping={str(s): canonical(a) for s, a in annotations.items()})
-                    pipe.execute()
-                    return
-                except redis.WatchError:
-                    continue
+        flat: list[Any] = []
+        for seq, notes in annotations.items():
+            flat += [str(seq), canonical(notes)]
+        return bool(
+            self._save_verdict(
+                keys=[self.key(match_id, "verdict"), self.key(match_id, "auto")],
+                args=[verdict["seq"], canonical(verdict), *flat],
+            )
+        )
 
     def verdict(self, match_id: str) -> dict[str, Any] | None:
         raw = self.r.get(self.key(match_id, "verdict"))

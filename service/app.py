@@ -102,7 +102,10 @@ def create_app(
             text = rule_text(rule)
             if text:
                 body["rule_text"] = text
-        return jsonify({"error": body}), exc.status
+        answer: dict[str, Any] = {"error": body}
+        if "current_seq" in body:
+            answer["current_seq"] = body["current_seq"]  # the 409 contract names it at the top too
+        return jsonify(answer), exc.status
 
     @app.errorhandler(404)
     def not_found(exc):

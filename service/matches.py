@@ -352,8 +352,12 @@ class MatchService:
         ms = self.current(match_id)
         if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
             raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
-        events = self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
-        return [M.event_view(ms, e, viewer) for e in events]
+        if viewer == REFEREE:
+            return self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
+        log = self.store.events(match_id, 1, ms.seq)  # undone moves are known from the whole log
+        undone = M.undone_seqs(log)
+        last = min(end, ms.seq) if end else ms.seq
+        return [M.event_view(ms, e, viewer, undone) for e in log[max(start, 1) - 1 : last]]
 
     def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
         ms = self.current(match_id)

@@ -71,6 +71,7 @@ def test_seq_conflict_is_409_with_current_seq(client, store):
     res = post_event(client, mid, type="roll", data={"value": 2}, expected_seq=1)
     assert res.status_code == 409
     assert res.get_json()["error"]["current_seq"] == 2
+    assert res.get_json()["current_seq"] == 2
     assert len(store.events(mid)) == 2
 
 

@@ -140,3 +140,11 @@ def test_a_job_whose_worker_is_killed_mid_job_is_not_lost(svc, store, prefix, re
     assert proc.returncode == 0, proc.stderr
     verdict = store.verdict(mid)
     assert verdict["status"] == "valid" and verdict["seq"] == 12001
+
+
+def test_verdict_with_thousands_of_annotations_is_saved_whole(store):
+    notes = {seq: [{"kind": "x", "text": str(seq)}] for seq in range(2, 6002)}
+    assert store.save_verdict("big", {"status": "valid", "seq": 6001}, notes)
+    assert len(store.auto_annotations("big")) == 6000
+    assert not store.save_verdict("big", {"status": "valid", "seq": 10}, {})
+    assert store.verdict("big")["seq"] == 6001

