@@ -91,6 +91,10 @@ def test_face_down_play_is_hidden_from_the_other_seat_in_state_and_log(client):
     assert res.status_code == 201, res.get_json()
     for viewer in ("seat=1", ""):
         state = client.get(f"/api/matches/{m['id']}/state?{viewer}").get_json()
+        red = state["hands"][0]
+        # Red's hand as others see it still holds the face-down card: nothing names it.
+        assert red["count"] == 8 and "prince" in red["cards"]
+        assert state["table"][0] == {"seat": 0, "played": True, "face_up": False, "card": None}
         log = client.get(f"/api/matches/{m['id']}/events?{viewer}").get_json()["events"]
         assert "prince" not in json.dumps(log[1]), f"the face-down Prince leaks to {viewer or 'the public'}"
     mine = client.get(f"/api/matches/{m['id']}/events?seat=0").get_json()["events"]

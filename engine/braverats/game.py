@@ -699,12 +699,18 @@ class BraveRats(Game):
         hands = []
         for s, h in enumerate(state.hands):
             show = referee or seat == s or not hidden
+            known, count = h.known, h.size
+            face_down = state.pending[s]
+            if face_down is not None and not referee and seat != s and state.spy_first != s:
+                # Until it is turned up, a face-down card is still "in the hand"
+                # for everyone else: showing the hand without it would name it.
+                known, count = tuple(sorted((*known, face_down))), count + 1
             entry: dict[str, Any] = {
                 "seat": s,
                 "colour": SEAT_COLOURS[s],
                 "army": SEAT_ARMIES[s],
-                "count": h.size,
-                "cards": [CARD_IDS[c] for c in h.known] if show else None,
+                "count": count,
+                "cards": [CARD_IDS[c] for c in known] if show else None,
                 "unseen": h.unknown if show else None,
             }
             if b_variant:

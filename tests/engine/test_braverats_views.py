@@ -3,6 +3,8 @@ view shows nobody's. Checked as a property: changing what a seat cannot see
 must not change its view."""
 
 import json
+
+import pytest
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -208,3 +210,27 @@ def test_dealt_drawn_and_drafted_cards_are_seen_only_by_their_seat():
     assert log_as(rec, 0)[1:3] == rec.log[1:3]
     rec.add("pick", 1, {"card": "spy"})
     assert log_as(rec, 0)[3]["data"] == {"card": "hidden"} and log_as(rec, 1)[3] == rec.log[3]
+
+
+@pytest.mark.rule("braverats.one_card_per_round")
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), rounds=st.integers(0, 6), seat=st.sampled_from([0, 1]))
+def test_a_face_down_play_changes_nothing_the_others_see(seed, rounds, seat):
+    """Whatever card a seat lays face down, the other seat's view and the
+    public view are the same (unless a Spy made it play face up)."""
+    rng = random.Random(seed)
+    ms = M.start(M.make_setup("braverats", ["A", "B"]))
+    for _ in range(rounds):
+        moves = M.legal_moves(ms, None)
+        if not moves:
+            return
+        move = rng.choice(moves)
+        ms = M.apply_event(ms, ms.seq + 1, move["type"], None, move["data"])
+    plays = M.legal_moves(ms, seat)
+    if len(plays) < 2 or ms.state.spy_first == seat:
+        return
+    views = set()
+    for move in plays:
+        after = M.apply_event(ms, ms.seq + 1, "play", seat, move["data"])
+        views.add((json.dumps(after.view(1 - seat), sort_keys=True), json.dumps(after.view(None), sort_keys=True)))
+    assert len(views) == 1
