@@ -3,7 +3,7 @@
 Importing the package registers every game.
 """
 
-from . import braverats  # noqa: F401  (each game registers itself on import)
+from . import braverats, troubadour  # noqa: F401  (each game registers itself on import)
 from .core import CHANCE, REFEREE, Game, KroniekError, MalformedEvent, Move, Result, RuleViolation
 from .registry import all_games, get
 

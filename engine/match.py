@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Iterable, Iterator
 
 import fastjsonschema
@@ -88,8 +88,9 @@ class MatchState:
     def simulated(self) -> bool:
         return self.setup.get("mode") == "simulated"
 
-    @property
+    @cached_property
     def result(self) -> Result | None:
+        # Computed once per state (states are immutable; replace() makes a new one).
         return self.game.result(self.state)
 
     @property

@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+import orjson
 import redis
 
 from . import lua
@@ -48,7 +49,7 @@ def _flatten(events: list[dict[str, Any]]) -> list[Any]:
 def decode_entry(fields: dict[str, str]) -> dict[str, Any]:
     """A stream entry (fields ``event`` and ``hash``) back to its envelope.
     Raises KeyError or ValueError if unreadable."""
-    envelope = json.loads(fields["event"])
+    envelope = orjson.loads(fields["event"])
     envelope["hash"] = fields["hash"]
     return envelope
 

@@ -119,5 +119,53 @@ def run(host: str, port: int, var_dir: str) -> None:
         raise SystemExit("a process stopped unexpectedly; see the output above")
 
 
+#: Games with a simulator: id -> "module:function". The function takes
+#: (games, players, strategies, seed, progress=callback) and returns a summary.
+SIMULATORS = {"troubadour": "engine.troubadour.simulate:simulate"}
+
+
+@main.command()
+@click.argument("game")
+@click.option("--games", default=100, show_default=True, type=int)
+@click.option("--players", default=2, show_default=True, type=int)
+@click.option("--strategies", default="greedy", show_default=True, help="comma-separated bot names, one per seat or one for all")
+@click.option("--seed", default=0, show_default=True, type=int)
+def simulate(game: str, games: int, players: int, strategies: str, seed: int) -> None:
+    """Play GAME between bots through the same reducer and summarise."""
+    import importlib
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    if game not in SIMULATORS:
+        raise click.BadParameter(f"no simulator for {game!r}; there are: {', '.join(sorted(SIMULATORS))}", param_hint="GAME")
+    module, function = SIMULATORS[game].split(":")
+    run_games = getattr(importlib.import_module(module), function)
+    console = Console()
+    t0 = time.perf_counter()
+    with Progress(console=console) as progress:
+        task = progress.add_task(f"{game}, {players} players", total=games)
+        try:
+            summary = run_games(games, players, strategies.split(","), seed, progress=lambda rec: progress.advance(task))
+        except (KeyError, ValueError) as exc:
+            raise click.UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - t0
+    table = Table(title=f"{summary['games']} games of {game} in {elapsed:.1f} s ({summary['games'] / elapsed:.1f}/s)")
+    table.add_column("measure")
+    table.add_column("value")
+    table.add_row("finished / unfinished", f"{summary['finished']} / {summary['unfinished']}")
+    for key in ("rounds", "events"):
+        if summary.get(key):
+            st = summary[key]
+            table.add_row(f"{key} per game", f"mean {st['mean']}, median {st['median']}, min {st['min']}, max {st['max']}")
+    table.add_row("wins by seat", ", ".join(f"seat {i}: {n}" for i, n in enumerate(summary["wins_by_seat"])))
+    table.add_row(
+        "wins by strategy",
+        ", ".join(f"{name}: {n} of {summary['seats_by_strategy'][name]} seats" for name, n in summary["wins_by_strategy"].items()),
+    )
+    console.print(table)
+
+
 if __name__ == "__main__":
     main()

@@ -19,12 +19,11 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 from engine import match as M
 from engine import registry
-from engine.core import REFEREE, KroniekError
+from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.hashing import GENESIS
 
@@ -34,8 +33,17 @@ GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
 
 
+_second: tuple[int, str] = (-1, "")
+
+
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:31:07.412Z."""
+    global _second
+    now = time.time()
+    whole = int(now)
+    if whole != _second[0]:
+        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{_second[1]}.{int((now - whole) * 1000):03d}Z"
 
 
 @dataclass
@@ -145,7 +153,10 @@ class MatchService:
                             return self._replayed(stored, fingerprint)
                     raise
                 now = self.clock()
-                events = [seal(after.seq, type, seat, norm, now, recorded_by, entry.head_hash)]
+                try:
+                    events = [seal(after.seq, type, seat, norm, now, recorded_by, entry.head_hash)]
+                except ValueError:
+                    raise MalformedEvent("the event holds text that is not valid Unicode", field="data") from None
                 for type_, seat_, data_ in drawn:
                     after = M.apply_event(after, events[-1]["seq"] + 1, type_, seat_, data_)
                     events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
@@ -422,6 +433,10 @@ class MatchService:
         if comment is None and glyph is None:
             raise BadRequest("an annotation needs a comment, a glyph or both")
         note = {"seq": seq, "comment": comment, "glyph": glyph, "author": author, "created_at": self.clock()}
+        try:
+            canonical(note)
+        except ValueError:
+            raise BadRequest("the comment holds text that is not valid Unicode", field="comment") from None
         note_id = self.store.add_note(match_id, note)
         return {"id": note_id, **note}
 

@@ -193,3 +193,14 @@ def test_simulated_seed_is_hidden_from_the_log_until_the_end(client):
         assert res.status_code == 201, res.get_json()
         assert res.get_json()["appended"][1]["type"] == "roll"
     assert client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]["data"]["seed"] == 1234
+
+
+def test_text_that_is_not_unicode_is_400_not_a_crash(client, store):
+    mid = create(client)["id"]
+    raw = '{"seq": 1, "comment": "\\ud800"}'
+    res = client.post(f"/api/matches/{mid}/annotations", data=raw, content_type="application/json")
+    assert res.status_code == 400 and res.get_json()["error"]["field"] == "comment"
+    raw = '{"type": "add", "seat": 0, "data": {"n": 1, "x": "\\udfff"}}'
+    res = client.post(f"/api/matches/{mid}/events", data=raw, content_type="application/json")
+    assert res.status_code == 400
+    assert len(store.events(mid)) == 1

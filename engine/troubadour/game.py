@@ -1,0 +1,1485 @@
+"""Troubadour (Dutch rules text, "dubbel patience"): 2–4 players, each with a deck
+of his own, race to build four castles ace–ten by suit, helped and hindered by
+three nobles chosen in secret every round.
+
+The engine follows a physical table: a face-down card is unknown until it is
+turned, and every card turned face up is checked against what can be there (see
+``state.py``). A simulated match runs through the very same events; the server
+draws each turned card uniformly from what it can be, which is the same as
+shuffling up front. docs/games/troubadour.md lists the events and the readings
+chosen where the text leaves room.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
+from .cards import (
+    ALIASES,
+    CARD_IDS,
+    CARD_INDEX,
+    JC,
+    JD,
+    JH,
+    JS,
+    KC,
+    KD,
+    KH,
+    KS,
+    NOBLE_IDS,
+    NOBLE_INDEX,
+    POWER_NAMES,
+    POWERS,
+    QC,
+    QD,
+    QH,
+    QS,
+    SUIT_NAMES,
+    SUITS,
+    list_ids,
+    mask_cards,
+    noble_short,
+    parse_any,
+    parse_card_id,
+    parse_power,
+    parse_suit,
+)
+from .rules import RULES
+from .state import (
+    CHOOSE,
+    DEAL,
+    EXTRA,
+    FACE_DOWN,
+    FLIP_NAMES,
+    JACK,
+    NAMED,
+    NO_TURN,
+    ORDERED,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    STD,
+    TIE,
+    UNORDERED,
+    Player,
+    State,
+    Turn,
+    cons_list,
+    cons_reversed,
+    decode,
+    encode,
+)
+
+TABLE = "table"
+ALL_40 = (1 << 40) - 1
+_new = tuple.__new__
+_STATE_IDX = {name: i for i, name in enumerate(State._fields)}
+_TRIOS = tuple(combinations(range(12), 3))
+
+
+def _set(s: State, **changes: Any) -> State:
+    """``_replace`` without its overhead (the apply path builds a state per event)."""
+    values = list(s)
+    for name, value in changes.items():
+        values[_STATE_IDX[name]] = value
+    return _new(State, values)
+
+
+_PLAYERS, _TURN, _DUE = _STATE_IDX["players"], _STATE_IDX["turn"], _STATE_IDX["due"]
+
+
+def _set_pt(s: State, players: tuple, turn: Turn) -> State:
+    """The state with new players and turn (the hot path: flips and builds)."""
+    values = list(s)
+    values[_PLAYERS] = players
+    values[_TURN] = turn
+    return _new(State, values)
+
+
+def _set_ptd(s: State, players: tuple, turn: Turn, due: tuple) -> State:
+    values = list(s)
+    values[_PLAYERS] = players
+    values[_TURN] = turn
+    values[_DUE] = due
+    return _new(State, values)
+
+
+def _set_t(s: State, turn: Turn) -> State:
+    values = list(s)
+    values[_TURN] = turn
+    return _new(State, values)
+
+
+def _player(p: Player, villages=None, castles=None, discard=..., ndiscard=None, draw=None, ndraw=None, pool=None) -> Player:
+    return _new(
+        Player,
+        (
+            p[0] if villages is None else villages,
+            p[1] if castles is None else castles,
+            p[2] if discard is ... else discard,
+            p[3] if ndiscard is None else ndiscard,
+            p[4] if draw is None else draw,
+            p[5] if ndraw is None else ndraw,
+            p[6] if pool is None else pool,
+        ),
+    )
+
+
+def _kth_bit(mask: int, k: int) -> int:
+    """The card of the k-th lowest set bit of ``mask`` (a uniform pick when k is)."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _put(tup: tuple, i: int, value: Any) -> tuple:
+    return tup[:i] + (value,) + tup[i + 1 :]
+
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+CARD = {"type": "string", "description": 'a card: "7H", "10S", "AD" … (also "harten 7", "7♥", "seven of hearts")'}
+NOBLE = {"type": "string", "description": 'a noble: "JS", "QD", "KH" … (also "schoppen boer", "J♠", "jack of spades")'}
+VILLAGE = {"type": "integer", "minimum": 1, "maximum": 5, "description": "village 1–5"}
+SEAT_FIELD = {"type": "integer", "minimum": 0, "maximum": 3}
+REVEAL = {"type": "integer", "minimum": 0, "description": "filled in by the server: which secret reveal this pick belongs to"}
+
+
+def fits_castle(castles: tuple[int, ...], c: int) -> bool:
+    return castles[c // 10] == c % 10
+
+
+def fits_on(top: int, c: int) -> bool:
+    """Whether ``c`` may go on a village whose top card is ``top``."""
+    return top >= 0 and top % 10 == c % 10 + 1 and ((top // 10) ^ (c // 10)) & 1 == 1
+
+
+def fits_village(villages: tuple[tuple[int, ...], ...], c: int) -> bool:
+    for v in villages:
+        if not v or fits_on(v[-1], c):
+            return True
+    return False
+
+
+def fits(p: Player, c: int) -> bool:
+    return fits_castle(p.castles, c) or fits_village(p.villages, c)
+
+
+def run_start(v: tuple[int, ...]) -> int:
+    """Index of the lowest card of the run at the top of village ``v`` (len(v) when empty)."""
+    i = len(v) - 1
+    if i < 0 or v[i] < 0:
+        return len(v)
+    while i > 0:
+        below, above = v[i - 1], v[i]
+        if below < 0 or not fits_on(below, above):
+            break
+        i -= 1
+    return i
+
+
+def _who(s: State, seat: int) -> str:
+    """'Ann (seat 0)', or 'seat 0' without names."""
+    if seat is None or not isinstance(seat, int) or not 0 <= seat < s.n:
+        return f"seat {seat}"
+    return f"{s.names[seat]} (seat {seat})" if s.names else f"seat {seat}"
+
+
+def castle_cards(p: Player) -> int:
+    return sum(p.castles)
+
+
+class Troubadour(Game):
+    id = "troubadour"
+    name = "Troubadour"
+    version = "1"
+    min_players = 2
+    max_players = 4
+    summary = (
+        "Double patience for 2–4 players with a deck each: build four castles ace–ten by suit first, "
+        "with three nobles chosen in secret each round to attack, protect, turn extra cards or build from hiding."
+    )
+    rules = RULES
+    aliases = ALIASES
+
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "tie_break": {
+                "type": "string",
+                "enum": ["die", "nobles"],
+                "default": "die",
+                "description": "Exactly equal trios: roll a die (lowest starts) or each picks one more noble "
+                "(queen beats jack, king beats queen, jack beats king; the beaten player starts).",
+            },
+            "protected_attack": {
+                "type": "string",
+                "enum": ["stopped", "refused"],
+                "default": "stopped",
+                "description": "An attack on a player protected by the matching diamonds noble is entered and "
+                "stopped, its spades nobles spent (stopped), or refused as an illegal move (refused).",
+            },
+            "turn_order": {
+                "type": "string",
+                "enum": ["rank", "clockwise"],
+                "default": "rank",
+                "description": "3–4 players: every player in the order of his trio (rank), or the lowest starts "
+                "and play passes clockwise (clockwise).",
+            },
+        },
+        "additionalProperties": False,
+    }
+
+    event_types = {
+        "deal": EventType(
+            "deal",
+            CHANCE,
+            _obj({"face_up": {"type": "array", "items": CARD, "minItems": 5, "maxItems": 5}}, ["face_up"]),
+            "Set-up of one player's villages (seat: that player, or null for the next one): the face-up third "
+            "card of villages 1–5; the two cards under each stay face down and unknown.",
+            ("kastelen en dorpen klaarleggen",),
+        ),
+        "choose": EventType(
+            "choose",
+            "seat",
+            _obj(
+                {"nobles": {"type": "array", "items": NOBLE, "minItems": 3, "maxItems": 3}, "reveal": REVEAL},
+                ["nobles"],
+            ),
+            "A player's secret choice of three nobles for this round; hidden from the others until every "
+            "player has chosen, then revealed together.",
+            ("drie edelen kiezen",),
+        ),
+        "reveal": EventType(
+            "reveal",
+            TABLE,
+            _obj(
+                {
+                    "nobles": {
+                        "type": "array",
+                        "items": {"type": "array", "items": NOBLE, "minItems": 3, "maxItems": 3},
+                        "minItems": 2,
+                        "maxItems": 4,
+                    }
+                },
+                ["nobles"],
+            ),
+            "The trios every player laid open, in seat order: how a recorder at the table enters the choice.",
+            ("edelen openleggen",),
+        ),
+        "die": EventType(
+            "die",
+            CHANCE,
+            _obj(
+                {
+                    "rolls": {
+                        "type": "array",
+                        "items": {"type": ["integer", "null"], "minimum": 1, "maximum": 6},
+                        "minItems": 2,
+                        "maxItems": 4,
+                    }
+                },
+                ["rolls"],
+            ),
+            "Equal trios, tie_break die: the roll of each tied player in seat order (null for the others).",
+            ("dobbelsteen gooien",),
+        ),
+        "counter_pick": EventType(
+            "counter_pick",
+            "seat",
+            _obj({"noble": NOBLE, "reveal": REVEAL}, ["noble"]),
+            "Equal trios, tie_break nobles: a tied player's secret pick of one noble outside his trio.",
+            ("edele tegenkiezen",),
+        ),
+        "counter_reveal": EventType(
+            "counter_reveal",
+            TABLE,
+            _obj(
+                {
+                    "nobles": {
+                        "type": "array",
+                        "items": {"anyOf": [NOBLE, {"type": "null"}]},
+                        "minItems": 2,
+                        "maxItems": 4,
+                    }
+                },
+                ["nobles"],
+            ),
+            "Equal trios, tie_break nobles: the picks laid open, in seat order (null for untied players).",
+            ("tegenkeuze openleggen",),
+        ),
+        "turn_over": EventType(
+            "turn_over",
+            "seat",
+            _obj({"clubs_jack": {"type": "boolean", "default": False}}, []),
+            "The standard turn-over: one card from the draw pile onto the discard pile (the flip follows); "
+            "clubs_jack: true extends it until a card fits.",
+            ("standaardkaartdraai",),
+        ),
+        "flip": EventType(
+            "flip",
+            CHANCE,
+            _obj({"card": CARD}, ["card"]),
+            "The card turned from the current player's draw pile onto his discard pile (seat: that player or "
+            "null). When the draw pile is empty the discard pile is first turned over, unshuffled.",
+            ("kaart draaien",),
+        ),
+        "turn_up": EventType(
+            "turn_up",
+            CHANCE,
+            _obj({"village": VILLAGE, "card": CARD}, ["village", "card"]),
+            "A face-down village card turned face up: it became the top card, or the hearts queen turned it "
+            "(seat: the village's owner, or null).",
+            ("kaart omdraaien (dorp)",),
+        ),
+        "shuffled": EventType(
+            "shuffled",
+            CHANCE,
+            _obj({}, []),
+            "Physical tables only, a discrepancy: the player's draw pile was shuffled against the rules (e.g. "
+            "the discard pile turned over shuffled), so the log forgets the order it knew and keeps the set.",
+            ("geschud (tegen de regels)",),
+        ),
+        "build": EventType(
+            "build",
+            "seat",
+            _obj(
+                {
+                    "card": CARD,
+                    "to": {"anyOf": [VILLAGE, {"type": "string"}], "description": '"castle" or a village 1–5'},
+                    "hearts_jack": {"type": "boolean"},
+                },
+                ["card", "to"],
+            ),
+            "Move a face-up card (from the top of the discard pile or a village) to its castle or onto a village; "
+            "a card inside a village moves the run above it with it, or alone with hearts_jack: true.",
+            ("bouwen",),
+        ),
+        "attack": EventType(
+            "attack",
+            "seat",
+            _obj(
+                {
+                    "power": {"type": "string", "description": "JS (one village), QS (every village's top), JQKS (one castle)"},
+                    "target": SEAT_FIELD,
+                    "village": VILLAGE,
+                    "castle": {"type": "string", "description": "the castle's suit: S, D, C or H"},
+                },
+                ["power", "target"],
+            ),
+            "A spades attack on one opponent; stopped (and the nobles spent) when he is protected by the matching "
+            "diamonds noble.",
+            ("aanval",),
+        ),
+        "extra_draw": EventType(
+            "extra_draw",
+            "seat",
+            _obj({"power": {"type": "string", "description": "QC (2 cards) or KC (3 cards)"}}, ["power"]),
+            "Clubs queen or king: extra cards turned after the standard turn-over (the flips follow).",
+            ("extra kaarten draaien",),
+        ),
+        "hearts_queen": EventType(
+            "hearts_queen",
+            "seat",
+            _obj({"village": VILLAGE, "slot": {"type": "integer", "minimum": 1, "description": "1 = bottom card"}}, ["village"]),
+            "Hearts queen: turn one face-down card of a village (slot, counted from the bottom; default the "
+            "highest face-down card); the turn_up follows.",
+            ("kaart omdraaien met harten vrouw",),
+        ),
+        "name_card": EventType(
+            "name_card",
+            "seat",
+            _obj({"card": CARD}, ["card"]),
+            "Hearts queen+king: name a building card not in a village; cards are turned until it appears "
+            "(instead of the standard turn-over).",
+            ("kaart noemen",),
+        ),
+        "end_turn": EventType("end_turn", "seat", _obj({}, []), "The player declares his turn over.", ("beurt voorbij",)),
+    }
+
+    # -- set-up ---------------------------------------------------------------------------
+    def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
+        n = len(players)
+        fresh = Player(
+            villages=((FACE_DOWN, FACE_DOWN),) * 5,
+            castles=(0, 0, 0, 0),
+            discard=None,
+            ndiscard=0,
+            draw=((UNORDERED, 0, 25, 25),),
+            ndraw=25,
+            pool=ALL_40,
+        )
+        return State(
+            n=n,
+            tie_break=options.get("tie_break", "die"),
+            turn_order=options.get("turn_order", "rank"),
+            phase=DEAL,
+            round=0,
+            players=(fresh,) * n,
+            secret=(None,) * n,
+            trios=None,
+            reveals=(),
+            order=(),
+            pos=0,
+            turn=NO_TURN,
+            due=(),
+            winner=None,
+            start_castles=(0,) * n,
+            names=tuple(players),
+            protected_attack=options.get("protected_attack", "stopped"),
+        )
+
+    # -- normalize ------------------------------------------------------------------------
+    def normalize(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        f = _NORMALIZE.get(type)
+        if f is None:
+            raise MalformedEvent(f"unknown event type {type!r} for Troubadour", field="type")
+        return f(self, state, seat, data)
+
+    def _n_choose(self, state, seat, data):
+        nobles = sorted((parse_any(x, f"nobles[{i}]") for i, x in enumerate(data["nobles"])), key=lambda k: (k[0] != "noble", k[1]))
+        out = {"nobles": [NOBLE_IDS[x] if k == "noble" else CARD_IDS[x] for k, x in nobles], "reveal": len(state.reveals)}
+        if "reveal" in data and data["reveal"] != out["reveal"]:
+            raise RuleViolation(
+                "troubadour.secret_choice",
+                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {out['reveal']}",
+            )
+        return out
+
+    def _n_reveal(self, state, seat, data):
+        rows = data["nobles"]
+        if len(rows) != state.n:
+            raise MalformedEvent(f"nobles: one trio per player, {state.n} in all, not {len(rows)}", field="nobles")
+        out = []
+        for s, row in enumerate(rows):
+            parsed = sorted((parse_any(x, f"nobles[{s}][{i}]") for i, x in enumerate(row)), key=lambda k: (k[0] != "noble", k[1]))
+            out.append([NOBLE_IDS[x] if k == "noble" else CARD_IDS[x] for k, x in parsed])
+        return {"nobles": out}
+
+    def _n_counter_pick(self, state, seat, data):
+        out = {"noble": parse_card_id(data["noble"], "noble"), "reveal": len(state.reveals)}
+        if "reveal" in data and data["reveal"] != out["reveal"]:
+            raise RuleViolation(
+                "troubadour.secret_choice",
+                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {out['reveal']}",
+            )
+        return out
+
+    def _n_counter_reveal(self, state, seat, data):
+        rows = data["nobles"]
+        if len(rows) != state.n:
+            raise MalformedEvent(f"nobles: one entry per player (null if not tied), {state.n} in all", field="nobles")
+        return {"nobles": [None if x is None else parse_card_id(x, f"nobles[{i}]") for i, x in enumerate(rows)]}
+
+    def _n_die(self, state, seat, data):
+        rolls = data["rolls"]
+        if len(rolls) != state.n:
+            raise MalformedEvent(f"rolls: one entry per player (null if not tied), {state.n} in all", field="rolls")
+        return {"rolls": list(rolls)}
+
+    def _n_deal(self, state, seat, data):
+        return {"face_up": [parse_card_id(x, f"face_up[{i}]") for i, x in enumerate(data["face_up"])]}
+
+    def _n_card(self, state, seat, data):
+        return {"card": parse_card_id(data["card"], "card")}
+
+    def _n_turn_up(self, state, seat, data):
+        return {"village": data["village"], "card": parse_card_id(data["card"], "card")}
+
+    def _n_empty(self, state, seat, data):
+        return {}
+
+    def _n_turn_over(self, state, seat, data):
+        return {"clubs_jack": bool(data.get("clubs_jack", False))}
+
+    def _n_build(self, state, seat, data):
+        to = data["to"]
+        if isinstance(to, str):
+            key = to.strip().lower()
+            if key in ("castle", "kasteel"):
+                to = "castle"
+            elif key.isdigit() and 1 <= int(key) <= 5:
+                to = int(key)
+            else:
+                raise MalformedEvent(f'to: "castle" or a village 1–5, not {data["to"]!r}', field="to")
+        out = {"card": parse_card_id(data["card"], "card"), "to": to}
+        if data.get("hearts_jack"):
+            out["hearts_jack"] = True
+        return out
+
+    def _n_attack(self, state, seat, data):
+        power = parse_power(data["power"], "power", ("JS", "QS", "JQKS"))
+        target = data["target"]
+        if not 0 <= target < state.n:
+            raise MalformedEvent(f"target: a seat 0–{state.n - 1}", field="target")
+        out: dict[str, Any] = {"power": power, "target": target}
+        if power == "JS":
+            if "village" not in data or "castle" in data:
+                raise MalformedEvent("the spades jack attacks one village: give village (1–5), no castle", field="village")
+            out["village"] = data["village"]
+        elif power == "JQKS":
+            if "castle" not in data or "village" in data:
+                raise MalformedEvent("jack+queen+king of spades attack one castle: give castle (S, D, C or H), no village", field="castle")
+            out["castle"] = parse_suit(data["castle"], "castle")
+        elif "village" in data or "castle" in data:
+            raise MalformedEvent("the spades queen takes the top card of every village: give only the target", field="power")
+        return out
+
+    def _n_extra(self, state, seat, data):
+        return {"power": parse_power(data["power"], "power", ("QC", "KC"))}
+
+    def _n_hearts_queen(self, state, seat, data):
+        v = data["village"]
+        out = {"village": v}
+        if "slot" in data:
+            out["slot"] = data["slot"]
+            return out
+        who = state.current if seat is None else seat
+        if who is None or state.phase != PLAY:
+            raise RuleViolation("troubadour.own_turn", "the hearts queen is played in the player's own turn")
+        village = state.players[who].villages[v - 1]
+        downs = [i for i, c in enumerate(village) if c == FACE_DOWN]
+        if not downs:
+            raise RuleViolation("troubadour.hearts_queen", f"village {v} of {_who(state, who)} has no face-down card to turn")
+        out["slot"] = downs[-1] + 1
+        return out
+
+    # -- apply ------------------------------------------------------------------------------
+    def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
+        handler = _APPLY.get(type)
+        if handler is None:
+            raise MalformedEvent(f"unknown event type {type!r} for Troubadour", field="type")
+        return handler(self, state, seat, data)
+
+
+    # set-up ---------------------------------------------------------------------------------
+    def _a_deal(self, s: State, seat, data):
+        if s.phase != DEAL:
+            raise RuleViolation("troubadour.setup", "the villages are dealt once, at the start; they are all dealt")
+        if seat is None:
+            seat = next(i for i, p in enumerate(s.players) if len(p.villages[0]) == 2)
+        p = s.players[seat]
+        if len(p.villages[0]) != 2:
+            raise RuleViolation("troubadour.setup", f"the villages of {_who(s, seat)} are already dealt")
+        pool = p.pool
+        cards = []
+        for i, x in enumerate(data["face_up"]):
+            c = self._building(x, "troubadour.unseen_card")
+            bit = 1 << c
+            if not pool & bit:
+                raise RuleViolation(
+                    "troubadour.unseen_card",
+                    f"{x} appears twice among the face-up cards of {_who(s, seat)}'s villages; each card is once in a deck",
+                )
+            pool ^= bit
+            cards.append(c)
+        villages = tuple((FACE_DOWN, FACE_DOWN, c) for c in cards)
+        p = _player(p, villages=villages, pool=pool)
+        players = _put(s.players, seat, p)
+        if all(len(q.villages[0]) == 3 for q in players):
+            return self._new_round(_set(s, players=players))
+        return _set(s, players=players)
+
+    def _building(self, x: str, rule: str) -> int:
+        c = CARD_INDEX.get(x)
+        if c is None:
+            if x in NOBLE_INDEX:
+                raise RuleViolation(rule, f"{x} is a noble ({noble_short(NOBLE_INDEX[x])}); the piles and villages hold only building cards, ace to ten")
+            raise MalformedEvent(f"{x!r} is not a card", field="card")
+        return c
+
+    def _new_round(self, s: State) -> State:
+        n = s.n
+        return _set(
+            s, phase=CHOOSE, round=s.round + 1, secret=(None,) * n, trios=None, order=(), pos=0, turn=NO_TURN
+        )
+
+    # nobles -------------------------------------------------------------------------------------
+    def _trio(self, names: list[str], who: str) -> tuple[int, int, int]:
+        out = []
+        for x in names:
+            nb = NOBLE_INDEX.get(x)
+            if nb is None:
+                raise RuleViolation("troubadour.choose", f"{who}: {x} is a building card; the nobles are the jacks, queens and kings")
+            out.append(nb)
+        if len(set(out)) != 3:
+            raise RuleViolation("troubadour.choose", f"{who}: three different nobles, not {', '.join(names)}")
+        return tuple(sorted(out))  # type: ignore[return-value]
+
+    def _a_choose(self, s: State, seat, data):
+        if s.phase != CHOOSE:
+            raise RuleViolation("troubadour.rounds", "nobles are chosen at the start of a round, not now")
+        if s.secret[seat] is not None:
+            raise RuleViolation("troubadour.secret_choice", f"{_who(s, seat)} has already chosen his nobles this round")
+        trio = self._trio(data["nobles"], _who(s, seat))
+        secret = _put(s.secret, seat, trio)
+        if any(x is None for x in secret):
+            return _set(s, secret=secret)
+        return self._revealed(s, secret)
+
+    def _a_reveal(self, s: State, seat, data):
+        if s.phase != CHOOSE:
+            raise RuleViolation("troubadour.rounds", "nobles are revealed at the start of a round, not now")
+        chosen = [i for i, x in enumerate(s.secret) if x is not None]
+        if chosen:
+            raise RuleViolation(
+                "troubadour.secret_choice",
+                f"{', '.join(_who(s, i) for i in chosen)} already chose in secret; enter the others' choices as choose events",
+            )
+        secret = tuple(self._trio(row, _who(s, i)) for i, row in enumerate(data["nobles"]))
+        return self._revealed(s, secret)
+
+    def _revealed(self, s: State, trios: tuple) -> State:
+        reveals = s.reveals + (trios,)
+        # lowest trio first: compare lowest nobles, then the second, then the third
+        seats = sorted(range(s.n), key=lambda i: trios[i])
+        slots: list[tuple[int, ...]] = []
+        for i in seats:
+            if slots and trios[slots[-1][0]] == trios[i]:
+                slots[-1] = slots[-1] + (i,)
+            else:
+                slots.append((i,))
+        s = _set(
+            s,
+            trios=trios,
+            secret=(None,) * s.n,
+            reveals=reveals,
+            order=tuple(slots),
+            start_castles=tuple(castle_cards(p) for p in s.players),
+        )
+        return self._ordered(s)
+
+    def _tie_slot(self, s: State) -> int | None:
+        order = s.order
+        last = 1 if s.turn_order == "clockwise" else len(order)
+        for i in range(last):
+            if len(order[i]) > 1:
+                return i
+        return None
+
+    def _ordered(self, s: State) -> State:
+        i = self._tie_slot(s)
+        if i is not None:
+            return _set(s, phase=TIE, secret=(None,) * s.n)
+        order = s.order
+        if s.turn_order == "clockwise":
+            first = order[0][0]
+            order = tuple(((first + k) % s.n,) for k in range(s.n))
+        return _set(s, phase=PLAY, order=order, pos=0, turn=NO_TURN, secret=(None,) * s.n)
+
+    def _a_die(self, s: State, seat, data):
+        i = self._tie_slot(s) if s.phase == TIE else None
+        if i is None or s.tie_break != "die":
+            raise RuleViolation("troubadour.tie_die", "a die is rolled only when trios are exactly equal (tie_break die)")
+        group = s.order[i]
+        rolls = data["rolls"]
+        for t in range(s.n):
+            if (rolls[t] is None) != (t not in group):
+                tied = ", ".join(_who(s, x) for x in group)
+                raise RuleViolation("troubadour.tie_die", f"the tied players {tied} roll, and only they: give a roll for each of them and null for the others")
+        values = sorted({rolls[t] for t in group})
+        parts = tuple(tuple(t for t in group if rolls[t] == v) for v in values)
+        order = s.order[:i] + parts + s.order[i + 1 :]
+        return self._ordered(_set(s, order=order))
+
+    def _counter_check(self, s: State, t: int, x: str) -> int:
+        nb = NOBLE_INDEX.get(x)
+        if nb is None:
+            raise RuleViolation("troubadour.tie_nobles", f"{x} is a building card; pick a noble")
+        if nb in s.trios[t]:  # type: ignore[index]
+            raise RuleViolation(
+                "troubadour.tie_nobles",
+                f"{_who(s, t)} picks from the nine nobles outside his trio; {x} is in it",
+            )
+        return nb
+
+    def _a_counter_pick(self, s: State, seat, data):
+        i = self._tie_slot(s) if s.phase == TIE else None
+        if i is None or s.tie_break != "nobles":
+            raise RuleViolation("troubadour.tie_nobles", "a noble is picked against a tie only when trios are exactly equal (tie_break nobles)")
+        group = s.order[i]
+        if seat not in group:
+            raise RuleViolation("troubadour.tie_nobles", f"only the tied players ({', '.join(_who(s, x) for x in group)}) pick now")
+        if s.secret[seat] is not None:
+            raise RuleViolation("troubadour.secret_choice", f"{_who(s, seat)} has already picked")
+        nb = self._counter_check(s, seat, data["noble"])
+        secret = _put(s.secret, seat, nb)
+        if any(secret[t] is None for t in group):
+            return _set(s, secret=secret)
+        return self._counter_resolve(s, i, group, secret)
+
+    def _a_counter_reveal(self, s: State, seat, data):
+        i = self._tie_slot(s) if s.phase == TIE else None
+        if i is None or s.tie_break != "nobles":
+            raise RuleViolation("troubadour.tie_nobles", "a noble is picked against a tie only when trios are exactly equal (tie_break nobles)")
+        group = s.order[i]
+        if any(x is not None for x in s.secret):
+            raise RuleViolation("troubadour.secret_choice", "some tied players already picked in secret; enter the others' picks as counter_pick events")
+        picks = data["nobles"]
+        secret = []
+        for t in range(s.n):
+            if (picks[t] is None) != (t not in group):
+                raise RuleViolation("troubadour.tie_nobles", f"the tied players ({', '.join(_who(s, x) for x in group)}) pick, and only they")
+            secret.append(None if picks[t] is None else self._counter_check(s, t, picks[t]))
+        return self._counter_resolve(s, i, group, tuple(secret))
+
+    def _counter_resolve(self, s: State, i: int, group: tuple[int, ...], secret: tuple) -> State:
+        reveals = s.reveals + (secret,)
+        ranks = {secret[t] % 3 for t in group}
+        if len(ranks) == 2:
+            # queen beats jack, king beats queen, jack beats king: the beaten rank starts
+            beaten = {frozenset((0, 1)): 0, frozenset((1, 2)): 1, frozenset((0, 2)): 2}[frozenset(ranks)]
+            losers = tuple(t for t in group if secret[t] % 3 == beaten)
+            winners = tuple(t for t in group if secret[t] % 3 != beaten)
+            order = s.order[:i] + (losers, winners) + s.order[i + 1 :]
+            return self._ordered(_set(s, order=order, reveals=reveals, secret=(None,) * s.n))
+        return _set(s, reveals=reveals, secret=(None,) * s.n)  # pick again
+
+    # the turn ---------------------------------------------------------------------------------
+    def _mine(self, s: State, seat, what: str) -> tuple[Player, Turn]:
+        if s.phase != PLAY:
+            if s.phase == OVER:
+                raise RuleViolation("troubadour.win", "the game is over")
+            raise RuleViolation("troubadour.rounds", f"no {what} now: the round's nobles are not yet chosen and revealed")
+        cur = s.order[s.pos][0]
+        if seat != cur:
+            raise RuleViolation("troubadour.own_turn", f"it is {_who(s, cur)}'s turn, not {_who(s, seat)}'s")
+        if s.due:
+            d = s.due[0]
+            raise RuleViolation(
+                "troubadour.face_down_turned",
+                f"first record the face-down card of village {d[1] + 1} of {_who(s, d[0])} that is turned up (turn_up)",
+            )
+        if s.turn.flip:
+            raise RuleViolation("troubadour.no_more_flips", f"cards are still being turned; record them (flip) before the next {what}")
+        return s.players[seat], s.turn
+
+    def _noble(self, s: State, seat: int, t: Turn, nobles: tuple[int, ...], label: str) -> int:
+        """The ``used`` mask after playing ``nobles``; RuleViolation when not chosen or used."""
+        trio = s.trios[seat]  # type: ignore[index]
+        for nb in nobles:
+            if nb not in trio:
+                raise RuleViolation(
+                    "troubadour.nobles_chosen",
+                    f"{_who(s, seat)} did not choose the {noble_short(nb)} this round (chose {', '.join(NOBLE_IDS[x] for x in trio)})",
+                )
+        used = t.used
+        for nb in nobles:
+            if used >> nb & 1:
+                if nb in (JS, QS) and (len(nobles) == 3 or used >> KS & 1):
+                    raise RuleViolation(
+                        "troubadour.spades_either_or",
+                        f"{label}: the {noble_short(nb)} was already used "
+                        + ("alone" if len(nobles) == 3 else "in jack+queen+king of spades")
+                        + " this turn; the spades jack and queen act either alone or in the trio",
+                    )
+                raise RuleViolation(
+                    "troubadour.once_per_turn",
+                    f"{label}: the {noble_short(nb)} has already exerted its power this turn; a noble acts once per turn",
+                )
+        for nb in nobles:
+            used |= 1 << nb
+        return used
+
+    def _a_turn_over(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "turn-over")
+        if t.std:
+            why = "hearts queen+king replaced it" if t.used >> KH & 1 else "it was done"
+            raise RuleViolation("troubadour.standard_turn_over", f"one standard turn-over per turn, and {why} this turn")
+        if p.ndraw + p.ndiscard == 0:
+            raise RuleViolation("troubadour.standard_turn_over", "the draw pile and the discard pile are both empty: there is no card to turn")
+        used = t.used
+        if data["clubs_jack"]:
+            used = self._noble(s, seat, t, (JC,), "clubs jack")
+        turn = Turn(used, True, (JACK if data["clubs_jack"] else STD, 0), None, t.flipped)
+        return _set_t(s, turn)
+
+    def _a_flip(self, s: State, seat, data):
+        t = s.turn
+        if s.phase != PLAY or t.flip is None:
+            raise RuleViolation("troubadour.no_more_flips", "no card is to be turned now")
+        if s.due:
+            raise RuleViolation("troubadour.face_down_turned", "first record the face-down village card that was turned up")
+        cur = s.order[s.pos][0]
+        if seat is not None and seat != cur:
+            raise RuleViolation("troubadour.own_turn", f"the cards are turned from {_who(s, cur)}'s draw pile, not {_who(s, seat)}'s")
+        c = self._building(data["card"], "troubadour.unseen_card")
+        p = s.players[cur]
+        p = self._pop_draw(s, cur, p, c)
+        mode, arg = t.flip
+        flip: tuple[int, int] | None = t.flip
+        if mode == STD:
+            flip = None
+        elif mode == EXTRA:
+            flip = (EXTRA, arg - 1) if arg > 1 else None
+        elif mode == NAMED:
+            if c == arg:
+                flip = None
+        elif fits_castle(p.castles, c) or fits_village(p.villages, c):
+            flip = None
+        elif p.ndraw == 0 and not self._any_fits(p):
+            flip = None  # clubs jack: nothing left that could fit (reading)
+        turn = _new(Turn, (t.used, t.std, flip, None, t.flipped + 1))
+        return _set_pt(s, _put(s.players, cur, p), turn)
+
+    @staticmethod
+    def _any_fits(p: Player) -> bool:
+        lst = p.discard
+        castles, villages = p.castles, p.villages
+        while lst is not None:
+            c = lst[0]
+            if fits_castle(castles, c) or fits_village(villages, c):
+                return True
+            lst = lst[1]
+        return False
+
+    def _pop_draw(self, s: State, seat: int, p: Player, c: int) -> Player:
+        draw, ndraw, discard, ndiscard = p.draw, p.ndraw, p.discard, p.ndiscard
+        if ndraw == 0:  # the discard pile is turned over, unshuffled
+            if ndiscard == 0:
+                raise RuleViolation("troubadour.standard_turn_over", "the draw pile and the discard pile are empty")
+            draw = ((ORDERED, cons_reversed(discard), 0, ndiscard),)
+            ndraw, discard, ndiscard = ndiscard, None, 0
+        kind, a, b, n = draw[0]
+        pool = p.pool
+        bit = 1 << c
+        if kind == ORDERED:
+            if a[0] != c:
+                raise RuleViolation(
+                    "troubadour.recycle",
+                    f"the next card of {_who(s, seat)}'s draw pile is {CARD_IDS[a[0]]}, not {CARD_IDS[c]}: it is the "
+                    "discard pile turned over unshuffled, so its order is known",
+                )
+            seg = (ORDERED, a[1], 0, n - 1)
+        elif a & bit:
+            seg = (UNORDERED, a ^ bit, b, n - 1)
+        elif b and pool & bit:
+            pool ^= bit
+            seg = (UNORDERED, a, b - 1, n - 1)
+        else:
+            raise RuleViolation(*self._not_there(s, seat, p, c, draw))
+        draw = (seg,) + draw[1:] if n > 1 else draw[1:]
+        return _new(Player, (p.villages, p.castles, (c, discard), ndiscard + 1, draw, ndraw - 1, pool))
+
+    def _not_there(self, s: State, seat: int, p: Player, c: int, draw) -> tuple[str, str]:
+        who = _who(s, seat)
+        kind, a, b, n = draw[0]
+        where = self._where(p, c)
+        if b == 0:
+            return (
+                "troubadour.attack_under_pile",
+                f"the next {n} card(s) of {who}'s draw pile are the cards an attack put under it "
+                f"({list_ids(mask_cards(a))}), in unknown order; {CARD_IDS[c]} is not among them: it is {where}",
+            )
+        can = sorted(set(mask_cards(a)) | set(mask_cards(p.pool)))
+        options = list_ids(can) if len(can) <= 12 else f"any of the {len(can)} cards not yet seen or located"
+        return (
+            "troubadour.unseen_card",
+            f"{CARD_IDS[c]} cannot come from {who}'s draw pile: it is {where}; the next card can be {options}",
+        )
+
+    def _where(self, p: Player, c: int) -> str:
+        suit, rank = divmod(c, 10)
+        if p.castles[suit] > rank:
+            return f"on the {SUIT_NAMES[suit]} castle"
+        lst, depth = p.discard, 0
+        while lst is not None:
+            if lst[0] == c:
+                return "the top card of the discard pile" if depth == 0 else f"in the discard pile, under {depth} card(s)"
+            lst, depth = lst[1], depth + 1
+        for v, village in enumerate(p.villages):
+            if c in village:
+                return f"face up in village {v + 1}"
+        above = 0
+        for kind, a, b, n in p.draw:
+            if kind == ORDERED:
+                lst, k = a, 0
+                while lst is not None:
+                    if lst[0] == c:
+                        return f"in the draw pile (the turned-over discard pile), {above + k} card(s) from the top"
+                    lst, k = lst[1], k + 1
+            elif a >> c & 1:
+                return f"in the draw pile among the cards an attack put under it, below {above} card(s)"
+            above += n
+        if p.pool >> c & 1:
+            return "still unseen (face down in a village or in the draw pile)"
+        return "nowhere: it is not a building card"
+
+    def _a_turn_up(self, s: State, seat, data):
+        v = data["village"] - 1
+        match = [d for d in s.due if d[1] == v and (seat is None or d[0] == seat)]
+        if not match:
+            raise RuleViolation(
+                "troubadour.face_down_turned",
+                f"no face-down card of village {v + 1}{'' if seat is None else ' of ' + _who(s, seat)} is to be turned up now"
+                + (f"; due: {', '.join(f'village {d[1] + 1} of {_who(s, d[0])}' for d in s.due)}" if s.due else ""),
+            )
+        if len(match) > 1:
+            raise RuleViolation("troubadour.face_down_turned", f"village {v + 1} of several players is due; give the seat")
+        d = match[0]
+        owner, _, slot, by_queen = d
+        c = self._building(data["card"], "troubadour.unseen_card")
+        p = s.players[owner]
+        if not p.pool >> c & 1:
+            raise RuleViolation(
+                "troubadour.unseen_card",
+                f"{CARD_IDS[c]} cannot lie face down in village {v + 1} of {_who(s, owner)}: it is {self._where(p, c)}; "
+                f"the unseen cards are {list_ids(mask_cards(p.pool))}",
+            )
+        villages = _put(p.villages, v, _put(p.villages[v], slot, c))
+        p = _player(p, villages=villages, pool=p.pool ^ (1 << c))
+        due = tuple(x for x in s.due if x is not d)
+        t = s.turn
+        if by_queen and c % 10 == 0:
+            t = t._replace(hq_ace=(v, slot))
+        return _set(s, players=_put(s.players, owner, p), due=due, turn=t)
+
+    def _a_shuffled(self, s: State, seat, data):
+        cur = s.current
+        if cur is None or s.turn.flip is None:
+            raise RuleViolation("troubadour.recycle", "a shuffled draw pile is recorded only when a card is to be turned from it")
+        if seat is not None and seat != cur:
+            raise RuleViolation("troubadour.own_turn", f"only {_who(s, cur)}'s draw pile is being turned now")
+        p = s.players[cur]
+        if p.ndraw == 0:  # the discard pile was turned over shuffled
+            known = 0
+            for c in cons_list(p.discard):
+                known |= 1 << c
+            p = _player(p, draw=((UNORDERED, known, 0, p.ndiscard),), ndraw=p.ndiscard, discard=None, ndiscard=0)
+            return _set(s, players=_put(s.players, cur, p))
+        if len(p.draw) == 1 and p.draw[0][0] == UNORDERED:
+            raise RuleViolation(
+                "troubadour.recycle",
+                f"the log knows nothing of the order of {_who(s, cur)}'s draw pile; a shuffle changes nothing",
+            )
+        known, unknown = 0, 0
+        for kind, a, b, n in p.draw:
+            if kind == ORDERED:
+                for c in cons_list(a):
+                    known |= 1 << c
+            else:
+                known |= a
+                unknown += b
+        p = _player(p, draw=((UNORDERED, known, unknown, p.ndraw),))
+        return _set(s, players=_put(s.players, cur, p))
+
+    def _a_build(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "build")
+        c = self._building(data["card"], "troubadour.sources")
+        to = data["to"]
+        hj = data.get("hearts_jack", False)
+        villages = p.villages
+        used = t.used
+        discard, ndiscard = p.discard, p.ndiscard
+        src = -1
+        if discard is not None and discard[0] == c:
+            if hj:
+                raise RuleViolation("troubadour.hearts_jack", f"the hearts jack takes a card from inside a village; {CARD_IDS[c]} is the top of the discard pile")
+            moved: tuple[int, ...] = (c,)
+            discard, ndiscard = discard[1], ndiscard - 1
+        else:
+            idx = -1
+            for v in range(5):
+                village = villages[v]
+                if c in village:
+                    src, idx = v, village.index(c)
+                    break
+            if src < 0:
+                where = self._where(p, c)
+                rule = "troubadour.castle_final" if where.startswith("on the") else (
+                    "troubadour.discard_top" if "discard pile" in where else "troubadour.sources")
+                raise RuleViolation(rule, f"{CARD_IDS[c]} cannot be taken: it is {where}; cards come from the top of the discard pile or of a village")
+            village = villages[src]
+            top = len(village) - 1
+            if idx == top:
+                if hj:
+                    raise RuleViolation("troubadour.hearts_jack", f"{CARD_IDS[c]} is the top card of village {src + 1}: it needs no hearts jack")
+                moved = (c,)
+                rest = village[:idx]
+            elif hj:
+                used = self._noble(s, seat, t, (JH,), "hearts jack")
+                moved = (c,)
+                rest = village[:idx] + village[idx + 1 :]
+            elif t.hq_ace == (src, idx) and to == "castle":
+                moved = (c,)
+                rest = village[:idx] + village[idx + 1 :]
+            else:
+                if to == "castle":
+                    raise RuleViolation(
+                        "troubadour.sources",
+                        f"only the top card of a village goes to a castle; {CARD_IDS[c]} has {top - idx} card(s) on it in "
+                        f"village {src + 1} (the hearts jack could take it)",
+                    )
+                if run_start(village) > idx:
+                    raise RuleViolation(
+                        "troubadour.run_move",
+                        f"{CARD_IDS[c]} is not the top of a run in village {src + 1} ({list_ids(village[idx:])} does not descend "
+                        "one by one in alternating colour); only the top card, a run or a top part of a run moves",
+                    )
+                moved = village[idx:]
+                rest = village[:idx]
+            villages = _put(villages, src, rest)
+        castles = p.castles
+        won = False
+        if to == "castle":
+            suit, rank = divmod(c, 10)
+            h = castles[suit]
+            if h != rank:
+                if rank == 0:
+                    raise RuleViolation("troubadour.castle_start", "impossible: a second ace")  # pragma: no cover
+                if h == 0:
+                    raise RuleViolation("troubadour.castle_start", f"the {SUIT_NAMES[suit]} castle has not been started: a castle starts with an ace")
+                raise RuleViolation(
+                    "troubadour.castle_suit",
+                    f"the {SUIT_NAMES[suit]} castle stands at {CARD_IDS[suit * 10 + h - 1]}: only {CARD_IDS[suit * 10 + h]} goes on it, not {CARD_IDS[c]}",
+                )
+            castles = _put(castles, suit, h + 1)
+            won = h == 9 and castles == (10, 10, 10, 10)
+        else:
+            w = to - 1
+            if w == src:
+                raise RuleViolation("troubadour.village_build", f"{CARD_IDS[c]} is already in village {to}")
+            dest = villages[w]
+            if dest:
+                top_card = dest[-1]
+                if not fits_on(top_card, c):
+                    rule = "troubadour.run_move" if len(moved) > 1 else "troubadour.village_build"
+                    raise RuleViolation(
+                        rule,
+                        f"{CARD_IDS[c]} does not fit on {CARD_IDS[top_card]} (village {to}): a village takes a card one lower "
+                        "and of the opposite colour",
+                    )
+            villages = _put(villages, w, dest + moved)
+        p = _new(Player, (villages, castles, discard, ndiscard, p.draw, p.ndraw, p.pool))
+        due = s.due
+        if src >= 0 and villages[src] and villages[src][-1] == FACE_DOWN:
+            due = due + ((seat, src, len(villages[src]) - 1, False),)
+        turn = _new(Turn, (used, t.std, None, None, t.flipped))
+        if won:
+            return _set(s, players=_put(s.players, seat, p), turn=turn, due=(), phase=OVER, winner=seat)
+        return _set_ptd(s, _put(s.players, seat, p), turn, due)
+
+    def _a_attack(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "attack")
+        power = data["power"]
+        target = data["target"]
+        if target == seat:
+            raise RuleViolation("troubadour.attack_one_opponent", "an attack is aimed at an opponent, not at one's own cards")
+        used = self._noble(s, seat, t, POWERS[power], POWER_NAMES[power])
+        q = s.players[target]
+        taken: list[int] = []
+        down = 0
+        villages = q.villages
+        castles = q.castles
+        rule = {"JS": "troubadour.spades_jack", "QS": "troubadour.spades_queen", "JQKS": "troubadour.spades_trio"}[power]
+        due = s.due
+        if power == "JS":
+            v = data["village"] - 1
+            village = villages[v]
+            if not village:
+                raise RuleViolation(rule, f"village {v + 1} of {_who(s, target)} is empty: there is nothing to take")
+            taken = [c for c in village if c >= 0]
+            down = len(village) - len(taken)
+            villages = _put(villages, v, ())
+        elif power == "QS":
+            if not any(villages):
+                raise RuleViolation(rule, f"all villages of {_who(s, target)} are empty: there is nothing to take")
+            new = []
+            for v, village in enumerate(villages):
+                if village:
+                    taken.append(village[-1])
+                    village = village[:-1]
+                    if village and village[-1] == FACE_DOWN:
+                        due = due + ((target, v, len(village) - 1, False),)
+                new.append(village)
+            villages = tuple(new)
+        else:
+            suit = SUITS.index(data["castle"])
+            h = castles[suit]
+            if h == 0:
+                raise RuleViolation(rule, f"{_who(s, target)} has no {SUIT_NAMES[suit]} castle to take")
+            taken = list(range(suit * 10, suit * 10 + h))
+            castles = _put(castles, suit, 0)
+        guard = {"JS": JD, "QS": QD, "JQKS": KD}[power]
+        turn = _new(Turn, (used, t.std, None, None, t.flipped))
+        if guard in s.trios[target]:  # type: ignore[index]
+            if s.protected_attack == "refused":
+                raise RuleViolation(
+                    {JD: "troubadour.diamonds_jack", QD: "troubadour.diamonds_queen", KD: "troubadour.diamonds_king"}[guard],
+                    f"{_who(s, target)} chose the {noble_short(guard)}, which protects against {POWER_NAMES[power]} "
+                    "(option protected_attack: refused)",
+                )
+            return _set(s, turn=turn)  # stopped by protection: the nobles are spent
+        mask = 0
+        for c in taken:
+            mask |= 1 << c
+        k = len(taken) + down
+        q = _player(q, villages=villages, castles=castles, draw=q.draw + ((UNORDERED, mask, down, k),), ndraw=q.ndraw + k)
+        return _set(s, players=_put(s.players, target, q), turn=turn, due=due)
+
+    def _a_extra(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "extra draw")
+        power = data["power"]
+        if not t.std:
+            raise RuleViolation(
+                "troubadour.clubs_after_turn_over",
+                f"{POWER_NAMES[power]} is played only after the standard turn-over (or hearts queen+king)",
+            )
+        if power == "KC":
+            others = [o for o in range(s.n) if o != seat and (JC in s.trios[o] or QC in s.trios[o])]  # type: ignore[index]
+            if not others:
+                raise RuleViolation(
+                    "troubadour.clubs_king",
+                    "the king of clubs gives extra cards only when an opponent chose the clubs jack or the clubs queen this round",
+                )
+        used = self._noble(s, seat, t, POWERS[power], POWER_NAMES[power])
+        k = 2 if power == "QC" else 3
+        flip = (EXTRA, k) if p.ndraw + p.ndiscard else None
+        return _set(s, turn=_new(Turn, (used, True, flip, None, t.flipped)))
+
+    def _a_hearts_queen(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "hearts queen")
+        v = data["village"] - 1
+        slot = data["slot"] - 1
+        village = p.villages[v]
+        if slot >= len(village) or village[slot] != FACE_DOWN:
+            raise RuleViolation(
+                "troubadour.hearts_queen",
+                f"slot {slot + 1} of village {v + 1} holds no face-down card (the village has {len(village)} card(s), "
+                f"face down at slot(s) {', '.join(str(i + 1) for i, c in enumerate(village) if c == FACE_DOWN) or 'none'})",
+            )
+        used = self._noble(s, seat, t, (QH,), "hearts queen")
+        return _set(s, turn=_new(Turn, (used, t.std, None, None, t.flipped)), due=s.due + ((seat, v, slot, True),))
+
+    def _a_name_card(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "hearts queen+king")
+        c = self._building(data["card"], "troubadour.hearts_queen_king")
+        if t.std:
+            raise RuleViolation(
+                "troubadour.hearts_queen_king",
+                "hearts queen+king replaces the standard turn-over, which was already done this turn",
+            )
+        used = self._noble(s, seat, t, (QH, KH), "hearts queen+king")
+        if any(x == FACE_DOWN for village in p.villages for x in village):
+            raise RuleViolation(
+                "troubadour.hearts_queen_king",
+                "hearts queen+king may be used only when no village card lies face down",
+            )
+        where = self._where(p, c)
+        if where.startswith("face up in village") or where.startswith("on the"):
+            raise RuleViolation(
+                "troubadour.hearts_queen_king",
+                f"name a card that can still be turned up: {CARD_IDS[c]} is {where}",
+            )
+        return _set(s, turn=_new(Turn, (used, True, (NAMED, c), None, t.flipped)))
+
+    def _a_end_turn(self, s: State, seat, data):
+        self._mine(s, seat, "end of turn")
+        pos = s.pos + 1
+        if pos < len(s.order):
+            return _set(s, pos=pos, turn=NO_TURN)
+        return self._new_round(s)
+
+    # -- who acts ---------------------------------------------------------------------------
+    def actors(self, state: State) -> tuple[Any, ...]:
+        ph = state.phase
+        if ph == PLAY:
+            if state.due or state.turn.flip:
+                return (CHANCE,)
+            return (state.order[state.pos][0],)
+        if ph == CHOOSE:
+            waiting = tuple(i for i, x in enumerate(state.secret) if x is None)
+            return waiting + (TABLE,) if len(waiting) == state.n else waiting
+        if ph == TIE:
+            if state.tie_break == "die":
+                return (CHANCE,)
+            group = state.order[self._tie_slot(state)]  # type: ignore[index]
+            waiting = tuple(t for t in group if state.secret[t] is None)
+            return waiting + (TABLE,) if len(waiting) == len(group) else waiting
+        if ph == DEAL:
+            return (CHANCE,)
+        return ()
+
+    # -- moves ------------------------------------------------------------------------------
+    def legal_moves(self, state: State, seat: int | None) -> list[Move]:
+        ph = state.phase
+        if seat is None:
+            return []  # a table reveal has too many combinations to list; see each seat's moves
+        if ph == CHOOSE:
+            if state.secret[seat] is not None:
+                return []
+            return [Move("choose", seat, {"nobles": [NOBLE_IDS[x] for x in trio], "reveal": len(state.reveals)}) for trio in _TRIOS]
+        if ph == TIE:
+            if seat not in self.actors(state):
+                return []
+            trio = state.trios[seat]  # type: ignore[index]
+            return [Move("counter_pick", seat, {"noble": NOBLE_IDS[x], "reveal": len(state.reveals)}) for x in range(12) if x not in trio]
+        if ph != PLAY or self.actors(state) != (seat,):
+            return []
+        return [Move(type_, seat, data) for type_, data in self.turn_moves(state, seat)]
+
+    def turn_moves(self, s: State, seat: int) -> list[tuple[str, dict[str, Any]]]:
+        """Every legal move of the player in turn (type, canonical data)."""
+        p, t = s.players[seat], s.turn
+        trio = s.trios[seat]  # type: ignore[index]
+        used = t.used
+        free = {nb for nb in trio if not used >> nb & 1}
+        out: list[tuple[str, dict[str, Any]]] = []
+        if t.hq_ace is not None:
+            v, slot = t.hq_ace
+            out.append(("build", {"card": CARD_IDS[p.villages[v][slot]], "to": "castle"}))
+        if not t.std and p.ndraw + p.ndiscard:
+            out.append(("turn_over", {"clubs_jack": False}))
+            if JC in free:
+                out.append(("turn_over", {"clubs_jack": True}))
+        out.extend(("build", d) for d in self.build_moves(p, JH in free))
+        for o in range(s.n):
+            if o == seat:
+                continue
+            q = s.players[o]
+            if JS in free:
+                out.extend(("attack", {"power": "JS", "target": o, "village": v + 1}) for v in range(5) if q.villages[v])
+            if QS in free and any(q.villages):
+                out.append(("attack", {"power": "QS", "target": o}))
+            if JS in free and QS in free and KS in free:
+                out.extend(("attack", {"power": "JQKS", "target": o, "castle": SUITS[x]}) for x in range(4) if q.castles[x])
+        if t.std:
+            if QC in free:
+                out.append(("extra_draw", {"power": "QC"}))
+            if KC in free and any(JC in s.trios[o] or QC in s.trios[o] for o in range(s.n) if o != seat):  # type: ignore[index]
+                out.append(("extra_draw", {"power": "KC"}))
+        if QH in free:
+            for v, village in enumerate(p.villages):
+                out.extend(("hearts_queen", {"village": v + 1, "slot": i + 1}) for i, c in enumerate(village) if c == FACE_DOWN)
+        if QH in free and KH in free and not t.std and not any(c == FACE_DOWN for v in p.villages for c in v):
+            for c in self.nameable(p):
+                out.append(("name_card", {"card": CARD_IDS[c]}))
+        out.append(("end_turn", {}))
+        return out
+
+    @staticmethod
+    def nameable(p: Player) -> list[int]:
+        """Cards hearts queen+king may name: those in the draw or discard pile."""
+        mask = ALL_40
+        for village in p.villages:
+            for c in village:
+                if c >= 0:
+                    mask &= ~(1 << c)
+        for suit in range(4):
+            for r in range(p.castles[suit]):
+                mask &= ~(1 << (suit * 10 + r))
+        return mask_cards(mask)
+
+    @staticmethod
+    def build_moves(p: Player, hearts_jack: bool) -> list[dict[str, Any]]:
+        """Every legal build of ``p`` (canonical data)."""
+        out: list[dict[str, Any]] = []
+        villages, castles = p.villages, p.castles
+        # (card, source village or -1, "top" | "run" | "hj")
+        sources: list[tuple[int, int, str]] = []
+        if p.discard is not None:
+            sources.append((p.discard[0], -1, "top"))
+        for v, village in enumerate(villages):
+            if not village:
+                continue
+            top = len(village) - 1
+            start = run_start(village)
+            for i in range(start, top + 1):
+                sources.append((village[i], v, "top" if i == top else "run"))
+            if hearts_jack:
+                sources.extend((village[i], v, "hj") for i in range(top) if village[i] >= 0)
+        for c, v, how in sources:
+            if how != "run" and fits_castle(castles, c):
+                out.append({"card": CARD_IDS[c], "to": "castle", "hearts_jack": True} if how == "hj" else {"card": CARD_IDS[c], "to": "castle"})
+            for w in range(5):
+                if w == v:
+                    continue
+                dest = villages[w]
+                if not dest or fits_on(dest[-1], c):
+                    out.append({"card": CARD_IDS[c], "to": w + 1, "hearts_jack": True} if how == "hj" else {"card": CARD_IDS[c], "to": w + 1})
+        return out
+
+    # -- chance -----------------------------------------------------------------------------
+    def chance_outcome(self, state: State, rng: random.Random) -> Move | None:
+        ph = state.phase
+        if ph == DEAL:
+            seat = next(i for i, p in enumerate(state.players) if len(p.villages[0]) == 2)
+            cards = rng.sample(mask_cards(state.players[seat].pool), 5)
+            return Move("deal", seat, {"face_up": [CARD_IDS[c] for c in cards]})
+        if ph == TIE and state.tie_break == "die":
+            group = state.order[self._tie_slot(state)]  # type: ignore[index]
+            return Move("die", None, {"rolls": [rng.randint(1, 6) if t in group else None for t in range(state.n)]})
+        if ph != PLAY:
+            return None
+        if state.due:
+            owner, v, _, _ = state.due[0]
+            pool = state.players[owner].pool
+            c = _kth_bit(pool, rng.randrange(pool.bit_count()))
+            return Move("turn_up", owner, {"village": v + 1, "card": CARD_IDS[c]})
+        if state.turn.flip is None:
+            return None
+        seat = state.order[state.pos][0]
+        p = state.players[seat]
+        if p.ndraw == 0:
+            lst = p.discard
+            while lst[1] is not None:
+                lst = lst[1]
+            return Move("flip", seat, {"card": CARD_IDS[lst[0]]})
+        kind, a, b, n = p.draw[0]
+        if kind == ORDERED:
+            c = a[0]
+        else:
+            k = rng.randrange(n)
+            known = a.bit_count()
+            c = _kth_bit(a, k) if k < known else _kth_bit(p.pool, rng.randrange(p.pool.bit_count()))
+        return Move("flip", seat, {"card": CARD_IDS[c]})
+
+    # -- reading ------------------------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if state.winner is None:
+            return None
+        w = state.winner
+        scores = tuple(castle_cards(p) for p in state.players)
+        return Result("win", (w,), scores, f"{_who(state, w)} completed four castles in round {state.round}")
+
+    def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
+        referee = seat == REFEREE
+        s = state
+        players = []
+        for i, p in enumerate(s.players):
+            entry: dict[str, Any] = {
+                "seat": i,
+                "villages": [[None if c < 0 else CARD_IDS[c] for c in v] for v in p.villages],
+                "castles": {SUITS[x]: (CARD_IDS[x * 10 + p.castles[x] - 1] if p.castles[x] else None) for x in range(4)},
+                "castle_cards": castle_cards(p),
+                "complete_castles": sum(1 for h in p.castles if h == 10),
+                "draw_pile": p.ndraw,
+                "discard_pile": {"count": p.ndiscard, "top": CARD_IDS[p.discard[0]] if p.discard is not None else None},
+                "unseen": p.pool.bit_count(),
+            }
+            if s.trios is not None:
+                entry["nobles"] = [NOBLE_IDS[x] for x in s.trios[i]]
+            elif s.phase == CHOOSE:
+                mine = s.secret[i]
+                entry["chosen"] = mine is not None
+                entry["nobles"] = [NOBLE_IDS[x] for x in mine] if mine is not None and (referee or seat == i) else None
+            if referee:
+                entry["discard_pile"]["cards"] = [CARD_IDS[c] for c in reversed(cons_list(p.discard))]
+                entry["draw_segments"] = [
+                    {"order": [CARD_IDS[c] for c in cons_list(a)]} if k == ORDERED else {"set": [CARD_IDS[c] for c in mask_cards(a)], "unknown": b}
+                    for k, a, b, n in p.draw
+                ]
+                entry["unseen_cards"] = [CARD_IDS[c] for c in mask_cards(p.pool)]
+            players.append(entry)
+        out: dict[str, Any] = {"phase": PHASE_NAMES[s.phase], "round": s.round, "players": players}
+        if s.phase in (TIE, PLAY, OVER) and s.order:
+            out["order"] = [list(slot) for slot in s.order]
+        if s.phase == TIE:
+            group = s.order[self._tie_slot(s)]  # type: ignore[index]
+            tie: dict[str, Any] = {"method": s.tie_break, "tied": list(group)}
+            if s.tie_break == "nobles":
+                tie["picked"] = [t for t in group if s.secret[t] is not None]
+                tie["picks"] = {
+                    str(t): NOBLE_IDS[s.secret[t]] for t in group if s.secret[t] is not None and (referee or seat == t)
+                }
+            out["tie"] = tie
+        if s.phase == PLAY:
+            t = s.turn
+            out["turn"] = {
+                "seat": s.order[s.pos][0],
+                "turned_over": t.std,
+                "used": [NOBLE_IDS[x] for x in range(12) if t.used >> x & 1],
+                "turning": None if t.flip is None else {
+                    "for": FLIP_NAMES[t.flip[0]],
+                    **({"left": t.flip[1]} if t.flip[0] == EXTRA else {}),
+                    **({"named": CARD_IDS[t.flip[1]]} if t.flip[0] == NAMED else {}),
+                },
+                "ace_to_castle": None if t.hq_ace is None else {"village": t.hq_ace[0] + 1, "slot": t.hq_ace[1] + 1},
+            }
+            out["due"] = [{"seat": d[0], "village": d[1] + 1, "slot": d[2] + 1} for d in s.due]
+        if s.winner is not None:
+            out["winner"] = s.winner
+        return out
+
+    def event_view(self, state: State, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
+        type_ = event["type"]
+        if type_ not in ("choose", "counter_pick"):
+            return event
+        seat = event["seat"]
+        if viewer == seat and viewer is not None:
+            return event
+        data = event["data"]
+        k = data.get("reveal")
+        if isinstance(k, int) and k < len(state.reveals):
+            shown = state.reveals[k][seat] if seat is not None and seat < len(state.reveals[k]) else None
+            if type_ == "choose" and shown is not None and isinstance(shown, tuple):
+                if [NOBLE_IDS[x] for x in shown] == data.get("nobles"):
+                    return event
+            if type_ == "counter_pick" and isinstance(shown, int) and NOBLE_IDS[shown] == data.get("noble"):
+                return event
+        hidden = {"reveal": k}
+        if type_ == "choose":
+            hidden["nobles"] = None
+        else:
+            hidden["noble"] = None
+        return {**event, "data": hidden, "redacted": True}
+
+    # -- describing -------------------------------------------------------------------------
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return _describe(self, before, type, seat, data, after)
+
+    def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
+        return _annotate(self, before, type, seat, data, after)
+
+    # -- snapshots --------------------------------------------------------------------------
+    def encode_state(self, state: State) -> dict[str, Any]:
+        return encode(state)
+
+    def decode_state(self, obj: dict[str, Any]) -> State:
+        return decode(obj)
+
+
+_NORMALIZE = {
+    "deal": Troubadour._n_deal,
+    "choose": Troubadour._n_choose,
+    "reveal": Troubadour._n_reveal,
+    "die": Troubadour._n_die,
+    "counter_pick": Troubadour._n_counter_pick,
+    "counter_reveal": Troubadour._n_counter_reveal,
+    "turn_over": Troubadour._n_turn_over,
+    "flip": Troubadour._n_card,
+    "turn_up": Troubadour._n_turn_up,
+    "shuffled": Troubadour._n_empty,
+    "build": Troubadour._n_build,
+    "attack": Troubadour._n_attack,
+    "extra_draw": Troubadour._n_extra,
+    "hearts_queen": Troubadour._n_hearts_queen,
+    "name_card": Troubadour._n_card,
+    "end_turn": Troubadour._n_empty,
+}
+
+_APPLY = {
+    "deal": Troubadour._a_deal,
+    "choose": Troubadour._a_choose,
+    "reveal": Troubadour._a_reveal,
+    "die": Troubadour._a_die,
+    "counter_pick": Troubadour._a_counter_pick,
+    "counter_reveal": Troubadour._a_counter_reveal,
+    "turn_over": Troubadour._a_turn_over,
+    "flip": Troubadour._a_flip,
+    "turn_up": Troubadour._a_turn_up,
+    "shuffled": Troubadour._a_shuffled,
+    "build": Troubadour._a_build,
+    "attack": Troubadour._a_attack,
+    "extra_draw": Troubadour._a_extra,
+    "hearts_queen": Troubadour._a_hearts_queen,
+    "name_card": Troubadour._a_name_card,
+    "end_turn": Troubadour._a_end_turn,
+}
+
+from .describe import annotate as _annotate, describe as _describe  # noqa: E402

@@ -1,0 +1,21 @@
+"""The kroniek command (what the Makefile and users call)."""
+
+from click.testing import CliRunner
+
+from service.cli import main
+
+
+def test_simulate_troubadour_prints_a_summary():
+    res = CliRunner().invoke(main, ["simulate", "troubadour", "--games", "3", "--players", "2", "--seed", "5"])
+    assert res.exit_code == 0, res.output
+    assert "3 games of troubadour" in res.output and "wins by seat" in res.output
+
+
+def test_simulate_an_unknown_game_says_which_exist():
+    res = CliRunner().invoke(main, ["simulate", "chess"])
+    assert res.exit_code != 0 and "troubadour" in res.output
+
+
+def test_simulate_an_unknown_bot_is_a_usage_error():
+    res = CliRunner().invoke(main, ["simulate", "troubadour", "--games", "1", "--strategies", "oracle"])
+    assert res.exit_code != 0 and "Traceback" not in res.output
