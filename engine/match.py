@@ -9,8 +9,8 @@ game only states its own rules.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 import fastjsonschema
@@ -88,10 +88,16 @@ class MatchState:
     def simulated(self) -> bool:
         return self.setup.get("mode") == "simulated"
 
-    @cached_property
+    @property
     def result(self) -> Result | None:
-        # Computed once per state (states are immutable; replace() makes a new one).
-        return self.game.result(self.state)
+        # Computed once per state; states are immutable. (functools'
+        # cached_property takes a lock on every first access: too slow here.)
+        try:
+            return self.__dict__["_result"]
+        except KeyError:
+            result = self.game.result(self.state)
+            object.__setattr__(self, "_result", result)
+            return result
 
     @property
     def status(self) -> str:
@@ -244,7 +250,7 @@ def apply_event(ms: MatchState, seq: int, type: str, seat: int | None, data: dic
     after = ms.game.apply(ms.state, type, seat, data)
     chance = ms.game.event_types[type].actor == CHANCE
     step = Step(seq=seq, type=type, chance=chance, before=ms.state, prev=ms.stack)
-    return replace(ms, seq=seq, state=after, stack=step, depth=ms.depth + 1, undone=())
+    return MatchState(ms.game, ms.setup, seq, after, step, ms.depth + 1, ())
 
 
 def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:
@@ -264,7 +270,7 @@ def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:
     if expected is not None and expected != step.seq:
         raise RuleViolation("core.undo", f"the latest effective move is seq {step.seq}, not {expected}")
     undone.append(step.seq)
-    return replace(ms, seq=seq, state=step.before, stack=step.prev, depth=ms.depth - len(undone), undone=tuple(undone))
+    return MatchState(ms.game, ms.setup, seq, step.before, step.prev, ms.depth - len(undone), tuple(undone))
 
 
 def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None, dict[str, Any]]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Flask, jsonify, redirect
+from flask import Flask, jsonify, redirect, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -57,9 +57,9 @@ def create_app(
         OPENAPI_URL_PREFIX="/api",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="redoc",
-        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        # Swagger UI's files come with the swagger-ui-bundle package and are
+        # served by the app itself, so the docs page works without internet.
+        OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -114,6 +114,12 @@ def create_app(
     @app.errorhandler(405)
     def not_allowed(exc):
         return jsonify({"error": {"code": "method_not_allowed", "message": str(exc.description)}}), 405
+
+    @app.get("/api/docs/assets/<path:name>")
+    def swagger_assets(name: str):
+        import swagger_ui_bundle
+
+        return send_from_directory(swagger_ui_bundle.swagger_ui_path, name, max_age=86400)
 
     @app.get("/")
     def index():

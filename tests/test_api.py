@@ -171,7 +171,11 @@ def test_openapi_document_and_docs_page(client):
     assert "/api/matches/{match_id}/events" in spec["paths"]
     post = spec["paths"]["/api/matches/{match_id}/events"]["post"]
     assert {"201", "400", "404", "409", "422"} <= set(post["responses"])
-    assert client.get("/api/docs").status_code == 200
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and b"/api/docs/assets/swagger-ui-bundle.js" in page.data
+    # The page's scripts are served by the app itself (no internet needed).
+    assert client.get("/api/docs/assets/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/api/docs/assets/swagger-ui.css").status_code == 200
 
 
 def test_unknown_endpoint_is_json_404(client):
