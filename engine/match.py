@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator
 import fastjsonschema
 
 from . import registry
-from .core import CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Move, Result, RuleViolation
+from .core import CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Result, RuleViolation
 
 SETUP = "setup"
 UNDO = "undo"

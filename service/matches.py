@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine import match as M
-from engine import registry
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.hashing import GENESIS

@@ -1,6 +1,5 @@
 """The HTTP contract, against a real Redis, with the framework's toy game."""
 
-import json
 
 import pytest
 

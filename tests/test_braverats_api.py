@@ -4,13 +4,13 @@ hypothesis playing random matches (legal, illegal, undone) through it."""
 import json
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import match as M
 from engine.braverats.cards import CARD_IDS
 from replays import audit_match, canonical
+from tests.support.tamper import rewrite_entry
 
 VARIANT_SETS = [[], ["C"], ["A"], ["B"], ["E"], ["F"], ["D"], ["A", "B", "C"], ["B", "F"], ["G"]]
 
@@ -159,15 +159,8 @@ def test_random_matches_through_the_api_replay_and_audit(client, app, store, dat
     assert audit_match(store, mid).valid
     # Tamper with one stored entry: the audit catches it at that seq.
     victim = data.draw(st.integers(1, len(events)), label="victim")
-    key = store.key(mid, "log")
-    entries = list(store.entries(mid))
-    store.r.delete(key)
-    for entry_id, fields in entries:
-        if entry_id == f"{victim}-0":
-            envelope = json.loads(fields["event"])
-            envelope["recorded_by"] = envelope["recorded_by"] + "!"
-            fields = {"event": canonical(envelope), "hash": fields["hash"]}
-        store.r.xadd(key, fields, id=entry_id)
+    recorder = events[victim - 1]["recorded_by"]
+    rewrite_entry(store, mid, victim, recorded_by=recorder + "!")
     report = client.get(f"/api/matches/{mid}/audit").get_json()
     assert report["valid"] is False and report["first_invalid_seq"] == victim
 

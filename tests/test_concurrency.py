@@ -7,7 +7,6 @@ checked against the state that included every earlier accepted move.
 """
 
 import multiprocessing as mp
-import os
 import random
 import threading
 
@@ -17,6 +16,7 @@ from engine import match as M
 from replays import EventStore, audit_match
 from service.matches import MatchService
 from engine.core import KroniekError
+from tests.support.tamper import run_threads
 from tests.support.toy import ensure_registered
 
 ensure_registered()
@@ -55,11 +55,7 @@ def test_threads_sharing_one_service(store):
     svc = MatchService(store)
     mid = svc.create_match("toy", ["A", "B"], {"target": 10**6})["id"]
     counts = []
-    threads = [threading.Thread(target=lambda s=s: counts.append(hammer(svc, mid, 150, s))) for s in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads([lambda s=s: counts.append(hammer(svc, mid, 150, s)) for s in range(8)])
     assert sum(counts) > 100
     check_log(store, mid, sum(counts))
 
@@ -68,14 +64,7 @@ def test_threads_each_with_its_own_service_cache(store):
     """Like separate API processes: every writer's cache goes stale."""
     mid = MatchService(store).create_match("toy", ["A", "B"], {"target": 10**6})["id"]
     counts = []
-    threads = [
-        threading.Thread(target=lambda s=s: counts.append(hammer(MatchService(store), mid, 150, s)))
-        for s in range(8)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads([lambda s=s: counts.append(hammer(MatchService(store), mid, 150, s)) for s in range(8)])
     assert sum(counts) > 100
     check_log(store, mid, sum(counts))
 
@@ -105,11 +94,7 @@ def test_idempotent_retries_racing_write_once(store):
         barrier.wait()
         results.append(svc.append(mid, "add", 0, {"n": 1}, idempotency_key="same-key"))
 
-    threads = [threading.Thread(target=retry) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads([retry] * 8)
     assert len(results) == 8, "every retry gets the first answer, none an error"
     assert len({r["hash"] for r in results}) == 1
     assert len(store.events(mid)) == 2

@@ -1,14 +1,14 @@
 """The event store and the service layer over it, against a real Redis."""
 
-import json
 
 import pytest
 
-from replays import audit_match, canonical
+from replays import audit_match
 from replays.hashing import GENESIS, event_hash
 from service.errors import IdempotencyMismatch, NotFound, SeqConflict
 from service.matches import MatchService
 from engine.core import RuleViolation
+from tests.support.tamper import rewrite_entry
 from tests.support.toy import ensure_registered
 
 ensure_registered()
@@ -135,25 +135,12 @@ def test_each_append_burst_queues_one_validation(svc, store, validations):
     assert validations == [mid, mid]
 
 
-def rewrite(store, mid, seq, hash=None, **changes):
-    """Tamper as someone with write access to Redis would: rebuild the stream
-    with one entry's envelope changed (and its stored hash, if given)."""
-    key = store.key(mid, "log")
-    entries = list(store.entries(mid))
-    store.r.delete(key)
-    for entry_id, fields in entries:
-        if entry_id == f"{seq}-0":
-            envelope = {**json.loads(fields["event"]), **changes}
-            fields = {"event": canonical(envelope), "hash": hash or fields["hash"]}
-        store.r.xadd(key, fields, id=entry_id)
-
-
 def test_audit_catches_an_edited_entry_in_the_middle(svc, store):
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 2})
     svc.append(mid, "roll", None, {"value": 3})
     assert audit_match(store, mid).valid
-    rewrite(store, mid, 2, data={"n": 3})
+    rewrite_entry(store, mid, 2, data={"n": 3})
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 2
 
@@ -164,7 +151,7 @@ def test_audit_catches_an_edit_that_recomputes_its_own_hash(svc, store):
     svc.append(mid, "roll", None, {"value": 3})
     event = store.events(mid, 2, 2)[0]
     event["data"] = {"n": 3}
-    rewrite(store, mid, 2, data={"n": 3}, hash=event_hash(event))
+    rewrite_entry(store, mid, 2, data={"n": 3}, hash=event_hash(event))
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 3  # seq 3 no longer points at it
 
@@ -173,7 +160,7 @@ def test_audit_catches_a_changed_last_entry(svc, store):
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 2})
     svc.append(mid, "roll", None, {"value": 3})
-    rewrite(store, mid, 3, data={"value": 6})
+    rewrite_entry(store, mid, 3, data={"value": 6})
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 3
 

@@ -4,7 +4,6 @@ from scratch to the state the service built move by move, and audits clean."""
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

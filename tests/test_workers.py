@@ -1,6 +1,5 @@
 """Validation jobs: in-process, and through a real RQ worker process."""
 
-import json
 import os
 import signal
 import subprocess
@@ -14,6 +13,7 @@ from rq.registry import StartedJobRegistry
 
 from service.matches import MatchService
 from workers.jobs import validate_log
+from tests.support.tamper import rewrite_entry
 from tests.support.toy import ensure_registered
 
 ensure_registered()
@@ -44,14 +44,7 @@ def test_validation_of_a_clean_log_is_valid_with_annotations(svc, store):
 
 def test_validation_finds_the_first_illegal_event_in_a_tampered_log(svc, store):
     mid = toy_match(svc)
-    key = store.key(mid, "log")
-    entries = list(store.entries(mid))
-    store.r.delete(key)
-    for entry_id, fields in entries:
-        if entry_id == "3-0":
-            envelope = {**json.loads(fields["event"]), "data": {"value": 9}}
-            fields = {"event": json.dumps(envelope, sort_keys=True, separators=(",", ":")), "hash": fields["hash"]}
-        store.r.xadd(key, fields, id=entry_id)
+    rewrite_entry(store, mid, 3, data={"value": 9})
     verdict = validate_log(store, mid)
     assert verdict["status"] == "invalid"
     assert verdict["first_invalid_seq"] == 3
