@@ -135,8 +135,8 @@ def main() -> None:
     console.print(table)
 
 
-#: Per-game benchmark modules, each with measure() -> rows.
-GAME_BENCHES = {"troubadour": "bench.troubadour"}
+#: Benchmark modules of the games and leagues, each with measure() -> rows.
+GAME_BENCHES = {"troubadour": "bench.troubadour", "leagues": "bench.leagues"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -1,0 +1,139 @@
+"""League speed goals, measured on one core (no Redis needed).
+
+(l1) Swiss (Dutch) pairing time per round at 64, 256 and 1,024 players, over
+     several rounds with seeded random results: median and worst round.
+     Goal: under 1 s per round at 1,024 (the published figure for the Dutch
+     system is 7.5 s at 500 players).
+(l2) rating recomputation from scratch for 10,000 results: Glicko-2 (two-player
+     games, 1,000 players) and openskill Plackett-Luce (four-player tables,
+     2,000 players).
+(l3) multi-player tables (score groups, fewest repeated opponents) at 1,024
+     players, for scale.
+
+``measure()`` returns the rows ``(measure, measured, ratio/figure, goal)`` that
+``make bench`` prints; ``python -m bench.leagues`` prints them alone.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from fractions import Fraction
+
+from leagues.pairing import swiss_pairings, table_groups
+from leagues.ratings import glicko2_ratings, openskill_ratings
+from leagues.standings import LeagueResult
+
+#: players -> rounds simulated
+SWISS_FIELDS = ((64, 6), (256, 8), (1024, 10))
+
+
+def swiss_round_times(players: int, rounds: int, seed: int = 7) -> list[float]:
+    rng = random.Random(seed)
+    names = [f"p{i:04d}" for i in range(players)]
+    points = {p: Fraction(0) for p in names}
+    history = []
+    times = []
+    for rno in range(1, rounds + 1):
+        standings = [(p, points[p]) for p in names]
+        t0 = time.perf_counter()
+        pairings = swiss_pairings(standings, history, rno)
+        times.append(time.perf_counter() - t0)
+        for w, b in pairings.boards:
+            x = rng.random()
+            if x < 0.45:
+                points[w] += 1
+            elif x < 0.8:
+                points[b] += 1
+            else:
+                points[w] += Fraction(1, 2)
+                points[b] += Fraction(1, 2)
+        if pairings.bye:
+            points[pairings.bye] += 1
+        history.append(pairings)
+    return times
+
+
+def two_player_results(count: int, players: int, seed: int = 11) -> list[LeagueResult]:
+    rng = random.Random(seed)
+    names = [f"p{i:04d}" for i in range(players)]
+    out: list[LeagueResult] = []
+    rnd = 0
+    while len(out) < count:
+        rnd += 1
+        rng.shuffle(names)
+        for k in range(0, players - 1, 2):
+            if len(out) == count:
+                break
+            ranks = rng.choice(((1, 2), (2, 1), (1, 1)))
+            out.append(LeagueResult(round=rnd, players=(names[k], names[k + 1]), ranks=ranks, match=f"{rnd}-{k}"))
+    return out
+
+
+def table_results(count: int, players: int, seed: int = 13) -> list[LeagueResult]:
+    rng = random.Random(seed)
+    names = [f"p{i:04d}" for i in range(players)]
+    out: list[LeagueResult] = []
+    rnd = 0
+    while len(out) < count:
+        rnd += 1
+        rng.shuffle(names)
+        for k in range(0, players - 3, 4):
+            if len(out) == count:
+                break
+            ranks = tuple(rng.sample((1, 2, 3, 4), 4))
+            out.append(LeagueResult(round=rnd, players=tuple(names[k:k + 4]), ranks=ranks, match=f"{rnd}-{k}"))
+    return out
+
+
+def measure() -> list[tuple[str, str, str, str]]:
+    rows = []
+    for players, rounds in SWISS_FIELDS:
+        times = swiss_round_times(players, rounds)
+        rows.append((
+            f"(l1) Swiss (Dutch) pairing per round, {players:,} players",
+            f"{rounds} rounds, random results; median {statistics.median(times) * 1000:.1f} ms",
+            f"max {max(times) * 1000:.1f} ms",
+            "< 1 s at 1,024 (published: 7.5 s at 500)" if players == 1024 else "—",
+        ))
+
+    results = two_player_results(10_000, 1_000)
+    t0 = time.perf_counter()
+    table = glicko2_ratings(results)
+    secs = time.perf_counter() - t0
+    rows.append((
+        "(l2) Glicko-2 recomputation, 10,000 results",
+        f"{len(table.current):,} players, {results[-1].round} periods, {secs:.2f} s",
+        f"{len(results) / secs:,.0f} results/s",
+        "—",
+    ))
+    results = table_results(10_000, 2_000)
+    t0 = time.perf_counter()
+    table = openskill_ratings(results)
+    secs = time.perf_counter() - t0
+    rows.append((
+        "(l2) openskill Plackett-Luce recomputation, 10,000 results",
+        f"4-player tables, {len(table.current):,} players, {secs:.2f} s",
+        f"{len(results) / secs:,.0f} results/s",
+        "—",
+    ))
+
+    rng = random.Random(17)
+    standings = [(f"p{i:04d}", rng.randint(0, 12)) for i in range(1024)]
+    history = [table_groups([(p, 0) for p, _ in standings], [])]
+    t0 = time.perf_counter()
+    table_groups(standings, history)
+    secs = time.perf_counter() - t0
+    rows.append((
+        "(l3) multi-player tables of 3–6, 1,024 players",
+        "score groups, one earlier round to avoid",
+        f"{secs * 1000:.0f} ms",
+        "—",
+    ))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in measure():
+        print(" | ".join(row))

@@ -1,0 +1,384 @@
+"""League standings: a pure reducer over the league's results.
+
+The stream holds only results the worker has validated (or a referee's
+forfeit); this module turns that set into points and tiebreaks. Everything is
+exact (``Fraction``), so two players tied on paper are tied here too, and the
+same set of results gives the same table whatever order it arrived in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Iterable, Mapping, Sequence
+
+from engine.core import MalformedEvent
+
+TIEBREAKS = ("buchholz", "buchholz_cut1", "sonneborn_berger", "direct_encounter", "wins")
+
+
+@dataclass(frozen=True)
+class LeagueResult:
+    """One finished match (or bye, or forfeit) of a league round.
+
+    ``players`` in seat order; ``ranks`` per seat, 1 = first, equal ranks tie
+    (a two-player draw is ``(1, 1)``). ``scores`` are the game's own scores,
+    kept for display. ``forfeit`` is the referee's reason; ``forfeited`` the
+    players who forfeited (the others won by forfeit). ``bye``: one player,
+    no game. ``team_won`` marks a cooperative game (all seats one team
+    against the game): True if they won, False if the game beat them.
+    """
+
+    round: int
+    players: tuple[str, ...]
+    ranks: tuple[int, ...] = ()
+    match: str = ""
+    scores: tuple[Any, ...] | None = None
+    forfeit: str | None = None
+    forfeited: tuple[str, ...] = ()
+    bye: bool = False
+    team_won: bool | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.round, int) or isinstance(self.round, bool) or self.round < 1:
+            raise MalformedEvent("round must be a positive integer", field="round")
+        if not self.players or len(set(self.players)) != len(self.players):
+            raise MalformedEvent("players must be distinct and non-empty", field="players")
+        if self.bye:
+            if len(self.players) != 1:
+                raise MalformedEvent("a bye has exactly one player", field="players")
+            return
+        if len(self.players) < 2:
+            raise MalformedEvent("a game has at least two players", field="players")
+        if self.team_won is not None:
+            return
+        if self.forfeit is not None:
+            if not self.forfeited or not set(self.forfeited) <= set(self.players):
+                raise MalformedEvent("a forfeit names who forfeited, among the players", field="forfeited")
+            return
+        if len(self.ranks) != len(self.players) or not all(isinstance(r, int) and r >= 1 for r in self.ranks):
+            raise MalformedEvent("ranks: one positive integer per seat", field="ranks")
+
+    @property
+    def played(self) -> bool:
+        """A game really played over the board (not a bye, not a forfeit)."""
+        return not self.bye and self.forfeit is None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> LeagueResult:
+        """From the stream's JSON: ``ranks``, or ``winner`` (a player; absent
+        or null with neither ranks nor scores: a draw), or ``scores`` (higher
+        is better; the ranks follow)."""
+        players = tuple(d["players"])
+        ranks = d.get("ranks")
+        if ranks is None and not d.get("bye") and d.get("team_won") is None:
+            if d.get("winner") is not None:
+                if d["winner"] not in players:
+                    raise MalformedEvent("the winner is not one of the players", field="winner")
+                ranks = [1 if p == d["winner"] else 2 for p in players]
+            elif d.get("scores") is not None:
+                scores = list(d["scores"])
+                ranks = [1 + sum(1 for t in scores if t > s) for s in scores]
+            else:
+                ranks = [1] * len(players)
+        forfeited = tuple(d.get("forfeited") or ())
+        if d.get("forfeit") is not None and not forfeited and ranks is not None:
+            forfeited = tuple(p for p, r in zip(players, ranks) if r != 1)
+        return cls(
+            round=d["round"],
+            players=players,
+            ranks=tuple(ranks or ()),
+            match=str(d.get("match", "")),
+            scores=tuple(d["scores"]) if d.get("scores") is not None else None,
+            forfeit=d.get("forfeit"),
+            forfeited=forfeited,
+            bye=bool(d.get("bye", False)),
+            team_won=d.get("team_won"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": self.round, "match": self.match, "players": list(self.players)}
+        if self.ranks:
+            out["ranks"] = list(self.ranks)
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        if self.forfeit is not None:
+            out["forfeit"] = self.forfeit
+            out["forfeited"] = list(self.forfeited)
+        if self.bye:
+            out["bye"] = True
+        if self.team_won is not None:
+            out["team_won"] = self.team_won
+        return out
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A league's scoring and tiebreaks.
+
+    Two-player points: ``win``/``draw``/``loss``. Multi-player games score
+    the same pairwise, averaged: against each opponent at the table a player
+    gets win/draw/loss by finishing above/level/below, and the table's points
+    are the mean over the opponents (so a two-player game scores exactly
+    win/draw/loss); or, with ``rank_points`` (points for 1st, 2nd, ...),
+    the points of the place, tied players sharing the mean of their places'.
+    Cooperative games give everyone ``win`` or ``loss``.
+
+    ``unplayed``: how a round without a game (bye, forfeit) counts for
+    Buchholz and Sonneborn-Berger: ``"own"`` as a game against a dummy
+    opponent with the player's own final points, ``"zero"`` as an opponent
+    with none.
+    """
+
+    win: Fraction = Fraction(1)
+    draw: Fraction = Fraction(1, 2)
+    loss: Fraction = Fraction(0)
+    bye: Fraction = Fraction(1)
+    forfeit_win: Fraction = Fraction(1)
+    forfeit_loss: Fraction = Fraction(0)
+    rank_points: tuple[Fraction, ...] | None = None
+    tiebreaks: tuple[str, ...] = ("buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins")
+    unplayed: str = "own"
+
+    def __post_init__(self) -> None:
+        for name in ("win", "draw", "loss", "bye", "forfeit_win", "forfeit_loss"):
+            object.__setattr__(self, name, Fraction(getattr(self, name)))
+        if self.rank_points is not None:
+            object.__setattr__(self, "rank_points", tuple(Fraction(x) for x in self.rank_points))
+        unknown = [t for t in self.tiebreaks if t not in TIEBREAKS]
+        if unknown:
+            raise MalformedEvent(f"unknown tiebreak {unknown[0]!r}; known: {', '.join(TIEBREAKS)}", field="tiebreaks")
+        if self.unplayed not in ("own", "zero"):
+            raise MalformedEvent("unplayed must be 'own' or 'zero'", field="unplayed")
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Rules:
+        kw = {k: d[k] for k in ("win", "draw", "loss", "bye", "forfeit_win", "forfeit_loss", "unplayed") if k in d}
+        kw = {k: (Fraction(str(v)) if k != "unplayed" else v) for k, v in kw.items()}
+        if d.get("rank_points") is not None:
+            kw["rank_points"] = tuple(Fraction(str(x)) for x in d["rank_points"])
+        if "tiebreaks" in d:
+            kw["tiebreaks"] = tuple(d["tiebreaks"])
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: str
+    points: Fraction
+    tiebreaks: tuple[Fraction, ...]  # in the order of ``Rules.tiebreaks``
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    forfeits: int  # games decided by forfeit, won or lost
+
+    def to_dict(self, names: Sequence[str] = ()) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "points": _num(self.points),
+            "tiebreaks": dict(zip(names, map(_num, self.tiebreaks))) if names else [_num(t) for t in self.tiebreaks],
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "byes": self.byes,
+            "forfeits": self.forfeits,
+        }
+
+
+def _num(x: Fraction) -> int | float | str:
+    """JSON form: an int when whole, a float when exact in binary, else "p/q"."""
+    if x.denominator == 1:
+        return int(x)
+    if x.denominator & (x.denominator - 1) == 0:
+        return float(x)
+    return str(x)
+
+
+# -- the reducer ------------------------------------------------------------------
+
+def apply_result(results: tuple[LeagueResult, ...], result: LeagueResult, replace: bool = False) -> tuple[LeagueResult, ...]:
+    """The league's results after one more: a match id counts once (a
+    correction must say ``replace``), a player plays once per round."""
+    if result.match:
+        same = [r for r in results if r.match == result.match]
+        if same and not replace:
+            raise MalformedEvent(f"match {result.match} is already in the standings", field="match")
+        results = tuple(r for r in results if r.match != result.match)
+    busy = {p for r in results if r.round == result.round for p in r.players}
+    clash = busy & set(result.players)
+    if clash:
+        raise MalformedEvent(f"{sorted(clash)[0]} already has a result in round {result.round}", field="players")
+    return results + (result,)
+
+
+def _pair_points(rules: Rules, mine: int, theirs: int) -> Fraction:
+    return rules.win if mine < theirs else rules.draw if mine == theirs else rules.loss
+
+
+def _points(rules: Rules, res: LeagueResult) -> dict[str, Fraction]:
+    """Each player's points from one result."""
+    if res.bye:
+        return {res.players[0]: rules.bye}
+    if res.forfeit is not None:
+        return {p: rules.forfeit_loss if p in res.forfeited else rules.forfeit_win for p in res.players}
+    if res.team_won is not None:
+        return {p: rules.win if res.team_won else rules.loss for p in res.players}
+    k = len(res.players)
+    if rules.rank_points is not None:
+        table = list(rules.rank_points) + [Fraction(0)] * max(0, k - len(rules.rank_points))
+        out = {}
+        for p, r in zip(res.players, res.ranks):
+            tied = sum(1 for x in res.ranks if x == r)
+            out[p] = sum(table[r - 1:r - 1 + tied], Fraction(0)) / tied
+        return out
+    return {
+        p: sum((_pair_points(rules, r, r2) for q, r2 in zip(res.players, res.ranks) if q != p), Fraction(0)) / (k - 1)
+        for p, r in zip(res.players, res.ranks)
+    }
+
+
+def standings(results: Iterable[LeagueResult], rules: Rules = Rules(), players: Sequence[str] = ()) -> list[Standing]:
+    """The table: points, then the league's tiebreaks in order; players tied
+    on everything share a rank and are listed by ``players`` order (then by
+    name). ``players`` adds entrants without results yet.
+
+    Tiebreaks (for multi-player tables a "game" against the k-1 others counts
+    as 1/(k-1) of a game against each):
+    - buchholz: sum of the final points of each round's opponents (unplayed
+      rounds: see ``Rules.unplayed``; cooperative games have no opponents);
+    - buchholz_cut1: the same less its lowest round;
+    - sonneborn_berger: sum over rounds of the points scored against an
+      opponent times that opponent's final points;
+    - direct_encounter: among the players still tied when it is reached, the
+      points scored in played games against each other, used only when each
+      pair of them has met (otherwise 0 for all of them);
+    - wins: games won alone in first place, forfeit wins and cooperative wins
+      included, byes not.
+    """
+    results = sorted(results, key=lambda r: (r.round, r.match, r.players))
+    names: list[str] = list(dict.fromkeys(list(players) + [p for r in results for p in r.players]))
+    pos = {p: i for i, p in enumerate(names)}
+    points: dict[str, Fraction] = {p: Fraction(0) for p in names}
+    counts = {p: _Tally() for p in names}
+    per_result = []
+    for res in results:
+        got = _points(rules, res)
+        per_result.append(got)
+        for p, x in got.items():
+            points[p] += x
+            c = counts[p]
+            if res.bye:
+                c.byes += 1
+                continue
+            c.games += 1
+            if res.forfeit is not None:
+                c.forfeits += 1
+            if _won(res, p):
+                c.wins += 1
+            elif res.played and res.team_won is None and _drew(res, p):
+                c.draws += 1
+            else:
+                c.losses += 1
+
+    # Per player, per round: (weight, opponent points, points scored vs them)
+    contributions: dict[str, list[list[tuple[Fraction, Fraction]]]] = defaultdict(list)
+    encounters: dict[tuple[str, str], Fraction] = defaultdict(Fraction)  # (p, q) -> p's points vs q
+    met: set[tuple[str, str]] = set()
+    for res, got in zip(results, per_result):
+        if res.team_won is not None:
+            continue
+        if not res.played:
+            for p in res.players:
+                dummy = points[p] if rules.unplayed == "own" else Fraction(0)
+                contributions[p].append([(dummy, got[p] * dummy)])
+            continue
+        k = len(res.players)
+        for p, r in zip(res.players, res.ranks):
+            row = []
+            for q, r2 in zip(res.players, res.ranks):
+                if q == p:
+                    continue
+                vs = _pair_points(rules, r, r2)
+                row.append((points[q] / (k - 1), vs * points[q] / (k - 1)))
+                encounters[(p, q)] += vs
+                met.add((p, q))
+            contributions[p].append(row)
+
+    def static(p: str, name: str) -> Fraction:
+        rounds = [sum((o for o, _ in row), Fraction(0)) for row in contributions[p]]
+        if name == "buchholz":
+            return sum(rounds, Fraction(0))
+        if name == "buchholz_cut1":
+            return sum(rounds, Fraction(0)) - min(rounds) if rounds else Fraction(0)
+        if name == "sonneborn_berger":
+            return sum((sb for row in contributions[p] for _, sb in row), Fraction(0))
+        if name == "wins":
+            return Fraction(counts[p].wins)
+        raise AssertionError(name)
+
+    values: dict[str, list[Fraction]] = {p: [Fraction(0)] * len(rules.tiebreaks) for p in names}
+    for p in names:
+        for k, name in enumerate(rules.tiebreaks):
+            if name != "direct_encounter":
+                values[p][k] = static(p, name)
+
+    # Refine groups of tied players criterion by criterion.
+    groups: list[list[str]] = _split(sorted(names, key=lambda p: (-points[p], pos[p])), lambda p: points[p])
+    for k, name in enumerate(rules.tiebreaks):
+        refined = []
+        for g in groups:
+            if len(g) > 1 and name == "direct_encounter":
+                complete = all((a, b) in met for a, b in combinations(g, 2))
+                for p in g:
+                    values[p][k] = sum((encounters[(p, q)] for q in g if q != p), Fraction(0)) if complete else Fraction(0)
+            g = sorted(g, key=lambda p: (-values[p][k], pos[p]))
+            refined += _split(g, lambda p: values[p][k])
+        groups = refined
+
+    table = []
+    rank = 1
+    for g in groups:
+        for p in g:
+            c = counts[p]
+            table.append(Standing(rank, p, points[p], tuple(values[p]), c.games, c.wins, c.draws, c.losses, c.byes, c.forfeits))
+        rank += len(g)
+    return table
+
+
+class _Tally:
+    __slots__ = ("games", "wins", "draws", "losses", "byes", "forfeits")
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.draws = self.losses = self.byes = self.forfeits = 0
+
+
+def _won(res: LeagueResult, p: str) -> bool:
+    if res.team_won is not None:
+        return res.team_won
+    if res.forfeit is not None:
+        return p not in res.forfeited
+    r = res.ranks[res.players.index(p)]
+    return r == 1 and res.ranks.count(1) == 1
+
+
+def _drew(res: LeagueResult, p: str) -> bool:
+    """Shared first place (a two-player draw)."""
+    r = res.ranks[res.players.index(p)]
+    return r == 1 and res.ranks.count(1) > 1
+
+
+def _split(ordered: list[str], key) -> list[list[str]]:
+    groups: list[list[str]] = []
+    for p in ordered:
+        if groups and key(groups[-1][0]) == key(p):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups

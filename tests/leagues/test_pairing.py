@@ -1,0 +1,372 @@
+"""Pairings: Berger tables as published, Swiss legality, byes, multi-player tables."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from leagues.pairing import (
+    BLACK,
+    WHITE,
+    PairingImpossible,
+    Pairings,
+    _preference,
+    berger_round_robin,
+    swiss_pairings,
+    table_groups,
+    table_sizes,
+)
+
+# -- round robin: FIDE C.05 Annex 1, Berger tables ------------------------------
+
+BERGER = {
+    4: """1-4 2-3 | 4-3 1-2 | 2-4 3-1""",
+    6: """1-6 2-5 3-4 | 6-4 5-3 1-2 | 2-6 3-1 4-5 | 6-5 1-4 2-3 | 3-6 4-2 5-1""",
+    8: """1-8 2-7 3-6 4-5 | 8-5 6-4 7-3 1-2 | 2-8 3-1 4-7 5-6 | 8-6 7-5 1-4 2-3 |
+          3-8 4-2 5-1 6-7 | 8-7 1-6 2-5 3-4 | 4-8 5-3 6-2 7-1""",
+    10: """1-10 2-9 3-8 4-7 5-6 | 10-6 7-5 8-4 9-3 1-2 | 2-10 3-1 4-9 5-8 6-7 |
+           10-7 8-6 9-5 1-4 2-3 | 3-10 4-2 5-1 6-9 7-8 | 10-8 9-7 1-6 2-5 3-4 |
+           4-10 5-3 6-2 7-1 8-9 | 10-9 1-8 2-7 3-6 4-5 | 5-10 6-4 7-3 8-2 9-1""",
+}
+
+
+def published(n: int) -> list[list[tuple[int, int]]]:
+    return [
+        [tuple(int(x) for x in board.split("-")) for board in rnd.split()]
+        for rnd in BERGER[n].split("|")
+    ]
+
+
+@pytest.mark.parametrize("n", [4, 6, 8, 10])
+def test_round_robin_matches_the_berger_tables(n):
+    players = [f"P{i}" for i in range(1, n + 1)]
+    got = berger_round_robin(players)
+    want = [[(f"P{w}", f"P{b}") for w, b in rnd] for rnd in published(n)]
+    assert got == want
+
+
+@pytest.mark.parametrize("n", [3, 5, 7, 9])
+def test_odd_count_uses_the_next_table_with_the_highest_number_as_bye(n):
+    players = [f"P{i}" for i in range(1, n + 1)]
+    got = berger_round_robin(players)
+    name = lambda k: None if k == n + 1 else f"P{k}"  # noqa: E731
+    want = [[(name(w), name(b)) for w, b in rnd] for rnd in published(n + 1)] if n + 1 in BERGER else None
+    if want is not None:
+        assert got == want
+    byes = [next(w or b for w, b in rnd if w is None or b is None) for rnd in got]
+    assert sorted(byes) == sorted(players)  # everyone sits out exactly once
+
+
+@pytest.mark.parametrize("n", range(2, 15))
+def test_round_robin_everyone_meets_everyone_once(n):
+    players = [f"P{i}" for i in range(n)]
+    rounds = berger_round_robin(players)
+    pairs = [frozenset(b) for rnd in rounds for b in rnd if None not in b]
+    assert len(pairs) == len(set(pairs)) == n * (n - 1) // 2
+    for rnd in rounds:
+        seated = [p for b in rnd for p in b if p is not None]  # the bye's board included
+        assert len(seated) == len(set(seated)) == n
+
+
+def test_double_round_robin_repeats_with_colours_reversed():
+    players = list("abcdef")
+    single = berger_round_robin(players)
+    double = berger_round_robin(players, double=True)
+    assert double[:5] == single
+    assert double[5:] == [[(b, w) for w, b in rnd] for rnd in single]
+
+
+# -- Swiss ------------------------------------------------------------------------
+
+def names(n):
+    return [f"p{i:02d}" for i in range(1, n + 1)]
+
+
+def test_round_one_pairs_top_half_against_bottom_half_with_alternating_colours():
+    # C.04.3: S1 = 1..4 against S2 = 5..8; E.5: odd numbers get the initial colour.
+    got = swiss_pairings([(p, 0) for p in names(8)], [], 1)
+    assert got.boards == (("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))
+    assert got.bye is None and not got.relaxed
+
+
+def test_round_two_prefers_the_transposition_that_grants_colours():
+    # After 1-5, 6-2, 3-7, 8-4 won by 1, 2, 3 and 4, the top bracket is 1,2,3,4.
+    # 1 and 3 had white (want black), 2 and 4 had black (want white): the
+    # natural 1-3, 2-4 grants only half; the transposition 1-4, 2-3 grants all.
+    r1 = swiss_pairings([(p, 0) for p in names(8)], [], 1)
+    points = {"p01": 1, "p02": 1, "p03": 1, "p04": 1}
+    r2 = swiss_pairings([(p, points.get(p, 0)) for p in names(8)], [r1], 2)
+    assert r2.boards[:2] == (("p04", "p01"), ("p02", "p03"))
+    assert r2.boards[2:] == (("p05", "p08"), ("p07", "p06"))
+    assert not r2.downfloaters and not r2.upfloaters
+
+
+def test_odd_group_floats_its_lowest_player_down():
+    # Scores 1,1,1 | 0,0,0: p03 floats down and meets the top of the 0 group.
+    standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
+    got = swiss_pairings(standings, [], 2)
+    assert {frozenset(b) for b in got.boards} == {
+        frozenset(("p01", "p02")), frozenset(("p03", "p04")), frozenset(("p05", "p06"))}
+    assert got.downfloaters == {"p03"} and got.upfloaters == {"p04"}
+
+
+def test_bye_goes_to_the_lowest_ranked_player_without_one():
+    got = swiss_pairings([(p, 0) for p in names(5)], [], 1)
+    assert got.bye == "p05"
+    # Round 2: p05 (now 1 point) cannot have another; the lowest on 0 gets it.
+    standings = [("p01", 1), ("p02", 0), ("p03", 1), ("p04", 0), ("p05", 1)]
+    history = [[("p01", "p03"), ("p04", "p02"), ("p05", None)]]
+    got2 = swiss_pairings(standings, history, 2)
+    assert got2.bye == "p04"
+
+
+def test_bye_skips_a_player_whose_absence_leaves_a_rematch():
+    # a and b have met; c is lowest, but with c out a-b would be a rematch.
+    got = swiss_pairings([("a", 0), ("b", 0), ("c", 0)], [[("a", "b")]], 2)
+    assert got.bye == "b"
+    assert got.boards in ((("a", "c"),), (("c", "a"),))
+
+
+def test_no_bye_list_is_respected():
+    got = swiss_pairings([(p, 0) for p in names(5)], [], 1, no_bye=["p05", "p04"])
+    assert got.bye == "p03"
+
+
+def test_impossible_round_raises():
+    rr = berger_round_robin(list("abcd"))
+    with pytest.raises(PairingImpossible):
+        swiss_pairings([(p, 0) for p in "abcd"], rr, 4)
+
+
+def test_colour_rule_is_relaxed_only_when_unavoidable():
+    # a, b had white twice (must get black); c, d black twice (must get white).
+    # Only a-b and c-d are left unplayed: each pair clashes, so the rule gives.
+    history = [[("a", "c"), ("b", "d")], [("a", "d"), ("b", "c")]]
+    got = swiss_pairings([(p, 1) for p in "abcd"], history, 3)
+    assert got.relaxed == ("colour",)
+    assert {frozenset(b) for b in got.boards} == {frozenset("ab"), frozenset("cd")}
+
+
+def test_preferences_follow_a6():
+    assert _preference([]) == (0, 0)
+    assert _preference([WHITE]) == (BLACK, 2)  # CD +1: strong
+    assert _preference([WHITE, BLACK]) == (WHITE, 1)  # CD 0: mild, alternate
+    assert _preference([BLACK, WHITE, WHITE]) == (BLACK, 3)  # twice running: absolute
+    assert _preference([WHITE, BLACK, WHITE, WHITE, BLACK, WHITE]) == (BLACK, 3)  # CD +2
+
+
+def test_pairings_round_trip_through_json_form():
+    got = swiss_pairings([(p, 0) for p in names(7)], [], 1)
+    assert Pairings.from_dict(got.to_dict()) == got
+
+
+# -- Swiss over whole tournaments -----------------------------------------------
+
+def _has_pairing(players, ok, bye_ok) -> bool:
+    """Brute force: can everyone be paired (one bye when odd)?"""
+    def rec(rest, need_bye):
+        if not rest:
+            return not need_bye
+        p = rest[0]
+        if need_bye and bye_ok(p) and rec(rest[1:], False):
+            return True
+        return any(ok(p, q) and rec(rest[1:k] + rest[k + 1:], need_bye) for k, q in enumerate(rest) if k)
+    return rec(list(players), len(players) % 2 == 1)
+
+
+def play_swiss(n: int, rounds: int, seed: int):
+    """Pair ``rounds`` rounds with random results and check each one."""
+    rng = random.Random(seed)
+    players = names(n)
+    points = {p: Fraction(0) for p in players}
+    colours = {p: [] for p in players}
+    met: set[frozenset[str]] = set()
+    byes: set[str] = set()
+    history = []
+    for rno in range(1, rounds + 1):
+        pref = {p: _preference(colours[p]) for p in players}
+        ok = lambda a, b: frozenset((a, b)) not in met  # noqa: E731
+        bye_ok = lambda p: p not in byes  # noqa: E731
+        standings = [(p, points[p]) for p in players]
+        try:
+            got = swiss_pairings(standings, history, rno)
+        except PairingImpossible:
+            # Only when no legal pairing exists; with fewer than n/2 rounds
+            # played one always does (Dirac), and small fields are checked.
+            assert n <= 12 and not _has_pairing(players, ok, bye_ok), (n, rno, seed)
+            return history
+        assert swiss_pairings(standings, history, rno) == got  # deterministic
+        seated = [p for b in got.boards for p in b] + ([got.bye] if got.bye else [])
+        assert sorted(seated) == players  # everyone exactly once
+        assert (got.bye is not None) == (n % 2 == 1)
+        if got.bye:
+            assert got.bye not in byes
+            byes.add(got.bye)
+            points[got.bye] += 1
+        if got.relaxed and n <= 12:
+            absolute = {p: pref[p][0] if pref[p][1] == 3 else 0 for p in players}
+            strict = lambda a, b: ok(a, b) and not (absolute[a] and absolute[a] == absolute[b])  # noqa: E731
+            assert not _has_pairing(players, strict, bye_ok), "colour rule relaxed needlessly"
+        for w, b in got.boards:
+            assert frozenset((w, b)) not in met, f"rematch {w}-{b} in round {rno}"
+            met.add(frozenset((w, b)))
+            if not got.relaxed:
+                for p, c in ((w, WHITE), (b, BLACK)):
+                    if pref[p][1] == 3:
+                        assert c == pref[p][0], f"{p} with {colours[p]} got {c}"
+                    after = colours[p] + [c]
+                    if abs(sum(colours[p])) <= 2 and not (len(colours[p]) >= 2 and colours[p][-1] == colours[p][-2]):
+                        assert abs(sum(after)) <= 2 and after[-3:] not in ([WHITE] * 3, [BLACK] * 3)
+            colours[w].append(WHITE)
+            colours[b].append(BLACK)
+            x = rng.random()
+            if x < 0.4:
+                points[w] += 1
+            elif x < 0.75:
+                points[b] += 1
+            else:
+                points[w] += Fraction(1, 2)
+                points[b] += Fraction(1, 2)
+        history.append(got)
+    return history
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(8, 64), rounds=st.integers(3, 11), seed=st.integers(0, 2**32 - 1))
+def test_swiss_stays_legal_over_random_tournaments(n, rounds, seed):
+    if n > 12:
+        rounds = min(rounds, (n - 3) // 2)  # a legal pairing is then guaranteed to exist
+    play_swiss(n, rounds, seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(3, 12), seed=st.integers(0, 2**32 - 1))
+def test_swiss_small_fields_until_no_pairing_is_left(n, seed):
+    # Up to a full round robin's worth of rounds: every refusal and every
+    # relaxed colour rule is checked against brute force.
+    play_swiss(n, n - 1 + n % 2, seed)
+
+
+def test_swiss_reads_plain_pair_lists_as_history():
+    history = [[("p01", "p03"), ("p02", "p04")]]
+    got = swiss_pairings([("p01", 1), ("p02", 1), ("p03", 0), ("p04", 0)], history, 2)
+    assert {frozenset(b) for b in got.boards} == {frozenset(("p01", "p02")), frozenset(("p03", "p04"))}
+
+
+# -- multi-player tables ----------------------------------------------------------
+
+@pytest.mark.parametrize("n,sizes", [
+    (3, [3]), (4, [4]), (5, [5]), (6, [6]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
+    (10, [4, 3, 3]), (11, [4, 4, 3]), (12, [4, 4, 4]), (13, [5, 4, 4]), (17, [5, 4, 4, 4]),
+])
+def test_table_sizes_stay_close_to_four(n, sizes):
+    assert table_sizes(n) == sizes
+
+
+def test_too_few_players_for_a_table():
+    with pytest.raises(PairingImpossible):
+        table_sizes(2)
+
+
+def test_tables_follow_the_score_order_and_seat_everyone():
+    standings = [(p, s) for p, s in zip(names(8), [0, 3, 1, 2, 0, 3, 1, 2])]
+    got = table_groups(standings, [])
+    assert [sorted(t) for t in got] == [["p02", "p04", "p06", "p08"], ["p01", "p03", "p05", "p07"]]
+
+
+def test_tables_avoid_repeated_opponents_where_possible():
+    # Last round: 1-4 together and 5-8 together; all on 0 points. Any two
+    # tables of four seat at least two old pairs each: 4 repeats, not 12.
+    players = names(8)
+    history = [[players[:4], players[4:]]]
+    got = table_groups([(p, 0) for p in players], history)
+    repeats = sum(1 for t in got for a, b in combinations(t, 2) if (a in players[:4]) == (b in players[:4]))
+    assert repeats == 4
+    assert sorted(p for t in got for p in t) == players
+
+
+def test_table_seats_rotate():
+    # Whoever sat last before sits first now.
+    players = names(4)
+    got = table_groups([(p, 0) for p in players], [[players]])
+    assert got == [list(reversed(players))]
+
+
+def test_odd_bracket_floats_someone_who_did_not_float_last_round():
+    # C.12: p03 floated down last round, so p02 floats this time.
+    last = Pairings(round=1, boards=(("p01", "p04"), ("p05", "p02"), ("p03", "p06")), downfloaters=frozenset({"p03"}))
+    standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
+    got = swiss_pairings(standings, [last], 2)
+    assert {frozenset(b) for b in got.boards} == {
+        frozenset(("p01", "p03")), frozenset(("p02", "p04")), frozenset(("p05", "p06"))}
+    assert got.downfloaters == {"p02"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 40), rounds=st.integers(0, 4), seed=st.integers(0, 2**16))
+def test_tables_seat_everyone_once_within_the_limits(n, rounds, seed):
+    rng = random.Random(seed)
+    players = names(n)
+    history = []
+    for _ in range(rounds):
+        shuffled = players[:]
+        rng.shuffle(shuffled)
+        history.append(table_groups([(p, 0) for p in shuffled], history))
+    got = table_groups([(p, rng.randint(0, 3)) for p in players], history)
+    assert sorted(p for t in got for p in t) == players
+    assert all(3 <= len(t) <= 6 for t in got)
+    assert sorted((len(t) for t in got), reverse=True) == table_sizes(n)
+    assert table_groups([(p, 0) for p in players], history) == table_groups([(p, 0) for p in players], history)
+
+
+# -- the completion matcher (Edmonds) against brute force on sparse graphs --------
+
+def _max_matching_size(n, edges):
+    best = 0
+
+    def rec(free, size):
+        nonlocal best
+        best = max(best, size)
+        if not free or size + len(free) // 2 <= best:
+            return
+        v, rest = free[0], free[1:]
+        rec(rest, size)  # v stays unmatched
+        for k, u in enumerate(rest):
+            if frozenset((u, v)) in edges:
+                rec(rest[:k] + rest[k + 1:], size + 1)
+
+    rec(list(range(n)), 0)
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(2, 11), density=st.floats(0.1, 0.6), seed=st.integers(0, 2**16), data=st.data())
+def test_matcher_finds_maximum_matchings_and_checks_completion(n, density, seed, data):
+    from leagues.pairing import _Matcher
+
+    rng = random.Random(seed)
+    edges = {frozenset(e) for e in combinations(range(n), 2) if rng.random() < density}
+    ok = lambda a, b: frozenset((a, b)) in edges  # noqa: E731
+    m = _Matcher(n, ok, range(n))
+    exposed = m.maximise()
+    size = sum(1 for v in range(n) if m.mate[v] != -1) // 2
+    assert size == _max_matching_size(n, edges)
+    assert all(ok(v, m.mate[v]) and m.mate[m.mate[v]] == v for v in range(n) if m.mate[v] != -1)
+    assert len(exposed) == n - 2 * size
+    if exposed or not edges:
+        return
+    # Perfect: fixing an edge succeeds exactly when the rest still has a perfect matching.
+    a, b = sorted(data.draw(st.sampled_from(sorted(tuple(sorted(e)) for e in edges))))
+    rest = [v for v in range(n) if v not in (a, b)]
+    sub = {e for e in edges if not e & {a, b}}
+    expected = 2 * _max_matching_size(n, sub) == len(rest)
+    assert m.fix(a, b) == expected
+    if expected:
+        assert all(m.mate[v] != -1 and ok(v, m.mate[v]) for v in rest)
+    else:
+        assert m.mate[a] != -1 and a in m.alive  # untouched on refusal
