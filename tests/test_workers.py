@@ -141,3 +141,12 @@ def test_verdict_with_thousands_of_annotations_is_saved_whole(store):
     assert len(store.auto_annotations("big")) == 6000
     assert not store.save_verdict("big", {"status": "valid", "seq": 10}, {})
     assert store.verdict("big")["seq"] == 6001
+
+
+def test_an_undo_is_annotated_as_a_recording_correction(svc, store):
+    mid = toy_match(svc, moves=1)
+    svc.append(mid, "undo", None, {})
+    validate_log(store, mid)
+    (note,) = store.auto_annotations(mid)[4]
+    assert note["kind"] == "correction" and note["undone"] == [3]
+    assert note["text"] == "Recording corrected: seq 3 (roll) undone"

@@ -29,10 +29,19 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
     try:
         for event, before, after in M.replay_steps(events):
             last_good = event["seq"]
-            if before is not None and event["type"] != M.UNDO:
-                notes = after.game.annotate(before.state, event["type"], event["seat"], event["data"], after.state)
-                if notes:
-                    annotations[event["seq"]] = notes
+            if before is None:
+                continue
+            if event["type"] == M.UNDO:
+                # A correction at the table is a discrepancy in the recording:
+                # the review shows what was entered and then taken back.
+                undone = ", ".join(f"seq {s} ({events[s - 1]['type']})" for s in after.undone)
+                annotations[event["seq"]] = [
+                    {"kind": "correction", "undone": list(after.undone), "text": f"Recording corrected: {undone} undone"}
+                ]
+                continue
+            notes = after.game.annotate(before.state, event["type"], event["seat"], event["data"], after.state)
+            if notes:
+                annotations[event["seq"]] = notes
     except KroniekError as exc:
         bad = last_good + 1
         verdict = {
