@@ -1,48 +1,41 @@
-"""Server-side scripts. Each runs atomically, touches only keys of one match
-(one hash slot, so Redis Cluster runs them too) and costs one round trip.
-
-The append is on every move's path, so it does as little as it can: the
-Idempotency-Key variant only runs when a client sends one, and snapshots
-(a cache) are written apart.
+"""Server-side scripts, for the appends that must write more than one thing
+atomically: a move with the chance outcomes the server drew for it, and a
+request with an Idempotency-Key. A plain single move needs no script: its
+XADD with the explicit id ``<seq>-0`` is itself the compare-and-set (see
+``EventStore.append``). Each script touches only keys of one match (one hash
+slot, so Redis Cluster runs them too) and costs one round trip.
 """
 
-# KEYS: head, log, dirty[, idem]
-# ARGV: expected_seq, expected_hash, status ('' if unchanged), result, n_events,
-#       then seq, event text, hash per event[, then the idempotency record]
-# Returns {'ok', queue_validation 0|1} | {'conflict', seq, hash} | {'missing'}
-#       | {'dup', stored idempotency record}
+# KEYS: log[, idem]
+# ARGV: n_events, then seq, event text, hash per event[, then the idempotency record]
+# Returns {'ok'} | {'conflict'} | {'missing'} | {'dup', stored idempotency record}
 _APPEND = """
 {idem_check}
-local head = redis.call('HMGET', KEYS[1], 'seq', 'hash')
-if not head[1] then return {{'missing'}} end
-if head[1] ~= ARGV[1] or head[2] ~= ARGV[2] then
-  return {{'conflict', head[1], head[2]}}
+if redis.call('EXISTS', KEYS[1]) == 0 then return {{'missing'}} end
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local first = tonumber(ARGV[2])
+if top[1] and tonumber(string.match(top[1][1], '^(%d+)')) ~= first - 1 then
+  return {{'conflict'}}
 end
-local n = tonumber(ARGV[5])
-local b = 6
+local n = tonumber(ARGV[1])
+local b = 2
 for i = 1, n do
-  redis.call('XADD', KEYS[2], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
+  redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
   b = b + 3
 end
-if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1], 'status', ARGV[3], 'result', ARGV[4])
-else
-  redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1])
-end
 {idem_store}
-if redis.call('SET', KEYS[3], ARGV[b - 3], 'NX', 'EX', 600) then return {{'ok', 1}} end
-return {{'ok', 0}}
+return {{'ok'}}
 """
 
 APPEND = _APPEND.format(idem_check="", idem_store="")
 
 APPEND_IDEMPOTENT = _APPEND.format(
-    idem_check="""local prior = redis.call('GET', KEYS[4])
+    idem_check="""local prior = redis.call('GET', KEYS[2])
 if prior then return {'dup', prior} end""",
-    idem_store="""redis.call('SET', KEYS[4], ARGV[#ARGV], 'EX', 172800)""",
+    idem_store="""redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', 172800)""",
 )
 
-# KEYS: head, log, dirty
+# KEYS: head, log
 # ARGV: n_fields, n_events, head fields (name, value, ...), then events as in APPEND
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
@@ -56,8 +49,6 @@ end
 for i = 0, nf - 1 do
   redis.call('HSET', KEYS[1], ARGV[3 + i * 2], ARGV[4 + i * 2])
 end
-redis.call('HSET', KEYS[1], 'seq', ARGV[b - 3], 'hash', ARGV[b - 1])
-redis.call('SET', KEYS[3], ARGV[b - 3], 'EX', 600)
 return {'ok'}
 """
 

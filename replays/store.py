@@ -5,10 +5,12 @@ keys of one match share a Cluster slot and the scripts may touch them together):
 
 - ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
                       canonical envelope text) and ``hash`` (its SHA-256)
-- ``P:{m:ID}:head``   hash: seq, hash, status, result, game, players, created_at
+- ``P:{m:ID}:head``   hash of what a listing shows: game, players, created_at,
+                      status, result (the latest seq and hash are the stream's
+                      last entry; Redis keeps the stream's last-generated id
+                      even when entries are deleted, which the audit uses)
 - ``P:{m:ID}:idem:K`` the first response to Idempotency-Key K (48 h)
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
-- ``P:{m:ID}:dirty``  set while a validation job is owed
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
 - ``P:matches``       sorted set of match ids by creation time (an index)
@@ -33,9 +35,6 @@ CHUNK = 1000
 @dataclass(frozen=True)
 class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing
-    queue_validation: bool = False
-    current_seq: int | None = None
-    current_hash: str | None = None
     stored: str | None = None
 
 
@@ -78,7 +77,7 @@ class EventStore:
         for name, value in head.items():
             fields += [name, value]
         res = self._create(
-            keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "dirty")],
+            keys=[self.key(match_id, "head"), self.key(match_id, "log")],
             args=[len(head), len(events), *fields, *_flatten(events)],
         )
         if res[0] != "ok":
@@ -89,35 +88,55 @@ class EventStore:
     def append(
         self,
         match_id: str,
-        expected_seq: int,
-        expected_hash: str,
         events: list[dict[str, Any]],
         status: str = "",
         result: str = "",
         idem_key: str | None = None,
         idem_value: str = "",
     ) -> AppendOutcome:
-        """Append ``events`` only if the head is still (expected_seq, expected_hash).
+        """Append ``events`` (seqs following on the stream's last entry) or nothing.
 
-        ``status``/``result`` are written to the head when not empty (when the
-        move changed them). With ``idem_key``, a request seen before returns
-        ``duplicate`` with the stored record instead of writing.
+        One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
+        an id not above the stream's last one, so the XADD is itself the
+        compare-and-set, as cheap as an append can be. Several events at once
+        (a move and the chance outcomes drawn for it), or an Idempotency-Key
+        to record with them, go through a script that checks the last seq
+        first. ``status``/``result``, when not empty, are then written to the
+        head for listings (a derived field; the worker rewrites it too).
         """
-        keys = [self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "dirty")]
-        args = [expected_seq, expected_hash, status, result, len(events), *_flatten(events)]
-        if idem_key:
-            keys.append(self.key(match_id, f"idem:{idem_key}"))
-            res = self._append_idem(keys=keys, args=[*args, idem_value])
+        if len(events) == 1 and not idem_key:
+            event = events[0]
+            try:
+                added = self.r.xadd(
+                    self.key(match_id, "log"),
+                    {"event": event["text"], "hash": event["hash"]},
+                    id=f"{event['seq']}-0",
+                    nomkstream=True,
+                )
+            except redis.ResponseError as exc:
+                if "equal or smaller" in str(exc):
+                    return AppendOutcome("conflict")
+                raise
+            if added is None:
+                return AppendOutcome("missing")
         else:
-            res = self._append(keys=keys, args=args)
-        kind = res[0]
-        if kind == "ok":
-            return AppendOutcome("ok", queue_validation=bool(res[1]))
-        if kind == "conflict":
-            return AppendOutcome("conflict", current_seq=int(res[1]), current_hash=res[2])
-        if kind == "dup":
-            return AppendOutcome("duplicate", stored=res[1])
-        return AppendOutcome("missing")
+            keys = [self.key(match_id, "log")]
+            args = [len(events), *_flatten(events)]
+            if idem_key:
+                keys.append(self.key(match_id, f"idem:{idem_key}"))
+                res = self._append_idem(keys=keys, args=[*args, idem_value])
+            else:
+                res = self._append(keys=keys, args=args)
+            if res[0] == "dup":
+                return AppendOutcome("duplicate", stored=res[1])
+            if res[0] != "ok":
+                return AppendOutcome(res[0])
+        if status:
+            self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+        return AppendOutcome("ok")
+
+    def set_summary(self, match_id: str, status: str, result: str) -> None:
+        self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
 
     def save_snapshot(self, match_id: str, seq: int, blob: str) -> None:
         """Snapshots are a cache derived from the log: written apart from the
@@ -133,8 +152,20 @@ class EventStore:
         return head or None
 
     def head_seq(self, match_id: str) -> tuple[int, str] | None:
-        seq, hash_ = self.r.hmget(self.key(match_id, "head"), "seq", "hash")
-        return (int(seq), hash_) if seq is not None else None
+        """The seq and hash of the stream's last entry (None: no such match)."""
+        last = self.r.xrevrange(self.key(match_id, "log"), "+", "-", count=1)
+        if not last:
+            return None
+        entry_id, fields = last[0]
+        return int(entry_id.split("-", 1)[0]), fields.get("hash", "")
+
+    def last_generated_seq(self, match_id: str) -> int | None:
+        """The highest seq ever appended to the stream, deleted or not."""
+        try:
+            info = self.r.xinfo_stream(self.key(match_id, "log"))
+        except redis.ResponseError:
+            return None
+        return int(str(info["last-generated-id"]).split("-", 1)[0])
 
     def entries(self, match_id: str, start: int = 1, end: int | None = None) -> Iterator[tuple[str, dict[str, str]]]:
         """Raw stream entries (id, fields) from seq ``start`` to ``end``, in chunks."""
@@ -165,12 +196,6 @@ class EventStore:
         return self.r.zcard(self.index_key)
 
     # -- validation bookkeeping (the worker's) -----------------------------
-    def claim_validation(self, match_id: str) -> None:
-        self.r.delete(self.key(match_id, "dirty"))
-
-    def validation_owed(self, match_id: str) -> bool:
-        return bool(self.r.exists(self.key(match_id, "dirty")))
-
     def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
         """Store a verdict unless a newer one (for a longer log) is already there."""
         flat: list[Any] = []

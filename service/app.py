@@ -74,9 +74,13 @@ def create_app(
         from workers.queue import enqueue_validation as enqueue
 
         prefix = store.prefix
+        # One validation job per match and second at most; it starts a second
+        # after it is queued, so it reads every move made meanwhile.
+        service_options.setdefault("validation_delay", 1.0)
+        delay = service_options["validation_delay"]
 
         def enqueue_validation(match_id: str) -> None:
-            enqueue(prefix, match_id)
+            enqueue(prefix, match_id, delay)
 
     app.extensions["kroniek"] = MatchService(store, enqueue_validation, **service_options)
 

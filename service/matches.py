@@ -60,14 +60,23 @@ class MatchService:
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = 64,
         cache_size: int = 2048,
+        validation_delay: float = 0.0,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``enqueue_validation(match_id)`` must queue a job that starts no
+        sooner than ``validation_delay`` seconds later: then one job per match
+        and window covers every append made in that window (the job reads the
+        log when it starts), and a burst of moves costs one job, not one each."""
         self.store = store
         self.enqueue_validation = enqueue_validation or (lambda match_id: None)
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.cache_size = cache_size
+        self.validation_delay = validation_delay
+        self.monotonic = monotonic
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._covered_until: dict[str, float] = {}
 
     # -- creating -----------------------------------------------------------
     def create_match(
@@ -100,8 +109,20 @@ class MatchService:
             if self.store.create(match_id, events, head, time.time()):
                 break
         self._remember(match_id, _Cached(ms, events[-1]["hash"]))
-        self.enqueue_validation(match_id)
+        self._owe_validation(match_id)
         return self.match(match_id)
+
+    def _owe_validation(self, match_id: str) -> None:
+        """Queue a validation unless a job already queued by this process
+        will start after this append (and so read it)."""
+        now = self.monotonic()
+        with self._cache_lock:
+            if self._covered_until.get(match_id, float("-inf")) > now:
+                return
+            if len(self._covered_until) > 4 * self.cache_size:
+                self._covered_until = {m: t for m, t in self._covered_until.items() if t > now}
+            self._covered_until[match_id] = now + self.validation_delay
+        self.enqueue_validation(match_id)
 
     # -- appending ----------------------------------------------------------
     def append(
@@ -174,8 +195,6 @@ class MatchService:
                 changed = after.status != ms.status
                 outcome = self.store.append(
                     match_id,
-                    ms.seq,
-                    entry.head_hash,
                     events,
                     after.status if changed else "",
                     canonical(result.to_dict() if result else None) if changed else "",
@@ -186,8 +205,7 @@ class MatchService:
                     entry.ms, entry.head_hash = after, last["hash"]
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
                         self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
-                    if outcome.queue_validation:
-                        self.enqueue_validation(match_id)
+                    self._owe_validation(match_id)
                     return response
                 if outcome.status == "duplicate":
                     return self._replayed(outcome.stored, fingerprint)
@@ -342,14 +360,15 @@ class MatchService:
         matches = []
         for match_id in ids:
             head = self.store.head(match_id)
-            if head is None:
+            last = self.store.head_seq(match_id)
+            if head is None or last is None:
                 continue
             matches.append(
                 {
                     "id": match_id,
                     "game": head.get("game"),
                     "players": json.loads(head.get("players", "[]")),
-                    "seq": int(head["seq"]),
+                    "seq": last[0],
                     "status": head.get("status"),
                     "result": json.loads(head.get("result") or "null"),
                     "created_at": head.get("created_at"),

@@ -124,15 +124,28 @@ def test_unknown_match_is_not_found(svc):
         svc.match("nope")
 
 
-def test_each_append_burst_queues_one_validation(svc, store, validations):
+def test_a_burst_of_moves_queues_one_validation_per_window(store, validations):
+    """A job queued at t starts at t + delay at the soonest and reads the whole
+    log then, so moves before t + delay need no job of their own."""
+    now = [100.0]
+    svc = MatchService(store, validations.append, validation_delay=1.0, monotonic=lambda: now[0])
     mid = new(svc)
     assert validations == [mid]
     svc.append(mid, "add", 0, {"n": 1})
+    now[0] += 0.9
     svc.append(mid, "roll", None, {"value": 1})
-    assert validations == [mid]  # owed already: not queued twice
-    store.claim_validation(mid)  # the worker took it
+    assert validations == [mid]
+    now[0] += 0.1  # the queued job may start now: the next move needs a new one
     svc.append(mid, "add", 1, {"n": 1})
     assert validations == [mid, mid]
+
+
+def test_without_a_delay_every_move_queues_its_validation(store, validations):
+    svc = MatchService(store, validations.append)
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    svc.append(mid, "roll", None, {"value": 1})
+    assert validations == [mid, mid, mid]
 
 
 def test_audit_catches_an_edited_entry_in_the_middle(svc, store):

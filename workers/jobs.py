@@ -7,18 +7,17 @@ from typing import Any
 
 from engine import match as M
 from engine.core import KroniekError
-from replays import EventStore, audit_match
+from replays import EventStore, audit_match, canonical
 
 from .connection import store_client
 
 
 def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
-    """Replay the whole log; record the verdict and the automatic annotations.
-
-    The dirty flag is cleared before the log is read, so an event appended
-    while this runs sets it again and its append queues another job.
+    """Replay the whole log; record the verdict and the automatic annotations,
+    and the match's status and result as the replay finds them (the listing's
+    copy is written by the API after a move and could be stale after a crash).
+    A move appended while this runs is covered by the job its append queued.
     """
-    store.claim_validation(match_id)
     events = store.events(match_id)
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
@@ -26,8 +25,10 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
     if not chain.valid:
         verdict["chain"] = chain.to_dict()
     last_good = 0
+    final: M.MatchState | None = None
     try:
         for event, before, after in M.replay_steps(events):
+            final = after
             last_good = event["seq"]
             if before is None:
                 continue
@@ -56,7 +57,9 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
         verdict["status"] = "invalid"
         verdict["chain"] = chain.to_dict()
         verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
-    store.save_verdict(match_id, verdict, annotations)
+    if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
+        result = final.result
+        store.set_summary(match_id, final.status, canonical(result.to_dict() if result else None))
     return verdict
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 from rq import Queue, Retry
 
@@ -21,14 +22,19 @@ def get_queue() -> Queue:
     return Queue(queue_name(), connection=queue_client())
 
 
-def enqueue_validation(prefix: str, match_id: str) -> None:
-    get_queue().enqueue(
-        "workers.jobs.validate_match",
-        prefix,
-        match_id,
+def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> None:
+    """Queue a validation of the match's whole log, starting ``delay`` seconds
+    from now at the soonest (RQ's scheduler, which every kroniek worker runs,
+    moves it to the queue then)."""
+    options = dict(
         retry=RETRY,
         job_timeout=600,
         result_ttl=3600,
         failure_ttl=7 * 24 * 3600,
         description=f"validate match {match_id}",
     )
+    queue = get_queue()
+    if delay > 0:
+        queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.validate_match", prefix, match_id, **options)
+    else:
+        queue.enqueue("workers.jobs.validate_match", prefix, match_id, **options)
