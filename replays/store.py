@@ -1,7 +1,8 @@
 """Event store on Redis Streams: one stream per match, append-only.
 
 Key layout (``P`` is the configurable prefix; ``{m:ID}`` is a hash tag, so all
-keys of one match share a Cluster slot and the scripts may touch them together):
+keys of one match share a Cluster slot and the scripts may touch them together;
+a league's stream is laid out the same way under ``{l:ID}``):
 
 - ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
                       canonical envelope text) and ``hash`` (its SHA-256)
@@ -54,9 +55,15 @@ def decode_entry(fields: dict[str, str]) -> dict[str, Any]:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, prefix: str = "kroniek") -> None:
+    #: the kinds of stream: matches and leagues, each with its own index
+    KINDS = {"m": "matches", "l": "leagues"}
+
+    def __init__(self, client: redis.Redis, prefix: str = "kroniek", kind: str = "m") -> None:
+        if kind not in self.KINDS:
+            raise ValueError(f"kind must be one of {', '.join(self.KINDS)}")
         self.r = client
         self.prefix = prefix
+        self.kind = kind
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
@@ -64,11 +71,11 @@ class EventStore:
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
-        return f"{self.prefix}:{{m:{match_id}}}:{part}"
+        return f"{self.prefix}:{{{self.kind}:{match_id}}}:{part}"
 
     @property
     def index_key(self) -> str:
-        return f"{self.prefix}:matches"
+        return f"{self.prefix}:{self.KINDS[self.kind]}"
 
     # -- writing ------------------------------------------------------------
     def create(self, match_id: str, events: list[dict[str, Any]], head: dict[str, str], created_ts: float) -> bool:

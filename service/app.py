@@ -12,6 +12,7 @@ from engine.core import KroniekError
 from engine.match import rule_text
 from replays import EventStore
 
+from .leagues import LeagueService
 from .matches import MatchService
 from .schemas import KroniekErrorResponse
 
@@ -82,7 +83,9 @@ def create_app(
         def enqueue_validation(match_id: str) -> None:
             enqueue(prefix, match_id, delay)
 
-    app.extensions["kroniek"] = MatchService(store, enqueue_validation, **service_options)
+    matches = MatchService(store, enqueue_validation, **service_options)
+    app.extensions["kroniek"] = matches
+    app.extensions["kroniek.leagues"] = LeagueService(EventStore(store.r, store.prefix, kind="l"), matches)
 
     api = KroniekApi(
         app,
@@ -93,10 +96,13 @@ def create_app(
             }
         },
     )
-    from .api import games, matches
+    from .api import games
+    from .api import matches as matches_blueprint
+    from .league_api import leagues
 
     api.register_blueprint(games)
-    api.register_blueprint(matches)
+    api.register_blueprint(matches_blueprint)
+    api.register_blueprint(leagues)
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
@@ -139,6 +145,7 @@ def create_app(
                 "openapi": "/api/openapi.json",
                 "games": "/api/games",
                 "matches": "/api/matches",
+                "leagues": "/api/leagues",
             }
         )
 

@@ -1,0 +1,302 @@
+"""A league as an event stream: a pure reducer, like the games.
+
+Events (``type`` → ``data``):
+
+- ``setup``: ``name``, ``game``, ``format`` (``round_robin``,
+  ``double_round_robin``, ``swiss`` or ``tables``), ``rounds`` (Swiss and
+  tables), ``rules`` (points and tiebreaks, see ``standings.Rules``).
+- ``register`` / ``withdraw``: ``player``. Registration closes when round 1
+  is paired; a withdrawn player is left out of later pairings.
+- ``pair``: the next round's pairing. The reducer computes the pairing itself
+  from the league's state and refuses any other, so every round in the log
+  can be checked by replaying it.
+- ``link``: ``round``, ``board``, ``match`` — the match played on a board.
+- ``result``: ``round``, ``board``, ``match``, ``players``, ``ranks``,
+  ``scores``, ``head`` and ``seq`` (the match log's final hash and length,
+  so an auditor can check the result against the log).
+- ``forfeit``: ``round``, ``board``, ``forfeited`` (players), ``reason`` —
+  a referee's decision when a board is not played.
+- ``correction``: the same fields as ``result`` or ``forfeit`` plus
+  ``reason``: replaces a board's recorded outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.core import MalformedEvent, RuleViolation
+
+from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
+from .standings import LeagueResult, Rules, standings
+
+FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
+
+RULES = {
+    "league.setup": "A league starts with its setup: a name, a game, a format and its rules.",
+    "league.register": "Players register before round 1 is paired, each name once.",
+    "league.withdraw": "Only a registered player who has not withdrawn can withdraw.",
+    "league.pair": "A round is paired only when the previous round is complete, and only as the league's "
+    "system pairs it (Berger tables, the Dutch system, or tables grouped by score).",
+    "league.rounds": "A league plays the rounds its format gives, no more.",
+    "league.link": "A board gets one match, whose players are the board's players in seat order.",
+    "league.result": "A result comes from the match linked to its board, once, for the board's players.",
+    "league.forfeit": "A referee may record a forfeit, with a reason, for a board without a result.",
+    "league.correction": "A correction, with a reason, replaces the outcome of a board that has one.",
+}
+
+
+@dataclass(frozen=True)
+class Board:
+    players: tuple[str, ...]
+    match: str | None = None
+    outcome: LeagueResult | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    boards: tuple[Board, ...]
+    bye: str | None = None
+    pairings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return all(b.outcome is not None for b in self.boards)
+
+
+@dataclass(frozen=True)
+class LeagueState:
+    name: str
+    game: str
+    format: str
+    planned_rounds: int | None
+    rules: Rules
+    players: tuple[str, ...] = ()
+    withdrawn: frozenset[str] = frozenset()
+    rounds: tuple[Round, ...] = ()
+
+    @property
+    def active(self) -> list[str]:
+        return [p for p in self.players if p not in self.withdrawn]
+
+    @property
+    def total_rounds(self) -> int:
+        n = len(self.players)
+        if self.format in ("round_robin", "double_round_robin"):
+            per = n - 1 if n % 2 == 0 else n
+            return per * (2 if self.format == "double_round_robin" else 1)
+        return self.planned_rounds or 0
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.rounds) and len(self.rounds) == self.total_rounds and self.rounds[-1].complete
+
+    def results(self) -> list[LeagueResult]:
+        out = []
+        for rnd in self.rounds:
+            if rnd.bye is not None:
+                out.append(LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True))
+            out += [b.outcome for b in rnd.boards if b.outcome is not None]
+        return out
+
+    def standings(self):
+        return standings(self.results(), self.rules, self.players)
+
+
+def start(data: dict[str, Any]) -> LeagueState:
+    fmt = data.get("format")
+    if fmt not in FORMATS:
+        raise MalformedEvent(f"format must be one of {', '.join(FORMATS)}", field="format")
+    rounds = data.get("rounds")
+    if fmt in ("swiss", "tables") and (not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1):
+        raise MalformedEvent("a Swiss or tables league says how many rounds it plays", field="rounds")
+    if not isinstance(data.get("name"), str) or not data["name"].strip():
+        raise MalformedEvent("a league needs a name", field="name")
+    return LeagueState(
+        name=data["name"],
+        game=data["game"],
+        format=fmt,
+        planned_rounds=rounds if fmt in ("swiss", "tables") else None,
+        rules=Rules.from_dict(data.get("rules") or {}),
+    )
+
+
+def next_pairing(state: LeagueState) -> dict[str, Any]:
+    """The pairing of the next round, as the league's system gives it."""
+    number = len(state.rounds) + 1
+    if number > state.total_rounds:
+        raise RuleViolation("league.rounds", f"the league has {state.total_rounds} rounds; all are paired")
+    if state.rounds and not state.rounds[-1].complete:
+        raise RuleViolation("league.pair", f"round {number - 1} still has boards without a result")
+    if len(state.active) < 2:
+        raise RuleViolation("league.pair", "a round needs at least two active players")
+    if state.format in ("round_robin", "double_round_robin"):
+        table = berger_round_robin(list(state.players), double=state.format == "double_round_robin")
+        boards, bye = [], None
+        for a, b in table[number - 1]:
+            if a is None or b is None:
+                bye = a or b
+            elif a in state.withdrawn or b in state.withdrawn:
+                continue  # a withdrawn player's games are not played
+            else:
+                boards.append([a, b])
+        return {"round": number, "boards": boards, "bye": bye if bye not in state.withdrawn else None}
+    points = {s.player: s.points for s in state.standings()}
+    order = [(p, points.get(p, 0)) for p in state.active]
+    if state.format == "swiss":
+        history = [Pairings.from_dict(r.pairings) for r in state.rounds]
+        return swiss_pairings(order, history, number).to_dict()
+    history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]
+    return {"round": number, "boards": table_groups(order, history_tables), "bye": None}
+
+
+def apply(state: LeagueState, type: str, data: dict[str, Any]) -> LeagueState:
+    handler = _HANDLERS.get(type)
+    if handler is None:
+        raise MalformedEvent(f"unknown league event {type!r}; known: {', '.join(sorted(_HANDLERS))}", field="type")
+    return handler(state, data)
+
+
+def _register(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    player = data.get("player")
+    if not isinstance(player, str) or not player.strip():
+        raise MalformedEvent("player must be a non-empty name", field="player")
+    if state.rounds:
+        raise RuleViolation("league.register", "registration closed when round 1 was paired")
+    if player in state.players:
+        raise RuleViolation("league.register", f"{player} is registered already")
+    return replace(state, players=(*state.players, player))
+
+
+def _withdraw(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    player = data.get("player")
+    if player not in state.players or player in state.withdrawn:
+        raise RuleViolation("league.withdraw", f"{player!r} is not an active player of this league")
+    return replace(state, withdrawn=state.withdrawn | {player})
+
+
+def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    expected = next_pairing(state)
+    if data != expected:
+        raise RuleViolation("league.pair", f"round {expected['round']} is not paired as the league's system pairs it")
+    boards = tuple(Board(players=tuple(b)) for b in expected["boards"])
+    rnd = Round(number=expected["round"], boards=boards, bye=expected.get("bye"), pairings=expected)
+    return replace(state, rounds=(*state.rounds, rnd))
+
+
+def _board(state: LeagueState, data: dict[str, Any]) -> tuple[int, int, Board]:
+    r, b = data.get("round"), data.get("board")
+    if not isinstance(r, int) or not 1 <= r <= len(state.rounds):
+        raise MalformedEvent(f"round must be a paired round (1–{len(state.rounds)})", field="round")
+    boards = state.rounds[r - 1].boards
+    if not isinstance(b, int) or not 1 <= b <= len(boards):
+        raise MalformedEvent(f"board must be 1–{len(boards)} in round {r}", field="board")
+    return r, b, boards[b - 1]
+
+
+def _with_board(state: LeagueState, r: int, b: int, board: Board) -> LeagueState:
+    rnd = state.rounds[r - 1]
+    boards = (*rnd.boards[: b - 1], board, *rnd.boards[b:])
+    rounds = (*state.rounds[: r - 1], replace(rnd, boards=boards), *state.rounds[r:])
+    return replace(state, rounds=rounds)
+
+
+def _link(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    r, b, board = _board(state, data)
+    if board.match is not None:
+        raise RuleViolation("league.link", f"round {r} board {b} has match {board.match} already")
+    if list(board.players) != list(data.get("players", board.players)):
+        raise RuleViolation("league.link", "the match's players are not the board's players in seat order")
+    return _with_board(state, r, b, replace(board, match=str(data["match"])))
+
+
+def _outcome(state: LeagueState, data: dict[str, Any], r: int, board: Board) -> LeagueResult:
+    if data.get("forfeit") is not None or "forfeited" in data:
+        forfeited = tuple(data.get("forfeited") or ())
+        reason = data.get("forfeit") or data.get("reason")
+        if not reason:
+            raise MalformedEvent("a forfeit gives its reason", field="reason")
+        if not forfeited or not set(forfeited) <= set(board.players):
+            raise RuleViolation("league.forfeit", "a forfeit names who forfeited, among the board's players")
+        ranks = tuple(2 if p in forfeited else 1 for p in board.players)
+        return LeagueResult(round=r, players=board.players, ranks=ranks, match=board.match or "",
+                            forfeit=reason, forfeited=forfeited)
+    if board.match is None or data.get("match") != board.match:
+        raise RuleViolation("league.result", "a result comes from the match linked to its board")
+    if tuple(data.get("players", ())) != board.players:
+        raise RuleViolation("league.result", "the result's players are not the board's players in seat order")
+    return LeagueResult.from_dict({**data, "round": r, "players": list(board.players)})
+
+
+def _result(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    r, b, board = _board(state, data)
+    if board.outcome is not None:
+        raise RuleViolation("league.result", f"round {r} board {b} has its result; send a correction to change it")
+    return _with_board(state, r, b, replace(board, outcome=_outcome(state, data, r, board)))
+
+
+def _forfeit(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    r, b, board = _board(state, data)
+    if board.outcome is not None:
+        raise RuleViolation("league.forfeit", f"round {r} board {b} has its result already")
+    return _with_board(state, r, b, replace(board, outcome=_outcome(state, {**data, "forfeit": data.get("reason")}, r, board)))
+
+
+def _correction(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    r, b, board = _board(state, data)
+    if board.outcome is None:
+        raise RuleViolation("league.correction", f"round {r} board {b} has no result to correct")
+    if not data.get("reason"):
+        raise MalformedEvent("a correction gives its reason", field="reason")
+    return _with_board(state, r, b, replace(board, outcome=_outcome(state, data, r, board)))
+
+
+_HANDLERS = {
+    "register": _register,
+    "withdraw": _withdraw,
+    "pair": _pair,
+    "link": _link,
+    "result": _result,
+    "forfeit": _forfeit,
+    "correction": _correction,
+}
+
+
+def replay(events: list[dict[str, Any]]) -> LeagueState:
+    """The league from its log; every event is checked again."""
+    if not events or events[0]["type"] != "setup":
+        raise MalformedEvent("a league log starts with its setup", field="type")
+    state = start(events[0]["data"])
+    for event in events[1:]:
+        state = apply(state, event["type"], event["data"])
+    return state
+
+
+def view(state: LeagueState) -> dict[str, Any]:
+    return {
+        "name": state.name,
+        "game": state.game,
+        "format": state.format,
+        "players": list(state.players),
+        "withdrawn": sorted(state.withdrawn),
+        "total_rounds": state.total_rounds,
+        "finished": state.finished,
+        "rounds": [
+            {
+                "round": r.number,
+                "bye": r.bye,
+                "complete": r.complete,
+                "boards": [
+                    {
+                        "board": i + 1,
+                        "players": list(b.players),
+                        "match": b.match,
+                        "outcome": b.outcome.to_dict() if b.outcome else None,
+                    }
+                    for i, b in enumerate(r.boards)
+                ],
+            }
+            for r in state.rounds
+        ],
+    }

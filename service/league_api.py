@@ -1,0 +1,158 @@
+"""HTTP endpoints of leagues. Thin: parse, call the league service."""
+
+from __future__ import annotations
+
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from leagues.league import FORMATS
+
+from . import schemas as S
+from .api import _doc_errors, recorder
+from .leagues import LeagueService
+
+leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
+
+
+def service() -> LeagueService:
+    return current_app.extensions["kroniek.leagues"]
+
+
+class LeagueCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    game = fields.String(required=True, metadata={"example": "braverats"})
+    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
+    rounds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
+                            metadata={"description": "Swiss and tables: how many rounds"})
+    rules = fields.Dict(load_default=dict, metadata={"description": "points (win, draw, loss, bye …) and tiebreaks"})
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list)
+
+
+class PlayerIn(Schema):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class ResultIn(Schema):
+    match = fields.String(required=True)
+
+
+class ForfeitIn(Schema):
+    round = fields.Integer(strict=True, required=True)
+    board = fields.Integer(strict=True, required=True)
+    forfeited = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=1000))
+
+
+class StandingsArgs(Schema):
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
+
+
+@leagues.route("")
+class Leagues(MethodView):
+    @leagues.arguments(LeagueCreate, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, body):
+        """Create a league (its setup is seq 1 of its stream) and register players"""
+        return service().create(body["name"], body["game"], body["format"], body["rounds"], body["rules"],
+                                body["players"], recorded_by=recorder())
+
+
+@leagues.route("/<league_id>")
+class League(MethodView):
+    @leagues.response(200)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """A league: players, rounds, boards, their matches and outcomes"""
+        return service().get(league_id)
+
+
+@leagues.route("/<league_id>/players")
+class Players(MethodView):
+    @leagues.arguments(PlayerIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, body, league_id):
+        """Register a player (before round 1 is paired)"""
+        return service().register(league_id, body["player"], recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/withdrawals")
+class Withdrawals(MethodView):
+    @leagues.arguments(PlayerIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, body, league_id):
+        """Withdraw a player from the later rounds"""
+        return service().withdraw(league_id, body["player"], recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/rounds")
+class Rounds(MethodView):
+    @leagues.response(201)
+    @_doc_errors(leagues, 404, 422)
+    def post(self, league_id):
+        """Pair the next round, as the league's system pairs it"""
+        return service().pair_next_round(league_id, recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/rounds/<int:round_no>/boards/<int:board>/match")
+class BoardMatch(MethodView):
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, league_id, round_no, board):
+        """Create the match of a board, with the board's players in seat order, and link it"""
+        return service().start_match(league_id, round_no, board, recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/results")
+class Results(MethodView):
+    @leagues.arguments(ResultIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, body, league_id):
+        """Enter a linked match's result: only once the match has finished and its log is validated"""
+        return service().record_result(league_id, body["match"], recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/forfeits")
+class Forfeits(MethodView):
+    @leagues.arguments(ForfeitIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 404, 422)
+    def post(self, body, league_id):
+        """A referee's forfeit of a board, with the reason"""
+        return service().forfeit(league_id, body["round"], body["board"], body["forfeited"], body["reason"],
+                                 recorded_by=recorder())
+
+
+@leagues.route("/<league_id>/standings")
+class Standings(MethodView):
+    @leagues.arguments(StandingsArgs, location="query", error_status_code=400)
+    @_doc_errors(leagues, 400, 404)
+    def get(self, args, league_id):
+        """Standings with the league's tiebreaks, recomputed from its stream (JSON or CSV)"""
+        if args["format"] == "csv":
+            return Response(service().standings_csv(league_id), mimetype="text/csv",
+                            headers={"Content-Disposition": f"attachment; filename=standings-{league_id}.csv"})
+        return {"league": league_id, "standings": service().standings(league_id)}
+
+
+@leagues.route("/<league_id>/events")
+class Events(MethodView):
+    @leagues.response(200)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """The league's stream, with hashes"""
+        return {"league": league_id, "events": service().events(league_id)}
+
+
+@leagues.route("/<league_id>/audit")
+class Audit(MethodView):
+    @leagues.response(200, S.AuditOut)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """Recompute the league stream's hash chain"""
+        return service().audit(league_id)

@@ -1,0 +1,147 @@
+"""Leagues over the event store: a league's stream has the same hash chain
+as a match's, and its state is the pure reducer in ``leagues.league``.
+
+Leagues see a few events a round, so each write replays the league's log
+(no cache): simple, and never stale. Appends are compare-and-set on the seq,
+as for matches, and retried when another writer got in first.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+import time
+from typing import Any
+
+from engine.core import KroniekError, RuleViolation
+from leagues import league as L
+from replays import EventStore, audit_match, seal
+from replays.hashing import GENESIS
+
+from .errors import NotFound
+from .matches import MatchService, utc_now
+
+
+class LeagueService:
+    def __init__(self, store: EventStore, matches: MatchService) -> None:
+        assert store.kind == "l"
+        self.store = store
+        self.matches = matches
+
+    # -- the log -----------------------------------------------------------------
+    def _log(self, league_id: str) -> list[dict[str, Any]]:
+        events = self.store.events(league_id)
+        if not events:
+            raise NotFound(f"no league {league_id!r}")
+        return events
+
+    def state(self, league_id: str) -> L.LeagueState:
+        return L.replay(self._log(league_id))
+
+    def _append(self, league_id: str, type: str, data: dict[str, Any], recorded_by: str) -> dict[str, Any]:
+        for _ in range(20):
+            events = self._log(league_id)
+            state = L.apply(L.replay(events), type, data)
+            event = seal(len(events) + 1, type, None, data, utc_now(), recorded_by, events[-1]["hash"])
+            if self.store.append(league_id, [event]).status == "ok":
+                return {"seq": event["seq"], "hash": event["hash"], "league": L.view(state)}
+        raise KroniekError("too many concurrent writers on this league; try again")
+
+    # -- writing -------------------------------------------------------------------
+    def create(self, name: str, game: str, format: str, rounds: int | None, rules: dict[str, Any],
+               players: list[str], recorded_by: str = "anonymous") -> dict[str, Any]:
+        from engine import registry
+
+        registry.get(game)  # 404 for an unknown game
+        data = {"name": name, "game": game, "format": format, "rounds": rounds, "rules": rules}
+        L.start(data)  # refuse a bad setup before writing anything
+        league_id = secrets.token_hex(8)
+        setup = seal(1, "setup", None, data, utc_now(), recorded_by, GENESIS)
+        if not self.store.create(league_id, [setup], {"name": name, "game": game, "format": format}, time.time()):
+            raise KroniekError("league id collision; try again")
+        for player in players:
+            self.register(league_id, player, recorded_by)
+        return self.get(league_id)
+
+    def register(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
+        return self._append(league_id, "register", {"player": player}, recorded_by)
+
+    def withdraw(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
+        return self._append(league_id, "withdraw", {"player": player}, recorded_by)
+
+    def pair_next_round(self, league_id: str, recorded_by: str = "anonymous") -> dict[str, Any]:
+        return self._append(league_id, "pair", L.next_pairing(self.state(league_id)), recorded_by)
+
+    def start_match(self, league_id: str, round: int, board: int, recorded_by: str = "anonymous") -> dict[str, Any]:
+        """Create the match of a board and link it: its players are the board's, in seat order."""
+        state = self.state(league_id)
+        _, _, b = L._board(state, {"round": round, "board": board})
+        if b.match is not None:
+            raise RuleViolation("league.link", f"round {round} board {board} has match {b.match} already")
+        match = self.matches.create_match(state.game, list(b.players), recorded_by=recorded_by)
+        self._append(league_id, "link", {"round": round, "board": board, "match": match["id"],
+                                         "players": list(b.players)}, recorded_by)
+        return match
+
+    def record_result(self, league_id: str, match_id: str, recorded_by: str = "anonymous") -> dict[str, Any]:
+        """Enter a finished match's result: only once the worker has validated
+        its whole log, and with the log's final hash, so an auditor can check
+        the result against the moves."""
+        state = self.state(league_id)
+        where = [(r.number, i + 1) for r in state.rounds for i, b in enumerate(r.boards) if b.match == match_id]
+        if not where:
+            raise RuleViolation("league.result", f"match {match_id} is not linked to a board of this league")
+        (round_no, board_no), = where
+        match = self.matches.match(match_id)
+        if match["status"] != "finished":
+            raise RuleViolation("league.result", f"match {match_id} has not finished")
+        if match["validation"] != "valid":
+            raise RuleViolation(
+                "league.result",
+                f"match {match_id} is {match['validation']}: a result enters the standings only from a validated log",
+            )
+        result = match["result"]
+        players = match["players"]
+        if result["outcome"] == "draw":
+            ranks = [1] * len(players)
+        else:
+            ranks = [1 if s in result["winners"] else 2 for s in range(len(players))]
+        head = self.matches.store.head_seq(match_id)
+        data = {"round": round_no, "board": board_no, "match": match_id, "players": players, "ranks": ranks,
+                "scores": result["scores"], "reason": result["reason"], "seq": head[0], "head": head[1]}
+        return self._append(league_id, "result", data, recorded_by)
+
+    def forfeit(self, league_id: str, round: int, board: int, forfeited: list[str], reason: str,
+                recorded_by: str = "anonymous") -> dict[str, Any]:
+        return self._append(league_id, "forfeit", {"round": round, "board": board, "forfeited": forfeited,
+                                                   "reason": reason}, recorded_by)
+
+    # -- reading -------------------------------------------------------------------
+    def get(self, league_id: str) -> dict[str, Any]:
+        events = self._log(league_id)
+        state = L.replay(events)
+        return {"id": league_id, "seq": len(events), **L.view(state)}
+
+    def standings(self, league_id: str) -> list[dict[str, Any]]:
+        state = self.state(league_id)
+        return [s.to_dict(state.rules.tiebreaks) for s in state.standings()]
+
+    def standings_csv(self, league_id: str) -> str:
+        rows = self.standings(league_id)
+        out = io.StringIO()
+        if rows:
+            fields = [k for k in rows[0] if k != "tiebreaks"]
+            tiebreaks = list(rows[0].get("tiebreaks", {}))
+            writer = csv.writer(out)
+            writer.writerow(fields + [f"tiebreak_{t}" for t in tiebreaks])
+            for row in rows:
+                writer.writerow([row[k] for k in fields] + [row["tiebreaks"][t] for t in tiebreaks])
+        return out.getvalue()
+
+    def events(self, league_id: str) -> list[dict[str, Any]]:
+        return self._log(league_id)
+
+    def audit(self, league_id: str) -> dict[str, Any]:
+        self._log(league_id)
+        return audit_match(self.store, league_id).to_dict()

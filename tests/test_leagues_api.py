@@ -1,0 +1,151 @@
+"""Leagues through the API, against a real Redis: a round robin played with
+real BraveRats matches, a Swiss league run with forfeits, and the rules that
+keep standings honest."""
+
+import csv
+import io
+import random
+
+import pytest
+
+from leagues import league as L
+from tests.support.tamper import rewrite_entry
+from workers.jobs import validate_log
+
+ROUNDS = [("prince", "spy"), ("general", "assassin"), ("ambassador", "musician"), ("wizard", "wizard"),
+          ("spy", "princess"), ("musician", "general"), ("assassin", "ambassador"), ("princess", "prince")]
+
+
+def post(client, url, body=None, status=201):
+    res = client.post(url, json=body or {})
+    assert res.status_code == status, res.get_json()
+    return res.get_json()
+
+
+def play_to_the_end(client, match_id):
+    for red, blue in ROUNDS:
+        body = post(client, f"/api/matches/{match_id}/events", {"type": "round", "data": {"cards": [red, blue]}})
+        if body["status"] == "finished":
+            return
+    raise AssertionError("the match did not finish")
+
+
+@pytest.mark.rule("league.pair", "league.result", "league.link")
+def test_round_robin_played_with_validated_matches(client, store):
+    lg = post(client, "/api/leagues", {"name": "Club", "game": "braverats", "format": "round_robin",
+                                        "players": ["Ann", "Bob", "Cas", "Dirk"]})
+    assert lg["total_rounds"] == 3
+    lid = lg["id"]
+    for round_no in (1, 2, 3):
+        paired = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][-1]
+        for board in paired["boards"]:
+            match = post(client, f"/api/leagues/{lid}/rounds/{round_no}/boards/{board['board']}/match")
+            assert match["players"] == board["players"]
+            play_to_the_end(client, match["id"])
+            # Not validated yet: the result cannot enter the standings.
+            err = post(client, f"/api/leagues/{lid}/results", {"match": match["id"]}, status=422)["error"]
+            assert err["rule"] == "league.result" and "validated" in err["message"]
+            validate_log(store, match["id"])
+            post(client, f"/api/leagues/{lid}/results", {"match": match["id"]})
+    lg = client.get(f"/api/leagues/{lid}").get_json()
+    assert lg["finished"] is True
+    # Everyone met everyone once (Berger tables).
+    met = {frozenset(b["players"]) for r in lg["rounds"] for b in r["boards"]}
+    assert len(met) == 6
+    standings = client.get(f"/api/leagues/{lid}/standings").get_json()["standings"]
+    assert sum(s["games"] for s in standings) == 12 and sum(s["wins"] + s["draws"] / 2 for s in standings) == 6
+    table = list(csv.reader(io.StringIO(client.get(f"/api/leagues/{lid}/standings?format=csv").get_data(as_text=True))))
+    assert table[0][:3] == ["rank", "player", "points"] and len(table) == 5
+    assert client.get(f"/api/leagues/{lid}/audit").get_json()["valid"] is True
+
+
+@pytest.mark.rule("league.register", "league.pair")
+def test_registration_closes_and_rounds_wait_for_results(client):
+    lid = post(client, "/api/leagues", {"name": "L", "game": "braverats", "format": "round_robin",
+                                         "players": ["A", "B", "C"]})["id"]
+    post(client, f"/api/leagues/{lid}/players", {"player": "A"}, status=422)
+    post(client, f"/api/leagues/{lid}/rounds")
+    assert post(client, f"/api/leagues/{lid}/players", {"player": "D"}, status=422)["error"]["rule"] == "league.register"
+    assert post(client, f"/api/leagues/{lid}/rounds", status=422)["error"]["rule"] == "league.pair"
+
+
+@pytest.mark.rule("league.forfeit", "league.rounds")
+def test_swiss_league_with_forfeits_pairs_legally_every_round(client):
+    players = [f"P{i}" for i in range(9)]
+    lid = post(client, "/api/leagues", {"name": "Swiss", "game": "braverats", "format": "swiss", "rounds": 5,
+                                         "players": players})["id"]
+    rng = random.Random(4)
+    seen = set()
+    for round_no in range(1, 6):
+        rnd = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][-1]
+        assert rnd["bye"] is not None  # nine players: one bye a round
+        for board in rnd["boards"]:
+            pair = frozenset(board["players"])
+            assert pair not in seen, "a rematch"
+            seen.add(pair)
+            loser = rng.choice(board["players"])
+            post(client, f"/api/leagues/{lid}/forfeits",
+                 {"round": round_no, "board": board["board"], "forfeited": [loser], "reason": "did not show"})
+    assert post(client, f"/api/leagues/{lid}/rounds", status=422)["error"]["rule"] == "league.rounds"
+    byes = [r["bye"] for r in client.get(f"/api/leagues/{lid}").get_json()["rounds"]]
+    assert len(set(byes)) == 5
+    res = client.post(f"/api/leagues/{lid}/forfeits", json={"round": 1, "board": 1, "forfeited": ["P0"], "reason": ""})
+    assert res.status_code == 400
+
+
+@pytest.mark.rule("league.pair")
+def test_a_pairing_other_than_the_systems_is_refused():
+    state = L.start({"name": "x", "game": "braverats", "format": "round_robin"})
+    for p in "ABCD":
+        state = L.apply(state, "register", {"player": p})
+    good = L.next_pairing(state)
+    forged = {**good, "boards": [list(reversed(good["boards"][0])), good["boards"][1]]}
+    with pytest.raises(Exception) as err:
+        L.apply(state, "pair", forged)
+    assert getattr(err.value, "rule", None) == "league.pair"
+    assert L.apply(state, "pair", good).rounds[0].boards[0].players == tuple(good["boards"][0])
+
+
+@pytest.mark.rule("league.withdraw", "league.correction")
+def test_withdrawal_and_correction(client):
+    lid = post(client, "/api/leagues", {"name": "W", "game": "braverats", "format": "swiss", "rounds": 2,
+                                         "players": ["A", "B", "C", "D"]})["id"]
+    rnd = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][0]
+    for board in rnd["boards"]:
+        post(client, f"/api/leagues/{lid}/forfeits",
+             {"round": 1, "board": board["board"], "forfeited": [board["players"][1]], "reason": "late"})
+    post(client, f"/api/leagues/{lid}/withdrawals", {"player": "A"})
+    assert post(client, f"/api/leagues/{lid}/withdrawals", {"player": "A"}, status=422)["error"]["rule"] == "league.withdraw"
+    rnd2 = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][1]
+    assert "A" not in {p for b in rnd2["boards"] for p in b["players"]}
+
+
+def test_a_tampered_league_result_is_caught_by_the_audit(client, store):
+    lid = post(client, "/api/leagues", {"name": "T", "game": "braverats", "format": "round_robin",
+                                         "players": ["A", "B"]})["id"]
+    post(client, f"/api/leagues/{lid}/rounds")
+    post(client, f"/api/leagues/{lid}/forfeits", {"round": 1, "board": 1, "forfeited": ["A"], "reason": "ill"})
+    leagues_store = type(store)(store.r, store.prefix, kind="l")
+    events = client.get(f"/api/leagues/{lid}/events").get_json()["events"]
+    seq = events[-1]["seq"]
+    rewrite_entry(leagues_store, lid, seq, data={**events[-1]["data"], "forfeited": ["B"]})
+    report = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert report["valid"] is False and report["first_invalid_seq"] == seq
+
+
+@pytest.mark.rule("league.setup")
+def test_a_league_needs_a_known_game_format_and_round_count(client):
+    base = {"name": "S", "game": "braverats", "format": "swiss", "rounds": 3}
+    assert client.post("/api/leagues", json={**base, "format": "knockout"}).status_code == 400
+    assert client.post("/api/leagues", json={**base, "rounds": None}).status_code == 400
+    assert client.post("/api/leagues", json={**base, "game": "chess"}).status_code == 404
+    assert client.post("/api/leagues", json=base).status_code == 201
+
+
+def test_every_league_rule_has_a_test(rules_covered):
+    assert set(L.RULES) - rules_covered == set()
+
+
+def test_unknown_league_is_404(client):
+    assert client.get("/api/leagues/nope").status_code == 404
+    assert client.post("/api/leagues/nope/rounds").status_code == 404
