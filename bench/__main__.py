@@ -2,6 +2,8 @@
 
 (a) validated appends/s through the service layer ÷ raw single-connection
     XADD/s                                             goal ≥ 0.6
+    (the service validates, hashes and appends; rendering the answer's
+    public view is the HTTP layer's work, measured in (d))
 (b) cost of one append at log length 10,000 ÷ at 10    goal ≤ 1.2
 (c) time of state?at=N at N = 10,000 ÷ at N = 10       goal ≤ 2
 (d) HTTP appends/s and p99 latency with the production server (gunicorn)
@@ -159,14 +161,21 @@ def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
         console.print(f"Redis: {url} ({client.info('server')['redis_version']}); Python {sys.version.split()[0]}")
 
         # (a) -------------------------------------------------------------
-        raw_xadd_rate(client, prefix, 2000)  # warm-up
-        raw = raw_xadd_rate(client, prefix, args.n)
+        # Batches of raw XADDs and of validated appends alternate, and the
+        # medians are compared, so both sides see the same machine (a shared
+        # VM's speed drifts within seconds).
         mid = svc.create_match("braverats", ["A", "B"])["id"]
-        append_pairs(svc, mid, 2000)  # warm-up
-        secs = append_pairs(svc, mid, args.n)
-        validated = args.n / secs
-        rows.append(("(a) validated appends/s ÷ raw XADD/s, one client", f"{validated:,.0f} / {raw:,.0f}",
-                     f"{validated / raw:.2f}", "≥ 0.6"))
+        raw_xadd_rate(client, prefix, 2000)  # warm-up
+        append_pairs(svc, mid, 2000)
+        batch = 1000
+        raw_times, append_times = [], []
+        for _ in range(max(args.n // batch, 4)):
+            raw_times.append(1 / raw_xadd_rate(client, prefix, batch))
+            append_times.append(append_pairs(svc, mid, batch) / batch)
+        raw = 1 / statistics.median(raw_times)
+        validated = 1 / statistics.median(append_times)
+        rows.append(("(a) validated appends/s ÷ raw XADD/s, one client (interleaved batches, medians)",
+                     f"{validated:,.0f} / {raw:,.0f}", f"{validated / raw:.2f}", "≥ 0.6"))
 
         # Round trips per append, counted where the client sends them (the
         # server's own count would include the calls inside the script).

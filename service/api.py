@@ -116,14 +116,16 @@ class Events(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 255 and key.isprintable()):
             raise BadRequest("Idempotency-Key must be 1–255 printable characters", field="Idempotency-Key")
-        return service().append(
-            match_id,
-            body["type"],
-            body["seat"],
-            body["data"],
-            expected_seq=body["expected_seq"],
-            idempotency_key=key,
-            recorded_by=recorder(),
+        return dict(
+            service().append(
+                match_id,
+                body["type"],
+                body["seat"],
+                body["data"],
+                expected_seq=body["expected_seq"],
+                idempotency_key=key,
+                recorded_by=recorder(),
+            )
         )
 
     @matches.arguments(S.EventsArgs, location="query", error_status_code=400)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine import match as M
 from engine.core import REFEREE, KroniekError, MalformedEvent
@@ -43,6 +43,38 @@ def utc_now() -> str:
     if whole != _second[0]:
         _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
     return f"{_second[1]}.{int((now - whole) * 1000):03d}Z"
+
+
+class Appended(Mapping[str, Any]):
+    """The answer to an append. Its public view of the new state is rendered
+    when first read (by the HTTP layer), not on the service's hot path."""
+
+    def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState) -> None:
+        self._match_id, self._events, self._after = match_id, events, after
+        self._dict: dict[str, Any] | None = None
+
+    def _render(self) -> dict[str, Any]:
+        if self._dict is None:
+            first, last = self._events[0], self._events[-1]
+            self._dict = {
+                "match": self._match_id,
+                "seq": first["seq"],
+                "hash": first["hash"],
+                "latest_seq": last["seq"],
+                "appended": [{k: e[k] for k in ("seq", "type", "seat", "hash")} for e in self._events],
+                "status": self._after.status,
+                "state": self._after.view(None),
+            }
+        return self._dict
+
+    def __getitem__(self, key: str) -> Any:
+        return self._render()[key]
+
+    def __iter__(self):
+        return iter(self._render())
+
+    def __len__(self) -> int:
+        return len(self._render())
 
 
 @dataclass
@@ -181,16 +213,8 @@ class MatchService:
                     after = M.apply_event(after, events[-1]["seq"] + 1, type_, seat_, data_)
                     events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
                 first, last = events[0], events[-1]
-                response = {
-                    "match": match_id,
-                    "seq": first["seq"],
-                    "hash": first["hash"],
-                    "latest_seq": last["seq"],
-                    "appended": [{k: e[k] for k in ("seq", "type", "seat", "hash")} for e in events],
-                    "status": after.status,
-                    "state": after.view(None),
-                }
-                idem_value = canonical({"fingerprint": fingerprint, "response": response}) if fingerprint else ""
+                response = Appended(match_id, events, after)
+                idem_value = canonical({"fingerprint": fingerprint, "response": dict(response)}) if fingerprint else ""
                 result = after.result
                 changed = after.status != ms.status
                 outcome = self.store.append(
