@@ -55,7 +55,9 @@ def swiss_round_times(players: int, rounds: int, seed: int = 7) -> list[float]:
     return times
 
 
-def two_player_results(count: int, players: int, seed: int = 11) -> list[LeagueResult]:
+def random_results(count: int, players: int, size: int, seed: int) -> list[LeagueResult]:
+    """``count`` results of random games between ``size`` players at a table,
+    everyone seated once a round; two-player games may be drawn."""
     rng = random.Random(seed)
     names = [f"p{i:04d}" for i in range(players)]
     out: list[LeagueResult] = []
@@ -63,27 +65,14 @@ def two_player_results(count: int, players: int, seed: int = 11) -> list[LeagueR
     while len(out) < count:
         rnd += 1
         rng.shuffle(names)
-        for k in range(0, players - 1, 2):
+        for k in range(0, players - size + 1, size):
             if len(out) == count:
                 break
-            ranks = rng.choice(((1, 2), (2, 1), (1, 1)))
-            out.append(LeagueResult(round=rnd, players=(names[k], names[k + 1]), ranks=ranks, match=f"{rnd}-{k}"))
-    return out
-
-
-def table_results(count: int, players: int, seed: int = 13) -> list[LeagueResult]:
-    rng = random.Random(seed)
-    names = [f"p{i:04d}" for i in range(players)]
-    out: list[LeagueResult] = []
-    rnd = 0
-    while len(out) < count:
-        rnd += 1
-        rng.shuffle(names)
-        for k in range(0, players - 3, 4):
-            if len(out) == count:
-                break
-            ranks = tuple(rng.sample((1, 2, 3, 4), 4))
-            out.append(LeagueResult(round=rnd, players=tuple(names[k:k + 4]), ranks=ranks, match=f"{rnd}-{k}"))
+            if size == 2:
+                ranks = rng.choice(((1, 2), (2, 1), (1, 1)))
+            else:
+                ranks = tuple(rng.sample(range(1, size + 1), size))
+            out.append(LeagueResult(round=rnd, players=tuple(names[k:k + size]), ranks=ranks, match=f"{rnd}-{k}"))
     return out
 
 
@@ -98,7 +87,7 @@ def measure() -> list[tuple[str, str, str, str]]:
             "< 1 s at 1,024 (published: 7.5 s at 500)" if players == 1024 else "—",
         ))
 
-    results = two_player_results(10_000, 1_000)
+    results = random_results(10_000, 1_000, 2, seed=11)
     t0 = time.perf_counter()
     table = glicko2_ratings(results)
     secs = time.perf_counter() - t0
@@ -108,7 +97,7 @@ def measure() -> list[tuple[str, str, str, str]]:
         f"{len(results) / secs:,.0f} results/s",
         "—",
     ))
-    results = table_results(10_000, 2_000)
+    results = random_results(10_000, 2_000, 4, seed=13)
     t0 = time.perf_counter()
     table = openskill_ratings(results)
     secs = time.perf_counter() - t0
