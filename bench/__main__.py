@@ -138,7 +138,7 @@ def main() -> None:
 
 
 #: Benchmark modules of the games and leagues, each with measure() -> rows.
-GAME_BENCHES = {"troubadour": "bench.troubadour", "leagues": "bench.leagues"}
+GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -3,7 +3,7 @@
 Importing the package registers every game.
 """
 
-from . import braverats, troubadour  # noqa: F401  (each game registers itself on import)
+from . import braverats, sir_tommy, stapelen, troubadour, twaalven  # noqa: F401  (each registers itself)
 from .core import CHANCE, REFEREE, Game, KroniekError, MalformedEvent, Move, Result, RuleViolation
 from .registry import all_games, get
 

@@ -197,6 +197,17 @@ class Game:
     def result(self, state: Any) -> Result | None:
         raise NotImplementedError
 
+    # -- deep analysis (optional) -------------------------------------------
+    def analyse_log(self, events: list[dict[str, Any]], budget: int) -> dict[int, list[dict[str, Any]]] | None:
+        """Annotations that need more than one move's look (a solver): the
+        worker runs this after validating the log. None: the game has none."""
+        return None
+
+    def hint(self, state: Any, seat: int | None, budget: int) -> dict[str, Any] | None:
+        """Moves for ``seat`` judged by a solver, from what that seat can see.
+        None: the game offers no hints."""
+        return None
+
     # -- snapshots ----------------------------------------------------------
     def encode_state(self, state: Any) -> Any:
         """JSON-able form of the state, exact enough that decode(encode(s)) == s."""

@@ -164,6 +164,22 @@ class LegalMoves(MethodView):
         return service().legal_moves(match_id, args["seat"])
 
 
+class HintArgs(S.Schema):
+    seat = S.fields.Integer(required=True, validate=S.validate.Range(min=0))
+    budget = S.fields.Integer(load_default=200_000, validate=S.validate.Range(min=1, max=5_000_000),
+                              metadata={"description": "solver nodes; past it a move is judged unknown"})
+
+
+@matches.route("/<match_id>/hint")
+class Hint(MethodView):
+    @matches.arguments(HintArgs, location="query", error_status_code=400)
+    @matches.response(200)
+    @_doc_errors(matches, 400, 404)
+    def get(self, args, match_id):
+        """The seat's moves that keep the game winnable (games with a solver)"""
+        return service().hint(match_id, args["seat"], args["budget"])
+
+
 @matches.route("/<match_id>/review")
 class Review(MethodView):
     @matches.response(200)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -121,7 +122,13 @@ def run(host: str, port: int, var_dir: str) -> None:
 
 #: Games with a simulator: id -> "module:function". The function takes
 #: (games, players, strategies, seed, progress=callback) and returns a summary.
-SIMULATORS = {"troubadour": "engine.troubadour.simulate:simulate"}
+SIMULATORS = {
+    "troubadour": "engine.troubadour.simulate:simulate",
+    "twaalven": "engine.jogledor.simulate:simulate",
+    "stapelen": "engine.jogledor.simulate:simulate",
+    "sir_tommy": "engine.jogledor.simulate:simulate",
+}
+SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 
 
 @main.command()
@@ -142,6 +149,8 @@ def simulate(game: str, games: int, players: int, strategies: str, seed: int) ->
         raise click.BadParameter(f"no simulator for {game!r}; there are: {', '.join(sorted(SIMULATORS))}", param_hint="GAME")
     module, function = SIMULATORS[game].split(":")
     run_games = getattr(importlib.import_module(module), function)
+    if game in SOLVABLE:
+        run_games = functools.partial(run_games, game)
     console = Console()
     t0 = time.perf_counter()
     with Progress(console=console) as progress:
@@ -154,16 +163,47 @@ def simulate(game: str, games: int, players: int, strategies: str, seed: int) ->
     table = Table(title=f"{summary['games']} games of {game} in {elapsed:.1f} s ({summary['games'] / elapsed:.1f}/s)")
     table.add_column("measure")
     table.add_column("value")
-    table.add_row("finished / unfinished", f"{summary['finished']} / {summary['unfinished']}")
-    for key in ("rounds", "events"):
-        if summary.get(key):
-            st = summary[key]
-            table.add_row(f"{key} per game", f"mean {st['mean']}, median {st['median']}, min {st['min']}, max {st['max']}")
-    table.add_row("wins by seat", ", ".join(f"seat {i}: {n}" for i, n in enumerate(summary["wins_by_seat"])))
-    table.add_row(
-        "wins by strategy",
-        ", ".join(f"{name}: {n} of {summary['seats_by_strategy'][name]} seats" for name, n in summary["wins_by_strategy"].items()),
-    )
+    for key, value in summary.items():
+        if key in ("game", "games", "games_list"):
+            continue
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = ", ".join(f"seat {i}: {v}" for i, v in enumerate(value))
+        table.add_row(key.replace("_", " "), str(value))
+    console.print(table)
+
+
+@main.command()
+@click.argument("game", type=click.Choice(SOLVABLE))
+@click.option("--deals", default=100, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--budget", default=2_000_000, show_default=True, type=int, help="solver nodes per deal; past it: unknown")
+def solve(game: str, deals: int, seed: int, budget: int) -> None:
+    """Solve seeded deals of GAME exactly: the share of winnable deals and the
+    solve-time distribution."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from engine.jogledor.batch import iter_solve_deals, summary
+
+    console = Console()
+    results = []
+    with Progress(console=console) as progress:
+        task = progress.add_task(f"solving {game}", total=deals)
+        for result in iter_solve_deals(game, deals, seed, budget):
+            results.append(result)
+            progress.advance(task)
+    s = summary(results)
+    table = Table(title=f"{deals} deals of {game} (seed {seed}, budget {budget:,} nodes)")
+    table.add_column("measure")
+    table.add_column("value")
+    table.add_row("winnable / lost / unknown", f"{s['win']} / {s['loss']} / {s['unknown']}")
+    table.add_row("winnable share", f"{s['winnable_share']:.1%} (decided {s['decided_share']:.1%})")
+    table.add_row("solve time", f"median {s['median_s'] * 1e3:.2f} ms, p90 {s['p90_s'] * 1e3:.2f} ms, "
+                  f"p99 {s['p99_s'] * 1e3:.2f} ms, max {s['max_s'] * 1e3:.1f} ms")
+    table.add_row("positions per second", f"{s['positions_per_s']:,.0f}")
     console.print(table)
 
 

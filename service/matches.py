@@ -212,7 +212,7 @@ class MatchService:
                 for type_, seat_, data_ in drawn:
                     after = M.apply_event(after, events[-1]["seq"] + 1, type_, seat_, data_)
                     events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
-                first, last = events[0], events[-1]
+                last = events[-1]
                 response = Appended(match_id, events, after)
                 idem_value = canonical({"fingerprint": fingerprint, "response": dict(response)}) if fingerprint else ""
                 result = after.result
@@ -417,6 +417,16 @@ class MatchService:
         if seat is not None and not 0 <= seat < len(ms.players):
             raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
         return {"seq": ms.seq, "seat": seat, "to_act": list(ms.game.actors(ms.state)), "moves": M.legal_moves(ms, seat)}
+
+    def hint(self, match_id: str, seat: int, budget: int) -> dict[str, Any]:
+        """A solver's judgement of the seat's moves, from what that seat can see."""
+        ms = self.current(match_id)
+        if not 0 <= seat < len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
+        hint = ms.game.hint(ms.state, seat, budget)
+        if hint is None:
+            raise NotFound(f"{ms.game.name} offers no hints", game=ms.game.id)
+        return {"match": match_id, "seq": ms.seq, "seat": seat, **hint}
 
     def review(self, match_id: str) -> dict[str, Any]:
         """Every event with its one-line summary and annotations, undone moves

@@ -197,3 +197,9 @@ def test_an_undone_face_down_play_stays_hidden_from_the_other_seat(client):
         assert log[1]["redacted"] is True and "prince" not in json.dumps(log[1])
         assert log[3]["data"] == {"cards": ["spy", "wizard"]}  # a public reveal stays public
     assert client.get(f"/api/matches/{m['id']}/events?seat=referee").get_json()["events"][1]["data"] == {"card": "prince"}
+
+
+def test_hint_is_404_for_a_game_without_a_solver(client):
+    m = create(client)
+    res = client.get(f"/api/matches/{m['id']}/hint?seat=0")
+    assert res.status_code == 404 and "no hints" in res.get_json()["error"]["message"]

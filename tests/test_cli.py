@@ -19,3 +19,15 @@ def test_simulate_an_unknown_game_says_which_exist():
 def test_simulate_an_unknown_bot_is_a_usage_error():
     res = CliRunner().invoke(main, ["simulate", "troubadour", "--games", "1", "--strategies", "oracle"])
     assert res.exit_code != 0 and "Traceback" not in res.output
+
+
+def test_solve_prints_the_winnable_share_and_times():
+    res = CliRunner().invoke(main, ["solve", "twaalven", "--deals", "5", "--budget", "100000"])
+    assert res.exit_code == 0, res.output
+    assert "winnable share" in res.output and "solve time" in res.output
+
+
+def test_simulate_a_cooperative_game():
+    res = CliRunner().invoke(main, ["simulate", "stapelen", "--games", "3", "--strategies", "builder"])
+    assert res.exit_code == 0, res.output
+    assert "won" in res.output and "lost" in res.output

@@ -150,3 +150,37 @@ def test_an_undo_is_annotated_as_a_recording_correction(svc, store):
     (note,) = store.auto_annotations(mid)[4]
     assert note["kind"] == "correction" and note["undone"] == [3]
     assert note["text"] == "Recording corrected: seq 3 (roll) undone"
+
+
+def test_the_worker_adds_solver_annotations_for_games_with_a_solver(store):
+    from engine.jogledor.simulate import play_random
+
+    svc = MatchService(store)
+    rec = play_random("twaalven", 3, mode="physical")
+    mid = svc.create_match("twaalven", rec.setup["players"], rec.setup["options"])["id"]
+    for event in rec.log[1:]:
+        svc.append(mid, event["type"], event["seat"], event["data"])
+    verdict = validate_log(store, mid)
+    assert verdict["status"] == "valid"
+    kinds = {n["kind"] for notes in store.auto_annotations(mid).values() for n in notes}
+    assert "deal" in kinds and "winnable" in kinds
+
+
+def test_hint_endpoint_judges_the_seats_moves(client, app):
+    from engine.jogledor.simulate import play_random
+
+    rec = play_random("twaalven", 5, mode="physical")
+    res = client.post("/api/matches", json={"game": "twaalven", "players": rec.setup["players"],
+                                            "options": rec.setup["options"]})
+    mid = res.get_json()["id"]
+    for event in rec.log[1:5]:  # the deal, the roles and two moves
+        assert client.post(f"/api/matches/{mid}/events", json={k: event[k] for k in ("type", "seat", "data")}).status_code == 201
+    ms = app.extensions["kroniek"].current(mid)
+    seat = next(a for a in ms.game.actors(ms.state) if isinstance(a, int))
+    hint = client.get(f"/api/matches/{mid}/hint?seat={seat}")
+    assert hint.status_code == 200, hint.get_json()
+    body = hint.get_json()
+    assert body["seat"] == seat and body["seq"] == ms.seq
+    judged = body["winning"] + body["losing"] + body["unknown"]
+    assert judged and all(m["seat"] == seat for m in judged)
+    assert client.get(f"/api/matches/{mid}/hint?seat=9").status_code == 400

@@ -3,6 +3,7 @@ API process computed: each job re-reads the log and replays it from scratch."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from engine import match as M
@@ -53,6 +54,11 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
             "message": exc.message,
             **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
         }
+    if verdict["status"] == "valid" and final is not None:
+        # Deeper annotations (a solver's), only for a log that replays.
+        deep = final.game.analyse_log(events, solver_budget())
+        for seq, notes in (deep or {}).items():
+            annotations.setdefault(seq, []).extend(notes)
     if not chain.valid:
         verdict["status"] = "invalid"
         verdict["chain"] = chain.to_dict()
@@ -61,6 +67,11 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
         result = final.result
         store.set_summary(match_id, final.status, canonical(result.to_dict() if result else None))
     return verdict
+
+
+def solver_budget() -> int:
+    """Nodes per solver call (KRONIEK_SOLVER_BUDGET); past it a solver says unknown."""
+    return int(os.environ.get("KRONIEK_SOLVER_BUDGET", "500000"))
 
 
 def validate_match(prefix: str, match_id: str) -> dict[str, Any]:

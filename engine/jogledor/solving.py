@@ -1,0 +1,57 @@
+"""What every Jogledor solver returns, and the switch between the compiled
+core and its pure-Python twin.
+
+A solver call is a pure function of a game state and a node budget. It
+answers ``win`` (with a witness line: events that, entered in order from the
+position, win the game), ``loss`` (proven: every line loses) or ``unknown``
+(the budget ran out first). It never says ``loss`` after running out of
+budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Move
+
+WIN, LOSS, UNKNOWN = "win", "loss", "unknown"
+
+#: the default node budget of one solver call
+DEFAULT_BUDGET = 2_000_000
+
+try:  # the compiled core (engine/jogledor/_native/jogledor_core.c), built by the install
+    from . import _core as _native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+
+def native() -> Any:
+    """The compiled core module, or None (then the pure-Python search runs;
+    both give identical answers)."""
+    return _native
+
+
+@dataclass(frozen=True)
+class Solution:
+    status: str
+    line: tuple[Move, ...] = ()
+    nodes: int = 0
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def winnable(self) -> bool | None:
+        return {WIN: True, LOSS: False}.get(self.status)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "winnable": self.winnable,
+            "nodes": self.nodes,
+            "line": [m.to_dict() for m in self.line],
+        }
+        if self.note:
+            out["note"] = self.note
+        out.update(self.extra)
+        return out

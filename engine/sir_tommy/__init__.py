@@ -1,0 +1,9 @@
+"""Sir Tommy voor twee: the game engine, registered under the id ``sir_tommy``,
+and its solver (``engine.sir_tommy.solver``)."""
+
+from .. import registry
+from .game import SirTommy
+
+GAME = registry.register(SirTommy())
+
+__all__ = ["GAME", "SirTommy"]

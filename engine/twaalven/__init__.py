@@ -1,0 +1,9 @@
+"""Twaalven en veertienen: the game engine, registered under the id ``twaalven``,
+and its exact solver (``engine.twaalven.solver``)."""
+
+from .. import registry
+from .game import Twaalven
+
+GAME = registry.register(Twaalven())
+
+__all__ = ["GAME", "Twaalven"]

@@ -1,0 +1,445 @@
+"""Twaalven en veertienen (Jogledor, P.D. de Jong, 2014): two players clear an
+open 13×4 tableau together, one taking pairs of twelve, the other pairs of
+fourteen, in strict alternation. See docs/games/twaalven-en-veertienen.md.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..jogledor import Solvable
+from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, aliases, card_name, parse_card, rank_name
+from ..jogledor.tableau import (
+    COLUMNS,
+    DEAL_SCHEMA,
+    Columns,
+    column_of_top,
+    columns_of,
+    deal_move,
+    normalize_deal,
+    view_columns,
+    where,
+)
+from .rules import FOURTEEN, PAIR_NAMES, PAIR_TYPES, QUOTA, RULES, TERMS, TWELVE, TYPE
+
+TABLE = "table"
+DEAL, ROLES, PLAY, OVER = "deal", "roles", "play", "over"
+
+
+@dataclass(frozen=True)
+class State:
+    #: the 13 columns as dealt, bottom to top (None before the deal)
+    columns: Columns | None = None
+    #: cards left in each column
+    heights: tuple[int, ...] = (4,) * COLUMNS
+    #: the seat that collects the twelves, and the seat that starts (None until chosen)
+    twelves: int | None = None
+    first: int | None = None
+    #: the pairs each seat took, in order: ((card, card), ...)
+    taken: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] = ((), ())
+    #: (outcome, reason) once the game is over
+    over: tuple[str, str] | None = None
+    #: roles fixed by the options (skip the roles event)
+    fixed: tuple[int, int] | None = None
+
+    @property
+    def phase(self) -> str:
+        if self.over is not None:
+            return OVER
+        if self.columns is None:
+            return DEAL
+        if self.first is None:
+            return ROLES
+        return PLAY
+
+    @property
+    def turns(self) -> int:
+        return len(self.taken[0]) + len(self.taken[1])
+
+    @property
+    def to_move(self) -> int | None:
+        if self.first is None or self.over is not None:
+            return None
+        return self.first if self.turns % 2 == 0 else 1 - self.first
+
+    def kind(self, seat: int) -> int:
+        """The sum this seat collects: 12 or 14."""
+        return TWELVE if seat == self.twelves else FOURTEEN
+
+    def top(self, c: int) -> int | None:
+        h = self.heights[c]
+        return self.columns[c][h - 1] if (self.columns is not None and h) else None
+
+    @property
+    def left(self) -> int:
+        return sum(self.heights)
+
+
+def pairs_for(state: State, kind: int) -> list[tuple[int, int]]:
+    """Every (column, column), left < right, whose top cards form a pair of ``kind``."""
+    tops = [(c, RANK[state.columns[c][h - 1]]) for c, h in enumerate(state.heights) if h]  # type: ignore[index]
+    table = TYPE[kind]
+    out = []
+    for i, (a, ra) in enumerate(tops):
+        row = table[ra]
+        for b, rb in tops[i + 1 :]:
+            if row[rb] >= 0:
+                out.append((a, b))
+    return out
+
+
+def _seat_name(seat: int) -> str:
+    return f"seat {seat}"
+
+
+class Twaalven(Solvable, Game):
+    id = "twaalven"
+    name = "Twaalven en veertienen"
+    version = "1"
+    min_players = 2
+    max_players = 2
+    summary = (
+        "Cooperative patience for two (Jogledor): clear an open 13×4 tableau together, one player taking pairs "
+        "of twelve and the other pairs of fourteen, in turn, top cards only."
+    )
+    rules = RULES
+    aliases = {**TERMS, **aliases()}
+
+    options_schema = {
+        "type": "object",
+        "properties": {
+            "twelves_seat": {
+                "type": ["integer", "null"],
+                "enum": [0, 1, None],
+                "default": None,
+                "description": "The seat collecting the pairs of twelve; null: chosen at the table after the deal "
+                "(roles event). Give both or neither of twelves_seat and first_seat.",
+            },
+            "first_seat": {
+                "type": ["integer", "null"],
+                "enum": [0, 1, None],
+                "default": None,
+                "description": "The seat that starts; null: chosen at the table after the deal (roles event).",
+            },
+        },
+        "additionalProperties": False,
+    }
+
+    event_types = {
+        "deal": EventType(
+            "deal",
+            CHANCE,
+            DEAL_SCHEMA,
+            "The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
+            "(as laid out), cards (52 in dealing order) or a seed; stored as columns.",
+            aliases=("delen",),
+        ),
+        "roles": EventType(
+            "roles",
+            TABLE,
+            {
+                "type": "object",
+                "properties": {
+                    "twelves": {"type": "integer", "enum": [0, 1], "description": "the seat that collects twelves"},
+                    "first": {"type": "integer", "enum": [0, 1], "description": "the seat that starts"},
+                },
+                "required": ["twelves", "first"],
+                "additionalProperties": False,
+            },
+            "After the deal the table agrees who collects twelves and who starts (may depend on the tableau).",
+            aliases=("rollen",),
+        ),
+        "take": EventType(
+            "take",
+            "seat",
+            {
+                "type": "object",
+                "properties": {
+                    "columns": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 1, "maximum": 13},
+                        "minItems": 2,
+                        "maxItems": 2,
+                        "description": "the two columns, numbered 1–13 from the left",
+                    },
+                    "cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 2, "maxItems": 2},
+                },
+                "minProperties": 1,
+                "additionalProperties": False,
+            },
+            "The player to move takes a pair: two top cards of different columns summing to his number; give the "
+            "columns, the cards, or both. Stored as both, columns ascending.",
+            aliases=("pakken",),
+        ),
+    }
+
+    # -- set-up ---------------------------------------------------------------------
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        if (options.get("twelves_seat") is None) != (options.get("first_seat") is None):
+            raise InvalidOptions(
+                "give both twelves_seat and first_seat, or neither (then the table chooses after the deal)",
+                field="options",
+                rule="twaalven.roles",
+            )
+
+    def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
+        tw, first = options.get("twelves_seat"), options.get("first_seat")
+        return State(fixed=None if tw is None or first is None else (tw, first))
+
+    # -- who acts ---------------------------------------------------------------------
+    def actors(self, state: State) -> tuple[Any, ...]:
+        phase = state.phase
+        if phase == DEAL:
+            return (CHANCE,)
+        if phase == ROLES:
+            return (TABLE,)
+        if phase == PLAY:
+            return (state.to_move,)
+        return ()
+
+    # -- normalize --------------------------------------------------------------------
+    def normalize(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        if type == "deal":
+            return normalize_deal(self.id, data, "twaalven.deck")
+        if type == "roles":
+            return {"twelves": data["twelves"], "first": data["first"]}
+        if type == "take":
+            return self._normalize_take(state, data)
+        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+
+    def _normalize_take(self, state: State, data: dict[str, Any]) -> dict[str, Any]:
+        if state.columns is None:
+            raise RuleViolation("twaalven.tableau", "no cards have been dealt yet")
+        cols: list[int] | None = None
+        if "columns" in data:
+            cols = [c - 1 for c in data["columns"]]
+            if cols[0] == cols[1]:
+                raise RuleViolation(
+                    "twaalven.different_columns", f"both cards would come from column {cols[0] + 1}; a pair comes "
+                    "from two different columns"
+                )
+            for c in cols:
+                if not state.heights[c]:
+                    raise RuleViolation("twaalven.no_moving", f"column {c + 1} is empty (an empty column stays empty)")
+        if "cards" in data:
+            cards = [parse_card(v, f"cards[{i}]") for i, v in enumerate(data["cards"])]
+            if cards[0] == cards[1]:
+                raise MalformedEvent("the two cards of a pair are two different cards", field="cards")
+            found = []
+            for card in cards:
+                c = column_of_top(state.columns, state.heights, card)
+                if c is None:
+                    at = where(state.columns, state.heights, card)
+                    if at is None:
+                        raise RuleViolation("twaalven.top_cards", f"the {card_name(card)} is no longer on the tableau")
+                    raise RuleViolation(
+                        "twaalven.top_cards",
+                        f"the {card_name(card)} lies in column {at[0] + 1} under {at[1]} card(s); only top cards "
+                        "can be taken",
+                    )
+                found.append(c)
+            if cols is not None and sorted(cols) != sorted(found):
+                raise RuleViolation(
+                    "twaalven.top_cards",
+                    "the cards named are not the top cards of the columns named: the tops of columns "
+                    + " and ".join(f"{c + 1} ({CARD_IDS[state.top(c)]})" for c in cols),  # type: ignore[index]
+                )
+            cols = found
+        assert cols is not None
+        a, b = sorted(cols)
+        return {"columns": [a + 1, b + 1], "cards": [CARD_IDS[state.top(a)], CARD_IDS[state.top(b)]]}  # type: ignore[index]
+
+    # -- apply ------------------------------------------------------------------------
+    def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
+        if type == "deal":
+            if state.phase != DEAL:
+                raise RuleViolation("twaalven.tableau", "the cards are dealt once, at the start")
+            after = replace(state, columns=columns_of(data))
+            if state.fixed is not None:
+                after = replace(after, twelves=state.fixed[0], first=state.fixed[1])
+                return self._check_stuck(after)
+            return after
+        if type == "roles":
+            if state.phase != ROLES:
+                if state.phase == DEAL:
+                    raise RuleViolation("twaalven.first", "the roles are chosen after the deal")
+                raise RuleViolation("twaalven.roles", "the roles were already chosen")
+            return self._check_stuck(replace(state, twelves=data["twelves"], first=data["first"]))
+        if type == "take":
+            return self._apply_take(state, seat, data)
+        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+
+    def _apply_take(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
+        if state.phase != PLAY:
+            if state.phase == DEAL:
+                raise RuleViolation("twaalven.tableau", "no cards have been dealt yet")
+            if state.phase == ROLES:
+                raise RuleViolation("twaalven.roles", "first choose who collects twelves and who starts (roles)")
+            raise RuleViolation("twaalven.loss", "the game is over")
+        if seat != state.to_move:
+            raise RuleViolation("twaalven.turns", f"it is seat {state.to_move}'s turn")
+        a, b = (c - 1 for c in data["columns"])
+        if a == b:
+            raise RuleViolation("twaalven.different_columns", "a pair comes from two different columns")
+        ca, cb = state.top(a), state.top(b)
+        if ca is None or cb is None:
+            raise RuleViolation("twaalven.no_moving", "an empty column has no card to take")
+        if [CARD_IDS[ca], CARD_IDS[cb]] != list(data["cards"]):
+            raise RuleViolation("twaalven.top_cards", "the cards are not the top cards of those columns")
+        kind = state.kind(seat)
+        ra, rb = RANK[ca], RANK[cb]
+        if TYPE[kind][ra][rb] < 0:
+            rule = "twaalven.pairs_twelve" if kind == TWELVE else "twaalven.pairs_fourteen"
+            other = TYPE[FOURTEEN if kind == TWELVE else TWELVE][ra][rb] >= 0
+            extra = f" (it is a pair of {26 - kind}, the other player's)" if other else ""
+            raise RuleViolation(
+                rule,
+                f"{rank_name(ra)} and {rank_name(rb)} are no pair of {kind}{extra}; seat {seat} collects "
+                f"{kind}s: " + ("Q-K, A-J, 2-10, 3-9, 4-8, 5-7, 6-6" if kind == TWELVE else "A-K, 2-Q, 3-J, 4-10, 5-9, 6-8, 7-7"),
+            )
+        heights = list(state.heights)
+        heights[a] -= 1
+        heights[b] -= 1
+        taken = list(state.taken)
+        taken[seat] = taken[seat] + ((ca, cb),)
+        after = replace(state, heights=tuple(heights), taken=(taken[0], taken[1]))
+        if not after.left:
+            return replace(after, over=("win", "all 52 cards are taken: both players win"))
+        return self._check_stuck(after)
+
+    def _check_stuck(self, state: State) -> State:
+        mover = state.to_move
+        if mover is None or pairs_for(state, state.kind(mover)):
+            return state
+        kind = state.kind(mover)
+        return replace(
+            state,
+            over=(
+                "loss",
+                f"seat {mover} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
+                f"with {state.left} cards left: both players lose",
+            ),
+        )
+
+    # -- moves ------------------------------------------------------------------------
+    def legal_moves(self, state: State, seat: int | None) -> list[Move]:
+        phase = state.phase
+        if phase == ROLES and seat is None:
+            return [Move("roles", None, {"twelves": t, "first": f}) for t in (0, 1) for f in (0, 1)]
+        if phase != PLAY or seat != state.to_move:
+            return []
+        return [self.take_move(state, a, b) for a, b in pairs_for(state, state.kind(seat))]
+
+    @staticmethod
+    def take_move(state: State, a: int, b: int) -> Move:
+        if a > b:
+            a, b = b, a
+        return Move(
+            "take",
+            state.to_move,
+            {"columns": [a + 1, b + 1], "cards": [CARD_IDS[state.top(a)], CARD_IDS[state.top(b)]]},  # type: ignore[index]
+        )
+
+    def chance_outcome(self, state: State, rng: random.Random) -> Move | None:
+        if state.phase == DEAL:
+            return deal_move(rng)
+        return None
+
+    # -- reading ----------------------------------------------------------------------
+    def result(self, state: State) -> Result | None:
+        if state.over is None:
+            return None
+        outcome, reason = state.over
+        scores = (2 * len(state.taken[0]), 2 * len(state.taken[1]))
+        return Result(outcome, (0, 1) if outcome == "win" else (), scores, reason)
+
+    def pair_counts(self, state: State, seat: int) -> dict[str, int]:
+        """How often the seat took each pair type of its sum."""
+        kind = state.kind(seat)
+        counts = {PAIR_NAMES[t]: 0 for t, (_, _, k) in enumerate(PAIR_TYPES) if k == kind}
+        for a, b in state.taken[seat]:
+            counts[PAIR_NAMES[TYPE[kind][RANK[a]][RANK[b]]]] += 1
+        return counts
+
+    def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
+        # Everything lies face up: every viewer sees the same.
+        view: dict[str, Any] = {
+            "phase": state.phase,
+            "columns": view_columns(state.columns, state.heights),
+            "tops": [CARD_IDS[t] if (t := state.top(c)) is not None else None for c in range(COLUMNS)],
+            "left": state.left if state.columns is not None else 52,
+            "twelves": state.twelves,
+            "fourteens": None if state.twelves is None else 1 - state.twelves,
+            "first": state.first,
+            "to_move": state.to_move,
+            "taken": [[[CARD_IDS[a], CARD_IDS[b]] for a, b in state.taken[s]] for s in (0, 1)],
+        }
+        if state.twelves is not None:
+            view["pair_counts"] = [self.pair_counts(state, s) for s in (0, 1)]
+            view["quota"] = {name: QUOTA[t] for t, name in enumerate(PAIR_NAMES)}
+        if state.phase == PLAY:
+            view["pairs_available"] = len(pairs_for(state, state.kind(state.to_move)))  # type: ignore[arg-type]
+        return view
+
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        if type == "deal":
+            return "The 52 cards are dealt face up in 13 columns of 4"
+        if type == "roles":
+            tw, first = data["twelves"], data["first"]
+            return f"Seat {tw} collects the twelves, seat {1 - tw} the fourteens; seat {first} starts"
+        if type == "take":
+            a, b = data["columns"]
+            kind = before.kind(seat)  # type: ignore[arg-type]
+            text = f"Seat {seat} takes {data['cards'][0]} (column {a}) and {data['cards'][1]} (column {b}): {kind}"
+            if after.over is not None:
+                text += "; " + after.over[1]
+            return text
+        return type
+
+    def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
+        """Cheap, exact notes: the pair type and how often it was taken; a pair
+        taken beyond its quota (each player takes every pair type exactly twice,
+        6-6 and 7-7 once, in every won game) makes the deal unwinnable."""
+        if type != "take":
+            return []
+        kind = before.kind(seat)  # type: ignore[arg-type]
+        a, b = after.taken[seat][-1]  # type: ignore[index]
+        t = TYPE[kind][RANK[a]][RANK[b]]
+        count = sum(1 for x, y in after.taken[seat] if TYPE[kind][RANK[x]][RANK[y]] == t)  # type: ignore[index]
+        notes: list[dict[str, Any]] = [
+            {"kind": "pair", "pair": PAIR_NAMES[t], "sum": kind, "count": count, "quota": QUOTA[t],
+             "text": f"{PAIR_NAMES[t]} ({kind}), taken {count} of {QUOTA[t]}"}
+        ]
+        if count == QUOTA[t] + 1:
+            notes.append({
+                "kind": "over_quota", "glyph": "??", "pair": PAIR_NAMES[t],
+                "text": f"{PAIR_NAMES[t]} taken a {'second' if QUOTA[t] == 1 else 'third'} time: the game can no "
+                "longer come out (in every won game each player takes each pair exactly twice, 6-6 and 7-7 once)",
+            })
+        return notes
+
+    # -- snapshots --------------------------------------------------------------------
+    def encode_state(self, state: State) -> dict[str, Any]:
+        return {
+            "columns": None if state.columns is None else [list(c) for c in state.columns],
+            "heights": list(state.heights),
+            "twelves": state.twelves,
+            "first": state.first,
+            "taken": [[list(p) for p in state.taken[s]] for s in (0, 1)],
+            "over": None if state.over is None else list(state.over),
+            "fixed": None if state.fixed is None else list(state.fixed),
+        }
+
+    def decode_state(self, obj: dict[str, Any]) -> State:
+        return State(
+            columns=None if obj["columns"] is None else tuple(tuple(c) for c in obj["columns"]),
+            heights=tuple(obj["heights"]),
+            twelves=obj["twelves"],
+            first=obj["first"],
+            taken=tuple(tuple((p[0], p[1]) for p in obj["taken"][s]) for s in (0, 1)),  # type: ignore[arg-type]
+            over=None if obj["over"] is None else (obj["over"][0], obj["over"][1]),
+            fixed=None if obj["fixed"] is None else (obj["fixed"][0], obj["fixed"][1]),
+        )
