@@ -172,9 +172,9 @@ class MatchService:
             fingerprint = hashlib.sha256(
                 canonical({"type": type, "seat": seat, "data": data, "expected_seq": expected_seq}).encode()
             ).hexdigest()
-            stored = self.store.idempotent_response(match_id, idempotency_key)
-            if stored is not None:
-                return self._replayed(stored, fingerprint)
+            prior = self._prior_answer(match_id, idempotency_key, fingerprint)
+            if prior is not None:
+                return prior
         entry = self._entry(match_id)
         with entry.lock:
             fresh = False
@@ -199,10 +199,9 @@ class MatchService:
                     if not fresh and self._refresh(match_id, entry):
                         fresh = True
                         continue
-                    if idempotency_key is not None:
-                        stored = self.store.idempotent_response(match_id, idempotency_key)
-                        if stored is not None:
-                            return self._replayed(stored, fingerprint)
+                    prior = self._prior_answer(match_id, idempotency_key, fingerprint)
+                    if prior is not None:
+                        return prior
                     raise
                 now = self.clock()
                 try:
@@ -235,15 +234,21 @@ class MatchService:
                     return self._replayed(outcome.stored, fingerprint)
                 if outcome.status == "missing":
                     raise NotFound(f"no match {match_id!r}")
-                if idempotency_key is not None:
-                    # The writer that got in first may have been this very
-                    # request, retried: its answer stands, whatever the state now.
-                    stored = self.store.idempotent_response(match_id, idempotency_key)
-                    if stored is not None:
-                        return self._replayed(stored, fingerprint)
+                prior = self._prior_answer(match_id, idempotency_key, fingerprint)
+                if prior is not None:
+                    return prior
                 self._refresh(match_id, entry)
                 fresh = True
             raise KroniekError("too many concurrent writers on this match; try again")
+
+    def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> dict[str, Any] | None:
+        """The first answer to this Idempotency-Key, if a request with it got in
+        (possibly this very request, retried, racing itself): it stands,
+        whatever the state is now."""
+        if key is None:
+            return None
+        stored = self.store.idempotent_response(match_id, key)
+        return None if stored is None else self._replayed(stored, fingerprint)
 
     def _replayed(self, stored: str, fingerprint: str | None) -> dict[str, Any]:
         value = json.loads(stored)
