@@ -100,15 +100,20 @@ class MatchState:
             return result
 
     @property
+    def result_dict(self) -> dict[str, Any] | None:
+        """The result as the API shows it (null while the match runs)."""
+        result = self.result
+        return result.to_dict() if result else None
+
+    @property
     def status(self) -> str:
         return "finished" if self.result is not None else "in_progress"
 
     def view(self, seat: int | str | None = None) -> dict[str, Any]:
-        result = self.result
         return {
             "seq": self.seq,
             "status": self.status,
-            "result": result.to_dict() if result else None,
+            "result": self.result_dict,
             "to_act": [a for a in self.game.actors(self.state)],
             **self.game.view(self.state, seat),
         }

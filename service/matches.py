@@ -134,7 +134,7 @@ class MatchService:
             "players": canonical(setup["players"]),
             "created_at": now,
             "status": ms.status,
-            "result": canonical(ms.result.to_dict() if ms.result else None),
+            "result": canonical(ms.result_dict),
         }
         while True:
             match_id = secrets.token_hex(8)
@@ -214,13 +214,12 @@ class MatchService:
                 last = events[-1]
                 response = Appended(match_id, events, after)
                 idem_value = canonical({"fingerprint": fingerprint, "response": dict(response)}) if fingerprint else ""
-                result = after.result
                 changed = after.status != ms.status
                 outcome = self.store.append(
                     match_id,
                     events,
                     after.status if changed else "",
-                    canonical(result.to_dict() if result else None) if changed else "",
+                    canonical(after.result_dict) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
                 )
@@ -368,7 +367,6 @@ class MatchService:
             validation = "pending"
         else:
             validation = verdict["status"]
-        result = ms.result
         return {
             "id": match_id,
             "game": ms.game.id,
@@ -379,7 +377,7 @@ class MatchService:
             "created_at": head.get("created_at"),
             "seq": ms.seq,
             "status": ms.status,
-            "result": result.to_dict() if result else None,
+            "result": ms.result_dict,
             "validation": validation,
             "validation_details": verdict,
         }

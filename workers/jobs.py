@@ -64,8 +64,7 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
         verdict["chain"] = chain.to_dict()
         verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
     if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
-        result = final.result
-        store.set_summary(match_id, final.status, canonical(result.to_dict() if result else None))
+        store.set_summary(match_id, final.status, canonical(final.result_dict))
     return verdict
 
 
