@@ -302,12 +302,14 @@ def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None,
     return drawn
 
 
-def replay_steps(events: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], MatchState | None, MatchState]]:
+def replay_steps(
+    events: Iterable[dict[str, Any]], ms: MatchState | None = None
+) -> Iterator[tuple[dict[str, Any], MatchState | None, MatchState]]:
     """Yield ``(event, before, after)`` for each event of a log, checking every
     rule again: seqs without gaps, canonical data, and in a simulated match
-    that each chance outcome is the one the recorded seed draws. The setup
-    event comes first with ``before`` None."""
-    ms: MatchState | None = None
+    that each chance outcome is the one the recorded seed draws. From the
+    start, the setup event comes first with ``before`` None; given ``ms``, the
+    events continue the match from there."""
     for event in events:
         if ms is None:
             if event["type"] != SETUP or event["seq"] != 1:

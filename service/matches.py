@@ -297,34 +297,36 @@ class MatchService:
             ms = M.start(setup)
         return self._advance(match_id, ms, at)
 
+    def _steps(self, match_id: str, events: list[dict[str, Any]], ms: M.MatchState | None = None):
+        """``replay_steps`` over stored events: a log that no longer replays
+        (someone changed the stream) is a CorruptLog, not the caller's error."""
+        seq = ms.seq if ms is not None else 0
+        try:
+            for step in M.replay_steps(events, ms):
+                seq = step[2].seq
+                yield step
+        except KroniekError as exc:
+            raise CorruptLog(
+                f"match {match_id}: the stored log no longer replays at seq {seq + 1}: {exc.message}", seq=seq + 1
+            ) from None
+
     def _replay_all(self, match_id: str, to: int) -> M.MatchState:
         """The match at ``to`` from its whole log, with its full undo history."""
-        try:
-            ms = M.replay(self.store.events(match_id, 1, to))
-        except KroniekError as exc:
-            raise CorruptLog(f"match {match_id}: the stored log no longer replays: {exc.message}") from None
-        if ms.seq != to:
-            raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
+        ms = None
+        for _, _, ms in self._steps(match_id, self.store.events(match_id, 1, to)):
+            pass
+        if ms is None or ms.seq != to:
+            raise CorruptLog(f"match {match_id}: the log does not reach seq {to}", seq=(ms.seq if ms else 0) + 1)
         return ms
 
     def _advance(self, match_id: str, ms: M.MatchState, to: int) -> M.MatchState:
         if to <= ms.seq:
             return ms
         try:
-            for event in self.store.events(match_id, ms.seq + 1, to):
-                if event["seq"] != ms.seq + 1:
-                    raise CorruptLog(f"match {match_id}: seq {ms.seq + 1} is missing from the log", seq=ms.seq + 1)
-                data = M.normalize_event(ms, event["type"], event["seat"], event["data"], by_server=True)
-                ms = M.apply_event(ms, event["seq"], event["type"], event["seat"], data)
+            for _, _, ms in self._steps(match_id, self.store.events(match_id, ms.seq + 1, to), ms):
+                pass
         except M.HistoryElided:
             return self._replay_all(match_id, to)
-        except CorruptLog:
-            raise
-        except KroniekError as exc:
-            raise CorruptLog(
-                f"match {match_id}: the stored log no longer replays at seq {ms.seq + 1}: {exc.message}",
-                seq=ms.seq + 1,
-            ) from None
         if ms.seq != to:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
@@ -442,21 +444,16 @@ class MatchService:
             human.setdefault(note["seq"], []).append({"source": "human", **note})
         steps: list[dict[str, Any]] = []
         index: dict[int, dict[str, Any]] = {}
-        ms: M.MatchState | None = None
-        for event in events:
+        for event, before, after in self._steps(match_id, events):
             seq, type_, seat, data = event["seq"], event["type"], event["seat"], event["data"]
-            if ms is None:
-                ms = M.start(data, seq)
-                summary = f"Setup: {ms.game.name} for {', '.join(ms.players)} ({data['mode']})"
+            if before is None:
+                summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
+            elif type_ == M.UNDO:
+                summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
+                for s in after.undone:
+                    index[s]["undone_by"] = seq
             else:
-                after = M.apply_event(ms, seq, type_, seat, data)
-                if type_ == M.UNDO:
-                    summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
-                    for s in after.undone:
-                        index[s]["undone_by"] = seq
-                else:
-                    summary = ms.game.describe(ms.state, type_, seat, data, after.state)
-                ms = after
+                summary = after.game.describe(before.state, type_, seat, data, after.state)
             step = {
                 "seq": seq,
                 "type": type_,
@@ -465,7 +462,7 @@ class MatchService:
                 "recorded_by": event["recorded_by"],
                 "recorded_at": event["recorded_at"],
                 "undone_by": None,
-                "undoes": list(ms.undone) if type_ == M.UNDO else [],
+                "undoes": list(after.undone) if type_ == M.UNDO else [],
                 "annotations": [{"source": "worker", **a} for a in auto.get(seq, [])] + human.get(seq, []),
             }
             index[seq] = step

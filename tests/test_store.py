@@ -205,3 +205,18 @@ def test_undo_deeper_than_a_snapshot_keeps_rebuilds_from_the_log(svc, store):
     assert fresh.current(mid).state[0].total == 80 - 50
     # A third process, loading after the undos, agrees.
     assert MatchService(store).current(mid).state == fresh.current(mid).state
+
+
+def test_a_stored_log_that_no_longer_replays_is_reported_as_corrupt(svc, store):
+    from service.errors import CorruptLog
+
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 2})
+    svc.append(mid, "roll", None, {"value": 3})
+    rewrite_entry(store, mid, 2, data={"n": 7})  # an illegal move, written behind the service's back
+    fresh = MatchService(store)
+    with pytest.raises(CorruptLog) as err:
+        fresh.current(mid)
+    assert err.value.details["seq"] == 2
+    with pytest.raises(CorruptLog):
+        fresh.review(mid)
