@@ -23,8 +23,6 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
     chain = audit_match(store, match_id)
-    if not chain.valid:
-        verdict["chain"] = chain.to_dict()
     last_good = 0
     final: M.MatchState | None = None
     try:

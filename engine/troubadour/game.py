@@ -441,34 +441,35 @@ class Troubadour(Game):
             raise MalformedEvent(f"unknown event type {type!r} for Troubadour", field="type")
         return f(self, state, seat, data)
 
-    def _n_choose(self, state, seat, data):
-        nobles = sorted((parse_any(x, f"nobles[{i}]") for i, x in enumerate(data["nobles"])), key=lambda k: (k[0] != "noble", k[1]))
-        out = {"nobles": [NOBLE_IDS[x] if k == "noble" else CARD_IDS[x] for k, x in nobles], "reveal": len(state.reveals)}
-        if "reveal" in data and data["reveal"] != out["reveal"]:
+    @staticmethod
+    def _parse_trio(row, field: str) -> list[str]:
+        """A trio of nobles in canonical ids, in rank order."""
+        parsed = sorted((parse_any(x, f"{field}[{i}]") for i, x in enumerate(row)), key=lambda k: (k[0] != "noble", k[1]))
+        return [NOBLE_IDS[x] if k == "noble" else CARD_IDS[x] for k, x in parsed]
+
+    @staticmethod
+    def _reveal_number(state, data) -> int:
+        """The secret reveal a pick belongs to (stored with it, so the log's
+        view knows when the pick became public)."""
+        reveal = len(state.reveals)
+        if "reveal" in data and data["reveal"] != reveal:
             raise RuleViolation(
                 "troubadour.secret_choice",
-                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {out['reveal']}",
+                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {reveal}",
             )
-        return out
+        return reveal
+
+    def _n_choose(self, state, seat, data):
+        return {"nobles": self._parse_trio(data["nobles"], "nobles"), "reveal": self._reveal_number(state, data)}
 
     def _n_reveal(self, state, seat, data):
         rows = data["nobles"]
         if len(rows) != state.n:
             raise MalformedEvent(f"nobles: one trio per player, {state.n} in all, not {len(rows)}", field="nobles")
-        out = []
-        for s, row in enumerate(rows):
-            parsed = sorted((parse_any(x, f"nobles[{s}][{i}]") for i, x in enumerate(row)), key=lambda k: (k[0] != "noble", k[1]))
-            out.append([NOBLE_IDS[x] if k == "noble" else CARD_IDS[x] for k, x in parsed])
-        return {"nobles": out}
+        return {"nobles": [self._parse_trio(row, f"nobles[{s}]") for s, row in enumerate(rows)]}
 
     def _n_counter_pick(self, state, seat, data):
-        out = {"noble": parse_card_id(data["noble"], "noble"), "reveal": len(state.reveals)}
-        if "reveal" in data and data["reveal"] != out["reveal"]:
-            raise RuleViolation(
-                "troubadour.secret_choice",
-                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {out['reveal']}",
-            )
-        return out
+        return {"noble": parse_card_id(data["noble"], "noble"), "reveal": self._reveal_number(state, data)}
 
     def _n_counter_reveal(self, state, seat, data):
         rows = data["nobles"]
