@@ -137,8 +137,9 @@ def main() -> None:
     console.print(table)
 
 
-#: Benchmark modules of the games and leagues, each with measure() -> rows.
-GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues"}
+#: Benchmark modules of the games, leagues and Merkle proofs, each with measure() -> rows.
+GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
+                "merkle": "bench.merkle"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
