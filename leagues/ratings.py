@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .standings import LeagueResult
 
@@ -249,3 +249,67 @@ def rate(results: Iterable[LeagueResult], system: str, **kw: Any) -> RatingTable
     if system == "openskill-pl":
         return openskill_ratings(results, **kw)
     raise ValueError(f"unknown rating system {system!r}")
+
+
+# -- several leagues of one game ----------------------------------------------------
+
+#: League events that change a league's results, and so its game's ratings.
+RESULT_EVENTS = ("result", "forfeit", "correction")
+
+
+def system_for(min_players: int, max_players: int, cooperative: bool = False) -> str:
+    """The rating system of a game: Glicko-2 for a game only ever played by
+    two (and not cooperative), openskill's Plackett-Luce for the rest —
+    multi-player games, and cooperative ones (the team against the game)."""
+    if not cooperative and min_players == max_players == 2:
+        return "glicko2"
+    return "openskill-pl"
+
+
+class LeagueRound(NamedTuple):
+    """The rating period of several leagues rated together: a league's round,
+    ordered by when the league was set up (its setup's ``recorded_at``, from
+    its log), then the league id, then the round number. A pure function of
+    the logs, so every recomputation orders the periods alike; within one
+    league the rounds keep their own order."""
+
+    started: str
+    league: str
+    round: int
+
+
+@dataclass(frozen=True)
+class RatedLeague:
+    """One league's contribution: its id, its setup's ``recorded_at`` and its results."""
+
+    league: str
+    started: str
+    results: tuple[LeagueResult, ...]
+
+
+def as_team_result(res: LeagueResult) -> LeagueResult:
+    """A cooperative game's result as a league records it — every seat ranked
+    1 when the team won, every seat ranked 2 when the game beat them — as a
+    team result (``team_won``). Byes, forfeits, results already marked and
+    results whose seats are ranked apart are returned as they are."""
+    if not res.played or res.team_won is not None or len(set(res.ranks)) != 1:
+        return res
+    return replace(res, team_won=res.ranks[0] == 1)
+
+
+def rate_leagues(
+    leagues: Iterable[RatedLeague], system: str, *, cooperative: bool = False, **kw: Any
+) -> RatingTable:
+    """Rate the results of several leagues of one game together, one period
+    per league round (``LeagueRound``). With ``cooperative``, every played
+    result is the team against the game (``as_team_result``). The table is a
+    pure function of the set of leagues and their results."""
+    results: list[LeagueResult] = []
+    periods: dict[int, LeagueRound] = {}
+    for lg in leagues:
+        for res in lg.results:
+            if cooperative:
+                res = as_team_result(res)
+            results.append(res)  # kept alive, so id() stays unique while rating
+            periods[id(res)] = LeagueRound(lg.started, lg.league, res.round)
+    return rate(results, system, period=lambda r: periods[id(r)], **kw)

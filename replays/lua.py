@@ -35,19 +35,25 @@ if prior then return {'dup', prior} end""",
     idem_store="""redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', 172800)""",
 )
 
-# KEYS: head, log
-# ARGV: n_fields, n_events, head fields (name, value, ...), then events as in APPEND
+# KEYS: head, log, acl
+# ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in
+# APPEND, then the roles on the new stream (user, roles json, ...): a match or
+# league never exists, even for a moment, without whoever may write to it
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
 local nf = tonumber(ARGV[1])
 local n = tonumber(ARGV[2])
-local b = 3 + nf * 2
+local na = tonumber(ARGV[3])
+local b = 4 + nf * 2
 for i = 1, n do
   redis.call('XADD', KEYS[2], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
   b = b + 3
 end
 for i = 0, nf - 1 do
-  redis.call('HSET', KEYS[1], ARGV[3 + i * 2], ARGV[4 + i * 2])
+  redis.call('HSET', KEYS[1], ARGV[4 + i * 2], ARGV[5 + i * 2])
+end
+for i = 0, na - 1 do
+  redis.call('HSET', KEYS[3], ARGV[b + i * 2], ARGV[b + 1 + i * 2])
 end
 return {'ok'}
 """

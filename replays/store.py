@@ -14,6 +14,7 @@ a league's stream is laid out the same way under ``{l:ID}``):
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
+- ``P:{m:ID}:acl``    who holds which role on the match (``service.accounts``)
 - ``P:matches``       sorted set of match ids by creation time (an index)
 """
 
@@ -78,14 +79,25 @@ class EventStore:
         return f"{self.prefix}:{self.KINDS[self.kind]}"
 
     # -- writing ------------------------------------------------------------
-    def create(self, match_id: str, events: list[dict[str, Any]], head: dict[str, str], created_ts: float) -> bool:
-        """Write a new match's first events atomically; False if the id exists."""
+    def create(
+        self,
+        match_id: str,
+        events: list[dict[str, Any]],
+        head: dict[str, str],
+        created_ts: float,
+        acl: dict[str, str] | None = None,
+    ) -> bool:
+        """Write a new stream's first events, listing fields and roles (``acl``)
+        atomically; False if the id exists."""
         fields: list[Any] = []
         for name, value in head.items():
             fields += [name, value]
+        roles: list[Any] = []
+        for name, value in (acl or {}).items():
+            roles += [name, value]
         res = self._create(
-            keys=[self.key(match_id, "head"), self.key(match_id, "log")],
-            args=[len(head), len(events), *fields, *_flatten(events)],
+            keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")],
+            args=[len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles],
         )
         if res[0] != "ok":
             return False

@@ -10,7 +10,9 @@ from engine import all_games, get
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
-from .errors import BadRequest
+from .access import Access
+from .accounts import acl_fields, check_role
+from .errors import BadRequest, Forbidden, NotFound, Unauthorized
 from .matches import MatchService
 
 games = Blueprint("games", __name__, url_prefix="/api/games", description="The games Kroniek knows")
@@ -18,6 +20,8 @@ matches = Blueprint("matches", __name__, url_prefix="/api/matches", description=
 
 ERRORS = {
     400: "malformed request or event",
+    401: "no token, or not a valid one (send 'Authorization: Bearer <token>')",
+    403: "the token's user lacks the role this needs",
     404: "unknown match or game",
     409: "expected_seq is not the latest seq",
     422: "the rules forbid this move",
@@ -28,10 +32,32 @@ def service() -> MatchService:
     return current_app.extensions["kroniek"]
 
 
-def recorder() -> str:
-    # Until accounts exist, a client may say who records; the log keeps it.
-    name = request.headers.get("X-Kroniek-Recorder", "anonymous").strip()
-    return name[:100] or "anonymous"
+def access() -> Access:
+    return current_app.extensions["kroniek.access"]
+
+
+def guard(action: str, object_id: str, exists) -> str:
+    """The user's name if they may do ``action`` on the object; an unknown
+    object is 404 rather than 403, as it would be without accounts."""
+    try:
+        return access().require(action, object_id).name
+    except (Unauthorized, Forbidden):
+        if not exists(object_id):
+            raise NotFound(f"no such {'match' if action.startswith('match') else 'league'} {object_id!r}") from None
+        raise
+
+
+def match_exists(match_id: str) -> bool:
+    return bool(service().store.r.exists(service().store.key(match_id, "log")))
+
+
+def guard_view(match_id: str, viewer) -> None:
+    try:
+        access().require_view(match_id, viewer)
+    except (Unauthorized, Forbidden):
+        if not match_exists(match_id):
+            raise NotFound(f"no such match {match_id!r}") from None
+        raise
 
 
 def _doc_errors(blp: Blueprint, *codes: int):
@@ -80,11 +106,13 @@ class Game(MethodView):
 class Matches(MethodView):
     @matches.arguments(S.MatchCreate, error_status_code=400)
     @matches.response(201, S.MatchOut)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 404)
     def post(self, body):
-        """Create a match; its setup event is seq 1"""
+        """Create a match; its setup event is seq 1, and its creator its recorder"""
+        user = access().require_user(anonymous_ok=True)
         return service().create_match(
-            body["game"], body["players"], body["options"], body["mode"], body["seed"], recorded_by=recorder()
+            body["game"], body["players"], body["options"], body["mode"], body["seed"], recorded_by=user.name,
+            acl=acl_fields(access().creator_acl("recorder")),
         )
 
     @matches.arguments(S.ListArgs, location="query", error_status_code=400)
@@ -107,12 +135,13 @@ class Match(MethodView):
 class Events(MethodView):
     @matches.arguments(S.EventIn, error_status_code=400)
     @matches.response(201, S.AppendOut)
-    @_doc_errors(matches, 400, 404, 409, 422)
+    @_doc_errors(matches, 400, 401, 403, 404, 409, 422)
     def post(self, body, match_id):
-        """Append an event (a move, a chance outcome, or an undo)
+        """Append an event (a move, a chance outcome, or an undo): a recorder's or referee's
 
         Send the `Idempotency-Key` header to make a retry safe: the same key
         returns the first answer and writes nothing."""
+        user = guard("match.append", match_id, match_exists)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 255 and key.isprintable()):
             raise BadRequest("Idempotency-Key must be 1–255 printable characters", field="Idempotency-Key")
@@ -124,19 +153,21 @@ class Events(MethodView):
                 body["data"],
                 expected_seq=body["expected_seq"],
                 idempotency_key=key,
-                recorded_by=recorder(),
+                recorded_by=user,
             )
         )
 
     @matches.arguments(S.EventsArgs, location="query", error_status_code=400)
     @matches.response(200, S.EventList)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
         """The log: events with their hashes, optionally from/to a seq
 
         Hidden information (a face-down card, the seed of a simulated match)
-        is shown only to whom may see it: pass `seat` for a seat's view or
-        `seat=referee` for the whole log."""
+        is shown only to whom may see it: pass `seat` for a seat's view (that
+        seat's player, a recorder or referee) or `seat=referee` for the whole
+        log (a recorder or referee)."""
+        guard_view(match_id, args["seat"])
         return {"match": match_id, "events": service().events(match_id, args["from_"], args["to"], args["seat"])}
 
 
@@ -144,9 +175,10 @@ class Events(MethodView):
 class State(MethodView):
     @matches.arguments(S.StateArgs, location="query", error_status_code=400)
     @matches.response(200)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
         """The state at any seq, as one seat (or the public, or the referee) sees it"""
+        guard_view(match_id, args["seat"])
         ms = service().state_at(match_id, args["at"])
         seat = args["seat"]
         if isinstance(seat, int) and seat >= len(ms.players):
@@ -158,9 +190,10 @@ class State(MethodView):
 class LegalMoves(MethodView):
     @matches.arguments(S.SeatArgs, location="query", error_status_code=400)
     @matches.response(200)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
         """The moves a seat may enter now (without a seat: the table's moves)"""
+        guard_view(match_id, args["seat"])
         return service().legal_moves(match_id, args["seat"])
 
 
@@ -174,9 +207,10 @@ class HintArgs(S.Schema):
 class Hint(MethodView):
     @matches.arguments(HintArgs, location="query", error_status_code=400)
     @matches.response(200)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
         """The seat's moves that keep the game winnable (games with a solver)"""
+        guard_view(match_id, args["seat"])
         return service().hint(match_id, args["seat"], args["budget"])
 
 
@@ -193,10 +227,13 @@ class Review(MethodView):
 class Annotations(MethodView):
     @matches.arguments(S.AnnotationIn, error_status_code=400)
     @matches.response(201)
-    @_doc_errors(matches, 400, 404)
+    @_doc_errors(matches, 400, 401, 403, 404)
     def post(self, body, match_id):
-        """Add a comment and/or glyph (!! ! !? ?! ? ??) to an event; the log is untouched"""
-        return service().annotate(match_id, body["seq"], body["comment"], body["glyph"], author=recorder())
+        """Add a comment and/or glyph (!! ! !? ?! ? ??) to an event; the log is untouched
+
+        A recorder's, referee's or player's."""
+        user = guard("match.annotate", match_id, match_exists)
+        return service().annotate(match_id, body["seq"], body["comment"], body["glyph"], author=user)
 
     @matches.response(200)
     @_doc_errors(matches, 404)
@@ -212,3 +249,25 @@ class Audit(MethodView):
     def get(self, match_id):
         """Recompute the hash chain: catches any edited, removed or reordered entry"""
         return service().audit(match_id)
+
+
+@matches.route("/<match_id>/roles")
+class Roles(MethodView):
+    @matches.arguments(S.RoleIn, error_status_code=400)
+    @matches.response(201)
+    @_doc_errors(matches, 400, 401, 403, 404)
+    def post(self, body, match_id):
+        """Give a user a role on this match: recorder, referee, or player of a seat (a recorder's or referee's)"""
+        guard("match.grant", match_id, match_exists)
+        role = check_role("m", body["role"], body["seat"])
+        access().accounts.user(body["user"])  # 404 for an unknown user
+        roles = access().accounts.grant("m", match_id, body["user"], role)
+        return {"match": match_id, "user": body["user"], "roles": roles}
+
+    @matches.response(200)
+    @_doc_errors(matches, 404)
+    def get(self, match_id):
+        """Who holds which role on this match"""
+        if not match_exists(match_id):
+            raise NotFound(f"no such match {match_id!r}")
+        return {"match": match_id, "roles": access().accounts.acl("m", match_id)}

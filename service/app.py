@@ -12,6 +12,8 @@ from engine.core import KroniekError
 from engine.match import rule_text
 from replays import EventStore
 
+from .access import Access
+from .accounts import Accounts
 from .leagues import LeagueService
 from .matches import MatchService
 from .schemas import KroniekErrorResponse
@@ -48,8 +50,12 @@ def _flatten_messages(messages: Any, path: str = "") -> str:
 def create_app(
     store: EventStore | None = None,
     enqueue_validation: Callable[[str], None] | None = None,
+    auth: str | None = None,
+    enqueue_ratings: Callable[[str], None] | None = None,
     **service_options: Any,
 ) -> Flask:
+    """``auth``: ``required`` (a token for every write and private view) or
+    ``open`` (anonymous matches as well); default ``KRONIEK_AUTH`` or required."""
     app = Flask("kroniek")
     app.config.update(
         API_TITLE="Kroniek",
@@ -83,9 +89,20 @@ def create_app(
         def enqueue_validation(match_id: str) -> None:
             enqueue(prefix, match_id, delay)
 
+    if enqueue_ratings is None:
+        from workers.queue import enqueue_ratings as enqueue_game
+
+        ratings_prefix = store.prefix
+
+        def enqueue_ratings(game: str) -> None:
+            enqueue_game(ratings_prefix, game)
+
     matches = MatchService(store, enqueue_validation, **service_options)
     app.extensions["kroniek"] = matches
-    app.extensions["kroniek.leagues"] = LeagueService(EventStore(store.r, store.prefix, kind="l"), matches)
+    app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
+    app.before_request(access.authenticate)
+    app.extensions["kroniek.leagues"] = LeagueService(EventStore(store.r, store.prefix, kind="l"), matches,
+                                                      on_results_changed=enqueue_ratings)
 
     api = KroniekApi(
         app,
@@ -99,10 +116,16 @@ def create_app(
     from .api import games
     from .api import matches as matches_blueprint
     from .league_api import leagues
+    from .ratings_api import ratings
+    from .users_api import users
 
     api.register_blueprint(games)
     api.register_blueprint(matches_blueprint)
     api.register_blueprint(leagues)
+    api.register_blueprint(ratings)
+    api.register_blueprint(users)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    api.spec.options["security"] = [{"bearer": []}, {}]
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
@@ -115,7 +138,8 @@ def create_app(
         answer: dict[str, Any] = {"error": body}
         if "current_seq" in body:
             answer["current_seq"] = body["current_seq"]  # the 409 contract names it at the top too
-        return jsonify(answer), exc.status
+        headers = {"WWW-Authenticate": 'Bearer realm="kroniek"'} if exc.status == 401 else {}
+        return jsonify(answer), exc.status, headers
 
     @app.errorhandler(404)
     def not_found(exc):
@@ -146,6 +170,7 @@ def create_app(
                 "games": "/api/games",
                 "matches": "/api/matches",
                 "leagues": "/api/leagues",
+                "auth": app.extensions["kroniek.access"].mode,
             }
         )
 

@@ -85,6 +85,12 @@ def run(host: str, port: int, var_dir: str) -> None:
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
+    try:
+        token = _first_admin_token(env["REDIS_URL"])
+    except Exception:
+        if redis_proc is not None and socket is not None:
+            embedded.stop(redis_proc, socket)
+        raise
     exe = [sys.executable, "-m", "service.cli"]
     children = [
         subprocess.Popen([*exe, "worker"], env=env),
@@ -92,6 +98,11 @@ def run(host: str, port: int, var_dir: str) -> None:
     ]
     click.echo(f"API:      http://{host}:{port}/api")
     click.echo(f"API docs: http://{host}:{port}/api/docs  (OpenAPI: http://{host}:{port}/api/openapi.json)")
+    if token:
+        click.echo(f"Admin token (shown this once; keep it): {token}")
+        click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
+    else:
+        click.echo("Accounts: an admin exists; `kroniek user token <name>` makes a new token.")
     click.echo("Press Ctrl-C to stop.")
     stopping = False
 
@@ -205,6 +216,90 @@ def solve(game: str, deals: int, seed: int, budget: int) -> None:
                   f"p99 {s['p99_s'] * 1e3:.2f} ms, max {s['max_s'] * 1e3:.1f} ms")
     table.add_row("positions per second", f"{s['positions_per_s']:,.0f}")
     console.print(table)
+
+
+
+def _accounts(url: str | None = None):
+    import redis as redis_py
+
+    from workers.connection import key_prefix, store_client
+
+    from .accounts import Accounts
+
+    client = redis_py.Redis.from_url(url, decode_responses=True) if url else store_client()
+    return Accounts(client, key_prefix())
+
+
+def _first_admin_token(url: str) -> str | None:
+    """The first start makes an admin and shows their token; later starts
+    show nothing (only the token's hash is kept)."""
+    from .matches import utc_now
+
+    accounts = _accounts(url)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if accounts.has_admin():
+                return None
+            return accounts.add_user("admin", admin=True, now=utc_now())[1]
+        except Exception as exc:  # Redis still loading its append-only file
+            if time.monotonic() > deadline or "loading" not in str(exc).lower():
+                raise
+
+
+@main.group()
+def user() -> None:
+    """Accounts and API tokens (honours REDIS_URL). A token is printed once;
+    only its SHA-256 is stored."""
+
+
+@user.command("add")
+@click.argument("name")
+@click.option("--admin", is_flag=True, help="may make users and do anything")
+def user_add(name: str, admin: bool) -> None:
+    """Create user NAME and print their first token."""
+    from engine.core import KroniekError
+
+    from .matches import utc_now
+
+    try:
+        _, token = _accounts().add_user(name, admin, utc_now())
+    except KroniekError as exc:
+        raise click.ClickException(exc.message) from None
+    click.echo(token)
+
+
+@user.command("token")
+@click.argument("name")
+def user_token(name: str) -> None:
+    """Print a new token for NAME (their other tokens stay valid)."""
+    from engine.core import KroniekError
+
+    from .matches import utc_now
+
+    try:
+        click.echo(_accounts().issue_token(name, utc_now()))
+    except KroniekError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+@user.command("revoke")
+@click.argument("name")
+def user_revoke(name: str) -> None:
+    """Revoke every token of NAME."""
+    from engine.core import KroniekError
+
+    try:
+        click.echo(f"revoked {_accounts().revoke_tokens(name)} token(s) of {name}")
+    except KroniekError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+@user.command("list")
+def user_list() -> None:
+    """List the users."""
+    for u in _accounts().users():
+        click.echo(f"{u['name']}{'  (admin)' if u['admin'] else ''}")
 
 
 if __name__ == "__main__":

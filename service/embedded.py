@@ -38,7 +38,8 @@ def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0) -> tupl
     """Start redis-server on a unix socket in ``var_dir``; wait until it answers."""
     var_dir.mkdir(parents=True, exist_ok=True)
     socket = var_dir / "redis.sock"
-    proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL)
+    # Its output goes nowhere, so a caller reading our output sees it end when we do.
+    proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = redis.Redis(unix_socket_path=str(socket))
     deadline = time.monotonic() + timeout
     while True:

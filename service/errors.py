@@ -40,3 +40,17 @@ class CorruptLog(KroniekError):
 class BadRequest(KroniekError):
     code = "bad_request"
     status = 400
+
+
+class Unauthorized(KroniekError):
+    """No token, or one that is not (or no longer) valid."""
+
+    code = "unauthorized"
+    status = 401
+
+
+class Forbidden(KroniekError):
+    """A valid token whose user lacks the role this write (or view) needs."""
+
+    code = "forbidden"
+    status = 403

@@ -10,7 +10,9 @@ from marshmallow import Schema, fields, validate
 from leagues.league import FORMATS
 
 from . import schemas as S
-from .api import _doc_errors, recorder
+from .accounts import acl_fields, check_role
+from .api import _doc_errors, access, guard
+from .errors import NotFound
 from .leagues import LeagueService
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
@@ -18,6 +20,14 @@ leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description=
 
 def service() -> LeagueService:
     return current_app.extensions["kroniek.leagues"]
+
+
+def league_exists(league_id: str) -> bool:
+    return bool(service().store.r.exists(service().store.key(league_id, "log")))
+
+
+def allowed(action: str, league_id: str) -> str:
+    return guard(action, league_id, league_exists)
 
 
 class LeagueCreate(Schema):
@@ -53,11 +63,13 @@ class StandingsArgs(Schema):
 class Leagues(MethodView):
     @leagues.arguments(LeagueCreate, error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 404, 422)
     def post(self, body):
-        """Create a league (its setup is seq 1 of its stream) and register players"""
+        """Create a league (its setup is seq 1 of its stream) and register players; its creator organises it"""
+        user = access().require_user()
         return service().create(body["name"], body["game"], body["format"], body["rounds"], body["rules"],
-                                body["players"], recorded_by=recorder())
+                                body["players"], recorded_by=user.name,
+                                acl=acl_fields(access().creator_acl("organiser")))
 
 
 @leagues.route("/<league_id>")
@@ -73,59 +85,68 @@ class League(MethodView):
 class Players(MethodView):
     @leagues.arguments(PlayerIn, error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
     def post(self, body, league_id):
         """Register a player (before round 1 is paired)"""
-        return service().register(league_id, body["player"], recorded_by=recorder())
+        user = allowed("league.manage", league_id)
+        return service().register(league_id, body["player"], recorded_by=user)
 
 
 @leagues.route("/<league_id>/withdrawals")
 class Withdrawals(MethodView):
     @leagues.arguments(PlayerIn, error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
     def post(self, body, league_id):
         """Withdraw a player from the later rounds"""
-        return service().withdraw(league_id, body["player"], recorded_by=recorder())
+        user = allowed("league.manage", league_id)
+        return service().withdraw(league_id, body["player"], recorded_by=user)
 
 
 @leagues.route("/<league_id>/rounds")
 class Rounds(MethodView):
     @leagues.response(201)
-    @_doc_errors(leagues, 404, 422)
+    @_doc_errors(leagues, 401, 403, 404, 422)
     def post(self, league_id):
         """Pair the next round, as the league's system pairs it"""
-        return service().pair_next_round(league_id, recorded_by=recorder())
+        user = allowed("league.manage", league_id)
+        return service().pair_next_round(league_id, recorded_by=user)
 
 
 @leagues.route("/<league_id>/rounds/<int:round_no>/boards/<int:board>/match")
 class BoardMatch(MethodView):
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
     def post(self, league_id, round_no, board):
-        """Create the match of a board, with the board's players in seat order, and link it"""
-        return service().start_match(league_id, round_no, board, recorded_by=recorder())
+        """Create the match of a board, with the board's players in seat order, and link it
+
+        Whoever starts it records it; the league's organisers and referees are its referees."""
+        user = allowed("league.manage", league_id)
+        return service().start_match(league_id, round_no, board, recorded_by=user,
+                                     acl=acl_fields({user: ["recorder"]}, league=league_id))
 
 
 @leagues.route("/<league_id>/results")
 class Results(MethodView):
     @leagues.arguments(ResultIn, error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
     def post(self, body, league_id):
         """Enter a linked match's result: only once the match has finished and its log is validated"""
-        return service().record_result(league_id, body["match"], recorded_by=recorder())
+        user = allowed("league.result", league_id)
+        return service().record_result(league_id, body["match"], recorded_by=user)
 
 
 @leagues.route("/<league_id>/forfeits")
 class Forfeits(MethodView):
     @leagues.arguments(ForfeitIn, error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 400, 404, 422)
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
     def post(self, body, league_id):
         """A referee's forfeit of a board, with the reason"""
+        user = allowed("league.forfeit", league_id)
         return service().forfeit(league_id, body["round"], body["board"], body["forfeited"], body["reason"],
-                                 recorded_by=recorder())
+                                 recorded_by=user)
 
 
 @leagues.route("/<league_id>/standings")
@@ -156,3 +177,25 @@ class Audit(MethodView):
     def get(self, league_id):
         """Recompute the league stream's hash chain"""
         return service().audit(league_id)
+
+
+@leagues.route("/<league_id>/roles")
+class Roles(MethodView):
+    @leagues.arguments(S.RoleIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 401, 403, 404)
+    def post(self, body, league_id):
+        """Give a user a role on this league: organiser or referee (an organiser's)"""
+        allowed("league.grant", league_id)
+        role = check_role("l", body["role"])
+        access().accounts.user(body["user"])  # 404 for an unknown user
+        roles = access().accounts.grant("l", league_id, body["user"], role)
+        return {"league": league_id, "user": body["user"], "roles": roles}
+
+    @leagues.response(200)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """Who holds which role on this league"""
+        if not league_exists(league_id):
+            raise NotFound(f"no league {league_id!r}")
+        return {"league": league_id, "roles": access().accounts.acl("l", league_id)}

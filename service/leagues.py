@@ -12,7 +12,7 @@ import csv
 import io
 import secrets
 import time
-from typing import Any
+from typing import Any, Callable
 
 from engine.core import KroniekError, RuleViolation
 from leagues import league as L
@@ -24,10 +24,12 @@ from .matches import MatchService, utc_now
 
 
 class LeagueService:
-    def __init__(self, store: EventStore, matches: MatchService) -> None:
+    def __init__(self, store: EventStore, matches: MatchService,
+                 on_results_changed: Callable[[str], None] | None = None) -> None:
         assert store.kind == "l"
         self.store = store
         self.matches = matches
+        self.on_results_changed = on_results_changed  # called with the game after a result, forfeit or correction
 
     # -- the log -----------------------------------------------------------------
     def _log(self, league_id: str) -> list[dict[str, Any]]:
@@ -45,12 +47,16 @@ class LeagueService:
             state = L.apply(L.replay(events), type, data)
             event = seal(len(events) + 1, type, None, data, utc_now(), recorded_by, events[-1]["hash"])
             if self.store.append(league_id, [event]).status == "ok":
+                if self.on_results_changed is not None and type in ("result", "forfeit", "correction"):
+                    self.on_results_changed(state.game)
                 return {"seq": event["seq"], "hash": event["hash"], "league": L.view(state)}
         raise KroniekError("too many concurrent writers on this league; try again")
 
     # -- writing -------------------------------------------------------------------
     def create(self, name: str, game: str, format: str, rounds: int | None, rules: dict[str, Any],
-               players: list[str], recorded_by: str = "anonymous") -> dict[str, Any]:
+               players: list[str], recorded_by: str = "anonymous",
+               acl: dict[str, str] | None = None) -> dict[str, Any]:
+        """``acl``: the roles on the new league (its organisers), written with it."""
         from engine import registry
 
         registry.get(game)  # 404 for an unknown game
@@ -58,7 +64,7 @@ class LeagueService:
         L.start(data)  # refuse a bad setup before writing anything
         league_id = secrets.token_hex(8)
         setup = seal(1, "setup", None, data, utc_now(), recorded_by, GENESIS)
-        if not self.store.create(league_id, [setup], {"name": name, "game": game, "format": format}, time.time()):
+        if not self.store.create(league_id, [setup], {"name": name, "game": game, "format": format}, time.time(), acl):
             raise KroniekError("league id collision; try again")
         for player in players:
             self.register(league_id, player, recorded_by)
@@ -73,13 +79,16 @@ class LeagueService:
     def pair_next_round(self, league_id: str, recorded_by: str = "anonymous") -> dict[str, Any]:
         return self._append(league_id, "pair", L.next_pairing(self.state(league_id)), recorded_by)
 
-    def start_match(self, league_id: str, round: int, board: int, recorded_by: str = "anonymous") -> dict[str, Any]:
-        """Create the match of a board and link it: its players are the board's, in seat order."""
+    def start_match(self, league_id: str, round: int, board: int, recorded_by: str = "anonymous",
+                    acl: dict[str, str] | None = None) -> dict[str, Any]:
+        """Create the match of a board and link it: its players are the board's,
+        in seat order. ``acl``: the match's roles (the league's organisers and
+        referees are its referees through the league)."""
         state = self.state(league_id)
         _, _, b = L._board(state, {"round": round, "board": board})
         if b.match is not None:
             raise RuleViolation("league.link", f"round {round} board {board} has match {b.match} already")
-        match = self.matches.create_match(state.game, list(b.players), recorded_by=recorded_by)
+        match = self.matches.create_match(state.game, list(b.players), recorded_by=recorded_by, acl=acl)
         self._append(league_id, "link", {"round": round, "board": board, "match": match["id"],
                                          "players": list(b.players)}, recorded_by)
         return match

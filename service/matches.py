@@ -119,7 +119,9 @@ class MatchService:
         mode: str = "physical",
         seed: int | None = None,
         recorded_by: str = "anonymous",
+        acl: dict[str, str] | None = None,
     ) -> dict[str, Any]:
+        """``acl``: who holds which role on the new match, written with it."""
         if mode == "simulated" and seed is None:
             seed = secrets.randbits(63)
         setup = M.make_setup(game, players, options, mode, seed)
@@ -138,7 +140,7 @@ class MatchService:
         }
         while True:
             match_id = secrets.token_hex(8)
-            if self.store.create(match_id, events, head, time.time()):
+            if self.store.create(match_id, events, head, time.time(), acl):
                 break
         self._remember(match_id, _Cached(ms, events[-1]["hash"]))
         self._owe_validation(match_id)

@@ -175,6 +175,12 @@ class AnnotationIn(Schema):
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
+class RoleIn(Schema):
+    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    role = fields.String(required=True, metadata={"description": "match: recorder, referee, player; league: organiser, referee"})
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "a player's seat"})
+
+
 class AuditOut(Schema):
     valid = fields.Boolean(required=True)
     length = fields.Integer(required=True)

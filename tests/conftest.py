@@ -96,9 +96,55 @@ def validations():
 def app(store, validations):
     from service.app import create_app
 
-    return create_app(store=store, enqueue_validation=validations.append)
+    return create_app(store=store, enqueue_validation=validations.append, enqueue_ratings=lambda game: None)
 
 
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def accounts(store):
+    from service.accounts import Accounts
+
+    return Accounts(store.r, store.prefix)
+
+
+@pytest.fixture
+def make_user(accounts):
+    """Make a user with a fresh random token: ``make_user("ann") -> (name, token)``.
+    Names get a random suffix, so no two tests share a user or a token."""
+
+    def make(name: str = "user", admin: bool = False) -> tuple[str, str]:
+        user, token = accounts.add_user(f"{name}-{uuid.uuid4().hex[:6]}", admin)
+        return user.name, token
+
+    return make
+
+
+def client_with_token(app, token: str | None):
+    client = app.test_client()
+    if token is not None:
+        client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client
+
+
+@pytest.fixture
+def client(app, make_user):
+    """A client signed in as a new ordinary user (no admin rights): what it
+    creates it records or organises, as any user's would be."""
+    name, token = make_user("recorder")
+    client = client_with_token(app, token)
+    client.user_name = name
+    return client
+
+
+@pytest.fixture
+def anon(app):
+    """A client without a token."""
+    return client_with_token(app, None)
+
+
+@pytest.fixture
+def admin(app, make_user):
+    """A client signed in as a new admin."""
+    name, token = make_user("admin", admin=True)
+    client = client_with_token(app, token)
+    client.user_name = name
+    return client

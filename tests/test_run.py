@@ -26,11 +26,19 @@ def start(var, port):
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     base = f"http://127.0.0.1:{port}"
+    token = None
+    proc.head = ""
+    for line in proc.stdout:  # up to the line that says it is ready
+        proc.head += line
+        if line.startswith("Admin token"):
+            token = line.rsplit(" ", 1)[1].strip()
+        if line.startswith("Press Ctrl-C") or line.startswith("Accounts:"):
+            break
     deadline = time.monotonic() + 60
     while True:
         try:
             if requests.get(f"{base}/api", timeout=1).status_code == 200:
-                return proc, base
+                return proc, base, token
         except requests.ConnectionError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -42,18 +50,23 @@ def start(var, port):
 def stop(proc):
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=60)
-    return out
+    return proc.head + out
 
 
 @pytest.mark.slow
 def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
     var = tmp_path / "var"
     port = free_port()
-    proc, base = start(var, port)
+    proc, base, token = start(var, port)
     try:
-        m = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}, timeout=5).json()
-        r = requests.post(f"{base}/api/matches/{m['id']}/events", json={"type": "add", "seat": 0, "data": {"n": 2}}, timeout=5)
+        assert token, "the first start prints an admin token"
+        auth = {"Authorization": f"Bearer {token}"}
+        assert requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}, timeout=5).status_code == 401
+        m = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}, headers=auth, timeout=5).json()
+        r = requests.post(f"{base}/api/matches/{m['id']}/events", json={"type": "add", "seat": 0, "data": {"n": 2}},
+                          headers=auth, timeout=5)
         assert r.status_code == 201
+        assert r.json()["seq"] == 2 and requests.get(f"{base}/api/me", headers=auth, timeout=5).json()["admin"] is True
         deadline = time.monotonic() + 30
         while requests.get(f"{base}/api/matches/{m['id']}", timeout=5).json()["validation"] != "valid":
             assert time.monotonic() < deadline, "the worker never validated the match"
@@ -64,8 +77,10 @@ def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
     assert "API docs: http://127.0.0.1" in out
     assert (var / "appendonlydir").exists() or (var / "appendonly.aof").exists()
 
-    proc, base = start(var, port)
+    proc, base, second_token = start(var, port)
     try:
+        assert second_token is None, "a restart makes no second admin"
+        assert requests.get(f"{base}/api/me", headers=auth, timeout=5).json()["name"] == "admin"
         again = requests.get(f"{base}/api/matches/{m['id']}", timeout=5).json()
         assert again["seq"] == 2 and again["validation"] == "valid"
         assert requests.get(f"{base}/api/matches/{m['id']}/audit", timeout=5).json()["valid"] is True

@@ -3,12 +3,17 @@ API process computed: each job re-reads the log and replays it from scratch."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections import defaultdict
 from typing import Any
+
+import orjson
 
 from engine import match as M
 from engine.core import KroniekError
-from replays import EventStore, audit_match, canonical
+from replays import EventStore, audit_match, canonical, check_chain
+from replays.store import decode_entry
 
 from .connection import store_client
 
@@ -77,12 +82,14 @@ def validate_match(prefix: str, match_id: str) -> dict[str, Any]:
 
 
 def sweep(prefix: str) -> int:
-    """Queue a validation for every match whose verdict is behind its head.
+    """Queue a validation for every match whose verdict is behind its head,
+    and a ratings recomputation for every game whose table is missing or
+    older than its leagues' latest results (``stale_rating_games``).
 
     Run when a worker starts, so a job lost between an append and its enqueue
     (the API process died in between) is made good.
     """
-    from .queue import enqueue_validation
+    from .queue import enqueue_ratings, enqueue_validation
 
     store = EventStore(store_client(), prefix)
     queued = 0
@@ -90,7 +97,7 @@ def sweep(prefix: str) -> int:
     while True:
         ids = store.match_ids(offset, 500)
         if not ids:
-            return queued
+            break
         for match_id in ids:
             head = store.head_seq(match_id)
             verdict = store.verdict(match_id)
@@ -98,3 +105,158 @@ def sweep(prefix: str) -> int:
                 enqueue_validation(prefix, match_id)
                 queued += 1
         offset += len(ids)
+    for game in stale_rating_games(prefix):
+        enqueue_ratings(prefix, game)
+        queued += 1
+    return queued
+
+
+# -- ratings ----------------------------------------------------------------------
+
+def league_games(store: EventStore) -> dict[str, str]:
+    """Every league id (oldest first) with the game its listing names."""
+    out: dict[str, str] = {}
+    offset = 0
+    while True:
+        ids = store.r.zrange(store.index_key, offset, offset + 499)
+        if not ids:
+            return out
+        pipe = store.r.pipeline(transaction=False)
+        for league_id in ids:
+            pipe.hget(store.key(league_id, "head"), "game")
+        for league_id, game in zip(ids, pipe.execute()):
+            if game:
+                out[league_id] = game
+        offset += len(ids)
+
+
+def last_result_seq(store: EventStore, league_id: str) -> int:
+    """The seq of the league's latest result, forfeit or correction (0: none),
+    read backwards from the end of its stream: a few entries, not the log."""
+    from leagues.ratings import RESULT_EVENTS
+
+    key = store.key(league_id, "log")
+    hi = "+"
+    while True:
+        chunk = store.r.xrevrange(key, hi, "-", count=64)
+        for entry_id, fields in chunk:
+            try:
+                kind = orjson.loads(fields["event"])["type"]
+            except (KeyError, TypeError, ValueError):
+                kind = None  # unreadable: count it as a change
+            if kind is None or kind in RESULT_EVENTS:
+                return int(entry_id.split("-", 1)[0])
+        if len(chunk) < 64:
+            return 0
+        hi = "(" + chunk[-1][0]
+
+
+def compute_ratings(store: EventStore, game: str) -> dict[str, Any]:
+    """Rate every league result of ``game`` from scratch; nothing is written.
+
+    Each league's log is read whole, its hash chain checked and the pure
+    reducer replayed; a league whose log fails either is left out and listed
+    under ``skipped``. ``inputs`` maps each league to the seq of the last
+    result, forfeit or correction read (for a league whose chain is broken:
+    its last seq), which is what ``RatingsStore.save`` compares.
+    """
+    from leagues import league as L
+    from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues
+    from service.ratings import rating_system
+
+    system, cooperative = rating_system(game)
+    rated: list[RatedLeague] = []
+    inputs: dict[str, int] = {}
+    skipped: list[dict[str, Any]] = []
+    for league_id, listed in league_games(store).items():
+        if listed != game:
+            continue
+        entries = list(store.entries(league_id))
+        if not entries:
+            continue
+        chain = check_chain(entries, store.last_generated_seq(league_id))
+        if not chain.valid:
+            inputs[league_id] = int(entries[-1][0].split("-", 1)[0])
+            skipped.append({"league": league_id, "reason": f"hash chain: {chain.reason}"})
+            continue
+        events = [decode_entry(fields) for _, fields in entries]
+        inputs[league_id] = max((e["seq"] for e in events if e["type"] in RESULT_EVENTS), default=0)
+        try:
+            state = L.replay(events)
+        except KroniekError as exc:
+            skipped.append({"league": league_id, "reason": f"does not replay: {exc.message}"})
+            continue
+        if state.game != game:
+            skipped.append({"league": league_id, "reason": f"its setup names game {state.game!r}"})
+            continue
+        rated.append(RatedLeague(league_id, events[0]["recorded_at"], tuple(state.results())))
+
+    digest = hashlib.sha256(canonical({
+        "game": game,
+        "system": system,
+        "cooperative": cooperative,
+        "leagues": [{"league": lg.league, "started": lg.started, "results": [r.to_dict() for r in lg.results]}
+                    for lg in sorted(rated, key=lambda lg: lg.league)],
+        "skipped": skipped,
+    }).encode("utf-8")).hexdigest()
+    table = rate_leagues(rated, system, cooperative=cooperative)
+
+    def point(p: RatingPoint) -> dict[str, Any]:
+        return {"league": p.period.league, "round": p.period.round, "match": p.match, "rating": p.rating,
+                "deviation": p.deviation, "volatility": p.volatility, "games": p.games,
+                "conservative": p.conservative}
+
+    ratings = [
+        {"player": player, "rating": cur.rating, "deviation": cur.deviation, "volatility": cur.volatility,
+         "games": sum(h.games for h in table.history[player]), "conservative": cur.conservative}
+        for player, cur in table.current.items()
+    ]
+    ratings.sort(key=lambda r: (-r["conservative"], r["player"]))
+    return {
+        "game": game,
+        "system": system,
+        "results": sum(1 for lg in rated for r in lg.results if r.played),
+        "digest": digest,
+        "inputs": dict(sorted(inputs.items())),
+        "skipped": skipped,
+        "ratings": ratings,
+        "history": {player: [point(p) for p in h] for player, h in sorted(table.history.items())},
+    }
+
+
+def recompute_ratings(prefix: str, game: str) -> dict[str, Any]:
+    """The RQ entry point: rate every league result of ``game`` from scratch
+    and store the table unless a table of at least as many results is there
+    already (``RatingsStore.save``). Returns what it did."""
+    from service.matches import utc_now
+    from service.ratings import RatingsStore
+
+    client = store_client()
+    table = compute_ratings(EventStore(client, prefix, kind="l"), game)
+    saved = RatingsStore(client, prefix).save(table, utc_now())
+    return {k: table[k] for k in ("game", "system", "results", "digest")} | {"saved": saved}
+
+
+def stale_rating_games(prefix: str) -> list[str]:
+    """Games with leagues whose ratings table is missing, or whose leagues
+    have a result, forfeit or correction later than the table's inputs."""
+    from engine import registry
+    from engine.core import UnknownGame
+    from service.ratings import RatingsStore
+
+    client = store_client()
+    store = EventStore(client, prefix, kind="l")
+    ratings = RatingsStore(client, prefix)
+    by_game: dict[str, list[str]] = defaultdict(list)
+    for league_id, game in league_games(store).items():
+        by_game[game].append(league_id)
+    stale = []
+    for game, ids in sorted(by_game.items()):
+        try:
+            registry.get(game)
+        except UnknownGame:
+            continue  # a game this worker does not know (its plugin is not loaded)
+        meta = ratings.meta(game)
+        if meta is None or any(last_result_seq(store, i) > meta["inputs"].get(i, 0) for i in ids):
+            stale.append(game)
+    return stale

@@ -1,4 +1,4 @@
-"""The RQ queue that validation and annotation jobs go through."""
+"""The RQ queue that validation, annotation and ratings jobs go through."""
 
 from __future__ import annotations
 
@@ -38,3 +38,23 @@ def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> None:
         queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.validate_match", prefix, match_id, **options)
     else:
         queue.enqueue("workers.jobs.validate_match", prefix, match_id, **options)
+
+
+def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> None:
+    """Queue a recomputation of ``game``'s ratings from every league result
+    (``workers.jobs.recompute_ratings``). Any job that starts after a result
+    was appended covers it, so a burst of results may queue several jobs;
+    each rates from scratch and the stored table does not depend on which
+    ran or finished first."""
+    options = dict(
+        retry=RETRY,
+        job_timeout=600,
+        result_ttl=3600,
+        failure_ttl=7 * 24 * 3600,
+        description=f"recompute {game} ratings",
+    )
+    queue = get_queue()
+    if delay > 0:
+        queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.recompute_ratings", prefix, game, **options)
+    else:
+        queue.enqueue("workers.jobs.recompute_ratings", prefix, game, **options)

@@ -112,3 +112,60 @@ def test_recomputation_is_the_same_in_any_order(rounds, multi, data):
     a, b = rate(results, system), rate(shuffled, system)
     assert a == b  # identical histories, float for float
     assert a.current.keys() == {p for r in results for p in r.players}
+
+
+# -- several leagues of one game ------------------------------------------------------
+
+from leagues.ratings import LeagueRound, RatedLeague, as_team_result, rate_leagues, system_for  # noqa: E402
+
+
+def test_the_system_follows_the_game():
+    assert system_for(2, 2) == "glicko2"
+    assert system_for(2, 4) == "openskill-pl"
+    assert system_for(3, 6) == "openskill-pl"
+    assert system_for(2, 2, cooperative=True) == "openskill-pl"
+
+
+def test_a_cooperative_result_as_the_league_records_it_is_a_team_result():
+    won = LeagueResult(round=1, players=("a", "b"), ranks=(1, 1), match="m")
+    lost = LeagueResult(round=1, players=("a", "b"), ranks=(2, 2), match="n")
+    assert as_team_result(won).team_won is True and as_team_result(lost).team_won is False
+    apart = LeagueResult(round=1, players=("a", "b"), ranks=(1, 2), match="o")
+    forfeit = LeagueResult(round=1, players=("a", "b"), forfeit="late", forfeited=("b",))
+    assert as_team_result(apart) is apart and as_team_result(forfeit) is forfeit
+
+
+def test_leagues_rated_together_order_rounds_by_league_start_then_id():
+    # Two leagues with the same players and round numbers: league "y" started
+    # first, so its rounds are the first periods, whatever order they come in.
+    x = RatedLeague("x", "2026-02-01T00:00:00.000Z", (two(1, "a", "b", (1, 2), "x1"), two(2, "a", "b", (1, 2), "x2")))
+    y = RatedLeague("y", "2026-01-01T00:00:00.000Z", (two(1, "a", "b", (2, 1), "y1"),))
+    table = rate_leagues([x, y], "glicko2")
+    assert [h.period for h in table.history["a"]] == [
+        LeagueRound(y.started, "y", 1), LeagueRound(x.started, "x", 1), LeagueRound(x.started, "x", 2)]
+    assert table == rate_leagues([y, x], "glicko2")
+    assert rate_leagues([x, y], "glicko2") != rate_leagues([x, RatedLeague("y", "2026-03-01T00:00:00.000Z", y.results)],
+                                                           "glicko2")
+
+
+@settings(max_examples=30, deadline=None)
+@given(rounds=results_strategy, multi=st.booleans(), data=st.data())
+def test_leagues_rated_together_are_the_same_in_any_order(rounds, multi, data):
+    results = as_results(rounds, multi)
+    split = data.draw(st.integers(0, len(results)))
+    leagues = [RatedLeague("l1", "2026-01-01T00:00:00.000Z", tuple(results[:split])),
+               RatedLeague("l2", "2026-01-01T00:00:00.000Z", tuple(results[split:]))]
+    shuffled = [RatedLeague(lg.league, lg.started, tuple(data.draw(st.permutations(lg.results))))
+                for lg in data.draw(st.permutations(leagues))]
+    system = "openskill-pl" if multi else "glicko2"
+    assert rate_leagues(leagues, system) == rate_leagues(shuffled, system)
+
+
+def test_cooperative_leagues_rate_the_team_against_the_game():
+    lg = RatedLeague("c", "2026-01-01T00:00:00.000Z", (
+        LeagueResult(round=1, players=("a", "b"), ranks=(1, 1), match="m1"),
+        LeagueResult(round=2, players=("a", "c"), ranks=(2, 2), match="m2"),
+    ))
+    table = rate_leagues([lg], "openskill-pl", cooperative=True)
+    assert set(table.current) == {"a", "b", "c", GAME}
+    assert table.current["b"].rating > 25 > table.current["c"].rating

@@ -1,0 +1,124 @@
+"""Who may do what: the request's user, from its bearer token, and the roles
+each action needs. The endpoints call ``require`` before they touch anything,
+so a refused request writes nothing.
+
+``KRONIEK_AUTH=required`` (the default) wants a token for every write and for
+every private view. ``KRONIEK_AUTH=open`` also lets a request without a token
+create a match anyone may record (issue 2's anonymous contract); leagues,
+accounts and matches created with a token still need the right token.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import g, request
+
+from .accounts import ANONYMOUS, EVERYONE, Accounts, User
+from .errors import Forbidden, Unauthorized
+
+MODES = ("required", "open")
+
+#: the roles an action needs on its match ("m") or league ("l"); admins may do everything
+POLICY: dict[str, tuple[str, frozenset[str]]] = {
+    "match.append": ("m", frozenset({"recorder", "referee"})),
+    "match.annotate": ("m", frozenset({"recorder", "referee", "player"})),
+    "match.grant": ("m", frozenset({"recorder", "referee"})),
+    "match.referee_view": ("m", frozenset({"recorder", "referee"})),
+    "league.manage": ("l", frozenset({"organiser"})),
+    "league.result": ("l", frozenset({"organiser", "referee"})),
+    "league.forfeit": ("l", frozenset({"organiser", "referee"})),
+    "league.grant": ("l", frozenset({"organiser"})),
+}
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def auth_mode(mode: str | None = None) -> str:
+    mode = mode or os.environ.get("KRONIEK_AUTH", "required")
+    if mode not in MODES:
+        raise ValueError(f"KRONIEK_AUTH must be one of {', '.join(MODES)}, not {mode!r}")
+    return mode
+
+
+class Access:
+    def __init__(self, accounts: Accounts, mode: str | None = None) -> None:
+        self.accounts = accounts
+        self.mode = auth_mode(mode)
+
+    # -- who is asking ---------------------------------------------------------------
+    def authenticate(self) -> None:
+        """Run before every request: a bad token is refused at once, whatever
+        the endpoint, and so is a write without one when tokens are required."""
+        header = request.headers.get("Authorization")
+        g.kroniek_user = ANONYMOUS
+        if header is None:
+            if self.mode == "required" and request.method in WRITES:
+                raise Unauthorized("this write needs a token: send 'Authorization: Bearer <token>'")
+            return
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        user = self.accounts.user_for_token(token.strip())
+        if user is None:
+            raise Unauthorized("this token is not valid (wrong, revoked, or its user is gone)")
+        g.kroniek_user = user
+
+    @property
+    def user(self) -> User:
+        return g.get("kroniek_user", ANONYMOUS)
+
+    def require_user(self, anonymous_ok: bool = False) -> User:
+        """Any signed-in user; in open mode also nobody, where ``anonymous_ok``."""
+        user = self.user
+        if user is ANONYMOUS and not (anonymous_ok and self.mode == "open"):
+            raise Unauthorized("this needs a token: send 'Authorization: Bearer <token>'")
+        return user
+
+    def require_admin(self) -> User:
+        user = self.require_user()
+        if not user.admin:
+            raise Forbidden("only an admin may do this", user=user.name)
+        return user
+
+    # -- what they may do ----------------------------------------------------------------
+    def roles(self, kind: str, object_id: str) -> set[str]:
+        return self.accounts.roles(kind, object_id, self.user)
+
+    def require(self, action: str, object_id: str) -> User:
+        kind, needed = POLICY[action]
+        user = self.user
+        if user.admin:
+            return user
+        held = {r.split(":")[0] for r in self.roles(kind, object_id)}
+        if held & needed:
+            return user
+        if user is ANONYMOUS:
+            raise Unauthorized(f"{action} needs a token: send 'Authorization: Bearer <token>'")
+        raise Forbidden(
+            f"{action} needs the role {' or '.join(sorted(needed))} on this "
+            f"{'match' if kind == 'm' else 'league'}; {user.name} has {', '.join(sorted(held)) or 'none'}",
+            user=user.name,
+            needs=sorted(needed),
+        )
+
+    def require_view(self, match_id: str, viewer: Any) -> None:
+        """A seat's view is that seat's player's, the whole log the referee's;
+        recorders and referees see both. The public view is everyone's."""
+        if viewer is None or self.user.admin:
+            return
+        roles = self.roles("m", match_id)
+        if roles & {"recorder", "referee"}:
+            return
+        if isinstance(viewer, int) and f"player:{viewer}" in roles:
+            return
+        what = "the referee's view" if viewer == "referee" else f"seat {viewer}'s view"
+        if self.user is ANONYMOUS:
+            raise Unauthorized(f"{what} needs a token (that seat's player, a recorder or a referee)")
+        raise Forbidden(f"{what} is only for {'a recorder or referee' if viewer == 'referee' else 'that seat, a recorder or a referee'}",
+                        user=self.user.name)
+
+    # -- who gets which role on what they create ---------------------------------------------
+    def creator_acl(self, role: str) -> dict[str, list[str]]:
+        user = self.user
+        return {EVERYONE if user is ANONYMOUS else user.name: [role]}

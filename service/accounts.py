@@ -1,0 +1,214 @@
+"""Accounts, API tokens and the roles a user holds on a match or a league.
+
+A token is shown once, when it is made, and only its SHA-256 is stored: the
+tokens are 256 random bits, so a fast hash is as safe as a slow one and keeps
+a lookup to one HGET per request (the reasoning GitHub and others use for
+their API tokens).
+
+Key layout (``P`` is the prefix; ``{auth}`` keeps the account keys in one
+Cluster slot so a user and their first token are written together):
+
+- ``P:{auth}:users``   hash name -> JSON ``{"name", "admin", "created_at"}``
+- ``P:{auth}:tokens``  hash sha256(token) -> JSON ``{"user", "id", "created_at"}``
+- ``P:{m:ID}:acl`` / ``P:{l:ID}:acl``  hash user -> JSON list of roles on
+  that match or league; ``*`` stands for everyone (an open match), and the
+  field ``@league`` of a match names the league it was started for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+
+from engine.core import KroniekError
+
+from .errors import NotFound
+
+TOKEN_PREFIX = "kr_"
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
+EVERYONE = "*"
+LEAGUE_FIELD = "@league"
+
+#: roles per kind of object; a player's role names its seat (``player:0``)
+MATCH_ROLES = ("recorder", "referee", "player")
+LEAGUE_ROLES = ("organiser", "referee")
+
+
+def acl_fields(entries: dict[str, list[str]], league: str | None = None) -> dict[str, str]:
+    """The stored form of a role table, as ``EventStore.create`` writes it."""
+    fields = {user: orjson.dumps(sorted(roles)).decode() for user, roles in entries.items()}
+    if league is not None:
+        fields[LEAGUE_FIELD] = league
+    return fields
+
+
+class UserExists(KroniekError):
+    code = "user_exists"
+    status = 409
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    admin: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "admin": self.admin}
+
+
+#: who a request without a token acts as (and what ``recorded_by`` says then)
+ANONYMOUS = User("anonymous")
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not NAME.match(name) or name == ANONYMOUS.name:
+        raise KroniekError(
+            "a user name is 1–64 letters, digits or _ . @ + -, starts with a letter or digit, and is not 'anonymous'",
+            field="name",
+        )
+    return name
+
+
+def check_role(kind: str, role: Any, seat: Any = None) -> str:
+    allowed = MATCH_ROLES if kind == "m" else LEAGUE_ROLES
+    if role not in allowed:
+        raise KroniekError(f"role must be one of {', '.join(allowed)}", field="role")
+    if role == "player":
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+            raise KroniekError("a player's role names their seat (an integer ≥ 0)", field="seat")
+        return f"player:{seat}"
+    return role
+
+
+class Accounts:
+    def __init__(self, client: redis.Redis, prefix: str = "kroniek") -> None:
+        self.r = client
+        self.prefix = prefix
+
+    @property
+    def _users(self) -> str:
+        return f"{self.prefix}:{{auth}}:users"
+
+    @property
+    def _tokens(self) -> str:
+        return f"{self.prefix}:{{auth}}:tokens"
+
+    def acl_key(self, kind: str, object_id: str) -> str:
+        return f"{self.prefix}:{{{kind}:{object_id}}}:acl"
+
+    # -- users and tokens --------------------------------------------------------
+    def add_user(self, name: str, admin: bool = False, now: str = "") -> tuple[User, str]:
+        """Create a user with a first token; the token is returned, never stored."""
+        check_name(name)
+        user = User(name, bool(admin))
+        record = orjson.dumps({**user.to_dict(), "created_at": now})
+        token = new_token()
+        # One transaction: a user never exists without a way in, nor a token without its user.
+        with self.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(self._users)
+                    if pipe.hexists(self._users, name):
+                        raise UserExists(f"user {name!r} exists; make a new token for them instead", user=name)
+                    pipe.multi()
+                    pipe.hset(self._users, name, record)
+                    pipe.hset(self._tokens, token_digest(token), self._token_record(name, token, now))
+                    pipe.execute()
+                    return user, token
+                except redis.WatchError:
+                    continue
+
+    def _token_record(self, name: str, token: str, now: str) -> bytes:
+        return orjson.dumps({"user": name, "id": token_digest(token)[:12], "created_at": now})
+
+    def issue_token(self, name: str, now: str = "") -> str:
+        self.user(name)
+        token = new_token()
+        self.r.hset(self._tokens, token_digest(token), self._token_record(name, token, now))
+        return token
+
+    def revoke_tokens(self, name: str) -> int:
+        self.user(name)
+        gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
+        return self.r.hdel(self._tokens, *gone) if gone else 0
+
+    def user(self, name: str) -> User:
+        raw = self.r.hget(self._users, name)
+        if raw is None:
+            raise NotFound(f"no user {name!r}")
+        record = orjson.loads(raw)
+        return User(record["name"], record["admin"])
+
+    def users(self) -> list[dict[str, Any]]:
+        records = [orjson.loads(raw) for raw in self.r.hvals(self._users)]
+        return sorted(records, key=lambda u: u["name"])
+
+    def has_admin(self) -> bool:
+        return any(u["admin"] for u in self.users())
+
+    def user_for_token(self, token: str) -> User | None:
+        raw = self.r.hget(self._tokens, token_digest(token))
+        if raw is None:
+            return None
+        name = orjson.loads(raw)["user"]
+        try:
+            return self.user(name)
+        except NotFound:
+            return None
+
+    # -- roles on a match or a league ------------------------------------------------
+    def grant(self, kind: str, object_id: str, user: str, role: str) -> list[str]:
+        key = self.acl_key(kind, object_id)
+        roles = self._roles_at(key, user)
+        if role not in roles:
+            roles = sorted({*roles, role})
+            self.r.hset(key, user, orjson.dumps(roles))
+        return roles
+
+    def revoke(self, kind: str, object_id: str, user: str, role: str) -> list[str]:
+        key = self.acl_key(kind, object_id)
+        roles = [r for r in self._roles_at(key, user) if r != role]
+        if roles:
+            self.r.hset(key, user, orjson.dumps(roles))
+        else:
+            self.r.hdel(key, user)
+        return roles
+
+    def _roles_at(self, key: str, user: str) -> list[str]:
+        raw = self.r.hget(key, user)
+        return list(orjson.loads(raw)) if raw else []
+
+    def acl(self, kind: str, object_id: str) -> dict[str, Any]:
+        raw = self.r.hgetall(self.acl_key(kind, object_id))
+        out: dict[str, Any] = {}
+        for field, value in raw.items():
+            field = field.decode() if isinstance(field, bytes) else field
+            value = value.decode() if isinstance(value, bytes) else value
+            out[field] = value if field == LEAGUE_FIELD else orjson.loads(value)
+        return out
+
+    def roles(self, kind: str, object_id: str, user: User) -> set[str]:
+        """The user's roles on the object: their own and everyone's (``*``);
+        on a league's match, a league organiser or referee is its referee."""
+        acl = self.acl(kind, object_id)
+        roles = set(acl.get(EVERYONE, ()))
+        if user is not ANONYMOUS:
+            roles.update(acl.get(user.name, ()))
+            league = acl.get(LEAGUE_FIELD)
+            if kind == "m" and league and self.roles("l", league, user) & {"organiser", "referee"}:
+                roles.add("referee")
+        return roles
