@@ -78,7 +78,9 @@ def append_pairs(svc: MatchService, mid: str, n: int) -> float:
     return timed(step, n)
 
 
-def http_load(base: str, threads: int, per_thread: int) -> tuple[float, list[float]]:
+def http_load(base: str, threads: int, per_thread: int, token: str) -> tuple[float, list[float]]:
+    """Appends over HTTP as an ordinary user (no admin): each request carries
+    its token and passes the role check, as a recorder's would."""
     import requests
 
     latencies: list[float] = []
@@ -86,6 +88,7 @@ def http_load(base: str, threads: int, per_thread: int) -> tuple[float, list[flo
 
     def run() -> None:
         s = requests.Session()
+        s.headers["Authorization"] = f"Bearer {token}"
         mid = s.post(f"{base}/api/matches", json={"game": "braverats", "players": ["A", "B"]}, timeout=10).json()["id"]
         mine = []
         for i in range(per_thread):
@@ -253,8 +256,11 @@ def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
-            http_load(base, 4, 100)  # warm-up
-            rate, lat = http_load(base, 8, args.http // 8)
+            from service.accounts import Accounts
+
+            _, token = Accounts(client, prefix).add_user("bench-recorder")
+            http_load(base, 4, 100, token)  # warm-up
+            rate, lat = http_load(base, 8, args.http // 8, token)
             lat.sort()
             p50 = lat[len(lat) // 2]
             p99 = lat[int(len(lat) * 0.99) - 1]

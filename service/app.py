@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from engine.core import KroniekError
 from engine.match import rule_text
 from replays import EventStore
+from replays.translog import TransparencyLog
 
 from .access import Access
 from .accounts import Accounts
@@ -52,10 +53,13 @@ def create_app(
     enqueue_validation: Callable[[str], None] | None = None,
     auth: str | None = None,
     enqueue_ratings: Callable[[str], None] | None = None,
+    signing_key: Any = None,
     **service_options: Any,
 ) -> Flask:
     """``auth``: ``required`` (a token for every write and private view) or
-    ``open`` (anonymous matches as well); default ``KRONIEK_AUTH`` or required."""
+    ``open`` (anonymous matches as well); default ``KRONIEK_AUTH`` or required.
+    ``signing_key``: the Ed25519 key for signed tree heads (tests); default
+    ``service.keys.signing_key()``, loaded on first use."""
     app = Flask("kroniek")
     app.config.update(
         API_TITLE="Kroniek",
@@ -101,8 +105,12 @@ def create_app(
     app.extensions["kroniek"] = matches
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
     app.before_request(access.authenticate)
+    app.extensions["kroniek.log"] = log = TransparencyLog(store.r, store.prefix)
+    if signing_key is not None:
+        app.extensions["kroniek.signing_key"] = signing_key
     app.extensions["kroniek.leagues"] = LeagueService(EventStore(store.r, store.prefix, kind="l"), matches,
-                                                      on_results_changed=enqueue_ratings)
+                                                      on_results_changed=enqueue_ratings,
+                                                      on_head=lambda i, s, h: log.add("l", i, s, h))
 
     api = KroniekApi(
         app,
@@ -116,12 +124,14 @@ def create_app(
     from .api import games
     from .api import matches as matches_blueprint
     from .league_api import leagues
+    from .log_api import transparency
     from .ratings_api import ratings
     from .users_api import users
 
     api.register_blueprint(games)
     api.register_blueprint(matches_blueprint)
     api.register_blueprint(leagues)
+    api.register_blueprint(transparency)
     api.register_blueprint(ratings)
     api.register_blueprint(users)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
@@ -170,6 +180,7 @@ def create_app(
                 "games": "/api/games",
                 "matches": "/api/matches",
                 "leagues": "/api/leagues",
+                "transparency_log": "/api/log/tree-head",
                 "auth": app.extensions["kroniek.access"].mode,
             }
         )

@@ -82,6 +82,7 @@ def run(host: str, port: int, var_dir: str) -> None:
         var = Path(var_dir).resolve()
         redis_proc, socket = embedded.start(var)
         env["REDIS_URL"] = f"unix://{socket}"
+        env.setdefault("KRONIEK_VAR", str(var))  # the signing key's default home, var/keys
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
@@ -300,6 +301,60 @@ def user_list() -> None:
     """List the users."""
     for u in _accounts().users():
         click.echo(f"{u['name']}{'  (admin)' if u['admin'] else ''}")
+
+
+
+@main.group()
+def audit() -> None:
+    """Check what the server published, without trusting the server."""
+
+
+@audit.command("verify")
+@click.argument("export", type=click.File("rb"))
+@click.option("--public-key", default=None, help="the server's Ed25519 public key (base64, from /api/log/public-key); "
+              "without it the archive's own key is used, which proves it intact but not who signed it")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def audit_verify(export, public_key: str | None, as_json: bool) -> None:
+    """Check a league archive (GET /api/leagues/<id>/export) offline: every
+    event's hash, every chain, every result against its match's log, the
+    Merkle tree and the signature. Exits 1 if anything is wrong."""
+    import json
+
+    import orjson
+
+    from leagues.archive import verify_archive
+
+    records = []
+    unreadable = []
+    for n, line in enumerate(export, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(orjson.loads(line))
+        except orjson.JSONDecodeError as exc:
+            unreadable.append(f"line {n}: not JSON ({exc})")
+            records.append({"kind": None})
+    report = verify_archive(records, public_key)
+    out = report.to_dict()
+    out["problems"][:0] = [{"where": u.split(":")[0], "problem": u.split(": ", 1)[1]} for u in unreadable]
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+    else:
+        from rich.console import Console
+
+        console = Console()
+        checked = report.checked
+        console.print(f"League {report.league}: {checked['events']} events, {checked['matches']} match logs, "
+                      f"{checked['results']} results checked against their logs, {checked['proofs']} inclusion proofs"
+                      + (f" in a tree of {out['tree_size']} heads" if out["tree_size"] else ""))
+        for note in report.notes:
+            console.print(f"[yellow]note[/]: {note}")
+        for problem in out["problems"]:
+            console.print(f"[red]✗[/] {problem['where']}: {problem['problem']}", highlight=False)
+        if not out["problems"]:
+            console.print("[green]✓ the archive verifies[/]")
+    if out["problems"]:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

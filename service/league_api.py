@@ -172,11 +172,63 @@ class Events(MethodView):
 
 @leagues.route("/<league_id>/audit")
 class Audit(MethodView):
-    @leagues.response(200, S.AuditOut)
+    @leagues.response(200, S.LeagueAuditOut)
     @_doc_errors(leagues, 404)
     def get(self, league_id):
-        """Recompute the league stream's hash chain"""
-        return service().audit(league_id)
+        """Check the league: its chain, its rules replayed, every result against its match's log,
+        every finished match's chain, and each head against the signed transparency log
+
+        The same check `kroniek audit verify` runs on the export, run here on
+        what Redis holds now."""
+        from leagues.archive import verify_archive
+
+        chain = service().audit(league_id)
+        report = verify_archive(_archive(league_id), None).to_dict()
+        report.pop("notes", None)
+        return {**chain, "valid": chain["valid"] and report["valid"], "problems": report["problems"],
+                "checked": report["checked"]}
+
+
+def _archive(league_id: str):
+    from .exports import archive_records
+    from .log_api import signing_key
+
+    return archive_records(service(), current_app.extensions["kroniek.log"], signing_key(), league_id)
+
+
+class PlaysArgs(Schema):
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
+
+
+@leagues.route("/<league_id>/plays")
+class Plays(MethodView):
+    @leagues.arguments(PlaysArgs, location="query", error_status_code=400)
+    @_doc_errors(leagues, 400, 404)
+    def get(self, args, league_id):
+        """Results as play rows (date, players, scores, ranks, winners, start player), as play-logging apps import them
+
+        JSON: a play per board; CSV: a row per player per play."""
+        from .exports import play_rows, play_rows_csv
+
+        rows = play_rows(service(), league_id)
+        if args["format"] == "csv":
+            return Response(play_rows_csv(rows), mimetype="text/csv",
+                            headers={"Content-Disposition": f"attachment; filename=plays-{league_id}.csv"})
+        return {"league": league_id, "plays": rows}
+
+
+@leagues.route("/<league_id>/export")
+class Export(MethodView):
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """The league's archive as JSON lines: its log, its finished matches' logs, a signed tree head
+        and inclusion proofs; check it offline with `kroniek audit verify`"""
+        import orjson
+
+        service().events(league_id)  # 404 before the stream starts
+        lines = b"".join(orjson.dumps(record) + b"\n" for record in _archive(league_id))
+        return Response(lines, mimetype="application/x-ndjson",
+                        headers={"Content-Disposition": f"attachment; filename=league-{league_id}.jsonl"})
 
 
 @leagues.route("/<league_id>/roles")

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from engine.core import KroniekError, RuleViolation
 from leagues import league as L
+from leagues.archive import ranks_from_result
 from replays import EventStore, audit_match, seal
 from replays.hashing import GENESIS
 
@@ -25,11 +26,13 @@ from .matches import MatchService, utc_now
 
 class LeagueService:
     def __init__(self, store: EventStore, matches: MatchService,
-                 on_results_changed: Callable[[str], None] | None = None) -> None:
+                 on_results_changed: Callable[[str], None] | None = None,
+                 on_head: Callable[[str, int, str], None] | None = None) -> None:
         assert store.kind == "l"
         self.store = store
         self.matches = matches
         self.on_results_changed = on_results_changed  # called with the game after a result, forfeit or correction
+        self.on_head = on_head  # called with (league id, seq, hash) after every write: the transparency log's leaf
 
     # -- the log -----------------------------------------------------------------
     def _log(self, league_id: str) -> list[dict[str, Any]]:
@@ -47,6 +50,8 @@ class LeagueService:
             state = L.apply(L.replay(events), type, data)
             event = seal(len(events) + 1, type, None, data, utc_now(), recorded_by, events[-1]["hash"])
             if self.store.append(league_id, [event]).status == "ok":
+                if self.on_head is not None:
+                    self.on_head(league_id, event["seq"], event["hash"])
                 if self.on_results_changed is not None and type in ("result", "forfeit", "correction"):
                     self.on_results_changed(state.game)
                 return {"seq": event["seq"], "hash": event["hash"], "league": L.view(state)}
@@ -66,6 +71,8 @@ class LeagueService:
         setup = seal(1, "setup", None, data, utc_now(), recorded_by, GENESIS)
         if not self.store.create(league_id, [setup], {"name": name, "game": game, "format": format}, time.time(), acl):
             raise KroniekError("league id collision; try again")
+        if self.on_head is not None:
+            self.on_head(league_id, setup["seq"], setup["hash"])
         for player in players:
             self.register(league_id, player, recorded_by)
         return self.get(league_id)
@@ -112,10 +119,7 @@ class LeagueService:
             )
         result = match["result"]
         players = match["players"]
-        if result["outcome"] == "draw":
-            ranks = [1] * len(players)
-        else:
-            ranks = [1 if s in result["winners"] else 2 for s in range(len(players))]
+        ranks = ranks_from_result(result, len(players))
         head = self.matches.store.head_seq(match_id)
         data = {"round": round_no, "board": board_no, "match": match_id, "players": players, "ranks": ranks,
                 "scores": result["scores"], "reason": result["reason"], "seq": head[0], "head": head[1]}

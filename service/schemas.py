@@ -181,6 +181,16 @@ class RoleIn(Schema):
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "a player's seat"})
 
 
+class LeagueAuditOut(Schema):
+    valid = fields.Boolean(required=True)
+    length = fields.Integer(required=True)
+    head = fields.String(allow_none=True)
+    first_invalid_seq = fields.Integer(allow_none=True, metadata={"description": "of the league's own chain"})
+    reason = fields.String(allow_none=True)
+    problems = fields.List(fields.Dict(), metadata={"description": "each {where, problem}"})
+    checked = fields.Dict(metadata={"description": "events, matches, results and proofs checked"})
+
+
 class AuditOut(Schema):
     valid = fields.Boolean(required=True)
     length = fields.Integer(required=True)

@@ -92,11 +92,20 @@ def validations():
     return []
 
 
+@pytest.fixture(scope="session")
+def signing_key():
+    """The tree heads' Ed25519 key of the tests (never ./var's)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.generate()
+
+
 @pytest.fixture
-def app(store, validations):
+def app(store, validations, signing_key):
     from service.app import create_app
 
-    return create_app(store=store, enqueue_validation=validations.append, enqueue_ratings=lambda game: None)
+    return create_app(store=store, enqueue_validation=validations.append, enqueue_ratings=lambda game: None,
+                      signing_key=signing_key)
 
 
 @pytest.fixture

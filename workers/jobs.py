@@ -14,6 +14,7 @@ from engine import match as M
 from engine.core import KroniekError
 from replays import EventStore, audit_match, canonical, check_chain
 from replays.store import decode_entry
+from replays.translog import LeafConflict, TransparencyLog
 
 from .connection import store_client
 
@@ -66,9 +67,30 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
         verdict["status"] = "invalid"
         verdict["chain"] = chain.to_dict()
         verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
+    if verdict["status"] == "valid" and final is not None and final.status == "finished":
+        # A finished, valid log: its final head becomes a leaf of the transparency log.
+        conflict = log_final_head(store, match_id, events[-1])
+        if conflict is not None:
+            verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
     if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
         store.set_summary(match_id, final.status, canonical(final.result_dict))
     return verdict
+
+
+def transparency_log(store: EventStore) -> TransparencyLog:
+    """The transparency log beside ``store`` (same Redis, same prefix)."""
+    return TransparencyLog(store.r, store.prefix)
+
+
+def log_final_head(store: EventStore, match_id: str, last: dict[str, Any]) -> LeafConflict | None:
+    """Add a finished match's final head (its last event's seq and hash) to
+    the transparency log; the conflict if the log holds another head there
+    (the stream was rewritten after its head was logged)."""
+    try:
+        transparency_log(store).add("m", match_id, last["seq"], last["hash"])
+    except LeafConflict as exc:
+        return exc
+    return None
 
 
 def solver_budget() -> int:
@@ -108,6 +130,8 @@ def sweep(prefix: str) -> int:
     for game in stale_rating_games(prefix):
         enqueue_ratings(prefix, game)
         queued += 1
+    # Heads a crash kept out of the transparency log (leaves are never queued).
+    transparency_log(store).sync_streams(store, EventStore(store.r, prefix, kind="l"))
     return queued
 
 

@@ -668,6 +668,10 @@ class BraveRats(Game):
         return None
 
     # -- reading --------------------------------------------------------------------
+    def start_player(self, log: list[dict[str, Any]]) -> int | None:
+        """Nobody starts: both players reveal each round's card at once."""
+        return None
+
     def result(self, state: State) -> Result | None:
         if state.phase != OVER:
             return None

@@ -1,0 +1,117 @@
+"""What a league exports: play rows for play-logging apps, and the whole
+archive with its proofs for ``kroniek audit verify``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any, Iterator
+
+from engine import match as M
+from engine.core import KroniekError
+from leagues.archive import FORMAT, VERSION
+from replays.hashing import public
+
+from .leagues import LeagueService
+from .matches import utc_now
+
+
+def start_player(ms: M.MatchState, log: list[dict[str, Any]]) -> int | None:
+    """The seat that made the first move; None where the seats move at once
+    (a game says so with a ``start_player(log)`` of its own)."""
+    own = getattr(ms.game, "start_player", None)
+    if own is not None:
+        return own(log)
+    for event in log[1:]:
+        kind = ms.game.event_types.get(event["type"])
+        if kind is not None and kind.actor == "seat" and event["seat"] is not None:
+            return event["seat"]
+    return None
+
+
+def play_rows(leagues: LeagueService, league_id: str) -> list[dict[str, Any]]:
+    """One row per board with an outcome: date, players, scores, ranks,
+    winners and start player, the fields play-logging apps import."""
+    state = leagues.state(league_id)
+    rows = []
+    for rnd in state.rounds:
+        for number, board in enumerate(rnd.boards, start=1):
+            outcome = board.outcome
+            if outcome is None:
+                continue
+            row: dict[str, Any] = {
+                "date": None, "game": state.game, "league": league_id, "round": rnd.number, "board": number,
+                "match": board.match, "players": list(board.players), "scores": None,
+                "ranks": list(outcome.ranks), "winners": [p for p, r in zip(board.players, outcome.ranks) if r == 1],
+                "start_player": None, "forfeit": getattr(outcome, "forfeit", None),
+            }
+            if row["forfeit"] is not None:
+                row["winners"] = [p for p in board.players if p not in (outcome.forfeited or ())]
+            if board.match is not None and row["forfeit"] is None:
+                log = leagues.matches.store.events(board.match)
+                ms = M.replay(log)
+                seat = start_player(ms, log)
+                row["date"] = log[-1]["recorded_at"][:10]
+                row["scores"] = (ms.result_dict or {}).get("scores")
+                row["start_player"] = board.players[seat] if seat is not None else None
+            rows.append(row)
+    return rows
+
+
+def play_rows_csv(rows: list[dict[str, Any]]) -> str:
+    """A row per player per play (the shape spreadsheet imports expect)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["date", "game", "league", "round", "board", "match", "player", "seat", "score", "rank",
+                     "winner", "start_player", "forfeit"])
+    for row in rows:
+        for seat, player in enumerate(row["players"]):
+            writer.writerow([
+                row["date"] or "", row["game"], row["league"], row["round"], row["board"], row["match"] or "",
+                player, seat, "" if row["scores"] is None else row["scores"][seat], row["ranks"][seat],
+                int(player in row["winners"]), int(player == row["start_player"]), row["forfeit"] or "",
+            ])
+    return out.getvalue()
+
+
+def archive_records(leagues: LeagueService, log: Any, signing_key: Any, league_id: str) -> Iterator[dict[str, Any]]:
+    """The archive's records (see ``leagues.archive``): the league's log, the
+    logs of its finished matches, a signed tree head, and the inclusion proof
+    of each of those streams' heads in it."""
+    # Read straight from the log, not through the reducer: an archive of a
+    # league whose log no longer replays must still be made, to show where.
+    league_log = leagues.events(league_id)
+    yield {"kind": "header", "format": FORMAT, "version": VERSION, "league": league_id,
+           "game": league_log[0]["data"].get("game"), "exported_at": utc_now()}
+    count = 1
+    for event in league_log:
+        yield {"kind": "event", "stream": "l", "id": league_id, "event": public(event)}
+        count += 1
+    streams: list[tuple[str, str, int]] = [("l", league_id, len(league_log))]
+    linked = dict.fromkeys(e["data"].get("match") for e in league_log if e["type"] == "link")
+    for match_id in filter(None, linked):
+        match_log = leagues.matches.store.events(match_id)
+        if not match_log:
+            continue  # verify reports a linked match without a log
+        try:
+            finished = leagues.matches.current(match_id).status == "finished"
+        except KroniekError:
+            finished = True  # a log that no longer replays is shown whole, so verify can say where
+        if not finished:
+            yield {"kind": "unfinished", "id": match_id, "seq": len(match_log), "head": match_log[-1]["hash"]}
+            count += 1
+            continue
+        for event in match_log:
+            yield {"kind": "event", "stream": "m", "id": match_id, "event": public(event)}
+            count += 1
+        streams.append(("m", match_id, len(match_log)))
+    head = log.tree_head(signing_key)
+    yield {"kind": "tree_head", **head}
+    count += 1
+    for stream, stream_id, seq in streams:
+        index = log.index_of(stream, stream_id, seq)
+        if index is None or index >= head["tree_size"]:
+            continue  # not logged yet (a match the worker has not validated): verify says so
+        yield {"kind": "proof", "stream": stream, "id": stream_id, **log.inclusion(index, head["tree_size"])}
+        count += 1
+    yield {"kind": "footer", "records": count}

@@ -1,0 +1,192 @@
+"""A league's audit trail, end to end: a played league exports an archive
+that `kroniek audit verify` accepts offline; tampering in Redis with a match
+event, a result or a league event is caught by the verifier and by the audit
+endpoint, each with where; so are edits to the exported file itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from replays import EventStore
+from replays.signing import public_key_b64
+from service.cli import main
+from tests.support.tamper import forge_entry, rewrite_entry
+from tests.test_leagues_api import play_to_the_end, post
+from workers.jobs import validate_log
+
+
+@pytest.fixture
+def played(client, store):
+    """A round robin of four BraveRats players: round 1 played with real,
+    validated matches, round 2 with one result and one forfeit."""
+    lid = post(client, "/api/leagues", {"name": "Club", "game": "braverats", "format": "round_robin",
+                                         "players": ["Ann", "Bob", "Cas", "Dee"]})["id"]
+    matches = []
+    for rnd in (1, 2):
+        boards = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][-1]["boards"]
+        for board in (1, 2):
+            if (rnd, board) == (2, 2):
+                absent = boards[1]["players"][1]
+                post(client, f"/api/leagues/{lid}/forfeits", {"round": 2, "board": 2, "forfeited": [absent],
+                                                              "reason": "did not come"})
+                continue
+            mid = post(client, f"/api/leagues/{lid}/rounds/{rnd}/boards/{board}/match")["id"]
+            play_to_the_end(client, mid)
+            assert validate_log(store, mid)["status"] == "valid"
+            post(client, f"/api/leagues/{lid}/results", {"match": mid})
+            matches.append(mid)
+    return lid, matches, absent
+
+
+def export(client, lid) -> list[str]:
+    r = client.get(f"/api/leagues/{lid}/export")
+    assert r.status_code == 200 and r.mimetype == "application/x-ndjson"
+    return r.get_data(as_text=True).splitlines()
+
+
+def verify(tmp_path, lines, *extra) -> tuple[int, dict]:
+    path = tmp_path / "league.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    r = CliRunner().invoke(main, ["audit", "verify", str(path), "--json", *extra])
+    return r.exit_code, json.loads(r.output)
+
+
+def problems(report) -> str:
+    return "\n".join(f"{p['where']}: {p['problem']}" for p in report["problems"])
+
+
+def test_a_clean_export_verifies_offline_and_the_audit_agrees(client, played, tmp_path, signing_key):
+    lid, matches, absent = played
+    lines = export(client, lid)
+    code, report = verify(tmp_path, lines, "--public-key", public_key_b64(signing_key))
+    assert code == 0, problems(report)
+    assert report["checked"]["matches"] == 3 and report["checked"]["results"] == 3
+    assert report["checked"]["proofs"] == 4  # the league and its three finished matches
+    audit = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert audit["valid"] is True and audit["problems"] == []
+    # the human-readable report says so too
+    path = tmp_path / "league.jsonl"
+    out = CliRunner().invoke(main, ["audit", "verify", str(path)])
+    text = " ".join(out.output.split())  # rich wraps lines to the terminal
+    assert out.exit_code == 0 and "the archive verifies" in text and "pass the server's public key" in text
+
+
+def test_a_stored_match_event_edited_in_redis_is_caught(client, store, played, tmp_path):
+    lid, matches, absent = played
+    victim = matches[0]
+    event = store.events(victim)[2]
+    rewrite_entry(store, victim, 3, data={"cards": list(reversed(event["data"]["cards"]))})
+    audit = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert audit["valid"] is False
+    assert f"match {victim} seq 3" in problems(audit) and "edited" in problems(audit)
+    code, report = verify(tmp_path, export(client, lid))
+    assert code == 1 and f"match {victim} seq 3: its hash does not match its content" in problems(report)
+
+
+def test_a_match_log_forged_with_fresh_hashes_is_caught_by_the_result_and_the_tree(client, store, played, tmp_path):
+    lid, matches, absent = played
+    victim = matches[1]
+    event = store.events(victim)[2]
+    forge_entry(store, victim, 3, data={"cards": list(reversed(event["data"]["cards"]))})
+    assert client.get(f"/api/matches/{victim}/audit").get_json()["valid"] is True  # its own chain checks out
+    code, report = verify(tmp_path, export(client, lid))
+    text = problems(report)
+    assert code == 1
+    assert f"proof for match {victim}" in text and "changed after it was logged" in text
+    assert f"names match {victim} at seq" in text or f"match {victim}'s log gives" in text
+    assert client.get(f"/api/leagues/{lid}/audit").get_json()["valid"] is False
+
+
+def test_a_result_changed_in_redis_is_caught(client, store, played, tmp_path):
+    lid, matches, absent = played
+    leagues = EventStore(store.r, store.prefix, kind="l")
+    log = leagues.events(lid)
+    result = next(e for e in log if e["type"] == "result" and e["data"]["match"] == matches[0])
+    swapped = {**result["data"], "ranks": list(reversed(result["data"]["ranks"]))}
+    # re-hashed so the league's own chain still checks out: only the match log and the tree can tell
+    forge_entry(leagues, lid, result["seq"], data=swapped)
+    assert client.get(f"/api/leagues/{lid}/events").status_code == 200
+    audit = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert audit["first_invalid_seq"] is None and audit["valid"] is False
+    assert f"league {lid} seq {result['seq']} (result)" in problems(audit)
+    code, report = verify(tmp_path, export(client, lid))
+    text = problems(report)
+    assert code == 1 and f"match {matches[0]}'s log gives ranks" in text
+    assert f"proof for league {lid}" in text
+
+
+def test_a_league_event_edited_or_removed_in_redis_is_caught(client, store, played, tmp_path):
+    lid, _, _ = played
+    leagues = EventStore(store.r, store.prefix, kind="l")
+    rewrite_entry(leagues, lid, 3, data={"player": "Mallory"})
+    audit = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert audit["valid"] is False and audit["first_invalid_seq"] == 3
+    code, report = verify(tmp_path, export(client, lid))
+    assert code == 1 and f"league {lid} seq 3: its hash does not match its content" in problems(report)
+
+
+def test_a_removed_league_event_is_caught(client, store, played, tmp_path):
+    lid, _, _ = played
+    leagues = EventStore(store.r, store.prefix, kind="l")
+    store.r.xdel(leagues.key(lid, "log"), "4-0")
+    audit = client.get(f"/api/leagues/{lid}/audit").get_json()
+    assert audit["valid"] is False and audit["first_invalid_seq"] == 4
+
+
+@pytest.mark.parametrize("edit", ["reorder", "drop", "result", "truncate", "signature", "foreign_key"])
+def test_edits_to_the_exported_file_are_caught(client, played, tmp_path, edit, signing_key):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    lid, matches, absent = played
+    lines = export(client, lid)
+    records = [json.loads(line) for line in lines]
+    events = [i for i, r in enumerate(records) if r["kind"] == "event" and r["stream"] == "m" and r["id"] == matches[2]]
+    pinned = public_key_b64(signing_key)
+    if edit == "reorder":
+        a, b = events[2], events[3]
+        lines[a], lines[b] = lines[b], lines[a]
+        expect = f"match {matches[2]} seq"
+    elif edit == "drop":
+        del lines[events[1]]
+        expect = f"match {matches[2]} seq"
+    elif edit == "result":
+        i = next(i for i, r in enumerate(records) if r["kind"] == "event" and r["event"]["type"] == "result")
+        records[i]["event"]["data"]["scores"] = [9, 9]
+        lines[i] = json.dumps(records[i])
+        expect = f"league {lid} seq {records[i]['event']['seq']}: its hash does not match"
+    elif edit == "truncate":
+        lines = lines[:-3]
+        expect = "footer: missing"
+    elif edit == "signature":
+        i = next(i for i, r in enumerate(records) if r["kind"] == "tree_head")
+        records[i]["tree_size"] += 1
+        lines[i] = json.dumps(records[i])
+        expect = "tree_head: its signature does not verify"
+    else:
+        pinned = public_key_b64(Ed25519PrivateKey.generate())
+        expect = "tree_head: its signature does not verify with the given key"
+    code, report = verify(tmp_path, lines, "--public-key", pinned)
+    assert code == 1
+    assert expect in problems(report), problems(report)
+
+
+def test_play_rows_for_play_logging_apps(client, played):
+    lid, matches, absent = played
+    plays = client.get(f"/api/leagues/{lid}/plays").get_json()["plays"]
+    assert len(plays) == 4
+    first = plays[0]
+    assert first["match"] == matches[0] and len(first["date"]) == 10
+    assert sorted(first["ranks"]) in ([1, 1], [1, 2]) and first["start_player"] is None  # BraveRats: both reveal at once
+    assert len(first["scores"]) == 2
+    match = client.get(f"/api/matches/{matches[0]}").get_json()
+    assert first["scores"] == match["result"]["scores"]
+    assert first["winners"] == [match["players"][s] for s in match["result"]["winners"]]
+    forfeit = next(p for p in plays if p["forfeit"])
+    assert forfeit["forfeit"] == "did not come" and absent not in forfeit["winners"] and forfeit["scores"] is None
+    csv_text = client.get(f"/api/leagues/{lid}/plays?format=csv").get_data(as_text=True)
+    header, *rows = csv_text.strip().splitlines()
+    assert header.startswith("date,game,league,round,board,match,player,seat,score,rank,winner,start_player")
+    assert len(rows) == 8  # a row per player per play
