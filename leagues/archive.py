@@ -198,7 +198,15 @@ def verify_archive(records: Iterable[dict[str, Any]], public_key: str | None = N
     if not league_log:
         report.add(f"league {league_id}", "its log is not in the archive")
         return report
-    linked: set[str] = set()
+    # Which matches belong to the league, and each result against its match's
+    # log, read from the events themselves: a broken chain above is reported
+    # once, without hiding what else is wrong.
+    linked = {e["data"].get("match") for e in league_log
+              if isinstance(e, dict) and e.get("type") == "link" and isinstance(e.get("data"), dict)}
+    for event in league_log:
+        if isinstance(event, dict) and event.get("type") == "result" and isinstance(event.get("data"), dict):
+            where = f"league {league_id} seq {event.get('seq')} (result)"
+            _check_result(report, where, event["data"], streams.get(("m", event["data"].get("match"))))
     if intact[("l", league_id)]:
         at = 1
         try:
@@ -208,12 +216,6 @@ def verify_archive(records: Iterable[dict[str, Any]], public_key: str | None = N
             for event in league_log[1:]:
                 at = event["seq"]
                 state = L.apply(state, event["type"], event["data"])
-                where = f"league {league_id} seq {at} ({event['type']})"
-                if event["type"] == "link":
-                    linked.add(event["data"]["match"])
-                if event["type"] == "result":
-                    match_id = event["data"].get("match")
-                    _check_result(report, where, event["data"], streams.get(("m", match_id)))
         except KroniekError as exc:
             report.add(f"league {league_id} seq {at}", f"the league's rules refuse it: {exc.message}")
     for (stream, stream_id), events in streams.items():

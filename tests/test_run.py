@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -86,3 +87,25 @@ def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
         assert requests.get(f"{base}/api/matches/{m['id']}/audit", timeout=5).json()["valid"] is True
     finally:
         stop(proc)
+
+
+@pytest.mark.slow
+def test_the_worked_swiss_league_example_runs_and_verifies(tmp_path):
+    """docs/examples/swiss-league.sh (docs/leagues.md's worked example) against
+    a real `kroniek run`: 8 players, 3 Swiss rounds, results, a forfeit,
+    standings, exports, and `kroniek audit verify` on the export."""
+    port = free_port()
+    proc, base, token = start(tmp_path / "var", port)
+    try:
+        env = {**os.environ, "ADMIN_TOKEN": token, "OUT": str(tmp_path),
+               "KRONIEK": str(Path(sys.executable).with_name("kroniek"))}
+        script = Path(__file__).resolve().parents[1] / "docs" / "examples" / "swiss-league.sh"
+        run = subprocess.run(["bash", str(script), f"{base}/api"], env=env, capture_output=True, text=True, timeout=180)
+    finally:
+        stop(proc)
+    assert run.returncode == 0, run.stdout + run.stderr
+    text = " ".join(run.stdout.split())
+    assert "11 results checked against their logs" in text and "✓ the archive verifies" in text
+    assert '"valid":true' in text
+    plays = next(tmp_path.glob("plays-*.csv")).read_text().splitlines()
+    assert len(plays) == 1 + 12 * 2  # a header, and a row per player for 11 games and a forfeit
