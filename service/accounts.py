@@ -126,19 +126,20 @@ class Accounts:
                         raise UserExists(f"user {name!r} exists; make a new token for them instead", user=name)
                     pipe.multi()
                     pipe.hset(self._users, name, record)
-                    pipe.hset(self._tokens, token_digest(token), self._token_record(name, token, now))
+                    pipe.hset(self._tokens, token_digest(token), self._token_record(user, token, now))
                     pipe.execute()
                     return user, token
                 except redis.WatchError:
                     continue
 
-    def _token_record(self, name: str, token: str, now: str) -> bytes:
-        return orjson.dumps({"user": name, "id": token_digest(token)[:12], "created_at": now})
+    def _token_record(self, user: User, token: str, now: str) -> bytes:
+        # The user's admin flag rides along, so a request costs one lookup.
+        return orjson.dumps({"user": user.name, "admin": user.admin, "id": token_digest(token)[:12], "created_at": now})
 
     def issue_token(self, name: str, now: str = "") -> str:
-        self.user(name)
+        user = self.user(name)
         token = new_token()
-        self.r.hset(self._tokens, token_digest(token), self._token_record(name, token, now))
+        self.r.hset(self._tokens, token_digest(token), self._token_record(user, token, now))
         return token
 
     def revoke_tokens(self, name: str) -> int:
@@ -164,9 +165,11 @@ class Accounts:
         raw = self.r.hget(self._tokens, token_digest(token))
         if raw is None:
             return None
-        name = orjson.loads(raw)["user"]
+        record = orjson.loads(raw)
+        if "admin" in record:
+            return User(record["user"], record["admin"])
         try:
-            return self.user(name)
+            return self.user(record["user"])
         except NotFound:
             return None
 

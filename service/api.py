@@ -259,15 +259,25 @@ class Roles(MethodView):
     def post(self, body, match_id):
         """Give a user a role on this match: recorder, referee, or player of a seat (a recorder's or referee's)"""
         guard("match.grant", match_id, match_exists)
-        role = check_role("m", body["role"], body["seat"])
-        access().accounts.user(body["user"])  # 404 for an unknown user
-        roles = access().accounts.grant("m", match_id, body["user"], role)
-        return {"match": match_id, "user": body["user"], "roles": roles}
+        return grant_role("m", match_id, body)
 
     @matches.response(200)
     @_doc_errors(matches, 404)
     def get(self, match_id):
         """Who holds which role on this match"""
-        if not match_exists(match_id):
-            raise NotFound(f"no such match {match_id!r}")
-        return {"match": match_id, "roles": access().accounts.acl("m", match_id)}
+        return roles_of("m", match_id, match_exists)
+
+
+def grant_role(kind: str, object_id: str, body: dict) -> dict:
+    """Give ``body["user"]`` a role on a match or league (the caller checked who may)."""
+    role = check_role(kind, body["role"], body.get("seat"))
+    access().accounts.user(body["user"])  # 404 for an unknown user
+    roles = access().accounts.grant(kind, object_id, body["user"], role)
+    return {"match" if kind == "m" else "league": object_id, "user": body["user"], "roles": roles}
+
+
+def roles_of(kind: str, object_id: str, exists) -> dict:
+    what = "match" if kind == "m" else "league"
+    if not exists(object_id):
+        raise NotFound(f"no such {what} {object_id!r}")
+    return {what: object_id, "roles": access().accounts.acl(kind, object_id)}

@@ -10,9 +10,8 @@ from marshmallow import Schema, fields, validate
 from leagues.league import FORMATS
 
 from . import schemas as S
-from .accounts import acl_fields, check_role
-from .api import _doc_errors, access, guard
-from .errors import NotFound
+from .accounts import acl_fields
+from .api import _doc_errors, access, grant_role, guard, roles_of
 from .leagues import LeagueService
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
@@ -239,15 +238,10 @@ class Roles(MethodView):
     def post(self, body, league_id):
         """Give a user a role on this league: organiser or referee (an organiser's)"""
         allowed("league.grant", league_id)
-        role = check_role("l", body["role"])
-        access().accounts.user(body["user"])  # 404 for an unknown user
-        roles = access().accounts.grant("l", league_id, body["user"], role)
-        return {"league": league_id, "user": body["user"], "roles": roles}
+        return grant_role("l", league_id, {**body, "seat": None})
 
     @leagues.response(200)
     @_doc_errors(leagues, 404)
     def get(self, league_id):
         """Who holds which role on this league"""
-        if not league_exists(league_id):
-            raise NotFound(f"no league {league_id!r}")
-        return {"league": league_id, "roles": access().accounts.acl("l", league_id)}
+        return roles_of("l", league_id, league_exists)

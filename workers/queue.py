@@ -22,22 +22,21 @@ def get_queue() -> Queue:
     return Queue(queue_name(), connection=queue_client())
 
 
-def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> None:
-    """Queue a validation of the match's whole log, starting ``delay`` seconds
-    from now at the soonest (RQ's scheduler, which every kroniek worker runs,
-    moves it to the queue then)."""
-    options = dict(
-        retry=RETRY,
-        job_timeout=600,
-        result_ttl=3600,
-        failure_ttl=7 * 24 * 3600,
-        description=f"validate match {match_id}",
-    )
+def _enqueue(job: str, args: tuple, description: str, delay: float) -> None:
+    """Queue ``job`` with retries, starting ``delay`` seconds from now at the
+    soonest (RQ's scheduler, which every kroniek worker runs, moves it to the
+    queue then)."""
+    options = dict(retry=RETRY, job_timeout=600, result_ttl=3600, failure_ttl=7 * 24 * 3600, description=description)
     queue = get_queue()
     if delay > 0:
-        queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.validate_match", prefix, match_id, **options)
+        queue.enqueue_in(timedelta(seconds=delay), job, *args, **options)
     else:
-        queue.enqueue("workers.jobs.validate_match", prefix, match_id, **options)
+        queue.enqueue(job, *args, **options)
+
+
+def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> None:
+    """Queue a validation of the match's whole log."""
+    _enqueue("workers.jobs.validate_match", (prefix, match_id), f"validate match {match_id}", delay)
 
 
 def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> None:
@@ -46,15 +45,4 @@ def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> None:
     was appended covers it, so a burst of results may queue several jobs;
     each rates from scratch and the stored table does not depend on which
     ran or finished first."""
-    options = dict(
-        retry=RETRY,
-        job_timeout=600,
-        result_ttl=3600,
-        failure_ttl=7 * 24 * 3600,
-        description=f"recompute {game} ratings",
-    )
-    queue = get_queue()
-    if delay > 0:
-        queue.enqueue_in(timedelta(seconds=delay), "workers.jobs.recompute_ratings", prefix, game, **options)
-    else:
-        queue.enqueue("workers.jobs.recompute_ratings", prefix, game, **options)
+    _enqueue("workers.jobs.recompute_ratings", (prefix, game), f"recompute {game} ratings", delay)
