@@ -104,6 +104,9 @@ class EventStore:
         self.r.zadd(self.index_key, {match_id: created_ts})
         return True
 
+    def exists(self, stream_id: str) -> bool:
+        return bool(self.r.exists(self.key(stream_id, "log")))
+
     def append(
         self,
         match_id: str,
@@ -207,6 +210,13 @@ class EventStore:
             return None
         blob, score = found[0]
         return int(score), json.loads(blob)
+
+    def id_pages(self, size: int = 500) -> Iterator[list[str]]:
+        """Every id in the index, oldest first, a page at a time (for sweeps)."""
+        offset = 0
+        while ids := self.r.zrange(self.index_key, offset, offset + size - 1):
+            yield ids
+            offset += len(ids)
 
     def match_ids(self, offset: int = 0, limit: int = 50) -> list[str]:
         return self.r.zrevrange(self.index_key, offset, offset + limit - 1)

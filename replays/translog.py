@@ -334,11 +334,11 @@ class TransparencyLog:
         returns how many leaves it added. A head that conflicts with the log
         is recorded under ``conflicts`` and logged, not raised."""
         records: list[dict[str, Any]] = []
-        for league_id in _all_ids(league_store):
+        for league_id in (i for page in league_store.id_pages() for i in page):
             head = league_store.head_seq(league_id)
             if head and _HEX64.fullmatch(head[1] or ""):
                 records.append({"kind": "l", "id": league_id, "seq": head[0], "head": head[1]})
-        for match_id in _all_ids(match_store):
+        for match_id in (i for page in match_store.id_pages() for i in page):
             head = match_store.head_seq(match_id)
             verdict = match_store.verdict(match_id)
             if not head or not verdict or verdict.get("status") != "valid" or verdict.get("seq") != head[0]:
@@ -348,14 +348,3 @@ class TransparencyLog:
                 records.append({"kind": "m", "id": match_id, "seq": head[0], "head": head[1]})
         # a conflict is logged and recorded by _outcome; the other records are added
         return sum(status == "new" for status, _ in self._add_records(records, raise_conflict=False))
-
-
-def _all_ids(store: Any) -> Iterable[str]:
-    """Every id in a store's index, oldest first, in pages."""
-    offset = 0
-    while True:
-        ids = store.r.zrange(store.index_key, offset, offset + 499)
-        if not ids:
-            return
-        yield from ids
-        offset += len(ids)

@@ -36,28 +36,24 @@ def access() -> Access:
     return current_app.extensions["kroniek.access"]
 
 
-def guard(action: str, object_id: str, exists) -> str:
-    """The user's name if they may do ``action`` on the object; an unknown
-    object is 404 rather than 403, as it would be without accounts."""
+def _or_404(check, store, object_id: str):
+    """Run a role check; a refusal about an object that does not exist is a
+    404, as it would be without accounts."""
     try:
-        return access().require(action, object_id).name
+        return check()
     except (Unauthorized, Forbidden):
-        if not exists(object_id):
-            raise NotFound(f"no such {'match' if action.startswith('match') else 'league'} {object_id!r}") from None
+        if not store.exists(object_id):
+            raise NotFound(f"no such {'match' if store.kind == 'm' else 'league'} {object_id!r}") from None
         raise
 
 
-def match_exists(match_id: str) -> bool:
-    return bool(service().store.r.exists(service().store.key(match_id, "log")))
+def guard(action: str, object_id: str, store) -> str:
+    """The user's name if they may do ``action`` on the match or league in ``store``."""
+    return _or_404(lambda: access().require(action, object_id).name, store, object_id)
 
 
 def guard_view(match_id: str, viewer) -> None:
-    try:
-        access().require_view(match_id, viewer)
-    except (Unauthorized, Forbidden):
-        if not match_exists(match_id):
-            raise NotFound(f"no such match {match_id!r}") from None
-        raise
+    _or_404(lambda: access().require_view(match_id, viewer), service().store, match_id)
 
 
 def _doc_errors(blp: Blueprint, *codes: int):
@@ -141,7 +137,7 @@ class Events(MethodView):
 
         Send the `Idempotency-Key` header to make a retry safe: the same key
         returns the first answer and writes nothing."""
-        user = guard("match.append", match_id, match_exists)
+        user = guard("match.append", match_id, service().store)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= 255 and key.isprintable()):
             raise BadRequest("Idempotency-Key must be 1–255 printable characters", field="Idempotency-Key")
@@ -232,7 +228,7 @@ class Annotations(MethodView):
         """Add a comment and/or glyph (!! ! !? ?! ? ??) to an event; the log is untouched
 
         A recorder's, referee's or player's."""
-        user = guard("match.annotate", match_id, match_exists)
+        user = guard("match.annotate", match_id, service().store)
         return service().annotate(match_id, body["seq"], body["comment"], body["glyph"], author=user)
 
     @matches.response(200)
@@ -258,14 +254,14 @@ class Roles(MethodView):
     @_doc_errors(matches, 400, 401, 403, 404)
     def post(self, body, match_id):
         """Give a user a role on this match: recorder, referee, or player of a seat (a recorder's or referee's)"""
-        guard("match.grant", match_id, match_exists)
+        guard("match.grant", match_id, service().store)
         return grant_role("m", match_id, body)
 
     @matches.response(200)
     @_doc_errors(matches, 404)
     def get(self, match_id):
         """Who holds which role on this match"""
-        return roles_of("m", match_id, match_exists)
+        return roles_of("m", match_id, service().store)
 
 
 def grant_role(kind: str, object_id: str, body: dict) -> dict:
@@ -276,8 +272,8 @@ def grant_role(kind: str, object_id: str, body: dict) -> dict:
     return {"match" if kind == "m" else "league": object_id, "user": body["user"], "roles": roles}
 
 
-def roles_of(kind: str, object_id: str, exists) -> dict:
+def roles_of(kind: str, object_id: str, store) -> dict:
     what = "match" if kind == "m" else "league"
-    if not exists(object_id):
+    if not store.exists(object_id):
         raise NotFound(f"no such {what} {object_id!r}")
     return {what: object_id, "roles": access().accounts.acl(kind, object_id)}

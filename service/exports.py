@@ -48,8 +48,8 @@ def play_rows(leagues: LeagueService, league_id: str) -> list[dict[str, Any]]:
             if row["forfeit"] is not None:
                 row["winners"] = [p for p in board.players if p not in (outcome.forfeited or ())]
             if board.match is not None and row["forfeit"] is None:
-                log = leagues.matches.store.events(board.match)
-                ms = M.replay(log)
+                ms = leagues.matches.current(board.match)  # the service's cached state, not a fresh replay
+                log = leagues.matches.store.events(board.match, 1, ms.seq)
                 seat = start_player(ms, log)
                 row["date"] = log[-1]["recorded_at"][:10]
                 row["scores"] = (ms.result_dict or {}).get("scores")

@@ -21,12 +21,8 @@ def service() -> LeagueService:
     return current_app.extensions["kroniek.leagues"]
 
 
-def league_exists(league_id: str) -> bool:
-    return bool(service().store.r.exists(service().store.key(league_id, "log")))
-
-
 def allowed(action: str, league_id: str) -> str:
-    return guard(action, league_id, league_exists)
+    return guard(action, league_id, service().store)
 
 
 class LeagueCreate(Schema):
@@ -224,7 +220,6 @@ class Export(MethodView):
         and inclusion proofs; check it offline with `kroniek audit verify`"""
         import orjson
 
-        service().events(league_id)  # 404 before the stream starts
         lines = b"".join(orjson.dumps(record) + b"\n" for record in _archive(league_id))
         return Response(lines, mimetype="application/x-ndjson",
                         headers={"Content-Disposition": f"attachment; filename=league-{league_id}.jsonl"})
@@ -244,4 +239,4 @@ class Roles(MethodView):
     @_doc_errors(leagues, 404)
     def get(self, league_id):
         """Who holds which role on this league"""
-        return roles_of("l", league_id, league_exists)
+        return roles_of("l", league_id, service().store)

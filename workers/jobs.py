@@ -115,18 +115,13 @@ def sweep(prefix: str) -> int:
 
     store = EventStore(store_client(), prefix)
     queued = 0
-    offset = 0
-    while True:
-        ids = store.match_ids(offset, 500)
-        if not ids:
-            break
+    for ids in store.id_pages():
         for match_id in ids:
             head = store.head_seq(match_id)
             verdict = store.verdict(match_id)
             if head and (verdict is None or verdict["seq"] < head[0]):
                 enqueue_validation(prefix, match_id)
                 queued += 1
-        offset += len(ids)
     for game in stale_rating_games(prefix):
         enqueue_ratings(prefix, game)
         queued += 1
@@ -140,18 +135,14 @@ def sweep(prefix: str) -> int:
 def league_games(store: EventStore) -> dict[str, str]:
     """Every league id (oldest first) with the game its listing names."""
     out: dict[str, str] = {}
-    offset = 0
-    while True:
-        ids = store.r.zrange(store.index_key, offset, offset + 499)
-        if not ids:
-            return out
+    for ids in store.id_pages():
         pipe = store.r.pipeline(transaction=False)
         for league_id in ids:
             pipe.hget(store.key(league_id, "head"), "game")
         for league_id, game in zip(ids, pipe.execute()):
             if game:
                 out[league_id] = game
-        offset += len(ids)
+    return out
 
 
 def last_result_seq(store: EventStore, league_id: str) -> int:
