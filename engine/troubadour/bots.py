@@ -1,9 +1,10 @@
 """Players for simulated matches: pure functions ``choose(state, seat, rng) -> Move``.
 
 - ``random``: a uniformly random legal move.
-- ``greedy``: builds whatever fits a castle, digs through its villages and
-  discard pile, turns every card its nobles allow, attacks the leader and
-  protects what is at risk.
+- ``greedy``: turns up its face-down village tops, builds whatever fits a
+  castle, digs through its villages and discard pile, turns every card its
+  nobles allow (using each extra card of the clubs queen/king before turning
+  the next), attacks the leader and protects what is at risk.
 
 Both only read what the seat could know at the table (its own choice, the
 revealed trios, face-up cards, counts): they never look at the unseen pool or at
@@ -88,6 +89,10 @@ def _greedy_turn(state: State, seat: int, rng: random.Random) -> Move:
     if t.hq_ace is not None:
         v, slot = t.hq_ace
         return Move("build", seat, _build(villages[v][slot], "castle"))
+    # 0. a face-down card on top of a village (left by a build or an opponent's spades queen): turn it up
+    for v, village in enumerate(villages):
+        if village and village[-1] == FACE_DOWN:
+            return Move("turn_top", seat, {"village": v + 1})
     # 1. whatever fits a castle
     top = p.discard[0] if p.discard is not None else -1
     if top >= 0 and castles[top // 10] == top % 10:
@@ -139,6 +144,9 @@ def _greedy_turn(state: State, seat: int, rng: random.Random) -> Move:
             if wanted:
                 return Move("name_card", seat, {"card": CARD_IDS[rng.choice(wanted)]})
         return Move("turn_over", seat, {"clubs_jack": bool(free >> JC & 1)})
+    if t.extra and cards_left:
+        # the clubs queen/king turn their cards one at a time: the one just turned was used above
+        return Move("extra_card", seat, {})
     if t.std and cards_left:
         if free >> QC & 1:
             return Move("extra_draw", seat, {"power": "QC"})

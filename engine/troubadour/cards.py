@@ -244,6 +244,8 @@ ALIASES: dict[str, str] = {
     "bouwen": "build",
     "aanval": "attack",
     "extra kaarten draaien": "extra_draw",
+    "volgende extra kaart draaien": "extra_card",
+    "bovenste kaart omdraaien": "turn_top",
     "kaart omdraaien met harten vrouw": "hearts_queen",
     "kaart noemen": "name_card",
     "beurt voorbij": "end_turn",

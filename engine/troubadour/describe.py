@@ -73,6 +73,10 @@ def describe(game: Any, before: State, type: str, seat: int | None, data: dict[s
         return text + f": {lost} go under the draw pile"
     if type == "extra_draw":
         return f"{_n(b, seat)} plays {POWER_NAMES[data['power']]}: {2 if data['power'] == 'QC' else 3} extra cards"
+    if type == "extra_card":
+        return f"{_n(b, seat)} turns the next extra card ({b.turn.extra - 1} left after it)"
+    if type == "turn_top":
+        return f"{_n(b, seat)} turns up the face-down top card of village {data['village']}"
     if type == "hearts_queen":
         return f"{_n(b, seat)} plays the queen of hearts on the face-down card at slot {data['slot']} of village {data['village']}"
     if type == "name_card":

@@ -88,7 +88,7 @@ def _set(s: State, **changes: Any) -> State:
     return _new(State, values)
 
 
-_PLAYERS, _TURN, _DUE = _STATE_IDX["players"], _STATE_IDX["turn"], _STATE_IDX["due"]
+_PLAYERS, _TURN = _STATE_IDX["players"], _STATE_IDX["turn"]
 
 
 def _set_pt(s: State, players: tuple, turn: Turn) -> State:
@@ -96,14 +96,6 @@ def _set_pt(s: State, players: tuple, turn: Turn) -> State:
     values = list(s)
     values[_PLAYERS] = players
     values[_TURN] = turn
-    return _new(State, values)
-
-
-def _set_ptd(s: State, players: tuple, turn: Turn, due: tuple) -> State:
-    values = list(s)
-    values[_PLAYERS] = players
-    values[_TURN] = turn
-    values[_DUE] = due
     return _new(State, values)
 
 
@@ -197,7 +189,7 @@ def castle_cards(p: Player) -> int:
 class Troubadour(Game):
     id = "troubadour"
     name = "Troubadour"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 4
     summary = (
@@ -333,7 +325,7 @@ class Troubadour(Game):
             "turn_up",
             CHANCE,
             _obj({"village": VILLAGE, "card": CARD}, ["village", "card"]),
-            "A face-down village card turned face up: it became the top card, or the hearts queen turned it "
+            "A face-down village card turned face up, after its owner's turn_top or hearts_queen "
             "(seat: the village's owner, or null).",
             ("kaart omdraaien (dorp)",),
         ),
@@ -380,8 +372,25 @@ class Troubadour(Game):
             "extra_draw",
             "seat",
             _obj({"power": {"type": "string", "description": "QC (2 cards) or KC (3 cards)"}}, ["power"]),
-            "Clubs queen or king: extra cards turned after the standard turn-over (the flips follow).",
+            "Clubs queen or king: 2 or 3 extra cards after the standard turn-over; the first is turned now (the "
+            "flip follows), each next one with extra_card.",
             ("extra kaarten draaien",),
+        ),
+        "extra_card": EventType(
+            "extra_card",
+            "seat",
+            _obj({}, []),
+            "Clubs queen or king: turn the next of their extra cards (the flip follows); each extra card may be "
+            "used before the next is turned.",
+            ("volgende extra kaart draaien",),
+        ),
+        "turn_top": EventType(
+            "turn_top",
+            "seat",
+            _obj({"village": VILLAGE}, ["village"]),
+            "The player turns up the face-down card that is the top card of one of his villages (in his own turn, "
+            "when he chooses); the turn_up follows.",
+            ("bovenste kaart omdraaien",),
         ),
         "hearts_queen": EventType(
             "hearts_queen",
@@ -494,6 +503,9 @@ class Troubadour(Game):
 
     def _n_empty(self, state, seat, data):
         return {}
+
+    def _n_village(self, state, seat, data):
+        return {"village": data["village"]}
 
     def _n_turn_over(self, state, seat, data):
         return {"clubs_jack": bool(data.get("clubs_jack", False))}
@@ -797,7 +809,7 @@ class Troubadour(Game):
         used = t.used
         if data["clubs_jack"]:
             used = self._noble(s, seat, t, (JC,), "clubs jack")
-        turn = Turn(used, True, (JACK if data["clubs_jack"] else STD, 0), None, t.flipped)
+        turn = Turn(used, True, (JACK if data["clubs_jack"] else STD, 0), None, t.flipped, t.extra)
         return _set_t(s, turn)
 
     def _a_flip(self, s: State, seat, data):
@@ -814,10 +826,8 @@ class Troubadour(Game):
         p = self._pop_draw(s, cur, p, c)
         mode, arg = t.flip
         flip: tuple[int, int] | None = t.flip
-        if mode == STD:
+        if mode == STD or mode == EXTRA:  # one card: an extra card is usable before the next is turned
             flip = None
-        elif mode == EXTRA:
-            flip = (EXTRA, arg - 1) if arg > 1 else None
         elif mode == NAMED:
             if c == arg:
                 flip = None
@@ -825,7 +835,7 @@ class Troubadour(Game):
             flip = None
         elif p.ndraw == 0 and not self._any_fits(p):
             flip = None  # clubs jack: nothing left that could fit (reading)
-        turn = _new(Turn, (t.used, t.std, flip, None, t.flipped + 1))
+        turn = _new(Turn, (t.used, t.std, flip, None, t.flipped + 1, t.extra))
         return _set_pt(s, _put(s.players, cur, p), turn)
 
     @staticmethod
@@ -1043,11 +1053,18 @@ class Troubadour(Game):
             won = h == 9 and castles == (10, 10, 10, 10)
         else:
             w = to - 1
-            if w == src:
+            if w == src and not hj:
+                # the hearts jack may lay a card from inside a village on top of that same
+                # village ("als bovenste kaart op een dorp"); nothing else moves onto its own village
                 raise RuleViolation("troubadour.village_build", f"{CARD_IDS[c]} is already in village {to}")
             dest = villages[w]
             if dest:
                 top_card = dest[-1]
+                if top_card == FACE_DOWN:
+                    raise RuleViolation(
+                        "troubadour.village_build",
+                        f"the top card of village {to} lies face down: nothing goes on it until its owner turns it up (turn_top)",
+                    )
                 if not fits_on(top_card, c):
                     rule = "troubadour.run_move" if len(moved) > 1 else "troubadour.village_build"
                     raise RuleViolation(
@@ -1057,13 +1074,11 @@ class Troubadour(Game):
                     )
             villages = _put(villages, w, dest + moved)
         p = _new(Player, (villages, castles, discard, ndiscard, p.draw, p.ndraw, p.pool))
-        due = s.due
-        if src >= 0 and villages[src] and villages[src][-1] == FACE_DOWN:
-            due = due + ((seat, src, len(villages[src]) - 1, False),)
-        turn = _new(Turn, (used, t.std, None, None, t.flipped))
+        # a face-down card that became the top stays face down until its owner turns it (turn_top)
+        turn = _new(Turn, (used, t.std, None, None, t.flipped, t.extra))
         if won:
             return _set(s, players=_put(s.players, seat, p), turn=turn, due=(), phase=OVER, winner=seat)
-        return _set_ptd(s, _put(s.players, seat, p), turn, due)
+        return _set_pt(s, _put(s.players, seat, p), turn)
 
     def _a_attack(self, s: State, seat, data):
         p, t = self._mine(s, seat, "attack")
@@ -1078,7 +1093,6 @@ class Troubadour(Game):
         villages = q.villages
         castles = q.castles
         rule = {"JS": "troubadour.spades_jack", "QS": "troubadour.spades_queen", "JQKS": "troubadour.spades_trio"}[power]
-        due = s.due
         if power == "JS":
             v = data["village"] - 1
             village = villages[v]
@@ -1091,12 +1105,13 @@ class Troubadour(Game):
             if not any(villages):
                 raise RuleViolation(rule, f"all villages of {_who(s, target)} are empty: there is nothing to take")
             new = []
-            for v, village in enumerate(villages):
+            for village in villages:
                 if village:
-                    taken.append(village[-1])
-                    village = village[:-1]
-                    if village and village[-1] == FACE_DOWN:
-                        due = due + ((target, v, len(village) - 1, False),)
+                    if village[-1] == FACE_DOWN:  # a top its owner has not turned up yet
+                        down += 1
+                    else:
+                        taken.append(village[-1])
+                    village = village[:-1]  # a face-down card that becomes the top stays face down
                 new.append(village)
             villages = tuple(new)
         else:
@@ -1107,7 +1122,7 @@ class Troubadour(Game):
             taken = list(range(suit * 10, suit * 10 + h))
             castles = _put(castles, suit, 0)
         guard = {"JS": JD, "QS": QD, "JQKS": KD}[power]
-        turn = _new(Turn, (used, t.std, None, None, t.flipped))
+        turn = _new(Turn, (used, t.std, None, None, t.flipped, t.extra))
         if guard in s.trios[target]:  # type: ignore[index]
             if s.protected_attack == "refused":
                 raise RuleViolation(
@@ -1121,7 +1136,7 @@ class Troubadour(Game):
             mask |= 1 << c
         k = len(taken) + down
         q = _player(q, villages=villages, castles=castles, draw=q.draw + ((UNORDERED, mask, down, k),), ndraw=q.ndraw + k)
-        return _set(s, players=_put(s.players, target, q), turn=turn, due=due)
+        return _set_pt(s, _put(s.players, target, q), turn)
 
     def _a_extra(self, s: State, seat, data):
         p, t = self._mine(s, seat, "extra draw")
@@ -1139,9 +1154,42 @@ class Troubadour(Game):
                     "the king of clubs gives extra cards only when an opponent chose the clubs jack or the clubs queen this round",
                 )
         used = self._noble(s, seat, t, POWERS[power], POWER_NAMES[power])
-        k = 2 if power == "QC" else 3
-        flip = (EXTRA, k) if p.ndraw + p.ndiscard else None
-        return _set(s, turn=_new(Turn, (used, True, flip, None, t.flipped)))
+        # "Ieder van de extra gedraaide kaarten mag gebruikt worden": the extra cards are
+        # turned one at a time; the first now, each next one with extra_card, so that each
+        # can be built before the next covers it. The king's add to the queen's.
+        extra = t.extra + (2 if power == "QC" else 3)
+        if p.ndraw + p.ndiscard:
+            return _set(s, turn=_new(Turn, (used, True, (EXTRA, 0), None, t.flipped, extra - 1)))
+        return _set(s, turn=_new(Turn, (used, True, None, None, t.flipped, extra)))
+
+    def _a_extra_card(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "extra card")
+        if not t.extra:
+            why = (
+                "the clubs queen and king turned all their extra cards" if t.used & ((1 << QC) | (1 << KC))
+                else "no clubs queen or king was played"
+            )
+            raise RuleViolation("troubadour.no_more_flips", f"no extra card is left to turn this turn: {why}")
+        if p.ndraw + p.ndiscard == 0:
+            raise RuleViolation(
+                "troubadour.no_more_flips",
+                f"the draw pile and the discard pile of {_who(s, seat)} are both empty: there is no card to turn",
+            )
+        return _set_t(s, _new(Turn, (t.used, t.std, (EXTRA, 0), None, t.flipped, t.extra - 1)))
+
+    def _a_turn_top(self, s: State, seat, data):
+        p, t = self._mine(s, seat, "turn-up")
+        v = data["village"] - 1
+        village = p.villages[v]
+        if not village or village[-1] != FACE_DOWN:
+            raise RuleViolation(
+                "troubadour.face_down_turned",
+                f"village {v + 1} of {_who(s, seat)} "
+                + ("is empty" if not village else f"has {CARD_IDS[village[-1]]} face up on top")
+                + ": only a face-down card that is the top card of its village is turned up this way",
+            )
+        turn = _new(Turn, (t.used, t.std, None, None, t.flipped, t.extra))
+        return _set(s, turn=turn, due=s.due + ((seat, v, len(village) - 1, False),))
 
     def _a_hearts_queen(self, s: State, seat, data):
         p, t = self._mine(s, seat, "hearts queen")
@@ -1155,7 +1203,7 @@ class Troubadour(Game):
                 f"face down at slot(s) {', '.join(str(i + 1) for i, c in enumerate(village) if c == FACE_DOWN) or 'none'})",
             )
         used = self._noble(s, seat, t, (QH,), "hearts queen")
-        return _set(s, turn=_new(Turn, (used, t.std, None, None, t.flipped)), due=s.due + ((seat, v, slot, True),))
+        return _set(s, turn=_new(Turn, (used, t.std, None, None, t.flipped, t.extra)), due=s.due + ((seat, v, slot, True),))
 
     def _a_name_card(self, s: State, seat, data):
         p, t = self._mine(s, seat, "hearts queen+king")
@@ -1177,7 +1225,7 @@ class Troubadour(Game):
                 "troubadour.hearts_queen_king",
                 f"name a card that can still be turned up: {CARD_IDS[c]} is {where}",
             )
-        return _set(s, turn=_new(Turn, (used, True, (NAMED, c), None, t.flipped)))
+        return _set(s, turn=_new(Turn, (used, True, (NAMED, c), None, t.flipped, t.extra)))
 
     def _a_end_turn(self, s: State, seat, data):
         self._mine(s, seat, "end of turn")
@@ -1239,6 +1287,7 @@ class Troubadour(Game):
             if JC in free:
                 out.append(("turn_over", {"clubs_jack": True}))
         out.extend(("build", d) for d in self.build_moves(p, JH in free))
+        out.extend(("turn_top", {"village": v + 1}) for v, village in enumerate(p.villages) if village and village[-1] == FACE_DOWN)
         for o in range(s.n):
             if o == seat:
                 continue
@@ -1249,6 +1298,8 @@ class Troubadour(Game):
                 out.append(("attack", {"power": "QS", "target": o}))
             if JS in free and QS in free and KS in free:
                 out.extend(("attack", {"power": "JQKS", "target": o, "castle": SUITS[x]}) for x in range(4) if q.castles[x])
+        if t.extra and p.ndraw + p.ndiscard:
+            out.append(("extra_card", {}))
         if t.std:
             if QC in free:
                 out.append(("extra_draw", {"power": "QC"}))
@@ -1298,7 +1349,7 @@ class Troubadour(Game):
             if how != "run" and fits_castle(castles, c):
                 out.append({"card": CARD_IDS[c], "to": "castle", "hearts_jack": True} if how == "hj" else {"card": CARD_IDS[c], "to": "castle"})
             for w in range(5):
-                if w == v:
+                if w == v and how != "hj":  # the hearts jack may lay the card on its own village's top
                     continue
                 dest = villages[w]
                 if not dest or fits_on(dest[-1], c):
@@ -1397,9 +1448,9 @@ class Troubadour(Game):
                 "used": [NOBLE_IDS[x] for x in range(12) if t.used >> x & 1],
                 "turning": None if t.flip is None else {
                     "for": FLIP_NAMES[t.flip[0]],
-                    **({"left": t.flip[1]} if t.flip[0] == EXTRA else {}),
                     **({"named": CARD_IDS[t.flip[1]]} if t.flip[0] == NAMED else {}),
                 },
+                "extra_cards_left": t.extra,
                 "ace_to_castle": None if t.hq_ace is None else {"village": t.hq_ace[0] + 1, "slot": t.hq_ace[1] + 1},
             }
             out["due"] = [{"seat": d[0], "village": d[1] + 1, "slot": d[2] + 1} for d in s.due]
@@ -1459,6 +1510,8 @@ _NORMALIZE = {
     "build": Troubadour._n_build,
     "attack": Troubadour._n_attack,
     "extra_draw": Troubadour._n_extra,
+    "extra_card": Troubadour._n_empty,
+    "turn_top": Troubadour._n_village,
     "hearts_queen": Troubadour._n_hearts_queen,
     "name_card": Troubadour._n_card,
     "end_turn": Troubadour._n_empty,
@@ -1478,6 +1531,8 @@ _APPLY = {
     "build": Troubadour._a_build,
     "attack": Troubadour._a_attack,
     "extra_draw": Troubadour._a_extra,
+    "extra_card": Troubadour._a_extra_card,
+    "turn_top": Troubadour._a_turn_top,
     "hearts_queen": Troubadour._a_hearts_queen,
     "name_card": Troubadour._a_name_card,
     "end_turn": Troubadour._a_end_turn,

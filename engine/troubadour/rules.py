@@ -121,8 +121,9 @@ RULES: dict[str, str] = {
         "than its highest card, or to an empty village; so may a part of a run that includes the top card [5]."
     ),
     "troubadour.face_down_turned": (
-        "A face-down village card that becomes the top card of its village is turned face up (reading: at once, "
-        "whoever's turn it is) [5]."
+        "A face-down village card that becomes the top card of its village may be turned face up (mag omgedraaid "
+        "worden; reading: by its owner, in his own turn, when he chooses; until then it stays face down and "
+        "nothing is built on it) [5]."
     ),
     # -- spades: attack (6, 11) -------------------------------------------------------------
     "troubadour.spades_jack": (
@@ -172,11 +173,13 @@ RULES: dict[str, str] = {
     ),
     "troubadour.clubs_queen": (
         "Clubs queen (klaver vrouw): two extra cards are turned on top of the standard turn-over; each may be "
-        "used to build if it fits [6]."
+        "used to build if it fits (ieder van de extra gedraaide kaarten mag gebruikt worden), so they are turned "
+        "one at a time and each may be used before the next is turned [6]."
     ),
     "troubadour.clubs_king": (
         "Clubs king (klaver heer): three extra cards, but only when an opponent chose the clubs jack or the "
-        "clubs queen this round; its cards add to those of the clubs queen [6]."
+        "clubs queen this round; its cards add to those of the clubs queen, and each may be used as it is "
+        "turned [6]."
     ),
     "troubadour.clubs_after_turn_over": (
         "The clubs queen and king are played only after the standard turn-over (perhaps extended by the clubs "
@@ -185,7 +188,7 @@ RULES: dict[str, str] = {
     # -- hearts: special building (6) ----------------------------------------------------------
     "troubadour.hearts_jack": (
         "Hearts jack (harten boer): one face-up card from anywhere in one village may go to a castle or onto "
-        "the top of a village, if it fits there [6]."
+        "the top of a village (als bovenste kaart op een dorp; its own village too), if it fits there [6]."
     ),
     "troubadour.hearts_queen": (
         "Hearts queen (harten vrouw): one face-down card in one village is turned face up and stays in its "

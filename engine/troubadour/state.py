@@ -34,7 +34,8 @@ ORDERED, UNORDERED = 0, 1
 DEAL, CHOOSE, TIE, PLAY, OVER = range(5)
 PHASE_NAMES = ("deal", "choose", "tie", "play", "over")
 
-#: what a pending run of turned cards is for (Turn.flip[0])
+#: what a pending run of turned cards is for (Turn.flip[0]); EXTRA is one extra card
+#: of the clubs queen/king (the player turns each one with extra_draw / extra_card)
 STD, JACK, EXTRA, NAMED = range(4)
 FLIP_NAMES = ("standard turn-over", "clubs jack", "extra cards", "hearts queen+king")
 
@@ -57,6 +58,7 @@ class Turn(NamedTuple):
     flip: tuple[int, int] | None = None  # (mode, argument) while cards are still to be turned
     hq_ace: tuple[int, int] | None = None  # (village, slot) of an ace just turned by the hearts queen
     flipped: int = 0  # cards turned this turn (for the annotations)
+    extra: int = 0  # extra cards of the clubs queen/king still to be turned, one at a time (extra_card)
 
 
 NO_TURN = Turn()
@@ -156,7 +158,7 @@ def encode(s: State) -> dict[str, Any]:
         "reveals": [[_enc_pick(x) for x in r] for r in s.reveals],
         "order": [list(slot) for slot in s.order],
         "pos": s.pos,
-        "turn": [t.used, t.std, list(t.flip) if t.flip else None, list(t.hq_ace) if t.hq_ace else None, t.flipped],
+        "turn": [t.used, t.std, list(t.flip) if t.flip else None, list(t.hq_ace) if t.hq_ace else None, t.flipped, t.extra],
         "due": [list(d) for d in s.due],
         "winner": s.winner,
         "start_castles": list(s.start_castles),
@@ -166,7 +168,7 @@ def encode(s: State) -> dict[str, Any]:
 
 
 def decode(obj: dict[str, Any]) -> State:
-    used, std, flip, hq_ace, flipped = obj["turn"]
+    used, std, flip, hq_ace, flipped, extra = obj["turn"]
     return State(
         n=obj["n"],
         tie_break=obj["tie_break"],
@@ -179,7 +181,7 @@ def decode(obj: dict[str, Any]) -> State:
         reveals=tuple(tuple(_dec_pick(x) for x in r) for r in obj["reveals"]),
         order=tuple(tuple(slot) for slot in obj["order"]),
         pos=obj["pos"],
-        turn=Turn(used, std, tuple(flip) if flip else None, tuple(hq_ace) if hq_ace else None, flipped),  # type: ignore[arg-type]
+        turn=Turn(used, std, tuple(flip) if flip else None, tuple(hq_ace) if hq_ace else None, flipped, extra),  # type: ignore[arg-type]
         due=tuple(tuple(d) for d in obj["due"]),  # type: ignore[misc]
         winner=obj["winner"],
         start_castles=tuple(obj["start_castles"]),

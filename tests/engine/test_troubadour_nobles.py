@@ -60,12 +60,42 @@ def test_spades_queen_takes_the_top_card_of_every_village():
     v = rec.view()["players"][1]["villages"]
     assert v == [[None, None, "5H"], ["9C"], [], [], [None, None]]
     assert segments(rec, 1)[-1] == {"set": ["2S", "4S", "8D", "6C"], "unknown": 0}
-    # village 5 now shows a face-down card on top: Bob turns it up before anything else
+    # village 5 now shows a face-down card on top: it stays face down in Ann's turn
+    assert GAME.actors(rec.state) == (0,) and rec.view()["due"] == []
+    rec.end(0)
+    rec.add("turn_top", 1, {"village": 5})  # Bob turns it up in his own turn
     assert GAME.actors(rec.state) == (CHANCE,)
     err = rec.reject("turn_up", 1, {"village": 5, "card": "6C"}, rule="troubadour.unseen_card")
     assert "attack put under it" in err.message
     rec.add("turn_up", 1, {"village": 5, "card": "7D"})
+    assert GAME.actors(rec.state) == (1,)
+
+
+@pytest.mark.rule("troubadour.face_down_turned")
+@pytest.mark.rule("troubadour.spades_queen")
+def test_cards_a_spades_queen_lays_bare_stay_face_down_while_the_attacker_chooses_his_jack():
+    """Chapter 5: "Een bouwkaart in een dorp met de voorkant omlaag mag omgedraaid worden als deze kaart
+    de bovenste kaart van een dorp wordt." Only the owner may turn his card, and only in his own turn:
+    after a spades queen the attacker chooses the village of his spades jack without seeing the cards
+    his queen laid bare. A top left face down is taken face down by a later spades queen."""
+    rec = attack_position(trios=[["JS", "QS", "JC"], ["JC", "QC", "KC"]])
+    rec.add("attack", 0, {"power": "QS", "target": 1})
+    for viewer in (0, None):
+        villages = rec.view(viewer)["players"][1]["villages"]
+        assert villages[0] == [None, None, "5H"] and villages[4] == [None, None]
     assert GAME.actors(rec.state) == (0,)
+    assert all(m.type != "turn_top" for m in GAME.legal_moves(rec.state, 0))  # not Ann's to turn
+    rec.reject("turn_up", None, {"village": 5, "card": "7D"}, rule="core.chance")
+    unseen = rec.state.players[1].pool
+    rec.add("attack", 0, {"power": "JS", "target": 1, "village": 5})  # chosen blind: two unknown cards
+    assert segments(rec, 1)[-1] == {"set": [], "unknown": 2} and rec.state.players[1].pool == unseen
+    # a face-down top the owner left down goes under his draw pile face down, unknown
+    rec2 = attack_position(target_villages=[["?", "?"], ["9C", "8D"], [], [], ["?", "?", "6C"]])
+    rec2.add("attack", 0, {"power": "QS", "target": 1})
+    assert rec2.view()["players"][1]["villages"] == [[None], ["9C"], [], [], [None, None]]
+    assert segments(rec2, 1)[-1] == {"set": ["8D", "6C"], "unknown": 1}
+    note = rec2.annotate_last()[0]
+    assert note["cards"] == ["8D", "6C"] and note["face_down"] == 1
 
 
 @pytest.mark.rule("troubadour.spades_trio")
@@ -238,13 +268,61 @@ def test_clubs_queen_two_extra_cards_each_usable():
     rec.add("turn_over", 0, {})
     rec.flip("9C")
     rec.add("extra_draw", 0, {"power": "klaver vrouw"})
-    assert rec.view()["turn"]["turning"] == {"for": "extra cards", "left": 2}
+    assert rec.view()["turn"]["turning"] == {"for": "extra cards"} and rec.view()["turn"]["extra_cards_left"] == 1
     rec.flip("4S")
-    rec.flip("2H")
     assert GAME.actors(rec.state) == (0,)
+    rec.add("extra_card", 0, {})
+    rec.flip("2H")
+    assert GAME.actors(rec.state) == (0,) and rec.view()["turn"]["extra_cards_left"] == 0
     rec.build(0, "2H", "castle")
-    rec.build(0, "4S", "castle")  # the first extra card, under the second
+    rec.build(0, "4S", "castle")  # the first extra card, left under the second, is the top again
     rec.reject("extra_draw", 0, {"power": "QC"}, rule="troubadour.once_per_turn")
+    rec.reject("extra_card", 0, {}, rule="troubadour.no_more_flips")
+
+
+@pytest.mark.rule("troubadour.clubs_queen")
+def test_clubs_queen_each_extra_card_may_be_used_as_it_is_turned_before_the_next():
+    """Chapter 6: "Klaver vrouw: bovenop de standaardkaartdraai mag men twee extra kaarten van de
+    draaistapel op de raapstapel draaien (...) Ieder van de extra gedraaide kaarten mag gebruikt worden om
+    op de dorpen of kastelen te bouwen, mits deze kaart natuurlijk passend is." Each extra card may be
+    used as it is turned: the player acts between the extra cards, so a first card that fits is not
+    buried by a second that does not. One he does not use stays on the discard pile under the next
+    (chapter 8: "De passende c.q. vooraf gewenste kaart blijft dan bovenop de raapstapel liggen")."""
+    trios = [["JC", "QC", "KC"], ["JD", "QD", "KD"]]
+    rec = position(castles=[{"S": 3}, {}], villages=[ACE_TOPS, EMPTY], trios=trios)
+    rec.add("turn_over", 0, {})
+    rec.flip("9C")
+    rec.add("extra_draw", 0, {"power": "QC"})
+    rec.flip("4S")  # the first extra card fits the spades castle
+    assert GAME.actors(rec.state) == (0,)  # the player acts before the second is turned …
+    rec.reject("flip", None, {"card": "7D"}, rule="core.chance")  # … and it is not turned by itself
+    assert ("extra_card", {}) in GAME.turn_moves(rec.state, 0)
+    rec.build(0, "4S", "castle")  # used as it is turned
+    rec.add("extra_card", 0, {})
+    assert rec.describe_last() == "Ann turns the next extra card (0 left after it)"
+    rec.flip("7D")  # the second fits nothing
+    assert rec.view()["players"][0]["castles"]["S"] == "4S"
+    assert rec.view()["players"][0]["discard_pile"] == {"count": 2, "top": "7D"}
+    # unused, an extra card stays on the discard pile and the next one covers it
+    rec2 = position(castles=[{"S": 3}, {}], villages=[ACE_TOPS, EMPTY], trios=trios)
+    rec2.add("turn_over", 0, {})
+    rec2.flip("9C")
+    rec2.add("extra_draw", 0, {"power": "QC"})
+    rec2.flip("8D")
+    rec2.add("extra_card", 0, {})
+    rec2.flip("4S")
+    assert rec2.view("referee")["players"][0]["discard_pile"]["cards"] == ["9C", "8D", "4S"]
+    rec2.build(0, "4S", "castle")
+    assert rec2.view()["players"][0]["discard_pile"]["top"] == "8D"
+    # between the extra cards the player may do anything else; at the end of the turn the rest is spent
+    rec3 = position(castles=[{"S": 3}, {}], villages=[ACE_TOPS, EMPTY], trios=trios)
+    rec3.add("turn_over", 0, {})
+    rec3.flip("9C")
+    rec3.add("extra_draw", 0, {"power": "QC"})
+    rec3.flip("8D")
+    rec3.end(0)
+    assert rec3.state.turn.extra == 0 and GAME.actors(rec3.state) == (1,)
+    rec3.reject("extra_card", 1, {}, rule="troubadour.no_more_flips")
 
 
 @pytest.mark.rule("troubadour.clubs_king")
@@ -258,12 +336,42 @@ def test_clubs_king_three_extra_only_if_an_opponent_chose_a_clubs_jack_or_queen(
     rec2.add("turn_over", 0, {})
     rec2.flip("9C")
     rec2.add("extra_draw", 0, {"power": "QC"})
-    for c in ("2C", "3C"):
-        rec2.flip(c)
+    rec2.flip("2C")
+    rec2.add("extra_card", 0, {})
+    rec2.flip("3C")
     rec2.add("extra_draw", 0, {"power": "KC"})  # adds up with the queen's two
-    for c in ("4C", "5C", "6C"):
+    rec2.flip("4C")
+    for c in ("5C", "6C"):
+        rec2.add("extra_card", 0, {})
         rec2.flip(c)
     assert GAME.actors(rec2.state) == (0,) and rec2.state.turn.flipped == 6
+    rec2.reject("extra_card", 0, {}, rule="troubadour.no_more_flips")
+
+
+@pytest.mark.rule("troubadour.clubs_king")
+def test_clubs_king_each_of_its_three_cards_may_be_used_as_it_is_turned():
+    """Chapter 6: "Klaver heer: (...) drie extra kaarten van de draaistapel op de raapstapel draaien (...)
+    Ieder van de extra gedraaide kaarten mag gebruikt worden om op de dorpen of kastelen te bouwen, mits
+    deze kaart natuurlijk passend is." and "De extra kaarten van de klaver heer tellen gewoon op bij de
+    extra kaarten van de klaver vrouw": played while a queen's card is still to come, the king's three
+    add to it, and every one is turned on its own."""
+    rec = position(castles=[{"S": 3}, {}], villages=[ACE_TOPS, EMPTY], trios=[["JC", "QC", "KC"], ["JD", "QD", "QC"]])
+    rec.add("turn_over", 0, {})
+    rec.flip("9C")
+    rec.add("extra_draw", 0, {"power": "QC"})
+    rec.flip("4S")
+    rec.build(0, "4S", "castle")
+    rec.add("extra_draw", 0, {"power": "KC"})  # one of the queen's left, three of the king's
+    rec.flip("5S")
+    assert rec.view()["turn"]["extra_cards_left"] == 3 and GAME.actors(rec.state) == (0,)
+    rec.build(0, "5S", "castle")
+    for c in ("7D", "6S", "8H"):
+        rec.add("extra_card", 0, {})
+        rec.flip(c)
+        if c == "6S":
+            rec.build(0, "6S", "castle")
+    assert rec.view()["players"][0]["castles"]["S"] == "6S" and rec.state.turn.flipped == 6
+    rec.reject("extra_card", 0, {}, rule="troubadour.no_more_flips")
 
 
 @pytest.mark.rule("troubadour.clubs_after_turn_over")
@@ -293,6 +401,29 @@ def test_hearts_jack_takes_one_face_up_card_from_inside_a_village():
     rec2.build(0, "9C", 5, hearts_jack=True)  # from the bottom of a village onto an empty one
     rec3 = position(castles=[{"S": 4}, {}], villages=villages)
     rec3.reject("build", 0, {"card": "5S", "to": "castle", "hearts_jack": True}, rule="troubadour.nobles_chosen")
+
+
+@pytest.mark.rule("troubadour.hearts_jack")
+def test_hearts_jack_may_lay_a_card_on_top_of_its_own_village():
+    """Chapter 6: "Harten boer: één passende bouwkaart mag op een kasteel of als bovenste kaart op een dorp
+    gelegd worden vanuit een willekeurige tussenliggende plek in één dorp, mits de kaart wel met de
+    voorkant omhoog ligt." "Op een dorp", not "op een ander dorp": the card may go on top of the very
+    village it comes from, if it fits there ("De kaart moet wel passen (...) op het dorp waar het op gelegd
+    wordt")."""
+    villages = [[["?", "9C", "6H", "8H", "7C"], [], [], [], []], EMPTY]
+    trios = [["JH", "QC", "KC"], ["JD", "QD", "KD"]]
+    rec = position(villages=villages, trios=trios)
+    build = {"card": "6H", "to": 1, "hearts_jack": True}
+    assert build in GAME.build_moves(rec.state.players[0], True)
+    rec.reject("build", 0, {"card": "9C", "to": 1, "hearts_jack": True}, rule="troubadour.village_build")  # 9C on 7C: no
+    rec.build(0, "6H", 1, hearts_jack=True)  # red six on the black seven of its own village
+    assert rec.view()["players"][0]["villages"][0] == [None, "9C", "8H", "7C", "6H"]
+    assert rec.describe_last() == "Ann builds 6H from inside village 1 with the hearts jack onto village 1"
+    # without the hearts jack nothing moves onto its own village
+    rec2 = position(villages=villages, trios=[["JC", "QC", "KC"], ["JD", "QD", "KD"]])
+    rec2.reject("build", 0, {"card": "7C", "to": 1}, rule="troubadour.village_build")
+    rec2.reject("build", 0, {"card": "6H", "to": 1}, rule="troubadour.run_move")
+    assert not any(b["to"] == 1 for b in GAME.build_moves(rec2.state.players[0], False))
 
 
 @pytest.mark.rule("troubadour.hearts_queen")
@@ -347,6 +478,29 @@ def test_hearts_queen_king_names_a_card_and_turns_until_it_appears_instead_of_th
     rec2.reject("name_card", 0, {"card": "3S"}, rule="troubadour.hearts_queen_king")
 
 
+@pytest.mark.rule("troubadour.hearts_queen_king")
+def test_hearts_queen_king_naming_the_discard_top_turns_it_before_the_cards_of_the_same_run():
+    """Chapter 6: "De speler mag vervolgens i.p.v. de standaardkaartdraai net zolang kaarten van de
+    draaistapel op de raapstapel draaien totdat de vooraf gewenste kaart gedraaid wordt. Raakt hierbij de
+    draaistapel op, dan wordt de raapstapel in zijn geheel ongeschud omgedraaid". Named, the top of the
+    discard pile comes up after the rest of the draw pile and the discard cards under it, but before the
+    cards turned in this run, which lie on top of it when the pile is turned over."""
+    rest = [c for c in CARD_IDS if c not in ("AH", "2H", "3H", "4H", "5H", "6H", "7H", "9D", "8C")]
+    rec = position(castles=[{"H": 3}, {}], discard=[["4H", "5H", "6H", "7H"], []],
+                   villages=[[rest[:12], rest[12:24], rest[24:], [], []], EMPTY],
+                   draw=[[("order", ["9D", "8C"])], ["rest"]], trios=[["QH", "KH", "QC"], ["JD", "QD", "KD"]])
+    rec.add("name_card", 0, {"card": "7H"})
+    rec.flip("9D")
+    rec.flip("8C")  # the draw pile has run out: the discard pile 4H 5H 6H 7H 9D 8C is turned over
+    rec.reject("flip", None, {"card": "9D"}, rule="troubadour.recycle")
+    for c in ("4H", "5H", "6H"):
+        rec.flip(c)
+        assert GAME.actors(rec.state) == (CHANCE,)
+    rec.flip("7H")
+    assert GAME.actors(rec.state) == (0,)  # found before 9D and 8C, turned in this run
+    assert rec.view("referee")["players"][0]["draw_segments"] == [{"order": ["9D", "8C"]}]
+
+
 # -- nobles in general ------------------------------------------------------------------------------
 
 @pytest.mark.rule("troubadour.nobles_chosen")
@@ -368,6 +522,7 @@ def test_a_noble_acts_once_per_turn_also_inside_a_combination():
     rec.flip("2D")
     rec.add("extra_draw", 0, {"power": "QC"})
     rec.flip("3D")
+    rec.add("extra_card", 0, {})
     rec.flip("4D")
     rec.reject("extra_draw", 0, {"power": "QC"}, rule="troubadour.once_per_turn")
     rec.end(0)

@@ -145,6 +145,7 @@ def _candidates(state: State) -> list[tuple[str, dict]]:
         out += [("attack", {"power": "JQKS", "target": o, "castle": s}) for s in "SDCH"]
         out.append(("attack", {"power": "QS", "target": o}))
     out += [("extra_draw", {"power": p}) for p in ("QC", "KC")]
+    out += [("extra_card", {})] + [("turn_top", {"village": v}) for v in range(1, 6)]
     out += [("hearts_queen", {"village": v, "slot": k}) for v in range(1, 6) for k in range(1, 8)]
     return out
 

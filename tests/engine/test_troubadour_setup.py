@@ -18,7 +18,7 @@ from .test_troubadour_support import GAME, Rec, started
 # -- registration and catalogue ---------------------------------------------------------
 
 def test_registered_with_the_fixed_contract():
-    assert (GAME.id, GAME.name, GAME.version, GAME.min_players, GAME.max_players) == ("troubadour", "Troubadour", "1", 2, 4)
+    assert (GAME.id, GAME.name, GAME.version, GAME.min_players, GAME.max_players) == ("troubadour", "Troubadour", "2", 2, 4)
     assert GAME.summary and "\n" not in GAME.summary
     assert GAME.aliases["schoppen boer"] == "JS" and GAME.aliases["harten vrouw+heer"] == "QKH"
     assert GAME.aliases["standaardkaartdraai"] == "turn_over"

@@ -226,9 +226,25 @@ def test_runs_and_top_parts_of_runs_move_as_one_card():
 # -- face-down cards ------------------------------------------------------------------------------
 
 @pytest.mark.rule("troubadour.face_down_turned")
-def test_a_face_down_card_that_becomes_the_top_is_turned_up_at_once():
-    rec = position(castles=[{"H": 4}, {}], villages=[[["?", "?", "5H"], [], [], [], []], [[], [], [], [], []]])
+def test_a_face_down_card_that_becomes_the_top_may_be_turned_up_by_its_owner_in_his_turn():
+    """Chapter 5: "Een bouwkaart in een dorp met de voorkant omlaag mag omgedraaid worden als deze kaart
+    de bovenste kaart van een dorp wordt." It *may* be turned once it is the top card: its owner turns it
+    (turn_top, then the turn_up with the card) in his own turn, at the moment he chooses, or leaves it.
+    Until then it lies face down, unknown, and nothing is built on it."""
+    rec = position(castles=[{"H": 4}, {}], villages=[[["?", "?", "5H"], ["6S"], [], [], []], [["?", "?", "9S"], [], [], [], []]])
     rec.build(0, "5H", "castle")
+    # not turned at once: Ann acts on, and the card is unknown to every view
+    assert GAME.actors(rec.state) == (0,) and rec.view()["due"] == []
+    for viewer in (0, 1, None):
+        assert rec.view(viewer)["players"][0]["villages"][0] == [None, None]
+    err = rec.reject("build", 0, {"card": "6S", "to": 1}, rule="troubadour.village_build")
+    assert "face down" in err.message and "turn_top" in err.message
+    rec.reject("turn_top", 0, {"village": 2}, rule="troubadour.face_down_turned")  # 6S lies face up on top
+    rec.reject("turn_top", 0, {"village": 3}, rule="troubadour.face_down_turned")  # empty
+    rec.reject("turn_top", 1, {"village": 1}, rule="core.turn")  # only in one's own turn
+    assert ("turn_top", {"village": 1}) in GAME.turn_moves(rec.state, 0)
+    rec.add("turn_top", 0, {"village": 1})
+    assert rec.describe_last() == "Ann turns up the face-down top card of village 1"
     assert GAME.actors(rec.state) == (CHANCE,) and rec.view()["due"] == [{"seat": 0, "village": 1, "slot": 2}]
     rec.reject("end_turn", 0, {}, rule="core.turn")
     rec.reject("turn_up", 0, {"village": 2, "card": "9C"}, rule="troubadour.face_down_turned")
@@ -237,6 +253,12 @@ def test_a_face_down_card_that_becomes_the_top_is_turned_up_at_once():
     rec.add("turn_up", None, {"village": 1, "card": "9C"})
     assert rec.view()["players"][0]["villages"][0] == [None, "9C"]
     assert GAME.actors(rec.state) == (0,)
+    rec.reject("turn_top", 0, {"village": 1}, rule="troubadour.face_down_turned")  # 9C is face up now
+    # leaving it is allowed: a face-down top can stay down through the end of the turn and the round
+    rec2 = position(villages=[[["?", "?"], [], [], [], []], [[], [], [], [], []]])
+    rec2.end(0)
+    rec2.end(1)
+    assert rec2.view()["players"][0]["villages"][0] == [None, None]
 
 
 @pytest.mark.rule("troubadour.unseen_card")

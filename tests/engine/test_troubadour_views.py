@@ -152,6 +152,7 @@ def test_the_seat_view_shows_the_table_not_the_piles():
     rec.flip("9H")
     rec.add("extra_draw", 0, {"power": "QC"})
     rec.flip("8C")
+    rec.add("extra_card", 0, {})
     rec.flip("7D")
     view = rec.view(1)
     ann = view["players"][0]
