@@ -547,7 +547,8 @@ class _Foot:
                 colQ[wa] = a0 * vQ + r0Q
                 colO[wa] = a0 * vO + r0O
 
-    def _vector(self, P: complex, Q: complex, O: complex) -> tuple:
+    def vector(self, P: complex, Q: complex, O: complex) -> tuple:
+        """The value vector of packed sums (linear, so sums may be packed first)."""
         rounds = Q.imag
         scale = rounds / (1.0 - self.null)
         return (P.real, P.imag, Q.real, 0.0, scale * self.mu_b, scale * self.mu_a, O.real, O.imag)
@@ -556,13 +557,13 @@ class _Foot:
         """After a complete round at (wa, wb), both under 10: give-up check, then fight on."""
         if self.degenerate:
             return self._degenerate(wa, wb)
-        return self._vector(self.P[wa][wb], self.Q[wa][wb], self.O[wa][wb])
+        return self.vector(self.P[wa][wb], self.Q[wa][wb], self.O[wa][wb])
 
     def cont(self, wa: int, wb: int) -> tuple:
         """Fighting the next round at (wa, wb) and on, with no give-up now."""
         if self.degenerate:
             return _UNDECIDED
-        return self._vector(self.CP[wa][wb], self.CQ[wa][wb], self.CO[wa][wb])
+        return self.vector(self.CP[wa][wb], self.CQ[wa][wb], self.CO[wa][wb])
 
     def decision(self, wa: int, wb: int) -> int:
         if self.degenerate:
@@ -610,23 +611,27 @@ def _mounted_level(a: Sequence[float], b: Sequence[float], wa0: int, wb0: int, f
         b_out,
     ]
     # both fall and both stay under 10: on foot at (wa0+j, wb0+i), after the give-up check
+    if foot.degenerate:
+        for j in range(1, min(len(b), ka)):
+            for i in range(1, min(len(a), kb)):
+                p = b[j] * a[i]
+                if p:
+                    f = foot.value(wa0 + j, wb0 + i)
+                    for x in range(8):
+                        v[x] += p * f[x]
+        return v, a0 * b0
+    ai = a[1:kb]
+    sP = sQ = sO = 0j
     for j in range(1, min(len(b), ka)):
         bj = b[j]
-        if not bj:
-            continue
-        for i in range(1, min(len(a), kb)):
-            p = bj * a[i]
-            if not p:
-                continue
-            f = foot.value(wa0 + j, wb0 + i)
-            v[0] += p * f[0]
-            v[1] += p * f[1]
-            v[2] += p * f[2]
-            v[3] += p * f[3]
-            v[4] += p * f[4]
-            v[5] += p * f[5]
-            v[6] += p * f[6]
-            v[7] += p * f[7]
+        if bj:
+            w = wa0 + j
+            sP += bj * sum(map(mul, ai, foot.P[w][wb0 + 1:]))
+            sQ += bj * sum(map(mul, ai, foot.Q[w][wb0 + 1:]))
+            sO += bj * sum(map(mul, ai, foot.O[w][wb0 + 1:]))
+    f = foot.vector(sP, sQ, sO)
+    for x in range(8):
+        v[x] += f[x]
     return v, a0 * b0
 
 

@@ -18,6 +18,8 @@ from functools import lru_cache
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.ridder_toernooi import odds as O
 from engine.ridder_toernooi.odds import (
@@ -363,20 +365,27 @@ def test_nobody_ever_hitting_is_undecided_not_a_hang():
 
 @pytest.mark.rule(R + "R11")
 def test_woedend_rerolls_with_one_extra_die_for_that_round():
-    """With ``first_only`` a second miss is rerolled with the knights' own
-    dice; the odds then equal the first round followed by the +1 round
-    followed by the base round renormalised (closed form, checked by hand)."""
-    a, b = Fighter(1, (1, 1, 1)), Fighter(1, (1, 1, 0))
-    pa0 = hit_distribution(1, b.mounted)  # attacker's hits at 1 die
-    pb0 = hit_distribution(1, a.mounted)
-    assert pa0[0] == pytest.approx(5 / 6) and pb0 == (1.0,)
+    """Worked by hand. One die each: the attacker hits only with a 3 (1/6),
+    the defender never. Woedend, two dice each: the attacker misses in 23 of
+    36 rolls (no 3, not two 1s or two 2s), the defender hits only with a pair
+    of 1s, 2s or 3s (3 of 36). Nobody can hit on foot, so a fall of both ends
+    undecided and the saddle alone decides the winner."""
+    a = Fighter(1, (1, 1, 1), (2, 2, 2))
+    b = Fighter(1, (1, 1, 0), (2, 2, 2))
+    f = Fraction
+    a_only, b_only, both = f(13 * 33, 1296), f(23 * 3, 1296), f(13 * 3, 1296)
+    q1 = f(23 * 33, 1296)
     every = duel_odds(a, b, woedend_mode="every")
-    # the defender can never hit at 1 die, and at 2 dice only with two 1s, 2s or 3s
-    pb1_hit = 1 - hit_distribution(2, a.mounted)[0]
-    assert pb1_hit == pytest.approx(3 / 36)
-    assert every.woedend == pytest.approx(5 / 6)
-    assert every.attacker_wins + every.defender_wins + every.nobody == pytest.approx(1.0)
-    assert duel_odds(a, b, woedend_mode="first_only").defender_wins < every.defender_wins
+    s = f(5, 6) / (1 - q1)  # every further miss is rerolled at +1 die
+    assert every.woedend == pytest.approx(5 / 6, abs=1e-15)
+    assert every.attacker_wins == pytest.approx(float(f(1, 6) + s * a_only), abs=1e-15)
+    assert every.defender_wins == pytest.approx(float(s * b_only), abs=1e-15)
+    assert every.undecided == pytest.approx(float(s * both), abs=1e-15)
+    # first_only: a second miss goes back to one die each, where only the attacker can hit
+    first = duel_odds(a, b, woedend_mode="first_only")
+    assert first.attacker_wins == pytest.approx(float(f(1, 6) + f(5, 6) * (a_only + q1)), abs=1e-15)
+    assert first.defender_wins == pytest.approx(float(f(5, 6) * b_only), abs=1e-15)
+    assert first.undecided == pytest.approx(float(f(5, 6) * both), abs=1e-15)
 
 
 @pytest.mark.rule(R + "R13")
@@ -445,6 +454,50 @@ def test_the_result_is_cached_and_immutable():
     assert first.win("attacker") == first.attacker_wins and first.win("defender") == first.defender_wins
 
 
+fighters = st.builds(
+    Fighter,
+    st.integers(1, 9),
+    st.tuples(*[st.integers(0, 2)] * 3),
+    st.tuples(*[st.integers(0, 2)] * 3),
+    st.integers(0, 9),
+)
+modes = st.sampled_from(list(WoedendMode))
+
+
+@pytest.mark.rule(R + "R10")
+@pytest.mark.rule(R + "R12")
+@settings(max_examples=150, deadline=None)
+@given(fighters, fighters, modes)
+def test_the_duel_is_symmetric_and_more_dice_never_hurt(a, b, mode):
+    """Both roll in every round and the rolls are evaluated together, so
+    without giving up the roles are mirror images; and one more attack die
+    or covered field can only help (each die can only add hits)."""
+    ab, ba = duel_odds(a, b, NEVER, mode), duel_odds(b, a, NEVER, mode)
+    mirrored = ("defender_wins", "attacker_wins", "nobody", "undecided", "defender_wounds", "attacker_wounds",
+                "defender_out", "attacker_out", "foot", "woedend")
+    for k, m in zip(("attacker_wins", "defender_wins", "nobody", "undecided", "attacker_wounds", "defender_wounds",
+                     "attacker_out", "defender_out", "foot", "woedend"), mirrored):
+        assert getattr(ab, k) == pytest.approx(getattr(ba, m), rel=1e-9, abs=1e-12), k
+    assert ab.attacker_wins + ab.defender_wins + ab.nobody + ab.undecided == pytest.approx(1.0, abs=1e-12)
+    for k in KEYS:
+        assert getattr(ab, k) >= -1e-15
+    assert ab.attacker_out <= 1 + 1e-12 and ab.nobody <= min(ab.attacker_out, ab.defender_out) + 1e-12
+    stronger = Fighter(a.dice + 1, a.mounted, a.foot, a.wounds)
+    assert duel_odds(stronger, b, NEVER, mode).attacker_wins >= ab.attacker_wins - 1e-12
+    if a.mounted[0] < 2:
+        shielded = Fighter(a.dice, (a.mounted[0] + 1,) + a.mounted[1:], a.foot, a.wounds)
+        assert duel_odds(shielded, b, NEVER, mode).defender_wins <= ab.defender_wins + 1e-12
+
+
+def test_the_bench_runs(monkeypatch):
+    from bench import ridder_odds
+
+    monkeypatch.setenv("RIDDER_BENCH_REPEAT", "1")
+    rows = ridder_odds.measure()
+    assert len(ridder_odds.matchups(1)) == 180 and len(rows) == 4
+    assert all(len(r) == 4 and "ms" in r[1] for r in rows)
+
+
 # -- 10^6 simulated duels ------------------------------------------------------------------
 
 TRIPLES = [(1 << (SHIFT * x)) + (1 << (SHIFT * y)) + (1 << (SHIFT * z))
@@ -509,8 +562,8 @@ class Simulator:
 MATCHUPS = [
     # name, attacker, defender, give up at own wounds (10 = never), woedend mode
     ("printed example, Apollonius v Harald", APOLLONIUS, HARALD, 10, 10, "every"),
-    ("woedend-heavy, every", Fighter(2, (2, 2, 1), (1, 1, 1)), Fighter(2, (2, 1, 2), (1, 1, 1)), 10, 10, "every"),
-    ("woedend-heavy, first_only", Fighter(2, (2, 2, 1), (1, 1, 1)), Fighter(2, (2, 1, 2), (1, 1, 1)), 10, 10,
+    ("woedend-heavy, every", Fighter(2, (2, 2, 1), (1, 1, 1)), Fighter(3, (2, 1, 2), (0, 1, 1)), 10, 10, "every"),
+    ("woedend-heavy, first_only", Fighter(2, (2, 2, 1), (1, 1, 1)), Fighter(3, (2, 1, 2), (0, 1, 1)), 10, 10,
      "first_only"),
     ("woedend-heavy, cumulative", Fighter(1, (2, 2, 2), (0, 1, 0)), Fighter(2, (2, 1, 2), (1, 0, 0)), 10, 10,
      "cumulative"),
