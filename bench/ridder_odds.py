@@ -10,7 +10,7 @@ match-ups and returns rows (measure, measured, ratio / figure, goal):
   covered fields), with 0–8 wounds each, under a mix of give-up policies
   (``never``, ``wounds:7``, ``odds:0.2``) and woedend modes.
 
-Each call is timed with the duel cache cleared (the hit distributions of the
+Each call is timed with the duel and foot-fight caches cleared (the hit distributions of the
 rolls stay memoised, as in a running worker); each match-up is timed
 ``RIDDER_BENCH_REPEAT`` times and its fastest time counts; the median and the
 99th percentile are over the match-ups: goal ≤ 1 ms median. For scale, the
@@ -74,10 +74,11 @@ def _time_calls(cases: list[tuple], repeat: int, clear_hits: bool) -> list[float
     best = [float("inf")] * len(cases)
     for _ in range(repeat):
         for k, (a, b, policy, mode) in enumerate(cases):
-            O._duel.cache_clear()
             if clear_hits:
-                O._hit_dist.cache_clear()
-                O._hit_counts.cache_clear()
+                O.clear_caches()
+            else:
+                O._duel.cache_clear()
+                O._FOOT_CACHE.clear()
             t0 = time.perf_counter()
             duel_odds(a, b, policy, mode)
             best[k] = min(best[k], time.perf_counter() - t0)

@@ -75,8 +75,9 @@ both knights are on foot:
 * ``wounds:K`` (:meth:`GiveUp.at_wounds`): give up as soon as one's own
   wounds are at least ``K`` (1..9) after a round.
 * ``odds:P`` (:meth:`GiveUp.below_odds`): give up when one's chance to win
-  by fighting on (with both following their policies afterwards) is below
-  ``P`` (0..1).
+  if both fight the next round (and follow their policies afterwards) is
+  below ``P`` (0..1). The attacker does not know yet whether the defender
+  will give up, so he does not count on it.
 
 ``policy`` may be one policy for both knights or a pair
 ``(attacker_policy, defender_policy)``. Policies are also accepted as the
@@ -85,6 +86,17 @@ strings ``"never"``, ``"wounds:7"``, ``"odds:0.2"`` (:meth:`GiveUp.parse`).
 Expected wounds are the hits each knight takes in the duel (not capped at the
 end of the wound track). ``attacker_out``/``defender_out`` are the
 probabilities that a knight ends the duel with 10 or more wounds.
+
+Calling it
+==========
+
+``duel_odds(Fighter(4, (2, 1, 1), (1, 1, 1)), Fighter(5, (1, 1, 0), (1, 1, 0)))``
+gives a :class:`DuelOdds` before the dice; :func:`foot_odds` the odds of a foot
+fight from the knights' current wounds; :func:`give_up_decision` what a policy
+does after a round; :func:`roll_luck` the luck of an observed roll
+(``hits`` counts it). Results are memoised (a duel takes well under a
+millisecond the first time, microseconds after); :func:`clear_caches` forgets
+them. Bad input raises ``ValueError`` naming the field.
 """
 
 from __future__ import annotations
@@ -111,6 +123,7 @@ __all__ = [
     "GiveUp",
     "RollLuck",
     "WoedendMode",
+    "clear_caches",
     "duel_odds",
     "expected_hits",
     "foot_odds",
@@ -252,14 +265,22 @@ def expected_hits(dice: int, covered: Cover) -> float:
     return sum(h * p for h, p in enumerate(hit_distribution(dice, covered)))
 
 
+def _check_observed(observed: int) -> int:
+    if not isinstance(observed, int) or isinstance(observed, bool):
+        raise ValueError(f"observed: hits must be an integer, got {observed!r}")
+    return observed
+
+
 def prob_at_least(dice: int, covered: Cover, observed: int) -> float:
     """P(hits ≥ observed) — small means the roll was lucky for the roller."""
+    _check_observed(observed)
     counts = hit_counts(dice, covered)
     return sum(counts[max(0, observed):]) / 6 ** dice
 
 
 def prob_at_most(dice: int, covered: Cover, observed: int) -> float:
     """P(hits ≤ observed) — small means the roll was unlucky for the roller."""
+    _check_observed(observed)
     counts = hit_counts(dice, covered)
     return sum(counts[: max(0, observed + 1)]) / 6 ** dice
 
@@ -282,7 +303,7 @@ class RollLuck:
 
 def roll_luck(dice: int, covered: Cover, observed: int) -> RollLuck:
     """Expected hits, P(≥ observed) and P(≤ observed) for an observed roll."""
-    if not isinstance(observed, int) or observed < 0 or observed > dice:
+    if not isinstance(observed, int) or isinstance(observed, bool) or not 0 <= observed <= dice:
         raise ValueError(f"observed: hits must be an integer 0..{dice}, got {observed!r}")
     return RollLuck(dice, observed, expected_hits(dice, covered), prob_at_least(dice, covered, observed),
                     prob_at_most(dice, covered, observed))
@@ -428,6 +449,10 @@ class DuelOdds:
     defender_out: float
     foot: float
     woedend: float
+
+    def as_dict(self) -> dict[str, float]:
+        """The figures by name (for annotations)."""
+        return {f: getattr(self, f) for f in self.__slots__}
 
     def win(self, side: str) -> float:
         """The chance that ``side`` (``"attacker"`` or ``"defender"``) wins."""
@@ -582,6 +607,37 @@ class _Foot:
         return _B_WINS if who == "attacker" else _A_WINS if who == "defender" else _UNDECIDED
 
 
+_FOOT_CACHE: dict[tuple, _Foot] = {}
+_FOOT_CACHE_SIZE = 1024
+
+
+def _foot_solution(dice_a: int, foot_a: tuple, dice_b: int, foot_b: tuple, pol_a: GiveUp, pol_b: GiveUp,
+                   lo_a: int, lo_b: int) -> _Foot:
+    """The foot fight of two pools, solved for every wound pair from
+    (lo_a, lo_b) up. It does not depend on the wounds, so one solution serves
+    every duel of these pools that starts at or above its lower bounds; a
+    request below them solves again with the lower bounds."""
+    key = (dice_a, foot_a, dice_b, foot_b, pol_a, pol_b)
+    foot = _FOOT_CACHE.get(key)
+    if foot is None or foot.lo_a > lo_a or foot.lo_b > lo_b:
+        if foot is not None:
+            lo_a, lo_b = min(lo_a, foot.lo_a), min(lo_b, foot.lo_b)
+        foot = _Foot(_hit_dist(dice_a, *foot_b), _hit_dist(dice_b, *foot_a), pol_a, pol_b, lo_a, lo_b)
+        if len(_FOOT_CACHE) >= _FOOT_CACHE_SIZE:
+            _FOOT_CACHE.clear()
+        _FOOT_CACHE[key] = foot
+    return foot
+
+
+def clear_caches() -> None:
+    """Forget every memoised roll table, foot fight and duel (for benchmarks)."""
+    _duel.cache_clear()
+    _foot_odds.cache_clear()
+    _FOOT_CACHE.clear()
+    _hit_dist.cache_clear()
+    _hit_counts.cache_clear()
+
+
 def _dist_pair(att: Fighter, dfd: Fighter, phase: str, extra: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
     if phase == "mounted":
         return (_hit_dist(att.dice + extra, *dfd.mounted), _hit_dist(dfd.dice + extra, *att.mounted))
@@ -656,8 +712,8 @@ def duel_odds(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_
 @lru_cache(maxsize=8192)
 def _duel(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp, mode: WoedendMode) -> DuelOdds:
     wa0, wb0 = att.wounds, dfd.wounds
-    fa, fb = _dist_pair(att, dfd, "foot", 0)
-    foot = _Foot(fa, fb, pol_a, pol_b, min(wa0 + 1, ELIMINATED_AT - 1), min(wb0 + 1, ELIMINATED_AT - 1))
+    foot = _foot_solution(att.dice, att.foot, dfd.dice, dfd.foot, pol_a, pol_b,
+                          min(wa0 + 1, ELIMINATED_AT - 1), min(wb0 + 1, ELIMINATED_AT - 1))
 
     def level(extra: int) -> tuple[list, float, float]:
         a, b = _dist_pair(att, dfd, "mounted", extra)
@@ -722,8 +778,7 @@ def foot_odds(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_
 
 @lru_cache(maxsize=4096)
 def _foot_odds(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp) -> DuelOdds:
-    fa, fb = _dist_pair(att, dfd, "foot", 0)
-    foot = _Foot(fa, fb, pol_a, pol_b, att.wounds, dfd.wounds)
+    foot = _foot_solution(att.dice, att.foot, dfd.dice, dfd.foot, pol_a, pol_b, att.wounds, dfd.wounds)
     v = foot.cont(att.wounds, dfd.wounds)
     return DuelOdds(attacker_wins=v[0], defender_wins=v[1], nobody=v[2], undecided=v[3], attacker_wounds=v[4],
                     defender_wounds=v[5], attacker_out=v[6], defender_out=v[7], foot=1.0, woedend=0.0)
@@ -738,6 +793,6 @@ def give_up_decision(attacker: Fighter, defender: Fighter, policy: PolicyArg = D
     pol_a, pol_b = _policies(policy)
     if pol_a.kind == "never" and pol_b.kind == "never":
         return None
-    fa, fb = _dist_pair(attacker, defender, "foot", 0)
-    foot = _Foot(fa, fb, pol_a, pol_b, attacker.wounds, defender.wounds)
+    foot = _foot_solution(attacker.dice, attacker.foot, defender.dice, defender.foot, pol_a, pol_b,
+                          attacker.wounds, defender.wounds)
     return {0: None, 1: "attacker", 2: "defender"}[foot.decision(attacker.wounds, defender.wounds)]
