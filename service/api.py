@@ -212,11 +212,18 @@ class Hint(MethodView):
 
 @matches.route("/<match_id>/review")
 class Review(MethodView):
+    @matches.arguments(S.ReviewArgs, location="query", error_status_code=400)
     @matches.response(200)
-    @_doc_errors(matches, 404)
-    def get(self, match_id):
-        """Move-by-move review: a summary and the annotations of every event"""
-        return service().review(match_id)
+    @_doc_errors(matches, 400, 401, 403, 404)
+    def get(self, args, match_id):
+        """Move-by-move review: a summary and the annotations of every event
+
+        Filtered like the log: an event whose data the viewer may not see
+        (a face-down card, a secret choice) is summarised without it and
+        without the worker's annotations. Pass `seat` for a seat's review (that
+        seat's player, a recorder or referee) or `seat=referee` for all of it."""
+        guard_view(match_id, args["seat"])
+        return service().review(match_id, args["seat"])
 
 
 @matches.route("/<match_id>/annotations")
