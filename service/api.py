@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine import all_games, get
+from engine.core import REFEREE
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
@@ -188,8 +189,13 @@ class LegalMoves(MethodView):
     @matches.response(200)
     @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
-        """The moves a seat may enter now (without a seat: the table's moves)"""
+        """The moves a seat may enter now (without a seat: the table's moves)
+
+        Where the table's moves depend on hidden cards (BraveRats with secret
+        hands), they are a recorder's or referee's, like the referee's view."""
         guard_view(match_id, args["seat"])
+        if args["seat"] is None and service().table_moves_hidden(match_id):
+            guard_view(match_id, REFEREE)
         return service().legal_moves(match_id, args["seat"])
 
 

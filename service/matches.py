@@ -440,6 +440,11 @@ class MatchService:
         last = min(end, ms.seq) if end else ms.seq
         return [M.event_view(ms, e, viewer, undone) for e in log[max(start, 1) - 1 : last]]
 
+    def table_moves_hidden(self, match_id: str) -> bool:
+        """Whether the table's moves now depend on what the public may not see."""
+        ms = self.current(match_id)
+        return ms.result is None and ms.game.table_moves_hidden(ms.state)
+
     def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
         ms = self.current(match_id)
         if seat is not None and not 0 <= seat < len(ms.players):
