@@ -458,3 +458,45 @@ def test_a_view_without_salts_still_checks_but_not_an_edited_hash():
     forged = {**shown[1], "seat": 1}
     check = ChainCheck(complete=False)
     assert check.step(shown[0]) is None and check.step(forged).kind == "content"
+
+
+# -- the review and the verdict, per viewer --------------------------------------------------
+
+def test_the_review_is_filtered_like_the_log(app, client, anon, make_user, store):
+    mid = post(client, "/api/matches", {"game": "braverats", "players": ["Ann", "Bob"]})["id"]
+    ann = player(client, make_user, app, mid, 0)
+    bob = player(client, make_user, app, mid, 1)
+    event(client, mid, "play", 0, {"card": "general"})
+    validate_log(store, mid)
+    public = get(anon, f"/api/matches/{mid}/review")["steps"]
+    assert public[1]["summary"] == "Ann: play (hidden from this view)" and public[1]["annotations"] == []
+    assert get(bob, f"/api/matches/{mid}/review", seat=1)["steps"][1] == public[1]
+    own = get(ann, f"/api/matches/{mid}/review", seat=0)["steps"][1]["summary"]
+    assert own != public[1]["summary"] and "general" not in own.lower()  # the game's own line
+    assert get(client, f"/api/matches/{mid}/review", seat="referee")["steps"][1]["summary"] == own
+    # a seat's review is that seat's player's (or a recorder's or referee's), as the log is
+    assert anon.get(f"/api/matches/{mid}/review", query_string={"seat": 0}).status_code == 401
+    assert bob.get(f"/api/matches/{mid}/review", query_string={"seat": 0}).status_code == 403
+    assert bob.get(f"/api/matches/{mid}/review", query_string={"seat": "referee"}).status_code == 403
+    assert client.get(f"/api/matches/{mid}/review", query_string={"seat": 5}).status_code == 400
+    # Once the round resolves, both cards are public and so is the game's summary.
+    event(client, mid, "play", 1, {"card": "spy"})
+    validate_log(store, mid)
+    steps = get(anon, f"/api/matches/{mid}/review")["steps"]
+    assert steps[1]["summary"] == own and "General" in steps[2]["summary"] and steps[2]["annotations"]
+
+
+def test_an_invalid_verdict_names_no_hidden_card_to_the_public(client, anon, store):
+    mid = post(client, "/api/matches", {"game": "braverats", "players": ["Ann", "Bob"]})["id"]
+    event(client, mid, "play", 0, {"card": "princess"})
+    # As a verdict from a worker that disagrees with this server would read:
+    store.save_verdict(mid, {"status": "invalid", "seq": 2, "events": 2, "first_invalid_seq": 2,
+                             "message": "Red has no Princess left", "rule": "braverats.card_in_hand"}, {})
+    details = get(anon, f"/api/matches/{mid}")["validation_details"]
+    assert details["first_invalid_seq"] == 2 and "rule" not in details
+    assert "princess" not in canonical(details).lower() and "seq 2 breaks a rule" in details["message"]
+    # about an event everyone sees, the message stands
+    assert event(client, mid, "play", 1, {"card": "musician"})["status"] == "in_progress"
+    store.save_verdict(mid, {"status": "invalid", "seq": 3, "events": 3, "first_invalid_seq": 2,
+                             "message": "Red has no Princess left", "rule": "braverats.card_in_hand"}, {})
+    assert get(anon, f"/api/matches/{mid}")["validation_details"]["message"] == "Red has no Princess left"
