@@ -500,3 +500,78 @@ def test_an_invalid_verdict_names_no_hidden_card_to_the_public(client, anon, sto
     store.save_verdict(mid, {"status": "invalid", "seq": 3, "events": 3, "first_invalid_seq": 2,
                              "message": "Red has no Princess left", "rule": "braverats.card_in_hand"}, {})
     assert get(anon, f"/api/matches/{mid}")["validation_details"]["message"] == "Red has no Princess left"
+
+
+# -- properties of the checker ---------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.text(st.characters(blacklist_categories=("Cs",)), max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def sealed(datas: list) -> list[tuple[str, dict[str, str]]]:
+    events, prev = [], GENESIS
+    for seq, data in enumerate(datas, start=1):
+        e = seal(seq, "move", seq % 3 if seq % 4 else None, {"v": data}, "2026-01-01T00:00:00.000Z", "ann", prev)
+        events.append((f"{seq}-0", {"event": e["text"], "hash": e["hash"]}))
+        prev = e["hash"]
+    return events
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(JSON, min_size=1, max_size=5))
+def test_every_sealed_log_verifies(datas):
+    """No false alarm: whatever the data, the stored texts audit valid and every commitment checks."""
+    entries = sealed(datas)
+    report = check_chain(entries, len(entries))
+    assert report.valid and report.scheme == COMMITMENTS and report.length == len(datas)
+    check = ChainCheck(complete=True)
+    for _, fields in entries:
+        assert check.step({**json.loads(fields["event"]), "hash": fields["hash"]}) is None
+    assert check.data_checked == len(datas)
+
+
+FIELDS = ["seq", "type", "seat", "data", "recorded_at", "recorded_by", "prev_hash", "salt", "commitment", "hash"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(JSON, min_size=2, max_size=5), st.data())
+def test_every_single_edit_is_caught(datas, draw):
+    """Any field of any event changed (its hash recomputed or not, but for
+    the head's): the audit and the archive check both break at that seq or
+    the next."""
+    entries = sealed(datas)
+    at = draw.draw(st.integers(0, len(entries) - 1))
+    name = draw.draw(st.sampled_from(FIELDS))
+    envelope = json.loads(entries[at][1]["event"])
+    old = entries[at][1]["hash"] if name == "hash" else envelope[name]
+    new = draw.draw(JSON if name == "data" else st.one_of(st.just("ab" * 32), st.integers(0, 9), st.none(), st.text(max_size=5)))
+    if new == old:
+        return
+    stored_hash = entries[at][1]["hash"]
+    if name == "hash":
+        stored_hash = str(new)
+        if stored_hash == old:
+            return
+    else:
+        envelope[name] = new
+    # A forger may recompute the edited event's hash too, except on the last
+    # event: rewriting the head whole is what the transparency log catches.
+    if at < len(entries) - 1 and draw.draw(st.booleans()) and name != "hash":
+        stored_hash = event_hash(envelope) if "commitment" in envelope and "prev_hash" in envelope else stored_hash
+    entries[at] = (entries[at][0], {"event": canonical(envelope), "hash": stored_hash})
+    report = check_chain(entries, len(entries))
+    assert not report.valid and report.first_invalid_seq <= at + 2
+    check = ChainCheck(complete=True)
+    broke = None
+    for _, fields in entries:
+        broke = check.step({**json.loads(fields["event"]), "hash": fields["hash"]})
+        if broke:
+            break
+    assert broke is not None and broke.seq <= at + 2
