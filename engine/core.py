@@ -170,6 +170,12 @@ class Game:
         are not enumerated here; see ``chance_outcome``."""
         raise NotImplementedError
 
+    def table_moves_hidden(self, state: Any) -> bool:
+        """True when the table's moves (``legal_moves(state, None)``) depend on
+        something the public may not see (e.g. secret hands): then only a
+        viewer who may see everything (a recorder, the referee) gets them."""
+        return False
+
     def chance_outcome(self, state: Any, rng: random.Random) -> Move | None:
         """At a chance node, draw the outcome; otherwise None. Simulated games only."""
         return None

@@ -382,9 +382,25 @@ def event_view(
     data hidden until the end too (the card went back face down; its game can
     no longer tell whether it was seen). Otherwise the game hides its own
     secrets (face-down cards) through ``Game.event_view``.
+
+    A redacted event loses its ``salt`` (even when only part of its data is
+    hidden, as a deal showing a seat its own hand): its commitment and hash
+    stay, and without the salt they tell nothing about the data. An event
+    shown whole keeps its salt, so the viewer can check its commitment.
     """
     if viewer == REFEREE:
         return event
+    shown = _event_view(ms, event, viewer, undone)
+    if shown is not event and "salt" in shown and (shown.get("redacted") or shown.get("data") != event.get("data")):
+        # Without its salt the event's commitment (and so its hash) says
+        # nothing about the data; with it, every guess could be checked.
+        shown = {k: v for k, v in shown.items() if k != "salt"}
+    return shown
+
+
+def _event_view(
+    ms: MatchState, event: dict[str, Any], viewer: int | str | None, undone: set[int] | frozenset[int]
+) -> dict[str, Any]:
     finished = ms.result is not None
     if event["type"] == SETUP:
         if event["data"].get("seed") is not None and not finished:
@@ -395,6 +411,16 @@ def event_view(
     if event["seq"] in undone and not finished and ms.game.event_types[event["type"]].actor != "table":
         return {**event, "data": {"hidden": True}, "redacted": True}
     return ms.game.event_view(ms.state, event, viewer)
+
+
+def hidden_summary(ms: MatchState, event: dict[str, Any]) -> str:
+    """The review's line for an event whose data the viewer may not see: it
+    names who and what kind of event, never anything the data decides (a
+    game's own ``describe`` reads the data, so it is not asked)."""
+    seat = event.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(ms.players):
+        return f"{ms.players[seat]}: {event['type']} (hidden from this view)"
+    return f"{event['type'].capitalize()} (hidden from this view)"
 
 
 def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
@@ -464,6 +490,7 @@ __all__ = [
     "decode",
     "encode",
     "event_view",
+    "hidden_summary",
     "undone_seqs",
     "legal_moves",
     "make_setup",

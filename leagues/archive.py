@@ -4,7 +4,8 @@ The archive is JSON lines, one record each:
 
 - ``header``: ``format``, ``version``, ``league``, ``game``, ``exported_at``
 - ``event``: ``stream`` (``l`` the league, ``m`` a match), ``id``, ``event``
-  (the envelope with its ``hash``), in seq order per stream
+  (the envelope with its ``hash``; a stream sealed with commitments also
+  carries each event's ``salt`` and ``commitment``), in seq order per stream
 - ``unfinished``: a linked match still in play (``id``, ``seq``, ``head``):
   its log stays private until it ends, so it is named, not included
 - ``tree_head``: the signed head of the transparency log (Ed25519)
@@ -14,7 +15,8 @@ The archive is JSON lines, one record each:
   is caught)
 
 ``verify_archive`` trusts nothing in it but the public key it is given: it
-recomputes every event's hash and every chain, replays the league with its
+recomputes every event's hash and commitment and every chain (with the
+audit's own checker), replays the league with its
 reducer and every match with its game's engine, checks every result against
 the match log it came from, and checks each stream's head against the signed
 tree. Each problem names where it is.
@@ -26,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from engine.core import KroniekError
-from replays.hashing import GENESIS, canonical, event_hash
+from replays.audit import ChainCheck
+from replays.hashing import COMMITMENTS, canonical
 from replays.merkle import leaf_hash, proof_from_hex, verify_inclusion
 from replays.signing import verify_tree_head
 
@@ -65,7 +68,10 @@ class Problem:
 class ArchiveReport:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    checked: dict[str, int] = field(default_factory=lambda: {"events": 0, "matches": 0, "results": 0, "proofs": 0})
+    checked: dict[str, int] = field(
+        default_factory=lambda: {"events": 0, "commitments": 0, "matches": 0, "results": 0, "proofs": 0})
+    #: how many streams use each hash scheme (``commitments``, ``legacy``)
+    schemes: dict[str, int] = field(default_factory=dict)
     league: str | None = None
     tree_head: dict[str, Any] | None = None
 
@@ -83,6 +89,7 @@ class ArchiveReport:
             "problems": [p.to_dict() for p in self.problems],
             "notes": self.notes,
             "checked": self.checked,
+            "schemes": self.schemes,
             "tree_size": self.tree_head and self.tree_head.get("tree_size"),
         }
 
@@ -91,27 +98,36 @@ def _name(stream: str, stream_id: str) -> str:
     return f"{'league' if stream == 'l' else 'match'} {stream_id}"
 
 
+#: a chain break (``replays.audit.ChainBreak.kind``) in the archive's words
+_BREAKS = {
+    "seq": "expected seq {n} here: an event was removed, added or moved",
+    "link": "does not point at seq {p}'s hash: the log was reordered or cut",
+    "content": "its hash does not match its content: the event was edited",
+    "scheme": "{detail}: a log does not mix them",
+    "malformed": "is not a well-formed event ({detail})",
+}
+
+
 def _check_chain(report: ArchiveReport, stream: str, stream_id: str, events: list[dict[str, Any]]) -> bool:
     """Seqs 1, 2, 3 … in order, each pointing at its predecessor, each hash
-    its envelope's. Reports the first break (what follows it cannot be trusted)."""
-    prev = GENESIS
-    for i, event in enumerate(events, start=1):
-        where = f"{_name(stream, stream_id)} seq {event.get('seq')}"
-        try:
-            if event["seq"] != i:
-                report.add(where, f"expected seq {i} here: an event was removed, added or moved")
-                return False
-            if event["prev_hash"] != prev:
-                report.add(where, f"does not point at seq {i - 1}'s hash: the log was reordered or cut")
-                return False
-            if event_hash(event) != event["hash"]:
-                report.add(where, "its hash does not match its content: the event was edited")
-                return False
-        except (KeyError, TypeError, ValueError) as exc:
-            report.add(where, f"is not a well-formed event ({exc})")
+    its committed fields', each commitment its data's (the audit's checker,
+    ``replays.audit.ChainCheck``: every exported event carries its salt).
+    Reports the first break (what follows it cannot be trusted)."""
+    check = ChainCheck(complete=True)
+    for event in events:
+        brk = check.step(event)
+        if brk is not None:
+            seq = event.get("seq") if isinstance(event, dict) else None
+            where = f"{_name(stream, stream_id)} seq {seq}"
+            if brk.kind == "malformed" and isinstance(event, dict) and check.scheme == COMMITMENTS and "salt" not in event:
+                report.add(where, "has no salt: its data cannot be checked against its commitment")
+            else:
+                report.add(where, _BREAKS[brk.kind].format(n=brk.seq, p=brk.seq - 1, detail=brk.detail))
             return False
-        prev = event["hash"]
         report.checked["events"] += 1
+    report.checked["commitments"] += check.data_checked if check.scheme == COMMITMENTS else 0
+    if check.scheme is not None:
+        report.schemes[check.scheme] = report.schemes.get(check.scheme, 0) + 1
     return True
 
 

@@ -1,20 +1,116 @@
-"""Check a match's stream against its hash chain.
+"""Check a stream's events against their hash chain and commitments.
 
-The audit trusts nothing but the hashes: it recomputes every event's hash,
-checks that each event points at its predecessor's hash and that seqs run
-1, 2, 3 … without a gap, and that the last event is the head the match
-advertises. An edited, removed or reordered entry is reported with the first
-seq where the chain breaks. Undo events are ordinary events here.
+One checker (``ChainCheck``) serves the audit of a stream in Redis
+(``check_chain``), the offline check of a league archive
+(``leagues.archive``) and anyone checking the log a view shows them. It trusts
+nothing but the hashes: seqs run 1, 2, 3 … without a gap, each event points at
+its predecessor's hash, each event's hash is the hash of its committed fields
+and, where the salt is there, its commitment is the commitment to its data
+(``replays.hashing``). A log keeps the scheme of its seq 1. The audit also
+checks that each stored text is the canonical form of its envelope and that
+the last event is the last one the stream ever held. An edited, removed or
+reordered entry is reported with the first seq where the chain breaks. Undo
+events are ordinary events here.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .hashing import GENESIS, event_hash
+from .hashing import COMMITMENTS, GENESIS, LEGACY, STORED_FIELDS, canonical, commitment, event_hash, scheme_of
 from .store import EventStore, decode_entry
+
+_SALT = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """Where and how a chain breaks. ``kind``: ``seq`` (an event removed,
+    added or moved), ``link`` (not pointing at its predecessor), ``content``
+    (the hash or the commitment does not match: edited), ``scheme`` (a log
+    mixing schemes), ``malformed`` (not an event; ``detail`` says why)."""
+
+    seq: int
+    kind: str
+    detail: str = ""
+
+
+class ChainCheck:
+    """Feed a stream's events in order to ``step``; the first break is
+    returned (what follows it cannot be trusted, so stop there).
+
+    ``complete``: every event must carry exactly its scheme's stored fields,
+    salt included (a stored log, an archive); otherwise an event without its
+    salt (a redacted one, as a view shows it) has its hash checked and its
+    data left unchecked, and keys a view adds (``redacted``) are allowed.
+    """
+
+    def __init__(self, complete: bool = True) -> None:
+        self.complete = complete
+        self.prev = GENESIS
+        self.seq = 0
+        self.scheme: str | None = None
+        #: events whose data was checked against their commitment (or, in the legacy scheme, their hash)
+        self.data_checked = 0
+
+    @property
+    def head(self) -> str | None:
+        return self.prev if self.seq else None
+
+    def step(self, event: Any, text: str | None = None) -> ChainBreak | None:
+        """``text``: the stored text of the envelope, checked to be its canonical form."""
+        expected = self.seq + 1
+        try:
+            if type(event["seq"]) is not int or event["seq"] != expected:
+                return ChainBreak(expected, "seq", f"found seq {event['seq']}")
+            if event["prev_hash"] != self.prev:
+                return ChainBreak(expected, "link")
+            scheme = scheme_of(event)
+            if self.scheme is None:
+                self.scheme = scheme
+            elif scheme != self.scheme:
+                return ChainBreak(expected, "scheme", f"seq {expected} is sealed with the {scheme} scheme, "
+                                                      f"seq 1 with the {self.scheme} scheme")
+            problem = self._content(event, scheme, text)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            return ChainBreak(expected, "malformed", f"{type(exc).__name__}: {exc}")
+        if problem is not None:
+            return problem if isinstance(problem, ChainBreak) else ChainBreak(expected, "content", problem)
+        self.prev = event["hash"]
+        self.seq = expected
+        return None
+
+    def _content(self, event: dict[str, Any], scheme: str, text: str | None) -> str | ChainBreak | None:
+        keys = set(event) - {"hash"}
+        wanted = STORED_FIELDS[scheme]
+        has_salt = "salt" in event
+        if self.complete or text is not None:
+            if keys != wanted:
+                odd = sorted(keys ^ wanted)
+                return ChainBreak(event["seq"], "malformed", f"fields {', '.join(odd)} missing or unexpected")
+        elif not (wanted - {"salt", "data"}) <= keys or "data" not in keys:
+            return ChainBreak(event["seq"], "malformed", f"fields {', '.join(sorted(wanted - keys))} missing")
+        if not isinstance(event["hash"], str) or event_hash(event) != event["hash"]:
+            return "the hash does not match the committed fields"
+        if text is not None:
+            if canonical({k: event[k] for k in wanted}) != text:
+                return "the stored text is not the canonical form of its envelope"
+            if scheme == LEGACY and hashlib.sha256(text.encode("utf-8")).hexdigest() != event["hash"]:
+                return "the stored text does not hash to the stored hash"
+        if scheme == COMMITMENTS:
+            if has_salt:
+                salt = event["salt"]
+                if not isinstance(salt, str) or not _SALT.fullmatch(salt):
+                    return ChainBreak(event["seq"], "malformed", "its salt is not 64 lowercase hex digits")
+                if not isinstance(event["commitment"], str) or commitment(salt, event["data"]) != event["commitment"]:
+                    return "the commitment does not match the data and salt"
+                self.data_checked += 1
+        else:
+            self.data_checked += 1
+        return None
 
 
 @dataclass
@@ -24,6 +120,8 @@ class AuditReport:
     head: str | None
     first_invalid_seq: int | None
     reason: str | None = None
+    #: the log's scheme (``commitments`` or ``legacy``; None for an empty or unreadable log)
+    scheme: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -32,7 +130,22 @@ class AuditReport:
             "head": self.head,
             "first_invalid_seq": self.first_invalid_seq,
             "reason": self.reason,
+            "scheme": self.scheme,
         }
+
+
+def audit_message(brk: ChainBreak) -> str:
+    """A break in words, as the audit of a stream reports it."""
+    n = brk.seq
+    if brk.kind == "link":
+        return f"seq {n} does not point at seq {n - 1}'s hash"
+    if brk.kind == "content":
+        return f"seq {n} was changed after it was recorded"
+    if brk.kind == "scheme":
+        return f"{brk.detail}: a log does not mix them"
+    if brk.kind == "seq":
+        return f"expected seq {n} next, {brk.detail}"
+    return f"seq {n} is not a well-formed event ({brk.detail})"
 
 
 def check_chain(
@@ -42,31 +155,27 @@ def check_chain(
     """``last_generated`` is the highest seq the stream ever held (Redis keeps
     a stream's last-generated id when entries are deleted), so removing the
     newest entries is caught too."""
-    prev_hash = GENESIS
-    seq = 0
+    check = ChainCheck(complete=True)
+
+    def broken(seq: int, reason: str) -> AuditReport:
+        return AuditReport(False, check.seq, check.prev, seq, reason, check.scheme)
+
     for entry_id, fields in entries:
-        expected_seq = seq + 1
+        expected = check.seq + 1
         try:
             event = decode_entry(fields)
-        except (KeyError, ValueError) as exc:
-            return AuditReport(False, seq, prev_hash, expected_seq, f"entry {entry_id} is unreadable: {exc}")
-        if event["seq"] != expected_seq or entry_id != f"{event['seq']}-0":
-            return AuditReport(
-                False, seq, prev_hash, expected_seq,
-                f"expected seq {expected_seq} next, found entry {entry_id} with seq {event['seq']}",
-            )
-        if event["prev_hash"] != prev_hash:
-            return AuditReport(False, seq, prev_hash, expected_seq, f"seq {expected_seq} does not point at seq {seq}'s hash")
-        if event_hash(event) != event["hash"] or hashlib.sha256(fields["event"].encode()).hexdigest() != event["hash"]:
-            return AuditReport(False, seq, prev_hash, expected_seq, f"seq {expected_seq} was changed after it was recorded")
-        prev_hash = event["hash"]
-        seq = expected_seq
-    head = prev_hash if seq else None
-    if last_generated is not None and seq < last_generated:
-        return AuditReport(
-            False, seq, head, seq + 1, f"the stream held seq {last_generated} but now ends at seq {seq}"
-        )
-    return AuditReport(True, seq, head, None)
+        except (KeyError, TypeError, ValueError) as exc:
+            return broken(expected, f"entry {entry_id} is unreadable: {exc}")
+        seq = event.get("seq") if isinstance(event, dict) else None
+        if seq != expected or entry_id != f"{seq}-0":
+            return broken(expected, f"expected seq {expected} next, found entry {entry_id} with seq {seq}")
+        brk = check.step(event, fields["event"])
+        if brk is not None:
+            return broken(brk.seq, audit_message(brk))
+    if last_generated is not None and check.seq < last_generated:
+        reason = f"the stream held seq {last_generated} but now ends at seq {check.seq}"
+        return AuditReport(False, check.seq, check.head, check.seq + 1, reason, check.scheme)
+    return AuditReport(True, check.seq, check.head, None, None, check.scheme)
 
 
 def audit_match(store: EventStore, match_id: str) -> AuditReport:

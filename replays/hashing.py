@@ -1,8 +1,23 @@
-"""The hash chain over a match's events.
+"""The hash chain over a stream's events, and the commitments that keep
+hidden data out of it.
 
-Each event's ``hash`` is SHA-256 over the canonical encoding of its envelope
-(everything but the hash itself, including ``prev_hash``), so changing,
-removing or reordering any event breaks every hash after it.
+Every event is sealed with a fresh 32-byte random ``salt`` and a
+``commitment`` to its data::
+
+    commitment = SHA-256(salt bytes || canonical(data) as UTF-8)   (hex)
+    hash       = SHA-256(canonical({seq, type, seat, commitment,
+                                    recorded_at, recorded_by, prev_hash}))
+
+so the chain (each ``prev_hash`` the previous event's ``hash``) links
+commitments, never data. A viewer who may not see an event's data gets it
+without its salt: the commitment and the hash then tell nothing about the
+data (a guess cannot be checked without the salt), yet the chain still checks.
+A viewer shown the data gets the salt too and can check the commitment.
+
+Logs sealed before commitments (the *legacy* scheme) hash the envelope with
+its data in the clear: ``hash = SHA-256(canonical({seq, type, seat, data,
+recorded_at, recorded_by, prev_hash}))``. An envelope without ``commitment``
+is legacy; a log is the scheme of its seq 1 and never mixes them.
 
 Canonical encoding: JSON with keys sorted, no insignificant white space,
 UTF-8, no floats (event data never holds floats) — for this data, identical to
@@ -13,12 +28,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from typing import Any
 
 import orjson
 
 GENESIS = "0" * 64
-ENVELOPE_FIELDS = ("seq", "type", "seat", "data", "recorded_at", "recorded_by", "prev_hash")
+#: the scheme of a log sealed with commitments, and of one sealed before them
+COMMITMENTS = "commitments"
+LEGACY = "legacy"
+#: the fields the hash covers
+COMMITTED_FIELDS = ("seq", "type", "seat", "commitment", "recorded_at", "recorded_by", "prev_hash")
+LEGACY_FIELDS = ("seq", "type", "seat", "data", "recorded_at", "recorded_by", "prev_hash")
+#: every field of a stored envelope (its text), per scheme
+STORED_FIELDS = {
+    COMMITMENTS: frozenset((*COMMITTED_FIELDS, "data", "salt")),
+    LEGACY: frozenset(LEGACY_FIELDS),
+}
+#: kept for callers of the first release: the legacy hash's fields
+ENVELOPE_FIELDS = LEGACY_FIELDS
+SALT_BYTES = 32
+
+_sha256 = hashlib.sha256
+_dumps = orjson.dumps
+_SORT = orjson.OPT_SORT_KEYS
 
 
 def canonical(obj: Any) -> str:
@@ -28,15 +61,27 @@ def canonical(obj: Any) -> str:
     64 bits). Text that is not valid Unicode (a lone surrogate) raises
     ValueError: it has no UTF-8 encoding to hash."""
     try:
-        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+        return _dumps(obj, option=_SORT).decode("utf-8")
     except orjson.JSONEncodeError:
         text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")  # raises UnicodeEncodeError (a ValueError) for lone surrogates
         return text
 
 
+def scheme_of(envelope: dict[str, Any]) -> str:
+    return COMMITMENTS if "commitment" in envelope else LEGACY
+
+
+def commitment(salt: str, data: Any) -> str:
+    """hex SHA-256(salt bytes || canonical(data) as UTF-8); ``salt`` is hex.
+    Raises ValueError for a salt that is not hex."""
+    return _sha256(bytes.fromhex(salt) + canonical(data).encode("utf-8")).hexdigest()
+
+
 def event_hash(envelope: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical({k: envelope[k] for k in ENVELOPE_FIELDS}).encode("utf-8")).hexdigest()
+    """The hash of an envelope, by its scheme (see the module's text)."""
+    fields = COMMITTED_FIELDS if "commitment" in envelope else LEGACY_FIELDS
+    return _sha256(canonical({k: envelope[k] for k in fields}).encode("utf-8")).hexdigest()
 
 
 def seal(
@@ -48,24 +93,31 @@ def seal(
     recorded_by: str,
     prev_hash: str,
 ) -> dict[str, Any]:
-    """A complete envelope, hash included. ``text`` is the canonical encoding
-    the hash was computed over: the store keeps exactly that text, so the audit
-    hashes the stored bytes themselves."""
+    """A complete envelope with a fresh salt, its commitment and its hash.
+    ``text`` is the canonical encoding of the whole envelope (data and salt
+    included, hash not): the store keeps exactly that text, and the audit
+    checks the stored bytes themselves. Per event: one ``token_bytes``, two
+    SHA-256 and three canonical encodings. Raises ValueError for text that
+    is not valid Unicode."""
+    salt = secrets.token_bytes(SALT_BYTES)
     envelope = {
         "seq": seq,
         "type": type,
         "seat": seat,
-        "data": data,
+        "commitment": _sha256(salt + canonical(data).encode("utf-8")).hexdigest(),
         "recorded_at": recorded_at,
         "recorded_by": recorded_by,
         "prev_hash": prev_hash,
     }
-    text = canonical(envelope)
-    envelope["hash"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    envelope["text"] = text
+    digest = _sha256(canonical(envelope).encode("utf-8")).hexdigest()
+    envelope["data"] = data
+    envelope["salt"] = salt.hex()
+    envelope["text"] = canonical(envelope)
+    envelope["hash"] = digest
     return envelope
 
 
 def public(envelope: dict[str, Any]) -> dict[str, Any]:
-    """The envelope as the API shows it (without the stored text)."""
-    return {k: envelope[k] for k in (*ENVELOPE_FIELDS, "hash")}
+    """The envelope as stored, with its hash (without the stored text): what
+    the referee and the archive show."""
+    return {k: v for k, v in envelope.items() if k != "text"}

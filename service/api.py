@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine import all_games, get
+from engine.core import REFEREE
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
@@ -188,8 +189,13 @@ class LegalMoves(MethodView):
     @matches.response(200)
     @_doc_errors(matches, 400, 401, 403, 404)
     def get(self, args, match_id):
-        """The moves a seat may enter now (without a seat: the table's moves)"""
+        """The moves a seat may enter now (without a seat: the table's moves)
+
+        Where the table's moves depend on hidden cards (BraveRats with secret
+        hands), they are a recorder's or referee's, like the referee's view."""
         guard_view(match_id, args["seat"])
+        if args["seat"] is None and service().table_moves_hidden(match_id):
+            guard_view(match_id, REFEREE)
         return service().legal_moves(match_id, args["seat"])
 
 
@@ -212,11 +218,18 @@ class Hint(MethodView):
 
 @matches.route("/<match_id>/review")
 class Review(MethodView):
+    @matches.arguments(S.ReviewArgs, location="query", error_status_code=400)
     @matches.response(200)
-    @_doc_errors(matches, 404)
-    def get(self, match_id):
-        """Move-by-move review: a summary and the annotations of every event"""
-        return service().review(match_id)
+    @_doc_errors(matches, 400, 401, 403, 404)
+    def get(self, args, match_id):
+        """Move-by-move review: a summary and the annotations of every event
+
+        Filtered like the log: an event whose data the viewer may not see
+        (a face-down card, a secret choice) is summarised without it and
+        without the worker's annotations. Pass `seat` for a seat's review (that
+        seat's player, a recorder or referee) or `seat=referee` for all of it."""
+        guard_view(match_id, args["seat"])
+        return service().review(match_id, args["seat"])
 
 
 @matches.route("/<match_id>/annotations")

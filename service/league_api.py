@@ -181,7 +181,7 @@ class Audit(MethodView):
         report = verify_archive(_archive(league_id), None).to_dict()
         report.pop("notes", None)
         return {**chain, "valid": chain["valid"] and report["valid"], "problems": report["problems"],
-                "checked": report["checked"]}
+                "checked": report["checked"], "schemes": report["schemes"]}
 
 
 def _archive(league_id: str):

@@ -383,8 +383,29 @@ class MatchService:
             "status": ms.status,
             "result": ms.result_dict,
             "validation": validation,
-            "validation_details": verdict,
+            "validation_details": self._public_verdict(match_id, ms, verdict),
         }
+
+    def _public_verdict(self, match_id: str, ms: M.MatchState, verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The verdict as anyone may read it: while the match runs, the message
+        of a rule broken by an event the public may not see (it could name a
+        face-down card) is replaced by one that does not."""
+        if not verdict or verdict.get("status") != "invalid" or ms.result is not None:
+            return verdict
+        bad = verdict.get("first_invalid_seq")
+        if not isinstance(bad, int) or not 1 <= bad <= ms.seq or ("message" not in verdict and "rule" not in verdict):
+            return verdict
+        log = self.store.events(match_id, 1, ms.seq)
+        try:
+            hidden = bool(M.event_view(ms, log[bad - 1], None, M.undone_seqs(log)).get("redacted"))
+        except (KroniekError, KeyError, TypeError, ValueError, IndexError):
+            hidden = True  # an event the game cannot even show: say nothing of it
+        if not hidden:
+            return verdict
+        public = {k: v for k, v in verdict.items() if k != "rule"}
+        public["message"] = (f"seq {bad} breaks a rule of the game; the event's data is hidden from the public "
+                             "until the match ends (the referee's log shows it)")
+        return public
 
     def list_matches(self, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         ids = self.store.match_ids(offset, limit)
@@ -419,6 +440,11 @@ class MatchService:
         last = min(end, ms.seq) if end else ms.seq
         return [M.event_view(ms, e, viewer, undone) for e in log[max(start, 1) - 1 : last]]
 
+    def table_moves_hidden(self, match_id: str) -> bool:
+        """Whether the table's moves now depend on what the public may not see."""
+        ms = self.current(match_id)
+        return ms.result is None and ms.game.table_moves_hidden(ms.state)
+
     def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
         ms = self.current(match_id)
         if seat is not None and not 0 <= seat < len(ms.players):
@@ -435,11 +461,19 @@ class MatchService:
             raise NotFound(f"{ms.game.name} offers no hints", game=ms.game.id)
         return {"match": match_id, "seq": ms.seq, "seat": seat, **hint}
 
-    def review(self, match_id: str) -> dict[str, Any]:
+    def review(self, match_id: str, viewer: Any = None) -> dict[str, Any]:
         """Every event with its one-line summary and annotations, undone moves
-        included (marked), so a reader sees the game as it was recorded."""
+        included (marked), so a reader sees the game as it was recorded.
+
+        Filtered for ``viewer`` (a seat, None for the public, REFEREE) as the
+        log is: an event whose data the viewer may not see gets a summary that
+        names only who and what kind (``M.hidden_summary``) and none of the
+        worker's annotations (they are computed from the data)."""
         ms_now = self.current(match_id)
+        if isinstance(viewer, int) and not 0 <= viewer < len(ms_now.players):
+            raise BadRequest(f"seat must be 0–{len(ms_now.players) - 1} or 'referee'", field="seat")
         events = self.store.events(match_id, 1, ms_now.seq)
+        undone = M.undone_seqs(events) if viewer != REFEREE else frozenset()
         auto = self.store.auto_annotations(match_id)
         human: dict[int, list[dict[str, Any]]] = {}
         for note in self.store.notes(match_id):
@@ -448,12 +482,15 @@ class MatchService:
         index: dict[int, dict[str, Any]] = {}
         for event, before, after in self._steps(match_id, events):
             seq, type_, seat, data = event["seq"], event["type"], event["seat"], event["data"]
+            hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
             if before is None:
                 summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
             elif type_ == M.UNDO:
                 summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
                 for s in after.undone:
                     index[s]["undone_by"] = seq
+            elif hidden:
+                summary = M.hidden_summary(ms_now, event)
             else:
                 summary = after.game.describe(before.state, type_, seat, data, after.state)
             step = {
@@ -465,7 +502,8 @@ class MatchService:
                 "recorded_at": event["recorded_at"],
                 "undone_by": None,
                 "undoes": list(after.undone) if type_ == M.UNDO else [],
-                "annotations": [{"source": "worker", **a} for a in auto.get(seq, [])] + human.get(seq, []),
+                "annotations": [{"source": "worker", **a} for a in ([] if hidden else auto.get(seq, []))]
+                + human.get(seq, []),
             }
             index[seq] = step
             steps.append(step)

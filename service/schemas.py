@@ -147,13 +147,25 @@ class EventOut(Schema):
     recorded_at = fields.String()
     recorded_by = fields.String()
     prev_hash = fields.String()
-    hash = fields.String()
+    hash = fields.String(metadata={"description": "SHA-256 of the committed fields (data only through its commitment)"})
+    commitment = fields.String(metadata={
+        "description": "hex SHA-256(salt bytes || canonical JSON of data); absent in a legacy log"})
+    salt = fields.String(metadata={
+        "description": "hex, 32 random bytes; shown only with data the viewer may see whole"})
     redacted = fields.Boolean(metadata={"description": "true when data hidden from this viewer was replaced"})
 
 
 class EventList(Schema):
     match = fields.String()
     events = fields.List(fields.Nested(EventOut))
+
+
+class ReviewArgs(Schema):
+    seat = SeatOrReferee(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the review as a seat sees it; 'referee' for all of it; absent: the public view"},
+    )
 
 
 class StateArgs(Schema):
@@ -188,7 +200,9 @@ class LeagueAuditOut(Schema):
     first_invalid_seq = fields.Integer(allow_none=True, metadata={"description": "of the league's own chain"})
     reason = fields.String(allow_none=True)
     problems = fields.List(fields.Dict(), metadata={"description": "each {where, problem}"})
-    checked = fields.Dict(metadata={"description": "events, matches, results and proofs checked"})
+    checked = fields.Dict(metadata={"description": "events, commitments, matches, results and proofs checked"})
+    scheme = fields.String(allow_none=True, metadata={"description": "the league stream's scheme (see AuditOut)"})
+    schemes = fields.Dict(metadata={"description": "how many streams of the archive use each scheme"})
 
 
 class AuditOut(Schema):
@@ -197,3 +211,5 @@ class AuditOut(Schema):
     head = fields.String(allow_none=True)
     first_invalid_seq = fields.Integer(allow_none=True)
     reason = fields.String(allow_none=True)
+    scheme = fields.String(allow_none=True, metadata={
+        "description": "commitments (data hashed through salted commitments) or legacy (data hashed in the clear)"})

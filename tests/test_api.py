@@ -155,7 +155,8 @@ def test_events_state_review_annotations_audit(client):
     review = client.get(f"/api/matches/{mid}/review").get_json()["steps"]
     assert review[3]["annotations"][0]["comment"] == "misclick"
     audit = client.get(f"/api/matches/{mid}/audit").get_json()
-    assert audit == {"valid": True, "length": 6, "head": events[-1]["hash"], "first_invalid_seq": None, "reason": None}
+    assert audit == {"valid": True, "length": 6, "head": events[-1]["hash"], "first_invalid_seq": None, "reason": None,
+                     "scheme": "commitments"}
 
 
 def test_legal_moves(client):

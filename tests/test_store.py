@@ -4,7 +4,7 @@
 import pytest
 
 from replays import audit_match
-from replays.hashing import GENESIS, event_hash
+from replays.hashing import GENESIS, commitment, event_hash
 from service.errors import IdempotencyMismatch, NotFound, SeqConflict
 from service.matches import MatchService
 from engine.core import RuleViolation
@@ -164,7 +164,13 @@ def test_audit_catches_an_edit_that_recomputes_its_own_hash(svc, store):
     svc.append(mid, "roll", None, {"value": 3})
     event = store.events(mid, 2, 2)[0]
     event["data"] = {"n": 3}
-    rewrite_entry(store, mid, 2, data={"n": 3}, hash=event_hash(event))
+    # Only the commitment changed: the hash (over the committed fields) is caught at seq 2.
+    rewrite_entry(store, mid, 2, data={"n": 3}, commitment=commitment(event["salt"], event["data"]))
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 2
+    # Commitment and hash recomputed: the event itself checks out, the next one no longer points at it.
+    event["commitment"] = commitment(event["salt"], event["data"])
+    rewrite_entry(store, mid, 2, data={"n": 3}, commitment=event["commitment"], hash=event_hash(event))
     report = audit_match(store, mid)
     assert not report.valid and report.first_invalid_seq == 3  # seq 3 no longer points at it
 

@@ -626,6 +626,10 @@ class BraveRats(Game):
         return self._start_game(state.cfg, spec, state.games)
 
     # -- moves ----------------------------------------------------------------------
+    def table_moves_hidden(self, state: State) -> bool:
+        """A round's moves list both hands: secret when a seat's hand is (B, D, E)."""
+        return state.phase != OVER and any(h["cards"] is None for h in self.view(state, None).get("hands", ()))
+
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
         actors = self.actors(state)
         if state.phase == PLAY:
