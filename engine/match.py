@@ -154,10 +154,9 @@ def make_setup(
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise MalformedEvent("players must be a list of non-empty names", field="players")
     if not game.min_players <= len(players) <= game.max_players:
-        raise InvalidOptions(
-            f"{game.name} is played by {game.min_players}–{game.max_players} players, not {len(players)}",
-            field="players",
-        )
+        count = (str(game.min_players) if game.min_players == game.max_players
+                 else f"{game.min_players}–{game.max_players}")
+        raise InvalidOptions(f"{game.name} is played by {count} players, not {len(players)}", field="players")
     if mode not in MODES:
         raise MalformedEvent(f"mode must be one of {', '.join(MODES)}", field="mode")
     options = _fill_defaults(game.options_schema, options or {})
