@@ -4,8 +4,8 @@ Each page's fenced ``sh``/``bash``/``shell``/``console`` blocks run in order,
 as one bash script (``set -euo pipefail``), against a real ``kroniek run`` (its
 own embedded Redis, worker and API on a free port); every file in
 docs/examples/ runs once as a script. A docs example that no longer works
-fails the suite. The conventions a docs writer follows (docs/README section
-"Examples that run" says the same):
+fails the suite. The conventions a docs writer follows (the README's "Docs
+that run" sums them up):
 
 - The server is at ``localhost:8000`` or ``127.0.0.1:8000``, as ``make run``
   has it; the harness points those at its own server.
