@@ -226,7 +226,7 @@ def normalize_event(ms: MatchState, type: Any, seat: Any, data: Any, by_server: 
         if seat is None:
             raise MalformedEvent(f"a {type} event needs the seat that makes it", field="seat")
         if seat not in actors:
-            raise RuleViolation("core.turn", f"seat {seat} ({ms.players[seat]}) is not to act now")
+            raise RuleViolation("core.turn", f"{ms.players[seat]} (seat {seat}) is not to act now")
     elif event_type.actor == "table":
         if seat is not None:
             raise RuleViolation("core.table", f"a {type} event is the whole table's; enter it with seat null")

@@ -334,6 +334,16 @@ def test_describe_and_annotate_a_round():
     assert ann["winner"] is None and ann["powers"] == ["musician"] and ann["carries"]["held"] == 1
 
 
+def test_a_wrong_player_count_says_how_many_play():
+    """Issue 9: "BraveRats is played by 2–2 players"."""
+    with pytest.raises(InvalidOptions) as exc:
+        M.make_setup("braverats", ["Ann", "Bob", "Cas"])
+    assert exc.value.message == "BraveRats is played by 2 players, not 3"
+    with pytest.raises(InvalidOptions) as exc:
+        M.make_setup("troubadour", ["A", "B", "C", "D", "E"])
+    assert exc.value.message == "Troubadour is played by 2–4 players, not 5"
+
+
 def test_the_round_that_wins_the_game_says_so_in_the_note_and_the_view():
     """Issue 9: the worker's note on the round that brought Red to four said
     "wins_game": false; only a Princess catching the Prince said true."""
