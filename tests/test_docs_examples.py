@@ -271,6 +271,7 @@ class Script:
 
 PRELUDE = """set -euo pipefail
 trap 'echo "docs-test: failed at script line $LINENO" >&2' ERR
+exec 9>>"$DOCS_TRACE"; BASH_XTRACEFD=9; PS4='+${LINENO}: '; set -x
 """
 
 
@@ -424,7 +425,7 @@ def scratch(tmp_path: Path) -> dict[str, str]:
             "CURL_HOME": str(tmp_path), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
-def run_bash(args: list[str], cwd: Path, env: dict[str, str], timeout: int) -> subprocess.CompletedProcess:
+def run_bash(args: list[str], cwd: Path, env: dict[str, str], timeout: int, where=lambda: "") -> subprocess.CompletedProcess:
     proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -432,7 +433,8 @@ def run_bash(args: list[str], cwd: Path, env: dict[str, str], timeout: int) -> s
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
-        pytest.fail(f"{' '.join(args)} ran over {timeout} s\n--- stdout\n{out[-3000:]}\n--- stderr\n{err[-3000:]}")
+        pytest.fail(f"{' '.join(args)} ran over {timeout} s{where()}\n--- stdout\n{out[-3000:]}\n"
+                    f"--- stderr\n{err[-3000:]}")
     return subprocess.CompletedProcess(args, proc.returncode, out, err)
 
 
@@ -450,11 +452,19 @@ def test_the_shell_examples_of_a_page_run(page, server, tmp_path):
     work.mkdir()
     script = page_script(page, server["port"], answers)
     (tmp_path / "page.sh").write_text(script.text)
-    env = {**scratch(work), "TOKEN": server["token"], "ADMIN_TOKEN": server["token"]}
-    run = run_bash(["bash", str(tmp_path / "page.sh")], work, env, PAGE_TIMEOUT)
+    trace = tmp_path / "trace"
+    env = {**scratch(work), "TOKEN": server["token"], "ADMIN_TOKEN": server["token"], "DOCS_TRACE": str(trace)}
+
+    def last_line() -> str:
+        """Where the script was: the last line bash traced, in the docs."""
+        seen = re.findall(r"^\+{1,}(\d+): ", trace.read_text() if trace.exists() else "", re.M)
+        n = int(seen[-1]) if seen else 0
+        return f" near {script.lines[n - 1][0]}:{script.lines[n - 1][1]}" if 0 < n <= len(script.lines) else ""
+
+    run = run_bash(["bash", str(tmp_path / "page.sh")], work, env, PAGE_TIMEOUT, last_line)
     if run.returncode != 0:
         m = re.search(r"failed at script line (\d+)", run.stderr)
-        where = ""
+        where = last_line()
         if m and int(m.group(1)) - 1 < len(script.lines):
             doc, line = script.lines[int(m.group(1)) - 1]
             where = f" near {doc}:{line}"
