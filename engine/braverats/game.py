@@ -569,10 +569,14 @@ class BraveRats(Game):
         if state.phase != DRAFT:
             raise self._phase_error(state, "draft", "draft draw")
         if state.offer:
-            raise RuleViolation("braverats.variant_d", f"{_who(state, state.picker)} must first pick from the cards on offer")
+            raise RuleViolation(
+                "braverats.variant_d", f"{_who(state, state.picker)} must first pick from the cards on offer"
+            )
         drafter = state.drafter
         if seat is not None and seat != drafter:
-            raise RuleViolation("braverats.variant_d", f"{_who(state, drafter)} draws these 4 cards, not {_who(state, seat)}")
+            raise RuleViolation(
+                "braverats.variant_d", f"{_who(state, drafter)} draws these 4 cards, not {_who(state, seat)}"
+            )
         cards = ms(parse_card(c, f"cards[{i}]") for i, c in enumerate(data["cards"]))
         try:
             deck = ms_remove_all(state.deck, cards)
@@ -592,7 +596,8 @@ class BraveRats(Game):
         picker = state.picker
         if seat != picker:
             raise RuleViolation(
-                "braverats.variant_d", f"the cards on offer are {_who(state, picker)}'s to pick from, not {_who(state, seat)}'s"
+                "braverats.variant_d",
+                f"the cards on offer are {_who(state, picker)}'s to pick from, not {_who(state, seat)}'s",
             )
         card = parse_card(data["card"], "card")
         if card not in state.offer:
@@ -695,7 +700,8 @@ class BraveRats(Game):
             if wins[0] == wins[1]:
                 return Result("draw", (), wins, f"the series ends {wins[0]}–{wins[1]} after {n} games: no true ruler")
             w = 0 if wins[0] > wins[1] else 1
-            return Result("win", (w,), wins, f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler")
+            text = f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler"
+            return Result("win", (w,), wins, text)
         winner, reason = state.ended  # type: ignore[misc]
         text = self._game_reason(state, winner, reason)
         if winner is None:
@@ -705,7 +711,8 @@ class BraveRats(Game):
     def _game_reason(self, state: State, winner: int | None, reason: str) -> str:
         a, b = state.score
         if reason == BY_PRINCESS:
-            return f"{_who(state, winner)}'s Princess caught {_who(state, 1 - winner)}'s Prince in round {len(state.rounds)}"
+            return (f"{_who(state, winner)}'s Princess caught {_who(state, 1 - winner)}'s Prince "
+                    f"in round {len(state.rounds)}")
         if reason == BY_ROUNDS:
             return f"{_who(state, winner)} won {state.score[winner]} rounds ({a}–{b})"
         return f"no cards left and nobody won {state.spec.target} rounds ({a}–{b}): a draw"

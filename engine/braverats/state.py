@@ -132,7 +132,9 @@ def evolve(state: State, **changes: Any) -> State:
 def encode(state: State) -> dict[str, Any]:
     cfg = state.cfg
     return {
-        "cfg": {"flags": list(cfg.flags), "series": cfg.series, "series_draw": cfg.series_draw, "names": list(cfg.names)},
+        "cfg": {
+            "flags": list(cfg.flags), "series": cfg.series, "series_draw": cfg.series_draw, "names": list(cfg.names)
+        },
         "spec": [list(state.spec.variants), state.spec.attack_seat, state.spec.draft_first],
         "phase": state.phase,
         "hands": [h.encode() for h in state.hands],
