@@ -142,6 +142,11 @@ class Game:
     aliases: ClassVar[dict[str, str]] = {}
     #: One-line English summary for the games list.
     summary: ClassVar[str] = ""
+    #: True when a seat may know something another seat or the public may not
+    #: (a hand, a face-down card). False for a game with nothing hidden from
+    #: one seat that the others can see: every seat's view is then the public
+    #: view, so anyone may read seat views, legal moves and hints.
+    hidden_information: ClassVar[bool] = True
     extra_info: dict[str, Any] = field(default_factory=dict)
 
     # -- set-up -------------------------------------------------------------
@@ -231,4 +236,5 @@ class Game:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "engine_version": self.version,
+            "hidden_information": self.hidden_information,
         }

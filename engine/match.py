@@ -154,10 +154,9 @@ def make_setup(
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise MalformedEvent("players must be a list of non-empty names", field="players")
     if not game.min_players <= len(players) <= game.max_players:
-        raise InvalidOptions(
-            f"{game.name} is played by {game.min_players}–{game.max_players} players, not {len(players)}",
-            field="players",
-        )
+        count = (str(game.min_players) if game.min_players == game.max_players
+                 else f"{game.min_players}–{game.max_players}")
+        raise InvalidOptions(f"{game.name} is played by {count} players, not {len(players)}", field="players")
     if mode not in MODES:
         raise MalformedEvent(f"mode must be one of {', '.join(MODES)}", field="mode")
     options = _fill_defaults(game.options_schema, options or {})
@@ -227,7 +226,7 @@ def normalize_event(ms: MatchState, type: Any, seat: Any, data: Any, by_server: 
         if seat is None:
             raise MalformedEvent(f"a {type} event needs the seat that makes it", field="seat")
         if seat not in actors:
-            raise RuleViolation("core.turn", f"seat {seat} ({ms.players[seat]}) is not to act now")
+            raise RuleViolation("core.turn", f"{ms.players[seat]} (seat {seat}) is not to act now")
     elif event_type.actor == "table":
         if seat is not None:
             raise RuleViolation("core.table", f"a {type} event is the whole table's; enter it with seat null")

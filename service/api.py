@@ -7,7 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine import all_games, get
-from engine.core import REFEREE
+from engine.core import REFEREE, KroniekError
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
@@ -54,7 +54,20 @@ def guard(action: str, object_id: str, store) -> str:
 
 
 def guard_view(match_id: str, viewer) -> None:
+    """A private view needs its role; a seat's view of a game with nothing
+    hidden (every seat sees what the public sees) is anyone's. The referee's
+    view stays private in every game: it shows a simulated match's seed."""
+    if isinstance(viewer, int) and not _has_hidden_information(match_id):
+        return
     _or_404(lambda: access().require_view(match_id, viewer), service().store, match_id)
+
+
+def _has_hidden_information(match_id: str) -> bool:
+    head = service().store.head(match_id)
+    try:
+        return get(head["game"]).hidden_information if head else True
+    except KroniekError:
+        return True
 
 
 def _doc_errors(blp: Blueprint, *codes: int):

@@ -44,6 +44,9 @@ class GameSummary(Schema):
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
     engine_version = fields.String()
+    hidden_information = fields.Boolean(
+        metadata={"description": "false: nothing is hidden from one seat that others see, so seat views, "
+                  "legal moves and hints need no token"})
 
 
 class GameList(Schema):

@@ -54,6 +54,19 @@ from .state import (
     evolve,
 )
 
+def _name(state: State, seat: int) -> str:
+    """The player at ``seat`` by name ("Ann"); by colour for a state without names."""
+    names = state.cfg.names
+    return names[seat] if len(names) == 2 else SEATS[seat]
+
+
+def _who(state: State, seat: int) -> str:
+    """The player at ``seat`` with their colour, "Ann (Red)": the rules and the
+    cards' order in events ([Red's, Blue's]) speak of colours."""
+    names = state.cfg.names
+    return f"{names[seat]} ({SEATS[seat]})" if len(names) == 2 else SEATS[seat]
+
+
 VARIANTS = ("A", "B", "C", "D", "E", "F", "G")
 GAME_VARIANTS = VARIANTS[:-1]  # what a game inside a series may use
 INCOMPATIBLE = (("D", "E"), ("D", "F"), ("E", "F"))
@@ -263,6 +276,7 @@ class BraveRats(Game):
             ),
             series="G" in o["variants"],
             series_draw=o["series_draw"],
+            names=tuple(players),
         )
         spec = Spec(
             tuple(sorted(v for v in o["variants"] if v != "G")), o["princess_attack_seat"], o["draft_first_seat"]
@@ -363,7 +377,7 @@ class BraveRats(Game):
         if phase == CHOOSE:
             return RuleViolation(
                 "braverats.variant_g",
-                f"game {state.game_no - 1} is over: {SEATS[state.chooser]}, who lost it, first chooses the "
+                f"game {state.game_no - 1} is over: {_who(state, state.chooser)}, who lost it, first chooses the "
                 f"variants of game {state.game_no} (choose_variant); no {what} now",
             )
         if phase == DRAW and state.rounds:
@@ -389,8 +403,8 @@ class BraveRats(Game):
         return pool
 
     def _not_in_hand(self, state: State, seat: int, card: int, hand: HiddenHand, pool: tuple[int, ...]) -> str:
-        who = SEATS[seat]
-        msg = f"{who} has no {TITLES[card]} left in hand; "
+        msg = f"{_who(state, seat)} has no {TITLES[card]} left in hand; "
+        who = _name(state, seat)
         if hand.unknown:
             msg += (
                 f"{who}'s hand holds {list_titles(hand.known)} (seen) and {hand.unknown} unseen card(s), "
@@ -407,7 +421,7 @@ class BraveRats(Game):
         if state.phase != PLAY:
             raise self._phase_error(state, "round", "round")
         if state.pending != NO_PENDING:
-            who = SEATS[0 if state.pending[0] is not None else 1]
+            who = _who(state, 0 if state.pending[0] is not None else 1)
             raise RuleViolation(
                 "braverats.one_card_per_round",
                 f"{who} has already played a card face down this round; enter the other card as a play event, "
@@ -429,14 +443,14 @@ class BraveRats(Game):
         if pending[seat] is not None:
             raise RuleViolation(
                 "braverats.one_card_per_round",
-                f"{SEATS[seat]} has already played a card this round; wait for {SEATS[1 - seat]}'s card",
+                f"{_who(state, seat)} has already played a card this round; wait for {_name(state, 1 - seat)}'s card",
             )
         first = state.spy_first
         if first is not None and first != seat and pending[first] is None:
             raise RuleViolation(
                 "braverats.spy_order",
-                f"{SEATS[seat]} played an effective Spy last round, so {SEATS[first]} plays first, face up, "
-                f"this round; {SEATS[seat]} chooses only after that",
+                f"{_who(state, 1 - first)} played an effective Spy last round, so {_who(state, first)} plays first, "
+                f"face up, this round; {_name(state, seat)} chooses only after that",
             )
         card = parse_card(data["card"], "card")
         hands = list(state.hands)
@@ -499,7 +513,7 @@ class BraveRats(Game):
             if len(drawn) != want:
                 raise RuleViolation(
                     "braverats.variant_b",
-                    f"{SEATS[s]} draws {want} card(s) now ({'3 at the start' if n == 3 else '1 after each round'}, "
+                    f"{_who(state, s)} draws {want} card(s) now ({'3 at the start' if n == 3 else '1 after each round'}, "
                     f"{hands[s].pile} left in the pile), not {len(drawn)}",
                 )
             for card in drawn:
@@ -509,7 +523,7 @@ class BraveRats(Game):
                     left = hands[s].pile_candidates(pool)
                     raise RuleViolation(
                         "braverats.variant_b",
-                        f"{SEATS[s]}'s draw pile cannot hold a {TITLES[card]}: the cards it can still hold are "
+                        f"{_who(state, s)}'s draw pile cannot hold a {TITLES[card]}: the cards it can still hold are "
                         f"{list_titles(left)}",
                     ) from None
         return evolve(state, phase=PLAY, hands=tuple(hands), pool=pool)
@@ -526,7 +540,7 @@ class BraveRats(Game):
             except NotHeld:
                 raise RuleViolation(
                     "braverats.variant_a",
-                    f"{SEATS[s]} has no {TITLES[given[s]]} to give; {SEATS[s]}'s hand is "
+                    f"{_who(state, s)} has no {TITLES[given[s]]} to give; {_name(state, s)}'s hand is "
                     f"{list_titles(state.hands[s].known)}"
                     + (f" and {state.hands[s].unknown} unseen card(s)" if state.hands[s].unknown else ""),
                 ) from None
@@ -555,10 +569,14 @@ class BraveRats(Game):
         if state.phase != DRAFT:
             raise self._phase_error(state, "draft", "draft draw")
         if state.offer:
-            raise RuleViolation("braverats.variant_d", f"{SEATS[state.picker]} must first pick from the cards on offer")
+            raise RuleViolation(
+                "braverats.variant_d", f"{_who(state, state.picker)} must first pick from the cards on offer"
+            )
         drafter = state.drafter
         if seat is not None and seat != drafter:
-            raise RuleViolation("braverats.variant_d", f"{SEATS[drafter]} draws these 4 cards, not {SEATS[seat]}")
+            raise RuleViolation(
+                "braverats.variant_d", f"{_who(state, drafter)} draws these 4 cards, not {_who(state, seat)}"
+            )
         cards = ms(parse_card(c, f"cards[{i}]") for i, c in enumerate(data["cards"]))
         try:
             deck = ms_remove_all(state.deck, cards)
@@ -578,13 +596,14 @@ class BraveRats(Game):
         picker = state.picker
         if seat != picker:
             raise RuleViolation(
-                "braverats.variant_d", f"the cards on offer are {SEATS[picker]}'s to pick from, not {SEATS[seat]}'s"
+                "braverats.variant_d",
+                f"the cards on offer are {_who(state, picker)}'s to pick from, not {_who(state, seat)}'s",
             )
         card = parse_card(data["card"], "card")
         if card not in state.offer:
             raise RuleViolation(
                 "braverats.variant_d",
-                f"{SEATS[seat]} can only keep one of the cards on offer ({list_titles(state.offer)}), "
+                f"{_who(state, seat)} can only keep one of the cards on offer ({list_titles(state.offer)}), "
                 f"not a {TITLES[card]}",
             )
         hands = list(state.hands)
@@ -607,8 +626,8 @@ class BraveRats(Game):
         if seat != state.chooser:
             raise RuleViolation(
                 "braverats.variant_g",
-                f"{SEATS[state.chooser]} lost game {state.game_no - 1} and chooses the next variants, "
-                f"not {SEATS[seat] if seat in (0, 1) else seat}",
+                f"{_who(state, state.chooser)} lost game {state.game_no - 1} and chooses the next variants, "
+                f"not {_who(state, seat) if seat in (0, 1) else seat}",
             )
         variants = tuple(sorted(v.upper() for v in data["variants"]))
         if "G" in variants:
@@ -685,7 +704,8 @@ class BraveRats(Game):
             if wins[0] == wins[1]:
                 return Result("draw", (), wins, f"the series ends {wins[0]}–{wins[1]} after {n} games: no true ruler")
             w = 0 if wins[0] > wins[1] else 1
-            return Result("win", (w,), wins, f"{SEATS[w]} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler")
+            text = f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler"
+            return Result("win", (w,), wins, text)
         winner, reason = state.ended  # type: ignore[misc]
         text = self._game_reason(state, winner, reason)
         if winner is None:
@@ -695,9 +715,10 @@ class BraveRats(Game):
     def _game_reason(self, state: State, winner: int | None, reason: str) -> str:
         a, b = state.score
         if reason == BY_PRINCESS:
-            return f"{SEATS[winner]}'s Princess caught {SEATS[1 - winner]}'s Prince in round {len(state.rounds)}"
+            return (f"{_who(state, winner)}'s Princess caught {_who(state, 1 - winner)}'s Prince "
+                    f"in round {len(state.rounds)}")
         if reason == BY_ROUNDS:
-            return f"{SEATS[winner]} won {state.score[winner]} rounds ({a}–{b})"
+            return f"{_who(state, winner)} won {state.score[winner]} rounds ({a}–{b})"
         return f"no cards left and nobody won {state.spec.target} rounds ({a}–{b}): a draw"
 
     def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
@@ -745,7 +766,7 @@ class BraveRats(Game):
             "hands_hidden": hidden,
             "hands": hands,
             "table": table,
-            "rounds": self._rounds_view(table_, state.rounds),
+            "rounds": self._rounds_view(table_, state.rounds, state.ended),
             "game_over": None
             if state.ended is None
             else {"winner": state.ended[0], "reason": self._game_reason(state, *state.ended)},
@@ -776,7 +797,7 @@ class BraveRats(Game):
                         "score": list(g.score),
                         "reason": g.reason,
                         "variants": list(g.variants),
-                        "rounds": self._rounds_view(table_, g.rounds),
+                        "rounds": self._rounds_view(table_, g.rounds, (g.winner, g.reason)),
                     }
                     for i, g in enumerate(state.games)
                 ],
@@ -786,7 +807,12 @@ class BraveRats(Game):
         return view
 
     @staticmethod
-    def _rounds_view(table: tuple[Outcome, ...], rounds: tuple[Round, ...]) -> list[dict[str, Any]]:
+    def _rounds_view(
+        table: tuple[Outcome, ...], rounds: tuple[Round, ...], ended: tuple[int | None, str] | None
+    ) -> list[dict[str, Any]]:
+        """``ended``: (winner, reason) once the game of these rounds is over;
+        its last round is the one that won it (when somebody did)."""
+        won_by_last = ended is not None and ended[0] is not None
         out = []
         for i, r in enumerate(rounds):
             o = table[key(r.cards[0], r.cards[1], r.bonus[0], r.bonus[1])]
@@ -796,7 +822,7 @@ class BraveRats(Game):
                     "cards": [CARD_IDS[r.cards[0]], CARD_IDS[r.cards[1]]],
                     "bonus": list(r.bonus),
                     "winner": o.winner,
-                    "wins_game": o.game,
+                    "wins_game": o.game or (won_by_last and i == len(rounds) - 1),
                     "counts": _round_counts(o, r),
                     "held_before": r.held_before,
                     "powers": list(o.powers),
@@ -853,29 +879,29 @@ class BraveRats(Game):
             return self._round_text(before, after, *resolved)
         if type == "play":
             if before.spy_first == seat:
-                return f"{SEATS[seat]} plays the {TITLES[parse_card(data['card'], 'card')]} first, face up (Spy)"
-            return f"{SEATS[seat]} plays a card face down"
+                return f"{_who(before, seat)} plays the {TITLES[parse_card(data['card'], 'card')]} first, face up (Spy)"
+            return f"{_who(before, seat)} plays a card face down"
         if type == "draw":
             n = len(data["cards"][0])
             return f"Each player draws {n} card{'s' if n != 1 else ''} from his pile"
         if type == "draft":
-            return f"{SEATS[before.drafter]} draws 4 cards for the draft"
+            return f"{_who(before, before.drafter)} draws 4 cards for the draft"
         if type == "pick":
             left = len(before.offer) - 1
             if left == 1:
-                return f"{SEATS[seat]} keeps a card; the last card goes to {SEATS[1 - seat]}"
-            return f"{SEATS[seat]} keeps a card and passes {left} to {SEATS[1 - seat]}"
+                return f"{_who(before, seat)} keeps a card; the last card goes to {_name(before, 1 - seat)}"
+            return f"{_who(before, seat)} keeps a card and passes {left} to {_name(before, 1 - seat)}"
         if type == "deal":
             return "The 16 cards are shuffled and each player is dealt 8"
         if type == "exchange":
             r, b = data["cards"]
             return (
-                f"The traitor: Red gives the {TITLES[CARD_IDS.index(r)]} to Blue and Blue gives the "
-                f"{TITLES[CARD_IDS.index(b)]} to Red"
+                f"The traitor: {_who(before, 0)} gives the {TITLES[CARD_IDS.index(r)]} to {_name(before, 1)} and "
+                f"{_who(before, 1)} gives the {TITLES[CARD_IDS.index(b)]} to {_name(before, 0)}"
             )
         if type == "choose_variant":
             return (
-                f"{SEATS[seat]}, who lost game {before.game_no - 1}, chooses "
+                f"{_who(before, seat)}, who lost game {before.game_no - 1}, chooses "
                 f"{_variant_list(tuple(data['variants']))} for game {before.game_no}"
             )
         return type
@@ -896,23 +922,26 @@ class BraveRats(Game):
 
     def _round_text(self, before: State, after: State, i: int, r: Round, out: Outcome) -> str:
         c0, c1 = r.cards
-        text = f"Round {i + 1}: Red {TITLES[c0]} vs Blue {TITLES[c1]} — {out.why}: "
+        why = out.why
+        for s in (0, 1):  # the outcome table names seats by colour; the review by name
+            why = why.replace(f"{SEATS[s]} +2 from the General", f"{_name(before, s)} +2 from the General")
+        text = f"Round {i + 1}: {_who(before, 0)} {TITLES[c0]} vs {_who(before, 1)} {TITLES[c1]} — {why}: "
         w = out.winner
         if out.game:
-            text += f"{SEATS[w]} wins the game"
+            text += f"{_name(before, w)} wins the game"
         elif w is None:
             held = r.held_before + 1
             text += f"{held} round{'s' if held > 1 else ''} on hold"
         else:
             total = out.counts + r.held_before
-            text += f"{SEATS[w]} wins " + ("the round" if total == 1 else f"{total} rounds")
+            text += f"{_name(before, w)} wins " + ("the round" if total == 1 else f"{total} rounds")
             if r.held_before:
                 text += f" (with {r.held_before} held)"
         ended = self._ended_game(before, after)
         if ended is not None:
             winner, reason, score = ended
             if reason == BY_ROUNDS:
-                text += f"; {SEATS[winner]} wins the game {score[winner]}–{score[1 - winner]}"
+                text += f"; {_name(before, winner)} wins the game {score[winner]}–{score[1 - winner]}"
             elif reason == BY_CARDS:
                 text += f"; no cards left: the game is a draw ({score[0]}–{score[1]})"
             if after.cfg.series:
@@ -922,16 +951,16 @@ class BraveRats(Game):
                     res = self.result(after)
                     text += f": {res.reason}" if res else ""
         else:
-            carries = self._carries_text(out)
+            carries = self._carries_text(before, out)
             if carries:
                 text += "; " + carries
         return text
 
     @staticmethod
-    def _carries_text(out: Outcome) -> str:
-        parts = [f"{SEATS[s]} +2 next round (General)" for s in (0, 1) if out.bonus[s]]
+    def _carries_text(state: State, out: Outcome) -> str:
+        parts = [f"{_name(state, s)} +2 next round (General)" for s in (0, 1) if out.bonus[s]]
         if out.spy_first is not None:
-            parts.append(f"{SEATS[out.spy_first]} plays first next round (Spy)")
+            parts.append(f"{_name(state, out.spy_first)} plays first next round (Spy)")
         return "; ".join(parts)
 
     @staticmethod
@@ -948,7 +977,8 @@ class BraveRats(Game):
         if resolved is None:
             return []
         i, r, out = resolved
-        ended = self._ended_game(before, after) is not None
+        game_over = self._ended_game(before, after)
+        ended = game_over is not None
         held_after = 0 if (ended or out.winner is not None) else r.held_before + 1
         return [
             {
@@ -957,7 +987,9 @@ class BraveRats(Game):
                 "text": self._round_text(before, after, i, r, out),
                 "cards": [CARD_IDS[r.cards[0]], CARD_IDS[r.cards[1]]],
                 "winner": out.winner,
-                "wins_game": out.game,
+                # the round that won the game: a Princess catching the Prince,
+                # or the round that brought its winner to the target
+                "wins_game": out.game or (ended and game_over[0] is not None),
                 "powers": list(out.powers),
                 "counts_as": _round_counts(out, r),
                 "held_before": r.held_before,

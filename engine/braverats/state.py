@@ -27,6 +27,7 @@ class Config:
     flags: Flags = Flags()
     series: bool = False  # variant G
     series_draw: str = "replay"
+    names: tuple[str, ...] = ()  # the players' names, for reviews and results
 
 
 class Spec(NamedTuple):
@@ -131,7 +132,9 @@ def evolve(state: State, **changes: Any) -> State:
 def encode(state: State) -> dict[str, Any]:
     cfg = state.cfg
     return {
-        "cfg": {"flags": list(cfg.flags), "series": cfg.series, "series_draw": cfg.series_draw},
+        "cfg": {
+            "flags": list(cfg.flags), "series": cfg.series, "series_draw": cfg.series_draw, "names": list(cfg.names)
+        },
         "spec": [list(state.spec.variants), state.spec.attack_seat, state.spec.draft_first],
         "phase": state.phase,
         "hands": [h.encode() for h in state.hands],
@@ -154,7 +157,9 @@ def decode(obj: dict[str, Any]) -> State:
     c = obj["cfg"]
     variants, attack_seat, draft_first = obj["spec"]
     return State(
-        cfg=Config(flags=Flags(*c["flags"]), series=c["series"], series_draw=c["series_draw"]),
+        cfg=Config(
+            flags=Flags(*c["flags"]), series=c["series"], series_draw=c["series_draw"], names=tuple(c.get("names", ()))
+        ),
         spec=Spec(tuple(variants), attack_seat, draft_first),
         phase=obj["phase"],
         hands=tuple(HiddenHand.decode(h) for h in obj["hands"]),  # type: ignore[arg-type]

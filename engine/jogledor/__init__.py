@@ -4,6 +4,15 @@ solver plumbing (a compiled core with a pure-Python twin) and the log
 analysis the worker runs."""
 
 
+def player_name(names: tuple[str, ...], seat: int | None, start: bool = False) -> str:
+    """The player at ``seat`` by name, as reviews and results call them
+    ("seat 1", or "Seat 1" at the ``start`` of a sentence, for a state
+    without names, e.g. a solver's own)."""
+    if seat is not None and 0 <= seat < len(names):
+        return names[seat]
+    return f"{'Seat' if start else 'seat'} {seat}"
+
+
 class Solvable:
     """The solver hooks of the three cooperative games (see engine.core.Game)."""
 

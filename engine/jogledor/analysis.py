@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable
 
 from .. import match as M
 from ..core import Move
+from . import player_name
 from .solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution
 
 GAMES = ("twaalven", "stapelen", "sir_tommy")
@@ -131,14 +132,14 @@ def boundary(n: int, judge: Callable[[int], Solution], won: bool = False) -> tup
     return lo, hi, seen
 
 
-def _describe_move(game_id: str, move: Move) -> str:
+def _describe_move(game_id: str, move: Move, names: tuple[str, ...] = ()) -> str:
     d = move.data
     if move.type == "take" and "columns" in d:
         return f"take {d['cards'][0]} and {d['cards'][1]} (columns {d['columns'][0]} and {d['columns'][1]})"
     if move.type == "take":
         return f"take {d['card']} from column {d['column']} onto foundation {d['foundation']}"
     if move.type == "roles":
-        return f"seat {d['twelves']} collects the twelves and seat {d['first']} starts"
+        return f"{player_name(names, d['twelves'])} collects the twelves and {player_name(names, d['first'])} starts"
     if move.type == "build":
         src = "the drawn cards" if d.get("from") == "drawn" else f"row {d.get('row')}"
         return f"build {d['card']} from {src}"
@@ -212,7 +213,7 @@ def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET) -> d
             # the witness from the position before the fatal move starts with a winning alternative
             first_move = next((m for m in alt.line if m.type != "draw"), alt.line[0])
             note["alternative"] = first_move.to_dict()
-            note["text"] += f"; {_describe_move(game_id, first_move)} instead keeps it winnable"
+            note["text"] += f"; {_describe_move(game_id, first_move, ms.players)} instead keeps it winnable"
         out.setdefault(fatal_event["seq"], []).append(note)
     elif lo == -1 and hi == 0 and game_id != "sir_tommy":
         pass  # lost from the deal: no single move is to blame (the deal note says so)

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable
+from ..jogledor import Solvable, player_name
 from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, aliases, card_name, parse_card, rank_name
 from .rules import RULES, SUPER, TERMS
@@ -48,6 +48,8 @@ class State:
     #: turns in a row that ended without a build, once the stock is empty
     passes: int = 0
     over: tuple[str, str] | None = None
+    #: the players' names, for reviews and results
+    names: tuple[str, ...] = ()
 
     @property
     def stock(self) -> int:
@@ -85,12 +87,18 @@ def can_build_from_rows(state: State, seat: int) -> bool:
     return any(r and RANK[r[-1]] in need for r in state.rows)
 
 
+def _who(state: State, seat: int | None, start: bool = False) -> str:
+    return player_name(state.names, seat, start)
+
+
 class SirTommy(Solvable, Game):
     id = "sir_tommy"
     name = "Sir Tommy voor twee"
     version = "1"
     min_players = 2
     max_players = 2
+    #: the stock is hidden from everyone alike; every drawn card lies face up
+    hidden_information = False
     summary = (
         "Cooperative patience for two (Jogledor): one builds up from the Aces, the other down from the Kings, "
         "drawing three cards a turn from a hidden stock onto four shared rows; 30+ cards makes a super-winner."
@@ -177,7 +185,7 @@ class SirTommy(Solvable, Game):
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
         up = options.get("up_seat", 0)
-        return State(up=up, to_move=up, interleave=bool(options.get("interleave_placing", False)))
+        return State(up=up, to_move=up, interleave=bool(options.get("interleave_placing", False)), names=tuple(players))
 
     def actors(self, state: State) -> tuple[Any, ...]:
         if state.phase == DRAW:
@@ -253,20 +261,20 @@ class SirTommy(Solvable, Game):
             raise RuleViolation(
                 "sir_tommy.up_down",
                 f"foundation {f + 1} is empty: it starts with {'an Ace' if up else 'a King'} "
-                f"(seat {seat} builds {'up from the Aces' if up else 'down from the Kings'}), not the {card_name(card)}",
+                f"({_who(state, seat)} builds {'up from the Aces' if up else 'down from the Kings'}), not the {card_name(card)}",
             )
         if f is not None and need[f] == 0:
             raise RuleViolation("sir_tommy.max_thirteen", f"foundation {f + 1} is complete: it holds 13 cards")
         if f is None and rank not in need and rank in state.needs(1 - seat):
             raise RuleViolation(
                 "sir_tommy.build_sources",
-                f"the {card_name(card)} fits only seat {1 - seat}'s foundations; a player builds only on his own",
+                f"the {card_name(card)} fits only {_who(state, 1 - seat)}'s foundations; a player builds only on his own",
             )
         wants = ", ".join(rank_name(n) if n else "complete" for n in need)
         raise RuleViolation(
             "sir_tommy.up_down",
             f"the {card_name(card)} does not fit {'foundation ' + str(f + 1) if f is not None else 'any foundation'} "
-            f"of seat {seat}, which builds {'up' if up else 'down'} (the foundations take: {wants})",
+            f"of {_who(state, seat)}, who builds {'up' if up else 'down'} (the foundations take: {wants})",
         )
 
     # -- apply ------------------------------------------------------------------------
@@ -278,9 +286,9 @@ class SirTommy(Solvable, Game):
             raise RuleViolation("sir_tommy.win" if state.over[0] == "win" else "sir_tommy.loss", "the game is over")  # type: ignore[index]
         if type != "draw":
             if state.phase == DRAW:
-                raise RuleViolation("sir_tommy.draw_three", f"seat {state.to_move} first draws from the stock")
+                raise RuleViolation("sir_tommy.draw_three", f"{_who(state, state.to_move)} first draws from the stock")
             if seat != state.to_move:
-                raise RuleViolation("sir_tommy.turns", f"it is seat {state.to_move}'s turn")
+                raise RuleViolation("sir_tommy.turns", f"it is {_who(state, state.to_move)}'s turn")
         return handler(state, seat, data)
 
     def _draw(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
@@ -289,13 +297,13 @@ class SirTommy(Solvable, Game):
                 raise RuleViolation("sir_tommy.after_stock", "the stock is empty")
             raise RuleViolation("sir_tommy.draw_three", "a player draws once, at the start of his turn")
         if seat is not None and seat != state.to_move:
-            raise RuleViolation("sir_tommy.turns", f"it is seat {state.to_move} who draws now")
+            raise RuleViolation("sir_tommy.turns", f"it is {_who(state, state.to_move)} who draws now")
         cards = [parse_card(v, "cards") for v in data["cards"]]
         want = state.draw_size
         if len(cards) != want:
             raise RuleViolation(
                 "sir_tommy.draw_three",
-                f"seat {state.to_move} draws {want} card{'s' if want > 1 else ''} now "
+                f"{_who(state, state.to_move)} draws {want} card{'s' if want > 1 else ''} now "
                 f"({state.stock} left in the stock), not {len(cards)}",
             )
         again = [c for c in cards if c in state.order]
@@ -392,7 +400,7 @@ class SirTommy(Solvable, Game):
         text = f"all 52 cards are on the foundations ({counts[0]}–{counts[1]}): both players win"
         sw = super_winner(state)
         if sw is not None:
-            text += f"; seat {sw} is the super-winner with {counts[sw]} cards"
+            text += f"; {_who(state, sw)} is the super-winner with {counts[sw]} cards"
         return text
 
     # -- moves ------------------------------------------------------------------------
@@ -464,14 +472,14 @@ class SirTommy(Solvable, Game):
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         who = before.to_move
         if type == "draw":
-            return f"Seat {who} draws {', '.join(data['cards'])} ({after.stock} left in the stock)"
+            return f"{_who(before, who, True)} draws {', '.join(data['cards'])} ({after.stock} left in the stock)"
         if type == "build":
             src = "a drawn card" if data["from"] == "drawn" else f"row {data['row']}"
-            text = f"Seat {seat} builds {data['card']} from {src} on foundation {data['foundation']}"
+            text = f"{_who(before, seat, True)} builds {data['card']} from {src} on foundation {data['foundation']}"
         elif type == "place":
-            text = f"Seat {seat} puts {data['card']} on row {data['row']}"
+            text = f"{_who(before, seat, True)} puts {data['card']} on row {data['row']}"
         elif type == "end_turn":
-            text = f"Seat {seat} " + ("passes" if before.phase == END and not before.built else "ends the turn")
+            text = f"{_who(before, seat, True)} " + ("passes" if before.phase == END and not before.built else "ends the turn")
         else:
             text = type
         if after.over is not None:
@@ -485,13 +493,13 @@ class SirTommy(Solvable, Game):
         if type == "build" and data.get("from") == "row":
             card = parse_card(data["card"], "card")
             if RANK[card] in before.needs(1 - seat):  # type: ignore[operator]
-                notes.append({"kind": "contested", "text": f"{data['card']} also fitted seat {1 - seat}'s foundations"})  # type: ignore[operator]
+                notes.append({"kind": "contested", "text": f"{data['card']} also fitted {_who(before, 1 - seat)}'s foundations"})  # type: ignore[operator]
         if type == "end_turn" and before.phase == END and not before.built:
-            notes.append({"kind": "pass", "text": f"pass ({after.passes} in a row)"})
+            notes.append({"kind": "pass", "text": f"{_who(before, seat)} passes ({after.passes} in a row)"})
         if after.over is not None and after.over[0] == "win":
             sw = super_winner(after)
             if sw is not None:
-                notes.append({"kind": "super_winner", "seat": sw, "text": f"seat {sw} is the super-winner"})
+                notes.append({"kind": "super_winner", "seat": sw, "text": f"{_who(after, sw)} is the super-winner"})
         return notes
 
     # -- snapshots --------------------------------------------------------------------
@@ -502,6 +510,7 @@ class SirTommy(Solvable, Game):
             "foundations": [[list(p) for p in state.foundations[s]] for s in (0, 1)],
             "to_move": state.to_move, "phase": state.phase, "placing": state.placing, "built": state.built,
             "passes": state.passes, "over": None if state.over is None else list(state.over),
+            "names": list(state.names),
         }
 
     def decode_state(self, obj: dict[str, Any]) -> State:
@@ -511,6 +520,7 @@ class SirTommy(Solvable, Game):
             foundations=tuple(tuple(tuple(p) for p in obj["foundations"][s]) for s in (0, 1)),  # type: ignore[arg-type]
             to_move=obj["to_move"], phase=obj["phase"], placing=obj["placing"], built=obj["built"],
             passes=obj["passes"], over=None if obj["over"] is None else (obj["over"][0], obj["over"][1]),
+            names=tuple(obj.get("names", ())),
         )
 
 

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable
+from ..jogledor import Solvable, player_name
 from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, aliases, card_name, parse_card, rank_name
 from ..jogledor.tableau import (
@@ -40,6 +40,8 @@ class State:
     #: each seat's three foundations, bottom to top
     foundations: tuple[Piles, Piles] = (EMPTY_PILES, EMPTY_PILES)
     over: tuple[str, str] | None = None
+    #: the players' names, for reviews and results
+    names: tuple[str, ...] = ()
 
     @property
     def phase(self) -> str:
@@ -96,12 +98,18 @@ def can_move(state: State, seat: int) -> bool:
     return any((card := state.top(c)) is not None and RANK[card] in wanted for c in range(COLUMNS))
 
 
+def _who(state: State, seat: int | None, start: bool = False) -> str:
+    return player_name(state.names, seat, start)
+
+
 class Stapelen(Solvable, Game):
     id = "stapelen"
     name = "Stapelen"
     version = "1"
     min_players = 2
     max_players = 2
+    #: all 52 cards lie face up
+    hidden_information = False
     summary = (
         "Cooperative patience for two (Jogledor): clear an open 13×4 tableau together, one card a turn onto "
         "your own three foundations, one higher each time, King→Ace wrapping; whoever cannot move loses for both."
@@ -157,7 +165,7 @@ class Stapelen(Solvable, Game):
     }
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
-        return State(first=options.get("first_seat", 0))
+        return State(first=options.get("first_seat", 0), names=tuple(players))
 
     def actors(self, state: State) -> tuple[Any, ...]:
         phase = state.phase
@@ -227,14 +235,14 @@ class Stapelen(Solvable, Game):
         if not fits(tops, rank) and fits(partner, rank):
             raise RuleViolation(
                 "stapelen.own_foundation",
-                f"the {card_name(card)} fits none of seat {seat}'s own foundations (tops "
+                f"the {card_name(card)} fits none of {_who(state, seat)}'s own foundations (tops "
                 + ", ".join(rank_name(t) if t else "empty" for t in tops)
-                + f"); that it fits seat {1 - seat}'s does not help: a player builds only on his own",
+                + f"); that it fits {_who(state, 1 - seat)}'s does not help: a player builds only on his own",
             )
         if f is None:
             raise RuleViolation(
                 "stapelen.build_up",
-                f"the {card_name(card)} fits none of seat {seat}'s foundations (tops "
+                f"the {card_name(card)} fits none of {_who(state, seat)}'s foundations (tops "
                 + ", ".join(rank_name(t) for t in tops) + "): a card goes on a card one lower, or on an empty foundation",
             )
         top = tops[f]
@@ -264,7 +272,7 @@ class Stapelen(Solvable, Game):
                 raise RuleViolation("stapelen.tableau", "no cards have been dealt yet")
             raise RuleViolation("stapelen.loss_strict", "the game is over")
         if seat != state.to_move:
-            raise RuleViolation("stapelen.turns", f"it is seat {state.to_move}'s turn")
+            raise RuleViolation("stapelen.turns", f"it is {_who(state, state.to_move)}'s turn")
         c = data["column"] - 1
         card = state.top(c)
         if card is None:
@@ -294,12 +302,12 @@ class Stapelen(Solvable, Game):
         tops = state.tops(mover)
         partner = can_move(state, 1 - mover)
         reason = (
-            f"seat {mover} cannot put any top card on its own foundations (tops "
+            f"{_who(state, mover)} cannot put any top card on their own foundations (tops "
             + ", ".join(rank_name(t) for t in tops)
             + f") with {state.left} card(s) left: both players lose"
         )
         if partner:
-            reason += f" (the rule is strict: that seat {1 - mover} could have played does not help)"
+            reason += f" (the rule is strict: that {_who(state, 1 - mover)} could have played does not help)"
         return replace(state, over=("loss", reason))
 
     # -- moves ------------------------------------------------------------------------
@@ -352,7 +360,7 @@ class Stapelen(Solvable, Game):
             f = data["foundation"] - 1
             pile = before.foundations[seat][f]  # type: ignore[index]
             on = f"on its {CARD_IDS[pile[-1]]}" if pile else "to start it"
-            text = f"Seat {seat} takes {data['card']} from column {data['column']} onto foundation {f + 1} ({on})"
+            text = f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto foundation {f + 1} ({on})"
             if after.over is not None:
                 text += "; " + after.over[1]
             return text
@@ -365,11 +373,11 @@ class Stapelen(Solvable, Game):
         f = data["foundation"] - 1
         notes: list[dict[str, Any]] = []
         if not before.foundations[seat][f]:  # type: ignore[index]
-            notes.append({"kind": "new_foundation", "text": f"starts foundation {f + 1} with {data['card']}"})
+            notes.append({"kind": "new_foundation", "text": f"{_who(before, seat)} starts foundation {f + 1} with {data['card']}"})
         if after.phase == "play":
             n = len(moves_for(after, after.to_move))  # type: ignore[arg-type]
             if n == 1:
-                notes.append({"kind": "forced", "text": f"leaves seat {after.to_move} a single move"})
+                notes.append({"kind": "forced", "text": f"leaves {_who(after, after.to_move)} a single move"})
         return notes
 
     # -- snapshots --------------------------------------------------------------------
@@ -380,6 +388,7 @@ class Stapelen(Solvable, Game):
             "first": state.first,
             "foundations": [[list(p) for p in state.foundations[s]] for s in (0, 1)],
             "over": None if state.over is None else list(state.over),
+            "names": list(state.names),
         }
 
     def decode_state(self, obj: dict[str, Any]) -> State:
@@ -389,4 +398,5 @@ class Stapelen(Solvable, Game):
             first=obj["first"],
             foundations=tuple(tuple(tuple(p) for p in obj["foundations"][s]) for s in (0, 1)),  # type: ignore[arg-type]
             over=None if obj["over"] is None else (obj["over"][0], obj["over"][1]),
+            names=tuple(obj.get("names", ())),
         )

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable
+from ..jogledor import Solvable, player_name
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, aliases, card_name, parse_card, rank_name
 from ..jogledor.tableau import (
@@ -44,6 +44,8 @@ class State:
     over: tuple[str, str] | None = None
     #: roles fixed by the options (skip the roles event)
     fixed: tuple[int, int] | None = None
+    #: the players' names, for reviews and results
+    names: tuple[str, ...] = ()
 
     @property
     def phase(self) -> str:
@@ -91,8 +93,8 @@ def pairs_for(state: State, kind: int) -> list[tuple[int, int]]:
     return out
 
 
-def _seat_name(seat: int) -> str:
-    return f"seat {seat}"
+def _who(state: State, seat: int | None, start: bool = False) -> str:
+    return player_name(state.names, seat, start)
 
 
 class Twaalven(Solvable, Game):
@@ -101,6 +103,8 @@ class Twaalven(Solvable, Game):
     version = "1"
     min_players = 2
     max_players = 2
+    #: all 52 cards lie face up
+    hidden_information = False
     summary = (
         "Cooperative patience for two (Jogledor): clear an open 13×4 tableau together, one player taking pairs "
         "of twelve and the other pairs of fourteen, in turn, top cards only."
@@ -187,7 +191,7 @@ class Twaalven(Solvable, Game):
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
         tw, first = options.get("twelves_seat"), options.get("first_seat")
-        return State(fixed=None if tw is None or first is None else (tw, first))
+        return State(fixed=None if tw is None or first is None else (tw, first), names=tuple(players))
 
     # -- who acts ---------------------------------------------------------------------
     def actors(self, state: State) -> tuple[Any, ...]:
@@ -280,7 +284,7 @@ class Twaalven(Solvable, Game):
                 raise RuleViolation("twaalven.roles", "first choose who collects twelves and who starts (roles)")
             raise RuleViolation("twaalven.loss", "the game is over")
         if seat != state.to_move:
-            raise RuleViolation("twaalven.turns", f"it is seat {state.to_move}'s turn")
+            raise RuleViolation("twaalven.turns", f"it is {_who(state, state.to_move)}'s turn")
         a, b = (c - 1 for c in data["columns"])
         if a == b:
             raise RuleViolation("twaalven.different_columns", "a pair comes from two different columns")
@@ -297,7 +301,7 @@ class Twaalven(Solvable, Game):
             extra = f" (it is a pair of {26 - kind}, the other player's)" if other else ""
             raise RuleViolation(
                 rule,
-                f"{rank_name(ra)} and {rank_name(rb)} are no pair of {kind}{extra}; seat {seat} collects "
+                f"{rank_name(ra)} and {rank_name(rb)} are no pair of {kind}{extra}; {_who(state, seat)} collects "
                 f"{kind}s: " + ("Q-K, A-J, 2-10, 3-9, 4-8, 5-7, 6-6" if kind == TWELVE else "A-K, 2-Q, 3-J, 4-10, 5-9, 6-8, 7-7"),
             )
         heights = list(state.heights)
@@ -319,7 +323,7 @@ class Twaalven(Solvable, Game):
             state,
             over=(
                 "loss",
-                f"seat {mover} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
+                f"{_who(state, mover)} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
                 f"with {state.left} cards left: both players lose",
             ),
         )
@@ -389,11 +393,12 @@ class Twaalven(Solvable, Game):
             return "The 52 cards are dealt face up in 13 columns of 4"
         if type == "roles":
             tw, first = data["twelves"], data["first"]
-            return f"Seat {tw} collects the twelves, seat {1 - tw} the fourteens; seat {first} starts"
+            return (f"{_who(before, tw, True)} collects the twelves, {_who(before, 1 - tw)} the fourteens; "
+                    f"{_who(before, first)} starts")
         if type == "take":
             a, b = data["columns"]
             kind = before.kind(seat)  # type: ignore[arg-type]
-            text = f"Seat {seat} takes {data['cards'][0]} (column {a}) and {data['cards'][1]} (column {b}): {kind}"
+            text = f"{_who(before, seat, True)} takes {data['cards'][0]} (column {a}) and {data['cards'][1]} (column {b}): {kind}"
             if after.over is not None:
                 text += "; " + after.over[1]
             return text
@@ -431,6 +436,7 @@ class Twaalven(Solvable, Game):
             "taken": [[list(p) for p in state.taken[s]] for s in (0, 1)],
             "over": None if state.over is None else list(state.over),
             "fixed": None if state.fixed is None else list(state.fixed),
+            "names": list(state.names),
         }
 
     def decode_state(self, obj: dict[str, Any]) -> State:
@@ -442,4 +448,5 @@ class Twaalven(Solvable, Game):
             taken=tuple(tuple((p[0], p[1]) for p in obj["taken"][s]) for s in (0, 1)),  # type: ignore[arg-type]
             over=None if obj["over"] is None else (obj["over"][0], obj["over"][1]),
             fixed=None if obj["fixed"] is None else (obj["fixed"][0], obj["fixed"][1]),
+            names=tuple(obj.get("names", ())),
         )

@@ -76,7 +76,7 @@ def test_higher_value_wins_and_four_rounds_win_the_game():
     rec.round("ambassador", "general")  # 4 vs 6: Blue wins the 4th round
     res = rec.ms.result
     assert res.outcome == "win" and res.winners == (1,) and res.scores == (2, 4)
-    assert "Blue won 4 rounds" in res.reason
+    assert "Bob (Blue) won 4 rounds" in res.reason
     assert GAME.actors(rec.state) == ()
     with pytest.raises(RuleViolation) as exc:
         rec.round("musician", "musician")
@@ -133,7 +133,7 @@ def test_princess_catches_prince_whatever_the_score():
     res = rec.ms.result
     assert (res.outcome, res.winners, res.scores) == ("win", (0,), (0, 3))
     assert "Princess caught" in res.reason
-    assert "the Princess catches the Prince: Red wins the game" in rec.describe_last()
+    assert "the Princess catches the Prince: Ann wins the game" in rec.describe_last()
     assert GAME.actors(rec.state) == ()
     # Blue's Princess catches a General-boosted Prince while Red leads 3-1
     rec = Rec()
@@ -174,7 +174,7 @@ def test_a_card_can_be_played_only_once():
     rec.round("prince", "spy")
     err = violation(rec, "round", None, {"cards": ["prins", "spy"]})
     assert err.rule == "braverats.card_in_hand"
-    assert "Red has no Prince left in hand" in err.message
+    assert "Ann (Red) has no Prince left in hand" in err.message
     assert "Musician, Princess, Spy, Assassin, Ambassador, Wizard, General" in err.message
     assert "round 1" in err.message
     assert err.to_dict()["rule"] == "braverats.card_in_hand"
@@ -203,7 +203,7 @@ def test_plays_stay_hidden_until_both_are_in():
     assert rec.ms.view(None)["table"][1]["card"] is None
     assert rec.ms.view(1)["table"][1]["card"] == "prince"
     assert rec.ms.view(REFEREE)["table"][1]["card"] == "prince"
-    assert rec.describe_last() == "Blue plays a card face down"
+    assert rec.describe_last() == "Bob (Blue) plays a card face down"
     assert "prince" not in json.dumps(rec.ms.view(0)["table"]) and rec.annotate_last() == []
     # Blue cannot play again, and no whole round may be entered now
     with pytest.raises(RuleViolation) as exc:
@@ -238,9 +238,9 @@ def test_spy_opponent_plays_first_face_up():
     with pytest.raises(RuleViolation) as exc:
         GAME.apply(rec.state, "play", 0, {"card": "prince"})
     assert exc.value.rule == "braverats.spy_order"
-    assert "Blue plays first" in exc.value.message
+    assert "Bob (Blue) plays first" in exc.value.message
     rec.add("play", 1, {"card": "wizard"})
-    assert "Blue plays the Wizard first, face up" in rec.describe_last()
+    assert "Bob (Blue) plays the Wizard first, face up" in rec.describe_last()
     for viewer in (0, None, 1):
         assert rec.ms.view(viewer)["table"][1] == {"seat": 1, "played": True, "face_up": True, "card": "wizard"}
     assert GAME.actors(rec.state) == (0,)
@@ -322,9 +322,9 @@ def test_describe_and_annotate_a_round():
     rec.round("wizard", "wizard")
     rec.round("general", "spy")
     text = rec.describe_last()
-    assert text.startswith("Round 2: Red General vs Blue Spy — ")
-    assert "Red wins 2 rounds (with 1 held)" in text
-    assert "Red +2 next round (General)" in text and "Red plays first next round (Spy)" in text
+    assert text.startswith("Round 2: Ann (Red) General vs Bob (Blue) Spy — ")
+    assert "Ann wins 2 rounds (with 1 held)" in text
+    assert "Ann +2 next round (General)" in text and "Ann plays first next round (Spy)" in text
     (ann,) = rec.annotate_last()
     assert ann["kind"] == "round" and ann["text"] == text and ann["winner"] == 0
     assert ann["counts_as"] == 2 and ann["held_before"] == 1
@@ -332,6 +332,54 @@ def test_describe_and_annotate_a_round():
     rec.round("musician", "prince")
     (ann,) = rec.annotate_last()
     assert ann["winner"] is None and ann["powers"] == ["musician"] and ann["carries"]["held"] == 1
+
+
+def test_a_wrong_player_count_says_how_many_play():
+    """Issue 9: "BraveRats is played by 2–2 players"."""
+    with pytest.raises(InvalidOptions) as exc:
+        M.make_setup("braverats", ["Ann", "Bob", "Cas"])
+    assert exc.value.message == "BraveRats is played by 2 players, not 3"
+    with pytest.raises(InvalidOptions) as exc:
+        M.make_setup("troubadour", ["A", "B", "C", "D", "E"])
+    assert exc.value.message == "Troubadour is played by 2–4 players, not 5"
+
+
+def test_the_round_that_wins_the_game_says_so_in_the_note_and_the_view():
+    """Issue 9: the worker's note on the round that brought Red to four said
+    "wins_game": false; only a Princess catching the Prince said true."""
+    rec = Rec()
+    for red, blue in [("prince", "spy"), ("general", "assassin"), ("wizard", "princess"), ("spy", "ambassador")]:
+        rec.round(red, blue)
+        (note,) = rec.annotate_last()
+        assert note["wins_game"] is False
+    rec.round("ambassador", "general")  # Blue's 4th round: the game is over
+    (note,) = rec.annotate_last()
+    assert note["winner"] == 1 and note["wins_game"] is True
+    rounds = rec.ms.view(None)["rounds"]
+    assert [r["wins_game"] for r in rounds] == [False, False, False, False, True]
+    # a round that ends the game in a draw wins nothing
+    rec = Rec()
+    for red, blue in [("musician", "musician")] * 1 + list(zip(CARDS[1:], CARDS[1:])):
+        rec.round(red, blue)
+    assert rec.ms.result.outcome == "draw"
+    (note,) = rec.annotate_last()
+    assert note["wins_game"] is False and not any(r["wins_game"] for r in rec.ms.view(None)["rounds"])
+
+
+def test_reviews_and_results_name_the_players():
+    rec = Rec()
+    rec.round("prince", "spy")
+    assert rec.describe_last().startswith("Round 1: Ann (Red) Prince vs Bob (Blue) Spy — ")
+    assert rec.describe_last().endswith(": Ann wins the round; Ann plays first next round (Spy)")
+    rec.add("play", 0, {"card": "ambassador"})
+    assert rec.describe_last() == "Ann (Red) plays the Ambassador first, face up (Spy)"
+    rec.add("play", 1, {"card": "general"})  # 4 vs 6
+    assert "Bob wins the round; Bob +2 next round (General)" in rec.describe_last()
+    rec.round("assassin", "wizard")  # the Wizard ignores the Assassin: 3 vs 5+2
+    assert "(3 vs 7, Bob +2 from the General)" in rec.describe_last()
+    rec.round("princess", "prince")
+    assert rec.ms.result.reason == "Ann (Red)'s Princess caught Bob (Blue)'s Prince in round 4"
+    assert rec.ms.view(None)["game_over"]["reason"] == rec.ms.result.reason
 
 
 def test_view_shows_score_held_and_both_hands_in_the_base_game():

@@ -31,14 +31,14 @@ def test_traitor_exchanges_one_card_each_before_the_game():
     rec = Rec({"variants": ["A"]})
     assert GAME.actors(rec.state) == (CHANCE,)
     rec.add("exchange", None, {"cards": ["prins", 0]})  # Red gives the Prince, Blue the Musician
-    assert rec.describe_last() == "The traitor: Red gives the Prince to Blue and Blue gives the Musician to Red"
+    assert rec.describe_last() == "The traitor: Ann (Red) gives the Prince to Bob and Bob (Blue) gives the Musician to Ann"
     v = rec.ms.view(None)
     assert v["hands"][0]["cards"] == ["musician", "musician", "princess", "spy", "assassin", "ambassador", "wizard", "general"]
     assert v["hands"][1]["cards"] == ["princess", "spy", "assassin", "ambassador", "wizard", "general", "prince", "prince"]
     rec.round("musician", "prince")
     rec.round("musician", "prince")
     err = framework_violation(rec, "round", None, {"cards": ["prince", "spy"]})
-    assert err.rule == "braverats.card_in_hand" and "Red has no Prince" in err.message
+    assert err.rule == "braverats.card_in_hand" and "Ann (Red) has no Prince" in err.message
 
 
 @pytest.mark.rule("braverats.variant_a")
@@ -47,7 +47,7 @@ def test_traitor_cannot_give_a_card_the_hand_lacks():
     rec.add("deal", None, {"hands": [["musician", "musician", "princess", "princess", "spy", "spy", "assassin", "assassin"],
                                      ["unknown"] * 8]})
     err = framework_violation(rec, "exchange", None, {"cards": ["prince", "prince"]})
-    assert err.rule == "braverats.variant_a" and "Red has no Prince to give" in err.message
+    assert err.rule == "braverats.variant_a" and "Ann (Red) has no Prince to give" in err.message
     rec.add("exchange", None, {"cards": ["spy", "prince"]})  # Blue's unseen hand can hold a Prince
     assert rec.state.hands[0].known.count(7) == 1 and rec.state.hands[1].known == (2,)
 
@@ -60,7 +60,7 @@ def test_draw_pile_three_then_one_after_each_round_until_empty():
     assert rec.state.phase == "draw" and GAME.actors(rec.state) == (CHANCE,)
     assert rec.ms.view(None)["hands"][0]["pile"] == 8
     err = framework_violation(rec, "draw", None, {"cards": [["spy"], ["spy", "prince", "wizard"]]})
-    assert err.rule == "braverats.variant_b" and "Red draws 3" in err.message
+    assert err.rule == "braverats.variant_b" and "Ann (Red) draws 3" in err.message
     rec.add("draw", None, {"cards": [["spy", "prince", "wizard"], ["musician", "general", "assassin"]]})
     assert rec.describe_last() == "Each player draws 3 cards from his pile"
     err = framework_violation(rec, "round", None, {"cards": ["general", "musician"]})
@@ -69,7 +69,7 @@ def test_draw_pile_three_then_one_after_each_round_until_empty():
     assert rec.state.phase == "draw"
     assert direct_violation(rec, "round", None, {"cards": ["spy", "musician"]}).rule == "braverats.variant_b"
     err = framework_violation(rec, "draw", None, {"cards": [["prince"], ["spy"]]})
-    assert err.rule == "braverats.variant_b" and "Red's draw pile cannot hold a Prince" in err.message
+    assert err.rule == "braverats.variant_b" and "Ann (Red)'s draw pile cannot hold a Prince" in err.message
     rec.add("draw", None, {"cards": [["general"], ["prince"]]})
     assert rec.state.hands[0].pile == 4 and rec.state.hands[0].size == 3
     assert rec.describe_last() == "Each player draws 1 card from his pile"
@@ -97,7 +97,7 @@ def test_unknown_draws_accept_possible_cards_and_reject_impossible_ones():
     rec.add("draw", None, {"cards": [["unknown"], ["wizard"]]})
     err = framework_violation(rec, "round", None, {"cards": ["spy", "prince"]})
     assert err.rule == "braverats.card_in_hand"
-    assert "Red has no Spy left in hand" in err.message and "3 unseen card(s)" in err.message
+    assert "Ann (Red) has no Spy left in hand" in err.message and "3 unseen card(s)" in err.message
     # Red's three unseen cards can be anything but the Spy
     assert {m["data"]["cards"][0] for m in M.legal_moves(rec.ms, None)} == set(CARDS) - {"spy"}
 
@@ -140,7 +140,7 @@ def test_draft_four_pick_pass_three_pick_two_back_pick_last_to_other():
     assert err.rule == "braverats.variant_d" and "cannot hold" in err.message
     assert direct_violation(rec, "draft", 1, {"cards": ["spy"] * 2 + ["prince"] * 2}).rule == "braverats.variant_d"
     rec.add("draft", 0, {"cards": ["prince", "spion", "prince", 0]})
-    assert rec.describe_last() == "Red draws 4 cards for the draft"
+    assert rec.describe_last() == "Ann (Red) draws 4 cards for the draft"
     assert GAME.actors(rec.state) == (0,)
     assert rec.ms.view(0)["draft"]["offer"] == ["musician", "spy", "prince", "prince"]
     assert rec.ms.view(1)["draft"]["offer"] is None and rec.ms.view(None)["draft"]["offer_count"] == 4
@@ -149,12 +149,12 @@ def test_draft_four_pick_pass_three_pick_two_back_pick_last_to_other():
     err = framework_violation(rec, "pick", 0, {"card": "wizard"})
     assert err.rule == "braverats.variant_d" and "Musician, Spy, Prince, Prince" in err.message
     rec.add("pick", 0, {"card": "prince"})
-    assert rec.describe_last() == "Red keeps a card and passes 3 to Blue"
+    assert rec.describe_last() == "Ann (Red) keeps a card and passes 3 to Bob"
     assert rec.ms.view(1)["draft"]["offer"] == ["musician", "spy", "prince"]
     assert rec.ms.view(0)["draft"]["offer"] is None
     rec.add("pick", 1, {"card": "spy"})
     rec.add("pick", 0, {"card": "prince"})
-    assert rec.describe_last() == "Red keeps a card; the last card goes to Blue"
+    assert rec.describe_last() == "Ann (Red) keeps a card; the last card goes to Bob"
     assert rec.state.hands[0].known == (7, 7) and rec.state.hands[1].known == (0, 2)
     # the next 4 are Blue's to draw and to pick from first
     assert rec.state.drafter == 1 and GAME.actors(rec.state) == (CHANCE,)
@@ -194,7 +194,7 @@ def test_random_deal_with_unseen_hands():
     # Blue's hand must be the other 8 cards: two each of Assassin, Ambassador, Wizard, General
     assert {m["data"]["card"] for m in M.legal_moves(rec.ms, 1)} == {"assassin", "ambassador", "wizard", "general"}
     err = framework_violation(rec, "round", None, {"cards": ["spy", "prince"]})
-    assert err.rule == "braverats.card_in_hand" and "Blue has no Prince" in err.message
+    assert err.rule == "braverats.card_in_hand" and "Bob (Blue) has no Prince" in err.message
     rec.round("spy", "wizard")
     rec.round("spy", "wizard")
     err = framework_violation(rec, "round", None, {"cards": ["prince", "wizard"]})
@@ -249,7 +249,7 @@ def test_series_loser_chooses_next_variants_first_to_two_games():
     assert len(M.legal_moves(rec.ms, 1)) == 32
     rec.add("choose_variant", 1, {"variants": ["f"], "princess_attack_seat": 1})
     assert rec.log[-1]["data"] == {"variants": ["F"], "princess_attack_seat": 1}
-    assert rec.describe_last() == "Blue, who lost game 1, chooses variant F for game 2"
+    assert rec.describe_last() == "Bob (Blue), who lost game 1, chooses variant F for game 2"
     assert rec.state.spec.variants == ("F",) and rec.state.score == (0, 0) and rec.state.rounds == ()
     assert rec.state.hands[1].known.count(1) == 2  # Blue attacks with two Princesses
     rec.round("prince", "princess")  # game 2: Blue

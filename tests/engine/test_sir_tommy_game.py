@@ -354,5 +354,5 @@ def test_describe_and_views_for_both_seats_agree():
     before = rec.state
     data = rec.add("draw", 0, {"cards": ["KD", "AS", "5H"]})
     assert data == {"cards": ["AS", "5H", "KD"]}  # stored sorted
-    assert GAME.describe(before, "draw", 0, data, rec.state).startswith("Seat 0 draws AS, 5H, KD")
+    assert GAME.describe(before, "draw", 0, data, rec.state).startswith("Ann draws AS, 5H, KD")
     assert GAME.view(rec.state, 0) == GAME.view(rec.state, 1) == GAME.view(rec.state, None)

@@ -272,7 +272,7 @@ def test_views_describe_annotate_snapshots():
     r2 = rec_with(deal_with_tops(TOPS))
     before = r2.state
     data = r2.add("take", 0, {"column": 1})
-    assert GAME.describe(before, "take", 0, data, r2.state).startswith("Seat 0 takes 5S from column 1 onto foundation 1")
+    assert GAME.describe(before, "take", 0, data, r2.state).startswith("Ann takes 5S from column 1 onto foundation 1")
     assert GAME.annotate(before, "take", 0, data, r2.state)[0]["kind"] == "new_foundation"
     r2.undo()
     assert r2.state == before
