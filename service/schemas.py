@@ -129,7 +129,7 @@ class MatchList(Schema):
 
 
 class ListArgs(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53 - 1))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
