@@ -11,6 +11,10 @@ from .accounts import LEAGUE_ROLES, MATCH_ROLES
 from .matches import GLYPHS
 
 
+#: the largest seq (or list offset) a query may name: an integer JSON keeps exactly
+MAX_SEQ = 2**53 - 1
+
+
 class SeatOrReferee(fields.Field):
     """A seat number, or ``referee`` for the view that hides nothing."""
 
@@ -129,7 +133,7 @@ class MatchList(Schema):
 
 
 class ListArgs(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53 - 1))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
@@ -157,8 +161,8 @@ class AppendOut(Schema):
 
 
 class EventsArgs(Schema):
-    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=MAX_SEQ))
+    to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ))
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
@@ -184,7 +188,7 @@ class EventList(Schema):
 
 
 class StateArgs(Schema):
-    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1),
+    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ),
                         metadata={"description": "seq (1 to the match's latest); default the latest"})
     seat = SeatOrReferee(
         load_default=None,
