@@ -98,6 +98,12 @@ class LeafConflict(LogError):
     status = 409
 
 
+class NoSuchTree(OutOfRange):
+    """A tree size the log has not reached: that tree does not exist (yet)."""
+
+    status = 404
+
+
 class LogCorrupt(LogError):
     """The stored leaves no longer match what this process has seen: the list
     shrank, or a leaf's text changed under its index."""
@@ -270,7 +276,7 @@ class TransparencyLog:
         if not isinstance(size, int) or size < 0:
             raise OutOfRange("a tree size is an integer ≥ 0")
         if size > current:
-            raise OutOfRange(f"no tree of size {size}: the log has {current} leaves", tree_size=current)
+            raise NoSuchTree(f"no tree of size {size} (yet): the log has {current} leaves", tree_size=current)
         return size
 
     def tree_head(self, signing_key: Any, size: int | None = None) -> dict[str, Any]:

@@ -52,6 +52,8 @@ class Access:
         the endpoint, and so is a write without one when tokens are required."""
         header = request.headers.get("Authorization")
         g.kroniek_user = ANONYMOUS
+        if request.routing_exception is not None:
+            return  # no such endpoint or method: that 404 or 405 says more than a 401 would
         if header is None:
             if self.mode == "required" and request.method in WRITES:
                 raise Unauthorized("this write needs a token: send 'Authorization: Bearer <token>'")

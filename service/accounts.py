@@ -75,7 +75,7 @@ def new_token() -> str:
 
 
 def check_name(name: Any) -> str:
-    if not isinstance(name, str) or not NAME.match(name) or name == ANONYMOUS.name:
+    if not isinstance(name, str) or not NAME.fullmatch(name) or name == ANONYMOUS.name:
         raise KroniekError(
             "a user name is 1–64 letters, digits or _ . @ + -, starts with a letter or digit, and is not 'anonymous'",
             field="name",

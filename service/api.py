@@ -23,8 +23,8 @@ ERRORS = {
     400: "malformed request or event",
     401: "no token, or not a valid one (send 'Authorization: Bearer <token>')",
     403: "the token's user lacks the role this needs",
-    404: "unknown match or game",
-    409: "expected_seq is not the latest seq",
+    404: "no such match, game, league, user or tree (yet)",
+    409: "expected_seq is not the latest seq (seq_conflict), or the stored log no longer replays (corrupt_log)",
     422: "the rules forbid this move",
 }
 
@@ -73,7 +73,8 @@ def _has_hidden_information(match_id: str) -> bool:
 def _doc_errors(blp: Blueprint, *codes: int):
     def wrap(fn):
         for code in codes:
-            fn = blp.alt_response(code, schema=S.KroniekErrorResponse, description=ERRORS[code])(fn)
+            schema = S.SeqConflictResponse if code == 409 else S.KroniekErrorResponse
+            fn = blp.alt_response(code, schema=schema, description=ERRORS[code])(fn)
         return fn
 
     return wrap

@@ -17,6 +17,8 @@ from .access import Access
 from .accounts import Accounts
 from .leagues import LeagueService
 from .matches import MatchService
+from .openapi import KroniekSpecPlugin
+from .outage import STORE_ERRORS, best_effort, store_unavailable
 from .schemas import KroniekErrorResponse
 
 API_VERSION = "1"
@@ -35,7 +37,9 @@ class KroniekApi(Api):
             body["code"] = "malformed_request"
             body["message"] = "the request does not match its schema: " + _flatten_messages(messages)
             body["fields"] = messages
-        return jsonify({"error": body}), error.code
+        # Keep the exception's own headers (Allow on a 405, WWW-Authenticate…), not its HTML type.
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return jsonify({"error": body}), error.code, headers
 
 
 def _flatten_messages(messages: Any, path: str = "") -> str:
@@ -54,12 +58,14 @@ def create_app(
     auth: str | None = None,
     enqueue_ratings: Callable[[str], None] | None = None,
     signing_key: Any = None,
+    queue_connection: Any = None,
     **service_options: Any,
 ) -> Flask:
     """``auth``: ``required`` (a token for every write and private view) or
     ``open`` (anonymous matches as well); default ``KRONIEK_AUTH`` or required.
     ``signing_key``: the Ed25519 key for signed tree heads (tests); default
-    ``service.keys.signing_key()``, loaded on first use."""
+    ``service.keys.signing_key()``, loaded on first use. ``queue_connection``:
+    the RQ Redis that ``/api/health`` reads (default ``queue_client()``)."""
     app = Flask("kroniek")
     app.config.update(
         API_TITLE="Kroniek",
@@ -102,6 +108,8 @@ def create_app(
             enqueue_game(ratings_prefix, game)
 
     matches = MatchService(store, enqueue_validation, **service_options)
+    if queue_connection is not None:
+        app.extensions["kroniek.queue_connection"] = queue_connection
     app.extensions["kroniek"] = matches
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
     app.before_request(access.authenticate)
@@ -109,8 +117,10 @@ def create_app(
     if signing_key is not None:
         app.extensions["kroniek.signing_key"] = signing_key
     app.extensions["kroniek.leagues"] = LeagueService(EventStore(store.r, store.prefix, kind="l"), matches,
-                                                      on_results_changed=enqueue_ratings,
-                                                      on_head=lambda i, s, h: log.add("l", i, s, h))
+                                                      on_results_changed=best_effort("queueing ratings", enqueue_ratings),
+                                                      on_head=best_effort("adding a league head to the "
+                                                                          "transparency log",
+                                                                          lambda i, s, h: log.add("l", i, s, h)))
 
     api = KroniekApi(
         app,
@@ -118,7 +128,9 @@ def create_app(
             "info": {
                 "description": "Record real games move by move as hash-chained event streams, "
                 "replay any step, review with annotations, and audit every log."
-            }
+            },
+            # per operation: the lock only where a token is needed or used; 503 everywhere
+            "extra_plugins": [KroniekSpecPlugin(access.mode)],
         },
     )
     from .api import games
@@ -126,6 +138,7 @@ def create_app(
     from .league_api import leagues
     from .log_api import transparency
     from .ratings_api import ratings
+    from .health_api import health
     from .users_api import users
 
     api.register_blueprint(games)
@@ -134,8 +147,10 @@ def create_app(
     api.register_blueprint(transparency)
     api.register_blueprint(ratings)
     api.register_blueprint(users)
+    api.register_blueprint(health)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    api.spec.options["security"] = [{"bearer": []}, {}]
+    for error in STORE_ERRORS:
+        app.register_error_handler(error, store_unavailable)
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
@@ -157,7 +172,8 @@ def create_app(
 
     @app.errorhandler(405)
     def not_allowed(exc):
-        return jsonify({"error": {"code": "method_not_allowed", "message": str(exc.description)}}), 405
+        allow = [(k, v) for k, v in exc.get_headers() if k == "Allow"]
+        return jsonify({"error": {"code": "method_not_allowed", "message": str(exc.description)}}), 405, allow
 
     @app.get("/api/docs/assets/<path:name>")
     def swagger_assets(name: str):

@@ -34,7 +34,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
             self.cfg.set("threads", threads)
-            self.cfg.set("worker_class", "gthread")
+            # gthread, with gunicorn's own error answers (400, 414, 431…) in Kroniek's JSON shape
+            self.cfg.set("worker_class", "service.gunicorn_worker.JsonErrorsThreadWorker")
             self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
             self.cfg.set("graceful_timeout", 10)
 

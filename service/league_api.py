@@ -50,6 +50,11 @@ class ForfeitIn(Schema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=1000))
 
 
+#: the 200 answer of an endpoint that answers JSON, or CSV with ?format=csv
+JSON_OR_CSV = {"content": {"application/json": {"schema": {"type": "object"}},
+                           "text/csv": {"schema": {"type": "string"}}}}
+
+
 class StandingsArgs(Schema):
     format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
 
@@ -147,6 +152,7 @@ class Forfeits(MethodView):
 @leagues.route("/<league_id>/standings")
 class Standings(MethodView):
     @leagues.arguments(StandingsArgs, location="query", error_status_code=400)
+    @leagues.doc(responses={"200": {"description": "the standings", **JSON_OR_CSV}})
     @_doc_errors(leagues, 400, 404)
     def get(self, args, league_id):
         """Standings with the league's tiebreaks, recomputed from its stream (JSON or CSV)"""
@@ -198,6 +204,7 @@ class PlaysArgs(Schema):
 @leagues.route("/<league_id>/plays")
 class Plays(MethodView):
     @leagues.arguments(PlaysArgs, location="query", error_status_code=400)
+    @leagues.doc(responses={"200": {"description": "the plays", **JSON_OR_CSV}})
     @_doc_errors(leagues, 400, 404)
     def get(self, args, league_id):
         """Results as play rows (date, players, scores, ranks, winners, start player), as play-logging apps import them
@@ -214,6 +221,8 @@ class Plays(MethodView):
 
 @leagues.route("/<league_id>/export")
 class Export(MethodView):
+    @leagues.doc(responses={"200": {"description": "one JSON record per line",
+                                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}})
     @_doc_errors(leagues, 404)
     def get(self, league_id):
         """The league's archive as JSON lines: its log, its finished matches' logs, a signed tree head
@@ -227,7 +236,7 @@ class Export(MethodView):
 
 @leagues.route("/<league_id>/roles")
 class Roles(MethodView):
-    @leagues.arguments(S.RoleIn, error_status_code=400)
+    @leagues.arguments(S.LeagueRoleIn, error_status_code=400)
     @leagues.response(201)
     @_doc_errors(leagues, 400, 401, 403, 404)
     def post(self, body, league_id):

@@ -33,6 +33,8 @@ transparency = Blueprint(
 )
 
 MAX_LEAVES = 1000
+#: the largest leaf index or tree size a request may name (an integer JSON keeps exactly)
+MAX_INDEX = 2**53 - 1
 HEX64 = {"pattern": "^[0-9a-f]{64}$"}
 
 
@@ -130,12 +132,12 @@ class LeagueMatchProofOut(Schema):
 
 
 class SizeArgs(Schema):
-    size = fields.Integer(strict=False, validate=validate.Range(min=0), metadata={
-        "description": "a tree size the log had (default: the current one)"})
+    size = fields.Integer(strict=False, validate=validate.Range(min=0, max=MAX_INDEX), metadata={
+        "description": "a tree size the log had (default: the current one); 404 if the log is smaller"})
 
 
 class LeavesArgs(Schema):
-    start = fields.Integer(data_key="from", load_default=0, validate=validate.Range(min=0),
+    start = fields.Integer(data_key="from", load_default=0, validate=validate.Range(min=0, max=MAX_INDEX),
                            metadata={"description": "the first leaf index"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=MAX_LEAVES))
 
@@ -144,13 +146,15 @@ class InclusionArgs(SizeArgs):
     kind = fields.String(required=True, validate=validate.OneOf(["m", "l"]),
                          metadata={"description": "m: a match, l: a league"})
     id = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    seq = fields.Integer(validate=validate.Range(min=1), metadata={
+    seq = fields.Integer(validate=validate.Range(min=1, max=MAX_INDEX), metadata={
         "description": "the head's seq (default: the stream's latest leaf)"})
 
 
 class ConsistencyArgs(Schema):
-    first = fields.Integer(required=True, validate=validate.Range(min=0))
-    second = fields.Integer(validate=validate.Range(min=0), metadata={"description": "default: the current size"})
+    first = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_INDEX),
+                           metadata={"description": "at most second"})
+    second = fields.Integer(validate=validate.Range(min=0, max=MAX_INDEX), metadata={
+        "description": "default: the current size; 404 if the log is smaller"})
 
 
 # -- endpoints ---------------------------------------------------------------------
@@ -160,7 +164,7 @@ class ConsistencyArgs(Schema):
 class TreeHead(MethodView):
     @transparency.arguments(SizeArgs, location="query", error_status_code=400)
     @transparency.response(200, TreeHeadOut)
-    @_doc_errors(transparency, 400)
+    @_doc_errors(transparency, 400, 404)
     def get(self, args):
         """The signed tree head: the root of the current tree, or of the tree of `size` leaves (an earlier one)
 
@@ -250,7 +254,7 @@ class Inclusion(MethodView):
 class Consistency(MethodView):
     @transparency.arguments(ConsistencyArgs, location="query", error_status_code=400)
     @transparency.response(200, ConsistencyOut)
-    @_doc_errors(transparency, 400)
+    @_doc_errors(transparency, 400, 404)
     def get(self, args):
         """A consistency proof: the tree of `first` leaves is a prefix of the tree of `second` (default: the current)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
@@ -27,6 +28,9 @@ from replays import EventStore, audit_match, canonical, seal
 from replays.hashing import GENESIS
 
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+from .outage import STORE_ERRORS
+
+log = logging.getLogger("kroniek.matches")
 
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
@@ -109,6 +113,7 @@ class MatchService:
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._covered_until: dict[str, float] = {}
+        self._unqueued: set[str] = set()  # matches whose validation could not be queued (Redis away)
 
     # -- creating -----------------------------------------------------------
     def create_match(
@@ -156,7 +161,25 @@ class MatchService:
             if len(self._covered_until) > 4 * self.cache_size:
                 self._covered_until = {m: t for m, t in self._covered_until.items() if t > now}
             self._covered_until[match_id] = now + self.validation_delay
-        self.enqueue_validation(match_id)
+            owed = [match_id, *self._unqueued]
+            self._unqueued.clear()
+        for i, owed_id in enumerate(owed):
+            try:
+                self.enqueue_validation(owed_id)
+            except STORE_ERRORS as exc:
+                # The append is written and stands: answer success. The job
+                # is tried again with this process's next enqueue, and the
+                # worker's start-up sweep queues a validation for every match
+                # whose verdict is behind its head, so no verdict is lost.
+                log.warning("could not queue the validation of match %s (%s: %s); retried with the next "
+                            "enqueue and by the worker's sweep", owed_id, type(exc).__name__, exc)
+                with self._cache_lock:
+                    if i == 0:
+                        self._covered_until.pop(match_id, None)
+                    self._unqueued.update(owed[i:])
+                    if len(self._unqueued) > 4 * self.cache_size:  # bounded: the sweep has the rest
+                        self._unqueued = set(list(self._unqueued)[: 4 * self.cache_size])
+                return
 
     # -- appending ----------------------------------------------------------
     def append(

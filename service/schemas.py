@@ -3,15 +3,26 @@ the OpenAPI document."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from engine.core import REFEREE
 
+from .accounts import LEAGUE_ROLES, MATCH_ROLES
 from .matches import GLYPHS
+
+
+#: the largest seq (or list offset) a query may name: an integer JSON keeps exactly
+MAX_SEQ = 2**53 - 1
 
 
 class SeatOrReferee(fields.Field):
     """A seat number, or ``referee`` for the view that hides nothing."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("metadata", {})
+        kwargs["metadata"] = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": [REFEREE]}],
+                              **kwargs["metadata"]}
+        super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value == REFEREE:
@@ -26,15 +37,34 @@ class SeatOrReferee(fields.Field):
 
 
 class ErrorBody(Schema):
+    """Open: an error may carry details beyond the ones declared here."""
+
+    class Meta:
+        unknown = INCLUDE  # documented as additionalProperties: true
+
     code = fields.String(required=True, metadata={"description": "machine-readable error code"})
     message = fields.String(required=True)
     rule = fields.String(metadata={"description": "id of the rule that forbids the move (422)"})
     rule_text = fields.String(metadata={"description": "the rule, as the rules text states it"})
+    field = fields.String(metadata={"description": "the request field (or header) that was wrong"})
+    fields_ = fields.Dict(data_key="fields", metadata={
+        "description": "per location and field, what the schema refused (malformed_request)"})
+    limit = fields.Raw(metadata={"description": "the limit the value broke (a number or a length)"})
+    game = fields.String(metadata={"description": "the game the error is about"})
+    user = fields.String(metadata={"description": "the token's user (403)"})
+    needs = fields.List(fields.String(), metadata={"description": "roles that would allow this (403)"})
+    seq = fields.Integer(metadata={"description": "the seq the error is about"})
+    expected_seq = fields.Integer(allow_none=True, metadata={"description": "the expected_seq sent (409)"})
     current_seq = fields.Integer(metadata={"description": "the match's latest seq (409)"})
+    tree_size = fields.Integer(metadata={"description": "the transparency log's size"})
 
 
 class KroniekErrorResponse(Schema):
     error = fields.Nested(ErrorBody, required=True)
+
+
+class SeqConflictResponse(KroniekErrorResponse):
+    current_seq = fields.Integer(metadata={"description": "seq_conflict: the match's latest seq (also in error)"})
 
 
 class GameSummary(Schema):
@@ -62,8 +92,9 @@ class GameDetail(GameSummary):
 
 class MatchCreate(Schema):
     game = fields.String(required=True, metadata={"example": "braverats"})
-    players = fields.List(fields.String(), required=True, metadata={"example": ["Ann", "Bob"]})
-    options = fields.Dict(load_default=dict)
+    players = fields.List(fields.String(), required=True, validate=validate.Length(min=1), metadata={
+        "example": ["Ann", "Bob"], "description": "one name per seat; how many: the game's min_players–max_players"})
+    options = fields.Dict(load_default=dict, metadata={"description": "the game's options (their JSON Schema: GET /api/games/<id>)"})
     mode = fields.String(
         load_default="physical",
         validate=validate.OneOf(["physical", "simulated"]),
@@ -105,7 +136,7 @@ class MatchList(Schema):
 
 
 class ListArgs(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
@@ -133,8 +164,8 @@ class AppendOut(Schema):
 
 
 class EventsArgs(Schema):
-    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1))
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=MAX_SEQ))
+    to = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ))
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
@@ -172,7 +203,8 @@ class ReviewArgs(Schema):
 
 
 class StateArgs(Schema):
-    at = fields.Integer(load_default=None, allow_none=True, metadata={"description": "seq; default the latest"})
+    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ),
+                        metadata={"description": "seq (1 to the match's latest); default the latest"})
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
@@ -185,15 +217,24 @@ class SeatArgs(Schema):
 
 
 class AnnotationIn(Schema):
-    seq = fields.Integer(strict=True, required=True)
+    seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
     comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=10_000))
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
 class RoleIn(Schema):
+    """A role on a match."""
+
     user = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    role = fields.String(required=True, metadata={"description": "match: recorder, referee, player; league: organiser, referee"})
-    seat = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "a player's seat"})
+    role = fields.String(required=True, validate=validate.OneOf(MATCH_ROLES),
+                         metadata={"description": "recorder, referee, or player (with seat)"})
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0),
+                          metadata={"description": "a player's seat"})
+
+
+class LeagueRoleIn(Schema):
+    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    role = fields.String(required=True, validate=validate.OneOf(LEAGUE_ROLES))
 
 
 class LeagueAuditOut(Schema):

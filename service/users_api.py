@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
+from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
 from .errors import Forbidden
 from .matches import utc_now
@@ -15,7 +16,8 @@ users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, t
 
 
 class UserIn(Schema):
-    name = fields.String(required=True, metadata={"example": "ann"})
+    name = fields.String(required=True, validate=[validate.Regexp(NAME), validate.NoneOf([ANONYMOUS.name])],
+                         metadata={"example": "ann"})
     admin = fields.Boolean(load_default=False)
 
 

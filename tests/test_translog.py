@@ -313,7 +313,11 @@ def test_tree_heads_and_a_consistency_proof_between_two_of_them(app, anon, pinne
     assert old["tree_size"] == 5 and old["tree_head"]["root_hash"] == before["root_hash"]
     check_inclusion(old, old["tree_head"], pinned)
 
-    for url in ("/api/log/tree-head?size=24", "/api/log/proofs/consistency?first=9&second=5",
+    # A tree the log has not reached does not exist (yet): 404, saying how large the log is.
+    for url in ("/api/log/tree-head?size=24", "/api/log/proofs/consistency?first=1&second=24"):
+        err = get(anon, url, 404)["error"]
+        assert err["code"] == "out_of_range" and err["tree_size"] == 23, url
+    for url in ("/api/log/proofs/consistency?first=9&second=5",
                 "/api/log/proofs/inclusion?kind=l&id=l20&size=10", "/api/log/proofs/consistency",
                 "/api/log/proofs/inclusion?kind=x&id=m1", "/api/log/leaves?limit=1001", "/api/log/tree-head?size=-1"):
         err = get(anon, url, 400)["error"]

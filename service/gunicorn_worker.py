@@ -1,0 +1,67 @@
+"""The gunicorn worker ``kroniek serve`` runs: gunicorn's threaded worker,
+whose own error answers (a request line over the limit: 414, a malformed
+request or header: 400, too many or too large headers: 431, …) are Kroniek's
+JSON error instead of gunicorn's HTML page.
+
+gunicorn decides the status and logs the error as usual; only the answer it
+writes is replaced, so its access and error logs stay what they were.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+
+
+class _Capture:
+    """Stands in for the client socket while gunicorn writes its HTML error:
+    keeps the status line, sends nothing."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self.status: tuple[int, str] | None = None
+
+    def sendall(self, data: bytes) -> None:
+        if self.status is None:
+            line = data.split(b"\r\n", 1)[0].decode("latin-1")  # HTTP/1.1 414 URI Too Long
+            _, code, reason = (line.split(" ", 2) + [""])[:3]
+            self.status = (int(code), reason)
+
+    def send(self, data: bytes) -> int:
+        self.sendall(data)
+        return len(data)
+
+    def gettimeout(self) -> float | None:
+        return 0.0  # write_nonblock then calls sendall directly
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+def error_answer(status: int, reason: str, exc: BaseException) -> bytes:
+    """The raw HTTP answer: Kroniek's JSON error shape, connection closed."""
+    code = reason.lower().replace(" ", "_") or "error"
+    if status >= 500:
+        message = "the server could not handle this request"
+    else:
+        detail = str(exc).strip()
+        message = f"{reason.lower()}: {detail}" if detail else reason.lower()
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    return head + body
+
+
+class JsonErrorsThreadWorker(ThreadWorker):
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        capture = _Capture(client)
+        super().handle_error(req, capture, addr, exc)  # gunicorn's status, logging and access log
+        if capture.status is None:
+            return
+        try:
+            util.write_nonblock(client, error_answer(*capture.status, exc))
+        except Exception:
+            self.log.debug("Failed to send error message.")

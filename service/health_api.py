@@ -1,0 +1,208 @@
+"""``GET /api/health``: is the store reachable, are the queues moving, is a
+worker there, how old is the oldest verdict still to come. Reads a few keys
+of RQ's own bookkeeping (queue lengths, registries, worker heartbeats); it
+never scans the matches.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+from rq import Queue, Worker
+from rq.job import Job
+from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
+
+from .outage import RETRY_AFTER, STORE_ERRORS
+
+health = Blueprint("health", __name__, url_prefix="/api", description="Is the service well")
+
+#: a worker whose last heartbeat is older than this is not counted as seen
+SEEN_WITHIN = 60.0
+#: a verdict pending longer than this makes the service "degraded"
+STALE_AFTER = 60.0
+#: how many of the oldest queued, scheduled and running jobs are looked at
+PEEK = 20
+VALIDATION_JOB = "workers.jobs.validate_match"
+
+
+def queue_names() -> dict[str, str]:
+    """The queues a worker serves: validation (``KRONIEK_QUEUE``, default
+    ``kroniek``) and analysis (the same name with ``-analysis``)."""
+    from workers.queue import queue_name
+
+    base = queue_name()
+    return {"validation": base, "analysis": f"{base}-analysis"}
+
+
+def queue_connection():
+    connection = current_app.extensions.get("kroniek.queue_connection")
+    if connection is None:
+        from workers.connection import queue_client
+
+        connection = queue_client()
+    return connection
+
+
+class RedisOut(Schema):
+    reachable = fields.Boolean(required=True)
+    latency_ms = fields.Float(allow_none=True, metadata={"description": "one PING, round trip"})
+    error = fields.String(metadata={"description": "why it is not reachable"})
+
+
+class QueueOut(Schema):
+    name = fields.String(required=True)
+    queued = fields.Integer(required=True, metadata={"description": "jobs waiting for a worker"})
+    scheduled = fields.Integer(required=True, metadata={"description": "jobs waiting for their start time (delays, retries)"})
+    started = fields.Integer(required=True, metadata={"description": "jobs running now"})
+    failed = fields.Integer(required=True, metadata={"description": "jobs that failed every retry (kept 7 days)"})
+    oldest_pending_seconds = fields.Float(allow_none=True, metadata={
+        "description": "age of the oldest job queued, scheduled or running (null: none)"})
+
+
+class WorkersOut(Schema):
+    registered = fields.Integer(required=True, metadata={"description": "workers registered on these queues"})
+    seen_last_minute = fields.Integer(required=True, metadata={"description": "of them, with a heartbeat in the last 60 s"})
+
+
+class PendingVerdictOut(Schema):
+    match = fields.String(allow_none=True)
+    age_seconds = fields.Float(required=True, metadata={"description": "since the validation was queued"})
+
+
+class HealthOut(Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok; degraded (no worker, or a verdict pending for over 60 s); unavailable (Redis unreachable)"})
+    checked_at = fields.String(required=True)
+    redis = fields.Nested(RedisOut, required=True, metadata={"description": "the event store"})
+    queue_redis = fields.Nested(RedisOut, required=True, metadata={
+        "description": "the job queue's Redis (the same server unless RQ_REDIS_URL is set)"})
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueOut), metadata={
+        "description": "validation and analysis"})
+    workers = fields.Nested(WorkersOut, allow_none=True)
+    oldest_pending_verdict = fields.Nested(PendingVerdictOut, allow_none=True, metadata={
+        "description": "the oldest validation still to run (null: none)"})
+    problems = fields.List(fields.String(), required=True)
+
+
+def _ping(client) -> dict[str, Any]:
+    start = time.perf_counter()
+    try:
+        client.ping()
+    except STORE_ERRORS as exc:
+        return {"reachable": False, "latency_ms": None, "error": f"{type(exc).__name__}: {exc}"}
+    return {"reachable": True, "latency_ms": round((time.perf_counter() - start) * 1000, 3)}
+
+
+def _age(job: Job | None, now: datetime) -> float | None:
+    if job is None or job.created_at is None:
+        return None
+    created = job.created_at if job.created_at.tzinfo else job.created_at.replace(tzinfo=timezone.utc)
+    return max(0.0, (now - created).total_seconds())
+
+
+def _queue_report(queue: Queue, now: datetime) -> tuple[dict[str, Any], list[Job]]:
+    """Counts, and the oldest few jobs that are still to finish."""
+    scheduled = ScheduledJobRegistry(queue=queue)
+    started = StartedJobRegistry(queue=queue)
+    ids = (queue.get_job_ids(0, PEEK - 1)
+           + scheduled.get_job_ids(0, PEEK - 1, cleanup=False)
+           + started.get_job_ids(0, PEEK - 1, cleanup=False))
+    jobs = [j for j in Job.fetch_many(list(dict.fromkeys(ids)), connection=queue.connection) if j is not None]
+    ages = [a for a in (_age(j, now) for j in jobs) if a is not None]
+    report = {
+        "name": queue.name,
+        "queued": queue.count,
+        "scheduled": scheduled.get_job_count(cleanup=False),
+        "started": started.get_job_count(cleanup=False),
+        "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
+        "oldest_pending_seconds": round(max(ages), 3) if ages else None,
+    }
+    return report, jobs
+
+
+def _oldest_verdict(jobs: list[Job], now: datetime) -> dict[str, Any] | None:
+    oldest: dict[str, Any] | None = None
+    for job in jobs:
+        try:
+            if job.func_name != VALIDATION_JOB:
+                continue
+            match = job.args[1] if len(job.args) > 1 else None
+        except Exception:  # a job this code cannot read is not a verdict it can name
+            continue
+        age = _age(job, now)
+        if age is not None and (oldest is None or age > oldest["age_seconds"]):
+            oldest = {"match": match, "age_seconds": round(age, 3)}
+    return oldest
+
+
+def health_report() -> tuple[dict[str, Any], int]:
+    now = datetime.now(timezone.utc)
+    store = current_app.extensions["kroniek"].store
+    report: dict[str, Any] = {
+        "status": "ok",
+        "checked_at": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+        "redis": _ping(store.r),
+        "queue_redis": _ping(queue_connection()),
+        "queues": {},
+        "workers": None,
+        "oldest_pending_verdict": None,
+        "problems": [],
+    }
+    problems = report["problems"]
+    for which in ("redis", "queue_redis"):
+        if not report[which]["reachable"]:
+            problems.append(f"{'the store' if which == 'redis' else 'the job queue'} (Redis) is unreachable: "
+                            f"{report[which]['error']}")
+    if problems:
+        report["status"] = "unavailable"
+        return report, 503
+    connection = queue_connection()
+    try:
+        queues = {kind: Queue(name, connection=connection) for kind, name in queue_names().items()}
+        validation_jobs: list[Job] = []
+        for kind, queue in queues.items():
+            report["queues"][kind], jobs = _queue_report(queue, now)
+            if kind == "validation":
+                validation_jobs = jobs
+        report["oldest_pending_verdict"] = _oldest_verdict(validation_jobs, now)
+        workers: dict[str, Worker] = {}
+        for queue in queues.values():
+            for worker in Worker.all(queue=queue):
+                workers[worker.name] = worker
+    except STORE_ERRORS as exc:  # gone between the ping and now
+        report["status"] = "unavailable"
+        problems.append(f"Redis became unreachable: {type(exc).__name__}: {exc}")
+        return report, 503
+    seen = [w for w in workers.values()
+            if w.last_heartbeat is not None and (now - w.last_heartbeat.replace(tzinfo=timezone.utc)).total_seconds() <= SEEN_WITHIN]
+    report["workers"] = {"registered": len(workers), "seen_last_minute": len(seen)}
+    if not workers:
+        problems.append("no worker is registered on the queues: verdicts wait until one starts (kroniek worker)")
+    pending = report["oldest_pending_verdict"]
+    if pending is not None and pending["age_seconds"] > STALE_AFTER:
+        problems.append(f"a verdict has been pending for {pending['age_seconds']:.0f} s")
+    if problems:
+        report["status"] = "degraded"
+    return report, 200
+
+
+@health.route("/health")
+class Health(MethodView):
+    @health.response(200, HealthOut)
+    @health.alt_response(503, schema=HealthOut, headers={"Retry-After": {
+        "description": "seconds to wait", "schema": {"type": "integer"}}},
+        description="Redis is unreachable (status unavailable)")
+    def get(self):
+        """The service's health: Redis reachable (latency), queue depths, workers seen in the last minute, the oldest pending verdict
+
+        200 when the store answers (status `ok`, or `degraded` with the
+        problems named); 503 with the same JSON when Redis is unreachable."""
+        report, status = health_report()
+        headers = {"Retry-After": str(RETRY_AFTER)} if status == 503 else {}
+        return report, status, headers

@@ -1,0 +1,60 @@
+"""``GET /api/health`` on a real Redis with RQ's real bookkeeping: queue
+depths, workers and their heartbeats, the oldest pending verdict."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from rq import Queue, Worker
+from rq.job import Job
+
+from workers.connection import queue_client
+from workers.queue import enqueue_ratings, enqueue_validation, get_queue
+
+
+@pytest.mark.redis
+def test_health_reports_queues_workers_and_the_oldest_pending_verdict(anon, prefix):
+    report = anon.get("/api/health")
+    assert report.status_code == 200
+    body = report.get_json()
+    assert body["redis"]["reachable"] is True and body["redis"]["latency_ms"] >= 0
+    assert body["queues"]["validation"]["name"] == prefix
+    assert body["queues"]["analysis"]["name"] == f"{prefix}-analysis"
+    assert body["oldest_pending_verdict"] is None
+    # No worker on these queues: the verdicts would wait.
+    assert body["status"] == "degraded" and body["workers"] == {"registered": 0, "seen_last_minute": 0}
+    assert any("no worker" in p for p in body["problems"])
+
+    enqueue_validation(prefix, "m-late", delay=30)  # scheduled, as the API queues it
+    enqueue_validation(prefix, "m-now")  # queued
+    enqueue_ratings(prefix, "braverats")  # queued, not a verdict
+    Queue(f"{prefix}-analysis", connection=queue_client()).enqueue("workers.jobs.validate_match", prefix, "x")
+    worker = Worker([get_queue()], connection=queue_client(), name=f"w-{prefix}")
+    worker.register_birth()
+    worker.heartbeat()
+    try:
+        body = anon.get("/api/health").get_json()
+        validation = body["queues"]["validation"]
+        assert (validation["queued"], validation["scheduled"], validation["started"]) == (2, 1, 0)
+        assert body["queues"]["analysis"]["queued"] == 1
+        assert body["workers"] == {"registered": 1, "seen_last_minute": 1}
+        assert body["status"] == "ok" and body["problems"] == []
+        assert body["oldest_pending_verdict"]["match"] in ("m-late", "m-now")
+
+        # A validation queued two minutes ago and still waiting: degraded, and named.
+        job = Job.fetch(get_queue().get_job_ids()[0], connection=queue_client())
+        job.created_at = datetime.now(timezone.utc) - timedelta(seconds=120)
+        job.save()
+        body = anon.get("/api/health").get_json()
+        assert body["oldest_pending_verdict"]["match"] == job.args[1]
+        assert body["oldest_pending_verdict"]["age_seconds"] >= 120
+        assert body["queues"]["validation"]["oldest_pending_seconds"] >= 120
+        assert body["status"] == "degraded" and any("pending for" in p for p in body["problems"])
+
+        # A worker whose last heartbeat is two minutes old is registered, not seen.
+        queue_client().hset(worker.key, "last_heartbeat",
+                            (datetime.now(timezone.utc) - timedelta(seconds=120)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+        assert anon.get("/api/health").get_json()["workers"] == {"registered": 1, "seen_last_minute": 0}
+    finally:
+        worker.register_death()

@@ -1,0 +1,152 @@
+"""While Redis is away the API answers 503 ``store_unavailable`` with
+``Retry-After`` (never a 500), ``/api/health`` says so, and when Redis is back
+the same app serves again without a restart. An append whose write succeeded
+is a success even if queueing its validation failed; the validation is queued
+later.
+
+Real redis-server processes throughout: each outage test starts its own
+embedded server in a temporary directory, so stopping it disturbs no other
+test.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import timedelta
+
+import pytest
+import redis
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
+
+from replays import EventStore
+from service import embedded
+from service.accounts import Accounts
+from service.app import create_app
+from service.outage import RETRY_AFTER
+from tests.conftest import client_with_token
+from workers.connection import quick_retry
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test's own (persistent: a restart keeps the data)."""
+    var = tmp_path / "redis"
+    proc, sock = embedded.start(var, persistent=True)
+    server = {"var": var, "proc": proc, "socket": sock}
+    yield server
+    if server["proc"].poll() is None:
+        embedded.stop(server["proc"], server["socket"])
+
+
+def stop(server):
+    embedded.stop(server["proc"], server["socket"])
+    assert server["proc"].poll() is not None
+
+
+def restart(server):
+    server["proc"], server["socket"] = embedded.start(server["var"], persistent=True)
+
+
+def unavailable(res):
+    assert res.status_code == 503, (res.status_code, res.get_data(as_text=True))
+    assert res.headers["Retry-After"] == str(RETRY_AFTER)
+    error = res.get_json()["error"]
+    assert error["code"] == "store_unavailable" and "Redis" in error["message"]
+    return error
+
+
+@pytest.mark.redis
+def test_store_down_answers_503_and_the_app_recovers_by_itself(own_redis, signing_key):
+    sock = str(own_redis["socket"])
+    # clients made as workers.connection makes the service's
+    store_client = redis.Redis(unix_socket_path=sock, decode_responses=True, retry=quick_retry())
+    queue_client = redis.Redis(unix_socket_path=sock, retry=quick_retry())  # RQ wants byte replies
+    queue = Queue("outage", connection=queue_client)
+
+    def enqueue_validation(match_id):  # what workers.queue does: a delayed RQ job
+        queue.enqueue_in(timedelta(seconds=1), "workers.jobs.validate_match", "ko", match_id)
+
+    app = create_app(store=EventStore(store_client, "ko"), enqueue_validation=enqueue_validation,
+                     enqueue_ratings=lambda game: None, signing_key=signing_key, queue_connection=queue_client)
+    _, token = Accounts(store_client, "ko").add_user("ann", admin=True)
+    ann, anon = client_with_token(app, token), client_with_token(app, None)
+    created = ann.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]})
+    assert created.status_code == 201
+    mid = created.get_json()["id"]
+    assert ScheduledJobRegistry(queue=queue).count == 1
+    health = anon.get("/api/health")
+    assert health.status_code == 200 and health.get_json()["redis"]["reachable"] is True
+
+    stop(own_redis)
+    # Reads, writes, a bad token's check and the queue: 503, JSON, Retry-After.
+    unavailable(anon.get(f"/api/matches/{mid}/state"))
+    unavailable(anon.get("/api/matches"))
+    unavailable(anon.get("/api/leagues/abc"))
+    unavailable(ann.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["spy", "prince"]}}))
+    unavailable(ann.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}))
+    unavailable(ann.get("/api/me"))  # the token cannot be looked up
+    # What needs no Redis still answers.
+    assert anon.get("/api/games").status_code == 200
+    down = anon.get("/api/health")
+    assert down.status_code == 503 and down.headers["Retry-After"] == str(RETRY_AFTER)
+    report = down.get_json()
+    assert report["status"] == "unavailable" and report["redis"]["reachable"] is False
+    assert report["queue_redis"]["reachable"] is False and report["problems"]
+
+    restart(own_redis)  # same directory: the append-only file brings the match back
+    # The same app, the same clients: no restart of the service.
+    state = anon.get(f"/api/matches/{mid}/state")
+    assert state.status_code == 200, state.get_json()
+    appended = ann.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["spy", "prince"]}})
+    assert appended.status_code == 201, appended.get_json()
+    assert anon.get(f"/api/matches/{mid}/audit").get_json()["valid"] is True
+    up = anon.get("/api/health")
+    assert up.status_code == 200 and up.get_json()["redis"]["reachable"] is True
+    assert up.get_json()["queues"]["validation"]["name"]  # read from RQ's keys again
+    store_client.close()
+    queue_client.close()
+
+
+@pytest.mark.redis
+def test_an_append_stands_when_queueing_its_validation_fails(own_redis, store, prefix, signing_key, caplog, tmp_path):
+    """The store is up, the queue's Redis is not (RQ_REDIS_URL elsewhere, or
+    gone between the write and the enqueue): the append answers 201, the
+    validation is queued with the next enqueue once the queue is back, and
+    the worker's sweep would queue it too."""
+    queue_sock = str(own_redis["socket"])
+    queue = Queue(prefix, connection=redis.Redis(unix_socket_path=queue_sock, retry=quick_retry()))
+    queued: list[str] = []
+
+    def enqueue_validation(match_id):
+        queue.enqueue("workers.jobs.validate_match", store.prefix, match_id)
+        queued.append(match_id)
+
+    app = create_app(store=store, enqueue_validation=enqueue_validation, enqueue_ratings=lambda game: None,
+                     signing_key=signing_key)
+    _, token = Accounts(store.r, store.prefix).add_user(f"ann-{uuid.uuid4().hex[:6]}", admin=True)
+    ann = client_with_token(app, token)
+    stop(own_redis)
+    with caplog.at_level(logging.WARNING, logger="kroniek.matches"):
+        created = ann.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]})
+        assert created.status_code == 201, created.get_json()
+        mid = created.get_json()["id"]
+        appended = ann.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["spy", "prince"]}})
+        assert appended.status_code == 201, appended.get_json()
+    assert f"could not queue the validation of match {mid}" in caplog.text
+    assert store.head_seq(mid)[0] == 2  # written, whatever the queue did
+    assert queued == []
+
+    # The worker's start-up sweep finds the verdict behind the head and queues it.
+    from workers.jobs import sweep
+    from workers.queue import get_queue
+
+    assert sweep(prefix) >= 1
+    assert any(job.args[1] == mid for job in get_queue().get_jobs())
+
+    # And this process queues it itself with its next enqueue, once the queue is back.
+    restart(own_redis)
+    other = ann.post("/api/matches", json={"game": "braverats", "players": ["Cy", "Di"]}).get_json()["id"]
+    assert set(queued) == {mid, other}
+    assert {job.args[1] for job in queue.get_jobs()} == {mid, other}
