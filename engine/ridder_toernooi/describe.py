@@ -24,7 +24,9 @@ def describe(game, before, type: str, seat: int | None, data: dict[str, Any], af
         for i, row in enumerate(data["knights"]):
             ladies = data["ladies"][i] if data["ladies"] else []
             parts.append(f"{before.names[i]}: " + ", ".join([_k(game, before, r) for r in row] + [_l(game, before, r) for r in ladies]))
-        return "Deal — " + "; ".join(parts)
+        label = ("with the PLACEHOLDER card set (not the printed cards)" if before.cards.placeholder
+                 else f"with the card set {before.cards.name!r}")
+        return f"Deal {label} — " + "; ".join(parts)
     if type == "train":
         bits = []
         if data["dice"]:

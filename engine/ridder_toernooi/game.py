@@ -16,6 +16,7 @@ import random
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from ..game_data import DataKind
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
 from . import cards as C
 from .rules import RULES
@@ -66,7 +67,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "properties": {
         "days": {"type": "integer", "minimum": 2, "maximum": 20, "default": 4,
                  "description": "R24/E1: tournament days; 4 as printed, 2–3 agreed beforehand, more (E1) with the day bonus rising."},
-        "card_set": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+        "card_set": {"type": "string", "pattern": "^[0-9a-f]{64}$", "default": C.placeholder_hash(),
                      "description": "SHA-256 of the card set (GET /api/games/ridder_toernooi/card-sets); default the shipped PLACEHOLDER set."},
         "cards": {"type": "object", "description": "The card set itself, embedded so the log alone replays; filled in by the server from card_set."},
         "ladies": {"type": "boolean", "default": True, "description": "E3: false plays without ladies (no kerchiefs)."},
@@ -196,6 +197,19 @@ class RidderToernooi(Game):
     rules = RULES
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
+    data_kinds = {
+        "card-sets": DataKind(
+            name="card-sets",
+            description="Knight and lady cards (format kroniek.ridder-toernooi.cardset/1); a match names one by its "
+            "SHA-256 in options.card_set",
+            validate=C.validate_card_set,
+            summary=C.summary,
+            builtin=C.builtin_sets,
+            option="card_set",
+            embed="cards",
+            max_bytes=200_000,
+        )
+    }
 
     event_types = {
         "deal": EventType("deal", CHANCE, _obj({
@@ -983,8 +997,10 @@ class RidderToernooi(Game):
     def info(self) -> dict[str, Any]:
         info = super().info()
         ph = C.summary(C.placeholder_doc())
-        info["summary"] = self.summary
-        info["default_card_set"] = ph
+        info["data_kinds"] = {
+            "card-sets": {"url": f"/api/games/{self.id}/card-sets", "option": "card_set",
+                          "description": self.data_kinds["card-sets"].description, "default": ph},
+        }
         return info
 
     # -- snapshots ----------------------------------------------------------------------
