@@ -433,10 +433,9 @@ class RidderToernooi(Game):
 
     # -- applying ---------------------------------------------------------------------
     def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
-        want = _PHASE_OF[type]
-        if s.phase not in want:
+        if s.phase not in _PHASE_OF[type]:
             raise RuleViolation(_RULE_OF[type], f"a {type} event does not fit now: the tournament is at {s.phase}")
-        return getattr(self, "_a_" + type)(s, seat, data)
+        return _APPLY[type](self, s, seat, data)
 
     def _a_deal(self, s: State, seat, data) -> State:
         knights = []
@@ -638,40 +637,39 @@ class RidderToernooi(Game):
         return self._next_challenger(s, seat)
 
     def _a_roll(self, s: State, seat, data) -> State:
-        faces = tuple(data["faces"])
+        faces = data["faces"]
         duel = s.duel
         if duel.a_faces is None:
-            return s._replace(duel=duel._replace(a_faces=faces))
-        lo = 1 if duel.mode == MOUNTED else 4
-        ka, kd = s.knights[duel.a], s.knights[duel.d]
+            return s._replace(duel=duel._replace(a_faces=tuple(faces)))
+        mounted = duel.mode == MOUNTED
+        lo = 1 if mounted else 4
+        a, d = duel.a, duel.d
+        ka, kd = s.knights[a], s.knights[d]
         on_d, on_a = hits(duel.a_faces, kd.cover, lo), hits(faces, ka.cover, lo)
-        ka, kd = ka._replace(wounds=ka.wounds + on_a), kd._replace(wounds=kd.wounds + on_d)
-        s = s._replace(knights=_put(_put(s.knights, duel.a, ka), duel.d, kd))
-        duel = duel._replace(a_faces=None, rounds=duel.rounds + 1)
-        s = s._replace(duel=duel)
+        knights = list(s.knights)
+        if on_a:
+            ka = knights[a] = ka._replace(wounds=ka.wounds + on_a)
+        if on_d:
+            kd = knights[d] = kd._replace(wounds=kd.wounds + on_d)
         ea, ed = ka.wounds >= ELIMINATED_AT, kd.wounds >= ELIMINATED_AT
+        if mounted and not ea and not ed and on_d == 0 and on_a == 0:
+            n = duel.rerolls + 1
+            extra = {"every": 1, "first_only": 1 if n == 1 else 0, "cumulative": n}[s.cfg.woedend]
+            s = s._replace(duel=duel._replace(a_faces=None, rounds=duel.rounds + 1, rerolls=n, extra=extra))
+            if s.cfg.woedend != "cumulative" and self._stalemate(s, MOUNTED, extra):
+                return self._finish(s, None)
+            return s
+        both_fell = mounted and on_a and on_d
+        duel = duel._replace(a_faces=None, rounds=duel.rounds + 1,
+                             **({"mode": FOOT, "extra": 0} if both_fell else {}))
+        s = s._replace(knights=tuple(knights), duel=duel)
         if ea or ed:
-            return self._finish(s, None if ea and ed else duel.d if ea else duel.a)
-        if duel.mode == MOUNTED:
-            if on_d == 0 and on_a == 0:
-                n = duel.rerolls + 1
-                extra = {"every": 1, "first_only": 1 if n == 1 else 0, "cumulative": n}[s.cfg.woedend]
-                duel = duel._replace(rerolls=n, extra=extra)
-                s = s._replace(duel=duel)
-                if s.cfg.woedend != "cumulative" and self._stalemate(s, MOUNTED, extra):
-                    return self._finish(s, None)
-                return s
-            if on_a == 0:
-                return self._finish(s, duel.a)
-            if on_d == 0:
-                return self._finish(s, duel.d)
-            s = s._replace(duel=duel._replace(mode=FOOT, extra=0))
-            if duel.deciding or not s.cfg.give_up_after_mounted:
-                return self._next_foot_round(s)
-            return s._replace(phase=YIELD, duel=s.duel._replace(asked=0))
-        if duel.deciding:
+            return self._finish(s, None if ea and ed else d if ea else a)
+        if mounted and not both_fell:
+            return self._finish(s, a if on_a == 0 else d)
+        if duel.deciding or (both_fell and not s.cfg.give_up_after_mounted):
             return self._next_foot_round(s)
-        return s._replace(phase=YIELD, duel=duel._replace(asked=0))
+        return s._replace(phase=YIELD)
 
     def _stalemate(self, s: State, mode: str, extra: int) -> bool:
         lo = 1 if mode == MOUNTED else 4
@@ -1022,3 +1020,4 @@ _RULE_OF = {
     "prefer": P + "R6", "challenge": P + "R8", "pass": P + "R8", "roll": P + "R9", "give_up": P + "R12",
     "fight_on": P + "R12", "day_winner": P + "R18", "duel_knight": P + "R27",
 }
+_APPLY = {name: getattr(RidderToernooi, "_a_" + name) for name in _PHASE_OF}

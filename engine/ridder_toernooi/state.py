@@ -165,3 +165,17 @@ def decode(o: dict[str, Any]) -> State:
         awards=tuple(tuple(a) for a in o["awards"]),
         ended=None if o["ended"] is None else (o["ended"][0], tuple(o["ended"][1]), o["ended"][2]),
     )
+
+
+def _fast_replace(self, **changes):
+    """``_replace`` without namedtuple's generic overhead (the reducer's hot path)."""
+    values = list(self)
+    idx = type(self)._idx
+    for name, value in changes.items():
+        values[idx[name]] = value
+    return tuple.__new__(type(self), values)
+
+
+for _cls in (State, Knight, Lady, Duel):
+    _cls._idx = {name: i for i, name in enumerate(_cls._fields)}
+    _cls._replace = _fast_replace
