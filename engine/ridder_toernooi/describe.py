@@ -65,8 +65,11 @@ def describe(game, before, type: str, seat: int | None, data: dict[str, Any], af
         text = f"{_k(game, before, data['knight'])} rolls {', '.join(map(str, data['faces']))} ({mode}"
         text += f", woedend +{d.extra})" if d.extra else ")"
         if d.a_faces is not None:
-            a, dd = before.knights[d.a], before.knights[d.d]
-            wa, wd = after.knights[d.a].wounds - a.wounds, after.knights[d.d].wounds - dd.wounds
+            from .game import hits
+
+            lo = 1 if d.mode == MOUNTED else 4
+            wa = hits(data["faces"], before.knights[d.a].cover, lo)
+            wd = hits(d.a_faces, before.knights[d.d].cover, lo)
             text += f": {_k(game, before, game.kid(before, d.a))} takes {wa}, {_k(game, before, game.kid(before, d.d))} takes {wd}"
             if after.duel is None or after.duel.deciding != d.deciding or after.phase not in (ROLL, "give_up"):
                 text += "; the duel is over"
