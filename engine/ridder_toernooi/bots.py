@@ -81,10 +81,16 @@ def greedy_bot(game, s, seat: int, rng: random.Random) -> Move:
     if s.phase == PARTICIPATE:
         return max(moves, key=lambda m: len(m.data["knights"]))
     if s.phase == KERCHIEF:
+        memo: dict[str, float] = {}
+
         def strength(m):
-            k = _k(s, m.data["knight"])
-            rivals = [d for d, kn in enumerate(s.knights) if kn.status == FIT and kn.owner != s.knights[k].owner]
-            return sum(win_chance(game, s, k, d) for d in rivals) / max(1, len(rivals))
+            ident = m.data["knight"]
+            if ident not in memo:
+                k = _k(s, ident)
+                rivals = [d for d, kn in enumerate(s.knights) if kn.status == FIT and kn.owner != s.knights[k].owner][:3]
+                memo[ident] = sum(win_chance(game, s, k, d) for d in rivals) / max(1, len(rivals))
+            # own knights first: a lady's premium on her own player's knight counts twice
+            return memo[ident] + (1.0 if s.knights[_k(s, ident)].owner == seat else 0.0)
         return max(moves, key=strength)
     if s.phase == YIELD:
         odds = _odds()
@@ -105,30 +111,47 @@ def _k(s, ident: str) -> int:
 
 
 def _best_training(game, s, seat: int, moves: list[Move]) -> Move:
-    """The training that raises the knight's mean chance to win (attacking and
-    defending) against the other players' knights most."""
+    """Spend the knight's points one at a time, each on the die or the field
+    that raises his mean chance to win (attacking and defending) against two
+    of the other players' knights most; stop when nothing raises it."""
     k = _k(s, moves[0].data["knight"])
-    rivals = [d for d, kn in enumerate(s.knights) if kn.owner != seat and kn.status != ELIMINATED][:4]
+    rivals = [d for d, kn in enumerate(s.knights) if kn.owner != seat and kn.status != ELIMINATED][:2]
+    pts = s.points[k]
     if not rivals:
         return moves[0]
     odds = _odds()
     kn = s.knights[k]
+    room_d, _ = game.capacity(s, k)
+    others = [fighter(game, s, d) for d in rivals]
 
-    def value(m: Move) -> float:
-        if m.data["knight"] != moves[0].data["knight"]:
-            return -1.0
-        cover = list(kn.cover)
-        for f in m.data["cover"]:
+    def value(dice: int, cover: tuple[int, ...]) -> float:
+        me = fighter(game, s, k, dice=game.base_dice(s, k) + dice, cover=cover)
+        return sum(odds.duel_odds(me, o, "never", s.cfg.woedend).attacker_wins
+                   + odds.duel_odds(o, me, "never", s.cfg.woedend).defender_wins for o in others)
+
+    dice, cover, faces = 0, list(kn.cover), []
+    best = value(0, tuple(cover))
+    for _ in range(pts):
+        options = []
+        if dice < room_d:
+            options.append((value(dice + 1, tuple(cover)), "die", 0))
+        for f in range(1, 7):
+            if cover[f - 1] < s.cards.fields_per_face:
+                trial = list(cover)
+                trial[f - 1] += 1
+                options.append((value(dice, tuple(trial)), "face", f))
+        if not options:
+            break
+        v, what, f = max(options)
+        if v <= best and s.cfg.training_optional:
+            break
+        best = v
+        if what == "die":
+            dice += 1
+        else:
             cover[f - 1] += 1
-        me = fighter(game, s, k, dice=game.base_dice(s, k) + m.data["dice"], cover=tuple(cover))
-        total = 0.0
-        for d in rivals:
-            other = fighter(game, s, d)
-            total += odds.duel_odds(me, other, "never", s.cfg.woedend).attacker_wins
-            total += odds.duel_odds(other, me, "never", s.cfg.woedend).defender_wins
-        return total
-
-    return max(moves, key=value)
+            faces.append(f)
+    return Move("train", seat, {"knight": game.kid(s, k), "dice": dice, "cover": sorted(faces)})
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}

@@ -129,3 +129,46 @@ def test_bad_input_never_crashes(events, stage):
             pass
         except M.HistoryElided:
             pass
+
+
+# -- the bots ---------------------------------------------------------------------------------
+
+def test_greedy_challenges_where_its_chance_is_highest():
+    import random
+
+    from engine.ridder_toernooi.bots import greedy_bot, win_chance
+
+    t = day_with_all(started())
+    move = greedy_bot(GAME, t.s, 0, random.Random(1))
+    assert move.type == "challenge"
+    k = {GAME.kid(t.s, i): i for i in range(len(t.s.knights))}
+    chances = {(m.data["knight"], m.data["target"]): win_chance(GAME, t.s, k[m.data["knight"]], k[m.data["target"]])
+               for m in GAME.legal_moves(t.s, 0)}
+    assert chances[(move.data["knight"], move.data["target"])] == max(chances.values())
+
+
+def test_greedy_training_raises_the_knights_chances():
+    import random
+
+    from engine.ridder_toernooi.bots import fighter, greedy_bot
+
+    t = Table()
+    t.ev("deal", None, **DEAL2)
+    move = greedy_bot(GAME, t.s, 0, random.Random(1))
+    assert move.type == "train" and move.data["dice"] + len(move.data["cover"]) >= 1
+    k = next(i for i in range(4) if GAME.kid(t.s, i) == move.data["knight"])
+    after = GAME.apply(t.s, "train", 0, move.data)
+    for d in (2, 3):
+        before_p = odds.duel_odds(fighter(GAME, t.s, k), fighter(GAME, t.s, d)).attacker_wins
+        after_p = odds.duel_odds(fighter(GAME, after, k), fighter(GAME, after, d)).attacker_wins
+        before_q = odds.duel_odds(fighter(GAME, t.s, d), fighter(GAME, t.s, k)).defender_wins
+        after_q = odds.duel_odds(fighter(GAME, after, d), fighter(GAME, after, k)).defender_wins
+        assert after_p + after_q > before_p + before_q
+
+
+def test_greedy_beats_random():
+    from engine.ridder_toernooi.simulate import simulate
+
+    summary = simulate(8, 2, ["greedy", "random"], seed=11)
+    assert summary["unfinished"] == 0
+    assert summary["wins_by_strategy"]["greedy"] > summary["wins_by_strategy"]["random"]
