@@ -49,6 +49,21 @@ def test_card_set_errors_name_the_card_and_the_field(change, card, field):
     assert card in exc.value.message and field in exc.value.message
 
 
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d["tracks"].__setitem__("wounds", {"fields": 12, "eliminatedAt": 12}), "/tracks/wounds"),
+    (lambda d: d["tracks"].__setitem__("premiums", {"max": 30, "x": "y" * 100}), "/tracks/premiums"),
+    (lambda d: d.__setitem__("extra", 1), "/"),
+    (lambda d: d.__setitem__("format", "v2"), "/format"),
+    (lambda d: d["knights"].extend([dict(d["knights"][0], id=f"X{i}") for i in range(40)]), "/knights"),
+])
+def test_set_level_errors_name_the_field(change, field):
+    doc = my_box()
+    change(doc)
+    with pytest.raises(CardSetError) as exc:
+        validate_card_set(doc)
+    assert exc.value.details["field"] == field, exc.value.message
+
+
 def test_the_vocabulary_can_be_extended():
     doc = my_box()
     doc["vocabulary"]["hair"].append("rood")

@@ -29,6 +29,10 @@ MAX_CARDS = 40
 MAX_TEXT = 200
 MAX_VALUES = 20
 _DIR = Path(__file__).parent / "cardsets"
+#: the wound track the rules fix (R13, R21); a set may state it, not change it
+WOUND_TRACK = {"fields": 10, "eliminatedAt": 10, "trainingBands": [{"from": 0, "to": 0, "points": 2},
+                                                                    {"from": 1, "to": 3, "points": 1},
+                                                                    {"from": 4, "to": 9, "points": 0}]}
 
 
 class CardSetError(MalformedEvent):
@@ -171,13 +175,14 @@ def validate_card_set(doc: Any) -> dict[str, Any]:
     dmax = _int(dice.get("max", 11), "/tracks/attackDice/max", dmin, 30)
     out_tracks: dict[str, Any] = {"attackDice": {"min": dmin, "max": dmax}}
     if "wounds" in tracks:
-        w = _obj(tracks["wounds"], "/tracks/wounds")
-        if w.get("eliminatedAt", 10) != 10 or w.get("fields", 10) != 10:
-            raise _err("the rules put a knight out at 10 wounds (R13); fields and eliminatedAt must be 10",
-                       "/tracks/wounds")
-        out_tracks["wounds"] = w
+        if tracks["wounds"] != WOUND_TRACK:
+            raise _err("the rules fix the wound track: 10 fields, out at 10 (R13), training bands 0 / 1–3 / 4–9 "
+                       f"(R21); give it as {canonical_json(WOUND_TRACK)} or leave it out", "/tracks/wounds")
+        out_tracks["wounds"] = WOUND_TRACK
     if "premiums" in tracks:
-        out_tracks["premiums"] = tracks["premiums"]
+        if tracks["premiums"] != {"max": None}:
+            raise _err('the premium track has no maximum: give {"max": null} or leave it out', "/tracks/premiums")
+        out_tracks["premiums"] = {"max": None}
     out["tracks"] = out_tracks
     fpf = _int(doc.get("fieldsPerFace", 2), "/fieldsPerFace", 2, 2)
     out["fieldsPerFace"] = fpf

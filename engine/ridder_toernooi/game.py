@@ -269,7 +269,8 @@ class RidderToernooi(Game):
                 raise InvalidOptions("options.cards is not in canonical form (store it via the card-sets endpoint)",
                                      field="options.cards", rule=P + "card_set")
             if digest is not None and digest != actual:
-                raise InvalidOptions(f"the embedded card set hashes to {actual}, not to the recorded {digest}",
+                raise InvalidOptions(f"the embedded card set hashes to {actual}, not to the recorded {digest} "
+                                     f"(name it with options.card_set = {actual})",
                                      field="options.card_set", rule=P + "card_set")
             return canon, C.cards_from_doc(canon)
         builtin = C.builtin_sets()
