@@ -115,12 +115,13 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, li
     day_luck: list[float] = []
     match_luck: list[float] = []
     checked = 0
+    undone = M.undone_seqs(events)  # a roll taken back at the table was never part of the game
     for event, before, after in M.replay_steps(events):
         if before is None:
             day_luck = [0.0] * len(after.players)
             match_luck = [0.0] * len(after.players)
             continue
-        if event["type"] == M.UNDO:
+        if event["type"] == M.UNDO or event["seq"] in undone:
             continue
         s0, s1, seq = before.state, after.state, event["seq"]
         t = event["type"]

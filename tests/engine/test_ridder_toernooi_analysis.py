@@ -172,3 +172,23 @@ def test_greedy_beats_random():
     summary = simulate(8, 2, ["greedy", "random"], seed=11)
     assert summary["unfinished"] == 0
     assert summary["wins_by_strategy"]["greedy"] > summary["wins_by_strategy"]["random"]
+
+
+def test_an_undone_roll_is_not_counted_as_luck():
+    t = Table()
+    t.ev("deal", None, **DEAL2)
+    t.ev("train", 0, knight="K01", dice=1, cover=[1])
+    t.train_nothing()
+    t.ev("start_roll", None, faces=[5, 2])
+    t.ev("participate", 0, knights=["K01"]).ev("participate", 1, knights=["K02"])
+    t.ev("kerchief", 0, lady="L02", knight="K01").ev("kerchief", 1, lady="L01", knight="K02")
+    t.ev("challenge", 0, knight="K01", target="K02")
+    t.roll(1, 3, 3, 6)
+    t.roll(6, 6, 6, 6, 6)  # a recording mistake …
+    t.ev("undo", None)  # … taken back (the duel it ended and the day with it)
+    t.roll(1, 2, 5, 5, 6)
+    notes = GAME.analyse_log(t.log, 10_000)
+    (day1,) = [n for ns in notes.values() for n in ns if n["kind"] == "luck_summary" and n["scope"] == "day 1"]
+    luck = day1["wounds_dealt_minus_expected"]
+    assert luck["Ann"] == round(2 - odds.expected_hits(4, (1, 1, 0)), 2)
+    assert luck["Bob"] == round(0 - odds.expected_hits(5, (2, 1, 1)), 2)
