@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import CHALLENGE, FOOT, MOUNTED, TRAIN
+from .state import MOUNTED
 
 UPSET = 0.25
 #: a choice is marked ?! when another was worth this many expected premiums more
@@ -202,5 +202,3 @@ def _luck_note(ms, scope: str, luck: list[float]) -> dict[str, Any]:
     return {"kind": "luck_summary", "scope": scope, "wounds_dealt_minus_expected": per,
             "text": f"luck ({scope}, wounds dealt minus expected): {text}"}
 
-
-__all__ = ["annotate", "analyse_log", "duel_chances", "CHALLENGE", "TRAIN", "FOOT"]
