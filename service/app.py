@@ -135,6 +135,7 @@ def create_app(
     )
     from .api import games
     from .api import matches as matches_blueprint
+    from .game_data_api import game_data
     from .league_api import leagues
     from .log_api import transparency
     from .ratings_api import ratings
@@ -148,6 +149,7 @@ def create_app(
     api.register_blueprint(ratings)
     api.register_blueprint(users)
     api.register_blueprint(health)
+    api.register_blueprint(game_data)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for error in STORE_ERRORS:
         app.register_error_handler(error, store_unavailable)

@@ -140,6 +140,7 @@ SIMULATORS = {
     "twaalven": "engine.jogledor.simulate:simulate",
     "stapelen": "engine.jogledor.simulate:simulate",
     "sir_tommy": "engine.jogledor.simulate:simulate",
+    "ridder_toernooi": "engine.ridder_toernooi.simulate:simulate",
 }
 SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 

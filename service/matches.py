@@ -27,6 +27,7 @@ from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.hashing import GENESIS
 
+from .game_data import GameDataStore
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
 from .outage import STORE_ERRORS
 
@@ -129,6 +130,7 @@ class MatchService:
         """``acl``: who holds which role on the new match, written with it."""
         if mode == "simulated" and seed is None:
             seed = secrets.randbits(63)
+        options = GameDataStore(self.store.r, self.store.prefix).embed(game, options)  # named card sets etc.
         setup = M.make_setup(game, players, options, mode, seed)
         ms = M.start(setup)
         now = self.clock()

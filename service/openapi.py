@@ -30,6 +30,7 @@ TOKEN_OPTIONAL_READS = {
     "/api/matches/{match_id}/state",
     "/api/matches/{match_id}/legal-moves",
     "/api/matches/{match_id}/hint",
+    "/api/matches/{match_id}/review",
     "/api/me",
 }
 #: writes that ``KRONIEK_AUTH=open`` lets a request without a token make (anonymous matches)

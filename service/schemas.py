@@ -88,6 +88,7 @@ class GameDetail(GameSummary):
     event_types = fields.Dict(metadata={"description": "per event type: actor, description and JSON Schema of data"})
     rules = fields.Dict(metadata={"description": "rule id -> rule text"})
     aliases = fields.Dict(metadata={"description": "names accepted at the table (Dutch) -> canonical id"})
+    data_kinds = fields.Dict(metadata={"description": "kinds of game data (card sets…) under /api/games/<id>/<kind>"})
 
 
 class MatchCreate(Schema):

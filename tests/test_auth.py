@@ -72,12 +72,20 @@ def write_requests(world) -> dict[tuple[str, str], dict]:
         ("/api/users", "POST"): {"name": "newcomer"},
         ("/api/users/<name>/tokens", "POST"): None,
         ("/api/users/<name>/tokens", "DELETE"): None,
+        ("/api/games/<game_id>/<kind>", "POST"): _card_set(),
     }
+
+
+def _card_set() -> dict:
+    """A user's card set (a renamed copy of the shipped placeholder)."""
+    from engine.ridder_toernooi.cards import placeholder_doc
+
+    return {**placeholder_doc(), "name": "a user's box", "provenance": "user"}
 
 
 def concrete(rule: str, world) -> str:
     values = {"match_id": world["match"], "league_id": world["league"], "round_no": "1", "board": "1",
-              "name": world["owner"]}
+              "name": world["owner"], "game_id": "ridder_toernooi", "kind": "card-sets"}
     return re.sub(r"<(?:int:)?(\w+)>", lambda m: values[m.group(1)], rule)
 
 
@@ -91,7 +99,7 @@ def test_every_write_endpoint_is_listed(app, world):
 
 
 #: creating a match or league is open to any user; the rest needs a role (or admin)
-OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/leagues", "POST")}
+OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/leagues", "POST"), ("/api/games/<game_id>/<kind>", "POST")}
 
 
 @pytest.mark.parametrize("token", ["missing", "wrong", "malformed", "insufficient"])

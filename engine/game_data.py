@@ -1,0 +1,47 @@
+"""Named kinds of game data (a game's card sets, later boards): documents a
+user stores once and a match names by the SHA-256 of their canonical JSON.
+
+A game declares ``data_kinds = {"card-sets": DataKind(...)}``; the service
+stores, lists and serves them generically under ``/api/games/<game>/<kind>``
+and, when a new match's options name a document (``kind.option``), embeds
+the document itself (``kind.embed``) so that the match's log alone replays.
+The game refuses an embedded document that does not hash to the named hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+def canonical_json(doc: Any) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(doc: Any) -> str:
+    """SHA-256 (hex) of a document's canonical JSON (sorted keys, no spaces, UTF-8)."""
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class DataKind:
+    #: the URL segment, e.g. "card-sets"
+    name: str
+    description: str
+    #: document -> canonical document; raises a KroniekError (4xx) naming what is wrong
+    validate: Callable[[Any], Any]
+    #: canonical document -> what a list shows of it (must say if it is a placeholder)
+    summary: Callable[[Any], dict[str, Any]]
+    #: the documents shipped with the engine: hash -> canonical document
+    builtin: Callable[[], dict[str, Any]]
+    #: the match option that names a document by hash, and the one it is embedded in
+    option: str | None = None
+    embed: str | None = None
+    #: the largest document accepted, in bytes of canonical JSON
+    max_bytes: int = 200_000
+
+
+def data_kinds(game: Any) -> dict[str, DataKind]:
+    return getattr(game, "data_kinds", {}) or {}
