@@ -29,13 +29,14 @@ def test_only_operations_that_use_a_token_show_the_lock(spec, anon):
         if method in WRITES:
             assert op["security"] == [{"bearer": []}], (method, path)
     public = [("GET", "/api/games"), ("GET", "/api/matches"), ("GET", "/api/matches/{match_id}"),
-              ("GET", "/api/matches/{match_id}/review"), ("GET", "/api/matches/{match_id}/audit"),
+              ("GET", "/api/matches/{match_id}/audit"),
               ("GET", "/api/leagues/{league_id}/standings"), ("GET", "/api/log/tree-head"), ("GET", "/api/health")]
     for op in public:
         assert seen[op] == [], op
     assert seen["GET", "/api/users"] == [{"bearer": []}]
     # a seat's view needs a token, the public view (no seat) does not
     assert seen["GET", "/api/matches/{match_id}/state"] == [{"bearer": []}, {}]
+    assert seen["GET", "/api/matches/{match_id}/review"] == [{"bearer": []}, {}]
     # and the public reads really answer without one
     assert anon.get("/api/games").status_code == 200 and anon.get("/api/log/tree-head").status_code == 200
 
