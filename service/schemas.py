@@ -7,6 +7,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.core import REFEREE
 
+from .limits import MAX_COMMENT, MAX_PAGE, MAX_PLAYER_NAME, MAX_SAFE_INTEGER, MAX_USER_NAME
 from .matches import GLYPHS
 
 
@@ -59,7 +60,8 @@ class GameDetail(GameSummary):
 
 class MatchCreate(Schema):
     game = fields.String(required=True, metadata={"example": "braverats"})
-    players = fields.List(fields.String(), required=True, metadata={"example": ["Ann", "Bob"]})
+    players = fields.List(fields.String(validate=validate.Length(max=MAX_PLAYER_NAME)), required=True,
+                          metadata={"example": ["Ann", "Bob"]})
     options = fields.Dict(load_default=dict)
     mode = fields.String(
         load_default="physical",
@@ -67,7 +69,8 @@ class MatchCreate(Schema):
         metadata={"description": "physical: chance outcomes are entered; simulated: drawn from a seeded RNG"},
     )
     seed = fields.Integer(
-        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"}
+        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"},
+        validate=validate.Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER),
     )
 
 
@@ -102,8 +105,8 @@ class MatchList(Schema):
 
 
 class ListArgs(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SAFE_INTEGER))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=MAX_PAGE))
 
 
 class EventIn(Schema):
@@ -171,12 +174,12 @@ class SeatArgs(Schema):
 
 class AnnotationIn(Schema):
     seq = fields.Integer(strict=True, required=True)
-    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=10_000))
+    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=MAX_COMMENT))
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
 class RoleIn(Schema):
-    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    user = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME))
     role = fields.String(required=True, metadata={"description": "match: recorder, referee, player; league: organiser, referee"})
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, metadata={"description": "a player's seat"})
 

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from .api import _doc_errors, access
 from .errors import Forbidden
+from .limits import MAX_USER_NAME
 from .matches import utc_now
 
 users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, tokens and roles")
 
 
 class UserIn(Schema):
-    name = fields.String(required=True, metadata={"example": "ann"})
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME), metadata={"example": "ann"})
     admin = fields.Boolean(load_default=False)
 
 
