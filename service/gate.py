@@ -112,9 +112,41 @@ def _check_text(text: str, path: str, location: str, limit: int, what: str = "a 
         )
 
 
+def _fine(value: Any, depth: int) -> bool:
+    """True when every part of ``value`` is within the limits: the quick pass
+    (no paths built), run first; ``_check`` then finds and names a problem."""
+    t = type(value)
+    if t is str:
+        return len(value) <= MAX_STRING and not _SURROGATE.search(value)
+    if t is int:
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if value is None or t is bool:
+        return True
+    if t is dict or t is _Members:
+        if depth > MAX_DEPTH or len(value) > MAX_MEMBERS or getattr(value, "twice", None) is not None:
+            return False
+        for key, item in value.items():
+            if type(key) is not str or len(key) > MAX_KEY or _SURROGATE.search(key) or not _fine(item, depth + 1):
+                return False
+        return True
+    if t is list:
+        if depth > MAX_DEPTH or len(value) > MAX_ITEMS:
+            return False
+        for item in value:
+            if not _fine(item, depth + 1):
+                return False
+        return True
+    return False  # floats, refused literals, anything else: _check says what
+
+
 def check_value(value: Any, field: str = ROOT, location: str = "body", depth: int = 1) -> None:
     """Refuse (LimitExceeded or InvalidValue, naming ``field``'s path) any
     part of a JSON value past the API's limits."""
+    if not _fine(value, depth):
+        _check(value, field, location, depth)
+
+
+def _check(value: Any, field: str, location: str, depth: int) -> None:
     if isinstance(value, _Literal):
         if isinstance(value, _LongInteger):
             raise LimitExceeded(
@@ -163,7 +195,7 @@ def check_value(value: Any, field: str = ROOT, location: str = "body", depth: in
                     raise InvalidValue(f"{_where(field)}: member names are strings", field, "string", location)
                 path = _member_path(field, key)
                 _check_text(key, path, location, MAX_KEY, "a member name")
-                check_value(item, path, location, depth + 1)
+                _check(item, path, location, depth + 1)
         else:
             if len(value) > MAX_ITEMS:
                 raise LimitExceeded(
@@ -171,7 +203,7 @@ def check_value(value: Any, field: str = ROOT, location: str = "body", depth: in
                     field, MAX_ITEMS, location,
                 )
             for i, item in enumerate(value):
-                check_value(item, f"{field}[{i}]" if field != ROOT else f"[{i}]", location, depth + 1)
+                _check(item, f"{field}[{i}]" if field != ROOT else f"[{i}]", location, depth + 1)
     else:
         raise InvalidValue(f"{_where(field)}: {type(value).__name__} is not a JSON value", field, "a JSON value", location)
 
@@ -229,6 +261,10 @@ def check_body() -> None:
 
 
 def check_query() -> None:
+    for key, value in (request.view_args or {}).items():
+        _check_parameter(key, value, "path")
+    if not request.query_string:
+        return
     args = request.args
     count = sum(len(values) for values in args.listvalues())
     if count > MAX_QUERY_PARAMS:
@@ -238,8 +274,6 @@ def check_query() -> None:
     for key, value in args.items(multi=True):
         _check_text(key, _short(key), "query", MAX_QUERY_VALUE, "a query parameter's name")
         _check_parameter(key, value, "query")
-    for key, value in (request.view_args or {}).items():
-        _check_parameter(key, value, "path")
 
 
 def _check_parameter(name: str, value: Any, location: str) -> None:
