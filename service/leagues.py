@@ -32,7 +32,12 @@ from .gate import check_value
 from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_POINTS, MAX_RANK_POINTS
 from .matches import MatchService, utc_now
 
-_EXACT = re.compile(r"-?[0-9]{1,7}(?:/[0-9]{1,7}|\.[0-9]{1,6})?")
+#: an exact point value as text: up to six digits, then a fraction (a
+#: denominator that is not 0) or decimals; or 1000000 (for MAX_POINTS 10^6). Whatever matches is
+#: within ±MAX_POINTS, so the OpenAPI pattern says exactly what is taken.
+_DIGITS = len(str(MAX_POINTS)) - 1
+assert MAX_POINTS == 10**_DIGITS, "the pattern below needs MAX_POINTS to be a power of ten"
+_EXACT = re.compile(rf"-?(?:[0-9]{{1,{_DIGITS}}}(?:/0*[1-9][0-9]{{0,{_DIGITS - 1}}}|\.[0-9]{{1,{_DIGITS}}})?|{MAX_POINTS})")
 
 
 class Points(fields.Field):

@@ -255,6 +255,18 @@ def test_the_league_service_refuses_the_same_rules_without_http(store):
     assert store.r.zcard(leagues.store.index_key) == 0
 
 
+@given(st.text(st.sampled_from("0123456789-/."), max_size=16))
+def test_the_points_pattern_the_openapi_document_shows_is_exactly_what_is_taken(text):
+    from service.leagues import _EXACT, Points
+
+    try:
+        Points().deserialize(text)
+        taken = True
+    except Exception:
+        taken = False
+    assert taken == bool(re.fullmatch(_EXACT.pattern, text))
+
+
 def test_exact_league_points_are_kept_as_sent_and_score(client):
     rules = {"win": 3, "draw": "3/2", "loss": "0.5", "bye": 2, "tiebreaks": ["wins", "buchholz"]}
     res = client.post("/api/leagues", json={"name": "Exact", "game": "braverats", "format": "round_robin",
@@ -507,7 +519,7 @@ ints = st.integers(-MAX, MAX)
 
 def exact_points():
     whole = st.integers(-limits.MAX_POINTS, limits.MAX_POINTS)
-    frac = st.builds(lambda p, q: f"{p}/{q}", st.integers(-999_999, 999_999), st.integers(1, 9_999_999))
+    frac = st.builds(lambda p, q: f"{p}/{q}", st.integers(-999_999, 999_999), st.integers(1, 999_999))
     dec = st.builds(lambda p, q: f"{p}.{q}", st.integers(-999_999, 999_999), st.integers(0, 999_999))
     return st.one_of(whole, frac, dec)
 
@@ -801,3 +813,37 @@ def test_what_the_gate_accepts_reads_back_exactly(app, client, admin, world, sto
 
     run()
     assert any(accepted), "no example got through: the check checked nothing"
+
+
+def test_a_users_creation_under_constant_concurrent_writes_gives_up_after_a_bounded_number_of_tries(
+        accounts, redis_url, monkeypatch):
+    """Another writer changes the users between every WATCH and EXEC: each
+    try meets a real WatchError, and the creation stops after WRITE_ATTEMPTS."""
+    from engine.core import KroniekError
+    from service.accounts import WRITE_ATTEMPTS
+
+    other = redis_py.Redis.from_url(redis_url, decode_responses=True)
+    tries = []
+    real_pipeline = accounts.r.pipeline
+
+    def meddling_pipeline(*args, **kwargs):
+        pipe = real_pipeline(*args, **kwargs)
+        real_multi = pipe.multi
+
+        def multi():
+            tries.append(1)
+            other.hset(accounts._users, f"intruder{len(tries)}", "{}")
+            return real_multi()
+
+        pipe.multi = multi
+        return pipe
+
+    monkeypatch.setattr(accounts.r, "pipeline", meddling_pipeline)
+    try:
+        with pytest.raises(KroniekError, match="try again"):
+            accounts.add_user("newcomer")
+        assert len(tries) == WRITE_ATTEMPTS
+        assert other.hget(accounts._users, "newcomer") is None
+        assert other.hlen(accounts._tokens) == 0
+    finally:
+        other.close()
