@@ -81,6 +81,14 @@ class MalformedJson(LimitExceeded):
     code = "malformed_json"
 
 
+class NoSuchPath(LimitExceeded):
+    """A path value past the limits (a 1,001-character id, round 10^20): it
+    can name nothing that exists, so the answer is a 404 that says why."""
+
+    code = "not_found"
+    status = 404
+
+
 class PayloadTooLarge(LimitExceeded):
     code = "payload_too_large"
     status = 413

@@ -25,7 +25,7 @@ from flask import request
 from webargs.core import is_json
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .errors import InvalidValue, LimitExceeded, MalformedJson, PayloadTooLarge, UnsupportedMediaType
+from .errors import InvalidValue, LimitExceeded, MalformedJson, NoSuchPath, PayloadTooLarge, UnsupportedMediaType
 from .limits import (
     MAX_BODY_BYTES,
     MAX_DEPTH,
@@ -277,6 +277,15 @@ def check_query() -> None:
 
 
 def _check_parameter(name: str, value: Any, location: str) -> None:
+    try:
+        _check_value_of(name, value, location)
+    except LimitExceeded as exc:
+        if location != "path":
+            raise
+        raise NoSuchPath(f"no such resource: {exc.message}", **exc.details) from None
+
+
+def _check_value_of(name: str, value: Any, location: str) -> None:
     field = _short(name)
     if isinstance(value, str):
         _check_text(value, field, location, MAX_QUERY_VALUE, f"a {location} value")

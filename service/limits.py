@@ -79,7 +79,7 @@ LIMITS: tuple[tuple[str, str, str], ...] = (
     ("an object", f"{MAX_MEMBERS} members, names of at most {MAX_KEY} characters", "no member named twice"),
     ("an array", f"{_int(MAX_ITEMS)} items", ""),
     ("query and path values", f"{MAX_QUERY_PARAMS} query parameters, {_int(MAX_QUERY_VALUE)} characters each",
-     "integers in the range above"),
+     "integers in the range above; a path value past these names nothing: 404 `not_found`"),
     ("`GET /api/matches`", f"`offset` 0 to {_int(MAX_SAFE_INTEGER)}, `limit` 1 to {MAX_PAGE}", ""),
     ("a player's name", f"1 to {MAX_PLAYER_NAME} characters",
      "not only white space; no control characters or line breaks; the names of a match (or a league) differ, "

@@ -344,10 +344,12 @@ def test_query_and_path_values_are_bounded(client, world):
     many = "&".join(f"p{i}=1" for i in range(limits.MAX_QUERY_PARAMS + 1))
     refused(client.get(f"/api/matches?{many}"), 400, "limit_exceeded", "query")
     refused(client.get("/api/matches?seat=" + "x" * (limits.MAX_QUERY_VALUE + 1)), 400, "limit_exceeded", "seat")
+    # a path value past the limits names nothing that can exist: a 404 saying why
     err = refused(client.post(f"/api/leagues/{world['league']}/rounds/99999999999999999999/boards/1/match"),
-                  400, "limit_exceeded", "round_no")
-    assert err["location"] == "path"
-    refused(client.get("/api/matches/" + "m" * (limits.MAX_QUERY_VALUE + 1)), 400, "limit_exceeded", "match_id")
+                  404, "not_found", "round_no")
+    assert err["location"] == "path" and err["limit"] == MAX
+    err = refused(client.get("/api/matches/" + "m" * (limits.MAX_QUERY_VALUE + 1)), 404, "not_found", "match_id")
+    assert err["limit"] == limits.MAX_QUERY_VALUE
 
 
 def test_league_rules_nested_300_deep_are_refused_and_nothing_written(client, redis_url, prefix):
