@@ -9,6 +9,7 @@ game only states its own rules.
 from __future__ import annotations
 
 import random
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
@@ -21,6 +22,16 @@ from .core import CHANCE, REFEREE, Game, InvalidOptions, KroniekError, Malformed
 SETUP = "setup"
 UNDO = "undo"
 MODES = ("physical", "simulated")
+
+#: The largest integer magnitude a match keeps (seeds, options): 2^53 - 1, so
+#: every JSON reader (JavaScript's too) reads back exactly what was written.
+#: ``service.limits`` lists it with the API's other limits.
+MAX_SAFE_INTEGER = 2**53 - 1
+#: A player's name: at most this many characters (Unicode code points).
+MAX_PLAYER_NAME = 64
+#: Unicode categories a name may not hold: control characters, lone
+#: surrogates, line and paragraph separators.
+REFUSED_IN_NAMES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 #: Rules the framework itself enforces, quoted in errors like a game's rules.
 CORE_RULES = {
@@ -142,6 +153,45 @@ def _compiled(schema_key: tuple[str, str, str]) -> Any:
     return fastjsonschema.compile(schema)
 
 
+def check_player_name(name: Any, field: str) -> str:
+    """A player's name: 1–64 characters, not only white space, no control
+    characters; ``field`` names it in the error (``players[1]``)."""
+    if not isinstance(name, str) or not name.strip():
+        raise MalformedEvent("a player's name is a non-empty string", field=field)
+    if len(name) > MAX_PLAYER_NAME:
+        raise MalformedEvent(
+            f"a player's name has at most {MAX_PLAYER_NAME} characters, not {len(name)}", field=field, limit=MAX_PLAYER_NAME
+        )
+    for ch in name:
+        if unicodedata.category(ch) in REFUSED_IN_NAMES:
+            raise MalformedEvent(
+                f"a player's name may not hold control characters, line breaks or lone surrogates (U+{ord(ch):04X})",
+                field=field,
+            )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name at a table: case and surrounding
+    white space do not tell players apart."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
+def check_player_names(players: Any, field: str = "players") -> None:
+    """Every name valid, and no two the same (``name_key``): a view that says
+    ``Ann`` must say which Ann."""
+    if not isinstance(players, list):
+        raise MalformedEvent("players must be a list of names", field=field)
+    seen: dict[str, int] = {}
+    for i, name in enumerate(players):
+        check_player_name(name, f"{field}[{i}]")
+        first = seen.setdefault(name_key(name), i)
+        if first != i:
+            raise MalformedEvent(
+                f"players must be distinct: seats {first} and {i} are both named {players[first]!r}", field=f"{field}[{i}]"
+            )
+
+
 def make_setup(
     game_id: str,
     players: list[str],
@@ -151,8 +201,7 @@ def make_setup(
 ) -> dict[str, Any]:
     """Validate a new match's parameters; return the data of its setup event."""
     game = registry.get(game_id)
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise MalformedEvent("players must be a list of non-empty names", field="players")
+    check_player_names(players)
     if not game.min_players <= len(players) <= game.max_players:
         count = (str(game.min_players) if game.min_players == game.max_players
                  else f"{game.min_players}–{game.max_players}")
@@ -167,6 +216,10 @@ def make_setup(
     game.check_options(options, len(players))
     if mode == "simulated" and seed is None:
         raise MalformedEvent("a simulated match needs a seed", field="seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SAFE_INTEGER):
+        raise MalformedEvent(
+            f"seed must be an integer from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}", field="seed", limit=MAX_SAFE_INTEGER
+        )
     return {
         "game": game.id,
         "engine_version": game.version,
@@ -493,6 +546,7 @@ __all__ = [
     "undone_seqs",
     "legal_moves",
     "make_setup",
+    "check_player_names",
     "normalize_event",
     "replay",
     "replay_steps",

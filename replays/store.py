@@ -34,6 +34,28 @@ IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
 CHUNK = 1000
 
 
+class StoreError(RuntimeError):
+    """Redis answered something the store cannot have asked for: a client it
+    cannot work with, or a script's reply it does not know. Never retried."""
+
+
+def check_client(client: Any) -> None:
+    """Refuse a client whose replies are bytes: every comparison with a
+    script's text answer (``"ok"``) would fail and look like "try again".
+    ``redis.Redis`` and ``RedisCluster`` both say through ``get_encoder()``."""
+    try:
+        decodes = client.get_encoder().decode_responses
+    except AttributeError:
+        raise StoreError(
+            f"the event store needs a redis-py client (Redis or RedisCluster), not {type(client).__name__}"
+        ) from None
+    if decodes is not True:
+        raise StoreError(
+            f"the event store needs a client made with decode_responses=True; this {type(client).__name__} "
+            "returns bytes (e.g. redis.Redis.from_url(url, decode_responses=True))"
+        )
+
+
 @dataclass(frozen=True)
 class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing
@@ -62,6 +84,7 @@ class EventStore:
     def __init__(self, client: redis.Redis, prefix: str = "kroniek", kind: str = "m") -> None:
         if kind not in self.KINDS:
             raise ValueError(f"kind must be one of {', '.join(self.KINDS)}")
+        check_client(client)
         self.r = client
         self.prefix = prefix
         self.kind = kind
@@ -88,7 +111,8 @@ class EventStore:
         acl: dict[str, str] | None = None,
     ) -> bool:
         """Write a new stream's first events, listing fields and roles (``acl``)
-        atomically; False if the id exists."""
+        atomically; False if the id exists (nothing written). Any other answer
+        raises StoreError: a caller retrying on False must never loop on it."""
         fields: list[Any] = []
         for name, value in head.items():
             fields += [name, value]
@@ -99,8 +123,11 @@ class EventStore:
             keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")],
             args=[len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles],
         )
-        if res[0] != "ok":
+        answer = res[0] if isinstance(res, list) and res else res
+        if answer == "exists":
             return False
+        if answer != "ok":
+            raise StoreError(f"unexpected answer from the create script: {res!r}")
         self.r.zadd(self.index_key, {match_id: created_ts})
         return True
 

@@ -48,6 +48,7 @@ from engine.core import KroniekError
 
 from .hashing import canonical
 from .merkle import MerkleTree, leaf_hash, proof_to_hex
+from .store import StoreError, check_client
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,7 @@ class TransparencyLog:
     as the event store's) under key prefix ``prefix``."""
 
     def __init__(self, client: redis.Redis, prefix: str = "kroniek") -> None:
+        check_client(client)  # a bytes client would read 'conflict' as something else
         self.r = client
         self.prefix = prefix
         self._add = client.register_script(ADD)
@@ -200,6 +202,8 @@ class TransparencyLog:
         return out
 
     def _outcome(self, record: dict[str, Any], status: str, index: int, stored: str) -> int:
+        if status not in ("new", "dup", "conflict"):
+            raise StoreError(f"unexpected answer from the transparency log's script: {status!r}")
         if status == "conflict":
             try:
                 stored_head = orjson.loads(stored)["head"] if stored else None

@@ -33,6 +33,9 @@ from .errors import NotFound
 TOKEN_PREFIX = "kr_"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 EVERYONE = "*"
+#: tries of a user's creation while other writers change the users (bounded:
+#: a write that retries must stop some time)
+WRITE_ATTEMPTS = 16
 LEAGUE_FIELD = "@league"
 
 #: roles per kind of object; a player's role names its seat (``player:0``)
@@ -119,7 +122,7 @@ class Accounts:
         token = new_token()
         # One transaction: a user never exists without a way in, nor a token without its user.
         with self.r.pipeline(transaction=True) as pipe:
-            while True:
+            for _ in range(WRITE_ATTEMPTS):
                 try:
                     pipe.watch(self._users)
                     if pipe.hexists(self._users, name):
@@ -131,6 +134,7 @@ class Accounts:
                     return user, token
                 except redis.WatchError:
                     continue
+        raise KroniekError("too many accounts were changed at once; try again", user=name)
 
     def _token_record(self, user: User, token: str, now: str) -> bytes:
         # The user's admin flag rides along, so a request costs one lookup.

@@ -14,6 +14,7 @@ from . import schemas as S
 from .access import Access
 from .accounts import acl_fields, check_role
 from .errors import BadRequest, Forbidden, NotFound, Unauthorized
+from .limits import MAX_IDEMPOTENCY_KEY
 from .matches import MatchService
 
 games = Blueprint("games", __name__, url_prefix="/api/games", description="The games Kroniek knows")
@@ -154,8 +155,9 @@ class Events(MethodView):
         returns the first answer and writes nothing."""
         user = guard("match.append", match_id, service().store)
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not (0 < len(key) <= 255 and key.isprintable()):
-            raise BadRequest("Idempotency-Key must be 1–255 printable characters", field="Idempotency-Key")
+        if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
+            raise BadRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
+                             field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
         return dict(
             service().append(
                 match_id,

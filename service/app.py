@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Flask, jsonify, redirect, send_from_directory
+from flask import Flask, jsonify, redirect, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -13,9 +13,11 @@ from engine.match import rule_text
 from replays import EventStore
 from replays.translog import TransparencyLog
 
+from . import gate
 from .access import Access
 from .accounts import Accounts
 from .leagues import LeagueService
+from .limits import MAX_BODY_BYTES
 from .matches import MatchService
 from .openapi import KroniekSpecPlugin
 from .outage import STORE_ERRORS, best_effort, store_unavailable
@@ -37,9 +39,29 @@ class KroniekApi(Api):
             body["code"] = "malformed_request"
             body["message"] = "the request does not match its schema: " + _flatten_messages(messages)
             body["fields"] = messages
+            body.update(_first_field(messages))
+            if "json" in messages and not request.get_data(cache=True):
+                body["message"] = (
+                    "this endpoint takes a JSON body, sent with the header 'Content-Type: application/json'; "
+                    "the request has none. " + body["message"]
+                )
         # Keep the exception's own headers (Allow on a 405, WWW-Authenticate…), not its HTML type.
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         return jsonify({"error": body}), error.code, headers
+
+
+def _first_field(messages: dict[str, Any]) -> dict[str, str]:
+    """``field`` (a JSON path such as ``players[0]``) and ``location`` of the
+    first schema error, as the input gate names the fields it refuses."""
+    location, inner = next(iter(messages.items()))
+    path = ""
+    while isinstance(inner, dict) and inner:
+        key, inner = next(iter(inner.items()))
+        if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+            path += f"[{key}]"
+        else:
+            path += f".{key}" if path else str(key)
+    return {"field": path or gate.ROOT, "location": {"json": "body"}.get(location, location)}
 
 
 def _flatten_messages(messages: Any, path: str = "") -> str:
@@ -78,6 +100,8 @@ def create_app(
         # served by the app itself, so the docs page works without internet.
         OPENAPI_SWAGGER_UI_URL="/api/docs/assets/",
         JSON_SORT_KEYS=False,
+        # Werkzeug refuses to read a longer body; the gate answers it as a JSON 413.
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     from workers.connection import load_plugins
@@ -113,6 +137,7 @@ def create_app(
     app.extensions["kroniek"] = matches
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
     app.before_request(access.authenticate)
+    app.before_request(gate.check_request)  # every body, query and path value within service.limits
     app.extensions["kroniek.log"] = log = TransparencyLog(store.r, store.prefix)
     if signing_key is not None:
         app.extensions["kroniek.signing_key"] = signing_key
@@ -171,6 +196,11 @@ def create_app(
     @app.errorhandler(404)
     def not_found(exc):
         return jsonify({"error": {"code": "not_found", "message": "no such endpoint; the API is under /api (docs at /api/docs)"}}), 404
+
+    @app.errorhandler(413)
+    def too_large(exc):
+        return jsonify({"error": {"code": "payload_too_large", "message": f"the body is longer than {MAX_BODY_BYTES:,} bytes",
+                                  "field": gate.ROOT, "location": "body", "limit": MAX_BODY_BYTES}}), 413
 
     @app.errorhandler(405)
     def not_allowed(exc):

@@ -54,3 +54,48 @@ class Forbidden(KroniekError):
 
     code = "forbidden"
     status = 403
+
+
+class LimitExceeded(KroniekError):
+    """A value past one of the API's limits (``service.limits``): ``field``
+    is its JSON path (``data.cards[2]``) or the query or path parameter,
+    ``location`` says which (body, query, path, header), ``limit`` the bound."""
+
+    code = "limit_exceeded"
+    status = 400
+
+    def __init__(self, message: str, field: str, limit: int | str, location: str = "body") -> None:
+        super().__init__(message, field=field, location=location, limit=limit)
+
+
+class InvalidValue(LimitExceeded):
+    """A value no endpoint takes: a number with a fraction or an exponent, NaN
+    or Infinity, text that is not valid Unicode; ``limit`` names what is taken."""
+
+    code = "invalid_value"
+
+
+class MalformedJson(LimitExceeded):
+    """The body is not JSON text in UTF-8 (or names a member twice)."""
+
+    code = "malformed_json"
+
+
+class NoSuchPath(LimitExceeded):
+    """A path value past the limits (a 1,001-character id, round 10^20): it
+    can name nothing that exists, so the answer is a 404 that says why."""
+
+    code = "not_found"
+    status = 404
+
+
+class PayloadTooLarge(LimitExceeded):
+    code = "payload_too_large"
+    status = 413
+
+
+class UnsupportedMediaType(LimitExceeded):
+    """A body that is not sent as ``Content-Type: application/json``."""
+
+    code = "unsupported_media_type"
+    status = 415

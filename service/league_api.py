@@ -12,7 +12,8 @@ from leagues.league import FORMATS
 from . import schemas as S
 from .accounts import acl_fields
 from .api import _doc_errors, access, grant_role, guard, roles_of
-from .leagues import LeagueService
+from .leagues import LeagueService, RulesSchema
+from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_PLAYER_NAME, MAX_REASON
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
 
@@ -26,17 +27,19 @@ def allowed(action: str, league_id: str) -> str:
 
 
 class LeagueCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_LEAGUE_NAME))
     game = fields.String(required=True, metadata={"example": "braverats"})
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     rounds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
                             metadata={"description": "Swiss and tables: how many rounds"})
-    rules = fields.Dict(load_default=dict, metadata={"description": "points (win, draw, loss, bye …) and tiebreaks"})
-    players = fields.List(fields.String(validate=validate.Length(min=1, max=100)), load_default=list)
+    rules = fields.Nested(RulesSchema, load_default=dict,
+                          metadata={"description": "points (win, draw, loss, bye …) and tiebreaks"})
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=MAX_PLAYER_NAME)), load_default=list,
+                          validate=validate.Length(max=MAX_LEAGUE_PLAYERS))
 
 
 class PlayerIn(Schema):
-    player = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    player = fields.String(required=True, validate=validate.Length(min=1, max=MAX_PLAYER_NAME))
 
 
 class ResultIn(Schema):
@@ -46,8 +49,9 @@ class ResultIn(Schema):
 class ForfeitIn(Schema):
     round = fields.Integer(strict=True, required=True)
     board = fields.Integer(strict=True, required=True)
-    forfeited = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=1000))
+    forfeited = fields.List(fields.String(validate=validate.Length(max=MAX_PLAYER_NAME)), required=True,
+                            validate=validate.Length(min=1, max=MAX_LEAGUE_PLAYERS))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_REASON))
 
 
 #: the 200 answer of an endpoint that answers JSON, or CSV with ?format=csv

@@ -10,18 +10,108 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import secrets
 import time
+import unicodedata
+from fractions import Fraction
 from typing import Any, Callable
 
-from engine.core import KroniekError, RuleViolation
+from marshmallow import Schema, ValidationError, fields, validate
+
+from engine.core import KroniekError, MalformedEvent, RuleViolation
+from engine.match import REFUSED_IN_NAMES, check_player_name, check_player_names, name_key
 from leagues import league as L
 from leagues.archive import ranks_from_result
+from leagues.standings import TIEBREAKS
 from replays import EventStore, audit_match, seal
 from replays.hashing import GENESIS
 
-from .errors import NotFound
+from .errors import LimitExceeded, NotFound
+from .gate import check_value
+from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_POINTS, MAX_RANK_POINTS
 from .matches import MatchService, utc_now
+
+#: an exact point value as text: up to six digits, then a fraction (a
+#: denominator that is not 0) or decimals; or 1000000 (for MAX_POINTS 10^6). Whatever matches is
+#: within ±MAX_POINTS, so the OpenAPI pattern says exactly what is taken.
+_DIGITS = len(str(MAX_POINTS)) - 1
+assert MAX_POINTS == 10**_DIGITS, "the pattern below needs MAX_POINTS to be a power of ten"
+_EXACT = re.compile(rf"-?(?:[0-9]{{1,{_DIGITS}}}(?:/0*[1-9][0-9]{{0,{_DIGITS - 1}}}|\.[0-9]{{1,{_DIGITS}}})?|{MAX_POINTS})")
+
+
+class Points(fields.Field):
+    """League points: an integer, or an exact string ("1/2", "0.5"), within
+    ±MAX_POINTS; kept as given, so the stream holds what was sent."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > MAX_POINTS:
+                raise ValidationError(f"points are at most {MAX_POINTS:,} in size")
+            return value
+        if isinstance(value, str) and _EXACT.fullmatch(value):
+            try:
+                exact = Fraction(value)
+            except ZeroDivisionError:
+                raise ValidationError("points divide by a number other than 0") from None
+            if abs(exact) > MAX_POINTS:
+                raise ValidationError(f"points are at most {MAX_POINTS:,} in size")
+            return value
+        raise ValidationError('points are an integer or an exact string such as "1/2" or "0.5" (no floats)')
+
+
+_POINTS_DOC = {"oneOf": [{"type": "integer", "minimum": -MAX_POINTS, "maximum": MAX_POINTS},
+                         {"type": "string", "pattern": "^" + _EXACT.pattern + "$"}]}
+
+
+class RulesSchema(Schema):
+    """A league's ``rules``: its points and tiebreaks (``leagues.standings.Rules``);
+    nothing else, so what the stream holds is what the standings read."""
+
+    win = Points(metadata=_POINTS_DOC)
+    draw = Points(metadata=_POINTS_DOC)
+    loss = Points(metadata=_POINTS_DOC)
+    bye = Points(metadata=_POINTS_DOC)
+    forfeit_win = Points(metadata=_POINTS_DOC)
+    forfeit_loss = Points(metadata=_POINTS_DOC)
+    rank_points = fields.List(Points(metadata=_POINTS_DOC), allow_none=True,
+                              validate=validate.Length(max=MAX_RANK_POINTS),
+                              metadata={"description": "multi-player games: points for 1st, 2nd, …"})
+    tiebreaks = fields.List(fields.String(validate=validate.OneOf(TIEBREAKS)),
+                            validate=validate.Length(max=len(TIEBREAKS)))
+    unplayed = fields.String(validate=validate.OneOf(["own", "zero"]))
+
+
+def _first_error(messages: Any, path: str) -> tuple[str, str]:
+    """(field path, message) of the first marshmallow error in ``messages``."""
+    while isinstance(messages, dict):
+        key, messages = next(iter(messages.items()))
+        path = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+    if isinstance(messages, list):
+        messages = " ".join(str(m) for m in messages)
+    return path, str(messages)
+
+
+def check_league_setup(name: Any, players: Any, rules: Any) -> None:
+    """A new league's name, players and rules, within the API's limits;
+    checked before anything is written."""
+    if not isinstance(name, str) or not name.strip():
+        raise MalformedEvent("a league needs a name", field="name")
+    if len(name) > MAX_LEAGUE_NAME:
+        raise LimitExceeded(f"a league's name has at most {MAX_LEAGUE_NAME} characters, not {len(name):,}",
+                            "name", MAX_LEAGUE_NAME)
+    if any(unicodedata.category(ch) in REFUSED_IN_NAMES for ch in name):
+        raise MalformedEvent("a league's name may not hold control characters or line breaks", field="name")
+    check_player_names(players)
+    if len(players) > MAX_LEAGUE_PLAYERS:
+        raise LimitExceeded(f"a league has at most {MAX_LEAGUE_PLAYERS} players, not {len(players):,}",
+                            "players", MAX_LEAGUE_PLAYERS)
+    if not isinstance(rules, dict):
+        raise MalformedEvent("rules is an object", field="rules")
+    errors = RulesSchema().validate(rules)
+    if errors:
+        field, message = _first_error(errors, "rules")
+        raise MalformedEvent(f"{field}: {message}", field=field)
 
 
 class LeagueService:
@@ -44,10 +134,17 @@ class LeagueService:
     def state(self, league_id: str) -> L.LeagueState:
         return L.replay(self._log(league_id))
 
-    def _append(self, league_id: str, type: str, data: dict[str, Any], recorded_by: str) -> dict[str, Any]:
+    def _append(self, league_id: str, type: str, data: dict[str, Any], recorded_by: str,
+                check: Callable[[L.LeagueState], None] | None = None) -> dict[str, Any]:
+        """``check(state)``: a service-level check against the league as it is
+        before the event (limits the reducer does not know)."""
+        check_value(data, "data")
         for _ in range(20):
             events = self._log(league_id)
-            state = L.apply(L.replay(events), type, data)
+            before = L.replay(events)
+            if check is not None:
+                check(before)
+            state = L.apply(before, type, data)
             event = seal(len(events) + 1, type, None, data, utc_now(), recorded_by, events[-1]["hash"])
             if self.store.append(league_id, [event]).status == "ok":
                 if self.on_head is not None:
@@ -65,7 +162,9 @@ class LeagueService:
         from engine import registry
 
         registry.get(game)  # 404 for an unknown game
+        check_league_setup(name, players, rules)
         data = {"name": name, "game": game, "format": format, "rounds": rounds, "rules": rules}
+        check_value(data)
         L.start(data)  # refuse a bad setup before writing anything
         league_id = secrets.token_hex(8)
         setup = seal(1, "setup", None, data, utc_now(), recorded_by, GENESIS)
@@ -78,7 +177,17 @@ class LeagueService:
         return self.get(league_id)
 
     def register(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
-        return self._append(league_id, "register", {"player": player}, recorded_by)
+        check_player_name(player, "player")
+
+        def room_and_distinct(state: L.LeagueState) -> None:
+            # the league's players meet at boards, where make_setup wants distinct names
+            taken = {name_key(p): p for p in state.players}
+            if name_key(player) in taken and not state.rounds:
+                raise RuleViolation("league.register", f"{player!r} is registered already (as {taken[name_key(player)]!r})")
+            if len(state.players) >= MAX_LEAGUE_PLAYERS and not state.rounds:
+                raise LimitExceeded(f"a league has at most {MAX_LEAGUE_PLAYERS} players", "player", MAX_LEAGUE_PLAYERS)
+
+        return self._append(league_id, "register", {"player": player}, recorded_by, check=room_and_distinct)
 
     def withdraw(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
         return self._append(league_id, "withdraw", {"player": player}, recorded_by)

@@ -25,10 +25,13 @@ from typing import Any, Callable, Mapping
 from engine import match as M
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
+from replays.store import StoreError
 from replays.hashing import GENESIS
 
 from .game_data import GameDataStore
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+from .gate import check_value
+from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 from .outage import STORE_ERRORS
 
 log = logging.getLogger("kroniek.matches")
@@ -129,9 +132,10 @@ class MatchService:
     ) -> dict[str, Any]:
         """``acl``: who holds which role on the new match, written with it."""
         if mode == "simulated" and seed is None:
-            seed = secrets.randbits(63)
+            seed = secrets.randbelow(MAX_SAFE_INTEGER + 1)  # a seed anyone may type in again
         options = GameDataStore(self.store.r, self.store.prefix).embed(game, options)  # named card sets etc.
         setup = M.make_setup(game, players, options, mode, seed)
+        check_value(setup)  # what reaches the stream is within the API's limits, whoever calls
         ms = M.start(setup)
         now = self.clock()
         events = [seal(1, M.SETUP, None, setup, now, recorded_by, GENESIS)]
@@ -145,10 +149,12 @@ class MatchService:
             "status": ms.status,
             "result": canonical(ms.result_dict),
         }
-        while True:
+        for _ in range(CREATE_ATTEMPTS):
             match_id = secrets.token_hex(8)
             if self.store.create(match_id, events, head, time.time(), acl):
                 break
+        else:  # 64 random bits collided every time: the store is not what it seems
+            raise StoreError(f"no free match id in {CREATE_ATTEMPTS} tries; nothing was created")
         self._remember(match_id, _Cached(ms, events[-1]["hash"]))
         self._owe_validation(match_id)
         return self.match(match_id)
@@ -194,6 +200,7 @@ class MatchService:
         idempotency_key: str | None = None,
         recorded_by: str = "anonymous",
     ) -> dict[str, Any]:
+        check_value(data, "data")
         fingerprint = None
         if idempotency_key is not None:
             fingerprint = hashlib.sha256(
@@ -545,8 +552,9 @@ class MatchService:
             raise BadRequest(f"seq must be an event of this match (1–{ms.seq})", field="seq")
         if glyph is not None and glyph not in GLYPHS:
             raise BadRequest(f"glyph must be one of {' '.join(GLYPHS)}", field="glyph")
-        if comment is not None and (not isinstance(comment, str) or len(comment) > 10_000):
-            raise BadRequest("comment must be a string of at most 10,000 characters", field="comment")
+        if comment is not None and (not isinstance(comment, str) or len(comment) > MAX_COMMENT):
+            raise BadRequest(f"comment must be a string of at most {MAX_COMMENT:,} characters", field="comment",
+                             limit=MAX_COMMENT)
         if comment is None and glyph is None:
             raise BadRequest("an annotation needs a comment, a glyph or both")
         note = {"seq": seq, "comment": comment, "glyph": glyph, "author": author, "created_at": self.clock()}

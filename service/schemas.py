@@ -8,11 +8,12 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 from engine.core import REFEREE
 
 from .accounts import LEAGUE_ROLES, MATCH_ROLES
+from .limits import MAX_COMMENT, MAX_PAGE, MAX_PLAYER_NAME, MAX_SAFE_INTEGER, MAX_USER_NAME
 from .matches import GLYPHS
 
 
 #: the largest seq (or list offset) a query may name: an integer JSON keeps exactly
-MAX_SEQ = 2**53 - 1
+MAX_SEQ = MAX_SAFE_INTEGER  # a seq or page index: any integer that survives JSON
 
 
 class SeatOrReferee(fields.Field):
@@ -49,7 +50,9 @@ class ErrorBody(Schema):
     field = fields.String(metadata={"description": "the request field (or header) that was wrong"})
     fields_ = fields.Dict(data_key="fields", metadata={
         "description": "per location and field, what the schema refused (malformed_request)"})
-    limit = fields.Raw(metadata={"description": "the limit the value broke (a number or a length)"})
+    location = fields.String(validate=validate.OneOf(["body", "query", "path", "header"]),
+                             metadata={"description": "where the refused field is: body, query, path or header"})
+    limit = fields.Raw(metadata={"description": "the limit the value broke: a number, or what was expected"})
     game = fields.String(metadata={"description": "the game the error is about"})
     user = fields.String(metadata={"description": "the token's user (403)"})
     needs = fields.List(fields.String(), metadata={"description": "roles that would allow this (403)"})
@@ -93,7 +96,8 @@ class GameDetail(GameSummary):
 
 class MatchCreate(Schema):
     game = fields.String(required=True, metadata={"example": "braverats"})
-    players = fields.List(fields.String(), required=True, validate=validate.Length(min=1), metadata={
+    players = fields.List(fields.String(validate=validate.Length(max=MAX_PLAYER_NAME)), required=True,
+                          validate=validate.Length(min=1), metadata={
         "example": ["Ann", "Bob"], "description": "one name per seat; how many: the game's min_players–max_players"})
     options = fields.Dict(load_default=dict, metadata={"description": "the game's options (their JSON Schema: GET /api/games/<id>)"})
     mode = fields.String(
@@ -102,7 +106,8 @@ class MatchCreate(Schema):
         metadata={"description": "physical: chance outcomes are entered; simulated: drawn from a seeded RNG"},
     )
     seed = fields.Integer(
-        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"}
+        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"},
+        validate=validate.Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER),
     )
 
 
@@ -137,8 +142,8 @@ class MatchList(Schema):
 
 
 class ListArgs(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SAFE_INTEGER))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=MAX_PAGE))
 
 
 class EventIn(Schema):
@@ -219,14 +224,14 @@ class SeatArgs(Schema):
 
 class AnnotationIn(Schema):
     seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=10_000))
+    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=MAX_COMMENT))
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
 class RoleIn(Schema):
     """A role on a match."""
 
-    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    user = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME))
     role = fields.String(required=True, validate=validate.OneOf(MATCH_ROLES),
                          metadata={"description": "recorder, referee, or player (with seat)"})
     seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0),
@@ -234,7 +239,7 @@ class RoleIn(Schema):
 
 
 class LeagueRoleIn(Schema):
-    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    user = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME))
     role = fields.String(required=True, validate=validate.OneOf(LEAGUE_ROLES))
 
 

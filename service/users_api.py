@@ -10,13 +10,15 @@ from marshmallow import Schema, fields, validate
 from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
 from .errors import Forbidden
+from .limits import MAX_USER_NAME
 from .matches import utc_now
 
 users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, tokens and roles")
 
 
 class UserIn(Schema):
-    name = fields.String(required=True, validate=[validate.Regexp(NAME), validate.NoneOf([ANONYMOUS.name])],
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), validate.Regexp(NAME),
+                                                  validate.NoneOf([ANONYMOUS.name])],
                          metadata={"example": "ann"})
     admin = fields.Boolean(load_default=False)
 

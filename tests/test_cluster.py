@@ -91,3 +91,22 @@ def test_matches_on_a_cluster_append_replay_validate_and_audit(cluster):
         assert validate_log(store, mid)["status"] == "valid"
         assert MatchService(store).state_at(mid, 5).state[0].total == 4
     assert store.match_count() == 6
+
+
+@pytest.mark.redis
+def test_a_cluster_client_that_returns_bytes_is_refused(cluster):
+    """A RedisCluster made without decode_responses=True would read every
+    script's answer as "try again" (issue 9): the store refuses it at once."""
+    from replays.store import StoreError
+    from replays.translog import TransparencyLog
+
+    node = cluster.get_default_node()
+    raw = RedisCluster(host=node.host, port=node.port)
+    try:
+        with pytest.raises(StoreError, match="decode_responses=True"):
+            EventStore(raw, "kc-bytes")
+        with pytest.raises(StoreError, match="decode_responses=True"):
+            TransparencyLog(raw, "kc-bytes")
+        assert EventStore(cluster, "kc-text").prefix == "kc-text"
+    finally:
+        raw.close()

@@ -1,0 +1,308 @@
+"""The input gate: one check of every JSON body, query value and path value
+against ``service.limits``, run before any endpoint (a ``before_request``
+hook), so a value past a limit never reaches a schema, the service layer or
+the store, and a refusal writes nothing.
+
+The body is parsed here strictly, with the standard library's parser and
+hooks that keep what it would otherwise turn into something else: a number
+with a fraction or an exponent, NaN and Infinity, an integer literal too long
+for the range, a member named twice. The endpoint's schema (webargs) parses
+the same bytes again; for a body that passed, both parses give the same
+value, since everything on which JSON parsers differ has been refused.
+
+``check_value`` is the same walk for values already in Python: the service
+layer runs it over what it is about to seal into a stream, so a caller that
+does not come through HTTP (the CLI, a worker, a test) meets the same limits.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import request
+from webargs.core import is_json
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .errors import InvalidValue, LimitExceeded, MalformedJson, NoSuchPath, PayloadTooLarge, UnsupportedMediaType
+from .limits import (
+    MAX_BODY_BYTES,
+    MAX_DEPTH,
+    MAX_ITEMS,
+    MAX_KEY,
+    MAX_MEMBERS,
+    MAX_QUERY_PARAMS,
+    MAX_QUERY_VALUE,
+    MAX_SAFE_INTEGER,
+    MAX_STRING,
+)
+
+ROOT = "$"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+INTEGERS = f"an integer from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}"
+UNICODE = "valid Unicode (no lone surrogates)"
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SHOWN = 40  # characters of a refused literal or member name an error shows
+
+
+class _Literal(str):
+    """A number literal the parser met that the API does not take, kept as
+    its text so the walk can say where it was."""
+
+
+class _NotInteger(_Literal):
+    """A number with a fraction or an exponent, NaN, Infinity."""
+
+
+class _LongInteger(_Literal):
+    """An integer literal with more digits than the range allows."""
+
+
+class _Members(dict):
+    """An object as parsed; ``twice`` is a member name that appeared twice."""
+
+    twice: str | None = None
+
+
+def _parse_int(text: str) -> int | _LongInteger:
+    return int(text) if len(text.lstrip("-")) <= 16 else _LongInteger(text)
+
+
+def _members(pairs: list[tuple[str, Any]]) -> _Members:
+    obj = _Members(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+    return obj
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "…"
+
+
+def _member_path(path: str, key: str) -> str:
+    if _IDENT.match(key) and len(key) <= _SHOWN:
+        return key if path == ROOT else f"{path}.{key}"
+    quoted = json.dumps(key[:_SHOWN])  # escapes what a path cannot show (a lone surrogate)
+    if len(key) > _SHOWN:
+        quoted = quoted[:-1] + '…"'
+    return f"{path}[{quoted}]"
+
+
+def _where(path: str) -> str:
+    return "the body" if path == ROOT else path
+
+
+def _check_text(text: str, path: str, location: str, limit: int, what: str = "a string") -> None:
+    if len(text) > limit:
+        raise LimitExceeded(
+            f"{_where(path)}: {what} has at most {limit:,} characters, not {len(text):,}", path, limit, location
+        )
+    found = _SURROGATE.search(text)
+    if found:
+        raise InvalidValue(
+            f"{_where(path)}: {what} must be valid Unicode; it holds a lone surrogate "
+            f"(\\u{ord(found.group()):04x} at character {found.start()})",
+            path,
+            UNICODE,
+            location,
+        )
+
+
+def _fine(value: Any, depth: int) -> bool:
+    """True when every part of ``value`` is within the limits: the quick pass
+    (no paths built), run first; ``_check`` then finds and names a problem."""
+    t = type(value)
+    if t is str:
+        return len(value) <= MAX_STRING and not _SURROGATE.search(value)
+    if t is int:
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if value is None or t is bool:
+        return True
+    if t is dict or t is _Members:
+        if depth > MAX_DEPTH or len(value) > MAX_MEMBERS or getattr(value, "twice", None) is not None:
+            return False
+        for key, item in value.items():
+            if type(key) is not str or len(key) > MAX_KEY or _SURROGATE.search(key) or not _fine(item, depth + 1):
+                return False
+        return True
+    if t is list:
+        if depth > MAX_DEPTH or len(value) > MAX_ITEMS:
+            return False
+        for item in value:
+            if not _fine(item, depth + 1):
+                return False
+        return True
+    return False  # floats, refused literals, anything else: _check says what
+
+
+def check_value(value: Any, field: str = ROOT, location: str = "body", depth: int = 1) -> None:
+    """Refuse (LimitExceeded or InvalidValue, naming ``field``'s path) any
+    part of a JSON value past the API's limits."""
+    if not _fine(value, depth):
+        _check(value, field, location, depth)
+
+
+def _check(value: Any, field: str, location: str, depth: int) -> None:
+    if isinstance(value, _Literal):
+        if isinstance(value, _LongInteger):
+            raise LimitExceeded(
+                f"{_where(field)}: {_short(value)} is outside the integers the API keeps exactly ({INTEGERS})",
+                field, MAX_SAFE_INTEGER, location,
+            )
+        raise InvalidValue(
+            f"{_where(field)}: {_short(value)} is not an integer; no endpoint takes fractions, exponents, NaN or "
+            f"Infinity ({INTEGERS})",
+            field, "integer", location,
+        )
+    if isinstance(value, str):
+        _check_text(value, field, location, MAX_STRING)
+    elif value is None or isinstance(value, bool):
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_SAFE_INTEGER:
+            raise LimitExceeded(
+                f"{_where(field)}: {_short(str(value))} is outside the integers the API keeps exactly ({INTEGERS})",
+                field, MAX_SAFE_INTEGER, location,
+            )
+    elif isinstance(value, float):
+        raise InvalidValue(
+            f"{_where(field)}: {_short(repr(value))} is not an integer; no endpoint takes fractions ({INTEGERS})",
+            field, "integer", location,
+        )
+    elif isinstance(value, (dict, list, tuple)):
+        if depth > MAX_DEPTH:
+            raise LimitExceeded(
+                f"{_where(field)}: arrays and objects nest at most {MAX_DEPTH} levels deep", field, MAX_DEPTH, location
+            )
+        if isinstance(value, dict):
+            if len(value) > MAX_MEMBERS:
+                raise LimitExceeded(
+                    f"{_where(field)}: an object has at most {MAX_MEMBERS} members, not {len(value):,}",
+                    field, MAX_MEMBERS, location,
+                )
+            twice = getattr(value, "twice", None)
+            if twice is not None:
+                raise MalformedJson(
+                    f"{_where(field)}: the member {json.dumps(_short(twice))} appears twice", field,
+                    "each member once", location,
+                )
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise InvalidValue(f"{_where(field)}: member names are strings", field, "string", location)
+                path = _member_path(field, key)
+                _check_text(key, path, location, MAX_KEY, "a member name")
+                _check(item, path, location, depth + 1)
+        else:
+            if len(value) > MAX_ITEMS:
+                raise LimitExceeded(
+                    f"{_where(field)}: an array has at most {MAX_ITEMS:,} items, not {len(value):,}",
+                    field, MAX_ITEMS, location,
+                )
+            for i, item in enumerate(value):
+                _check(item, f"{field}[{i}]" if field != ROOT else f"[{i}]", location, depth + 1)
+    else:
+        raise InvalidValue(f"{_where(field)}: {type(value).__name__} is not a JSON value", field, "a JSON value", location)
+
+
+def parse_body(raw: bytes) -> Any:
+    """The body's JSON value, parsed strictly, then checked against the limits."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedJson(f"the body is not UTF-8 text (byte {exc.start})", ROOT, "JSON text in UTF-8") from None
+    try:
+        value = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_NotInteger,
+            parse_constant=_NotInteger,
+            object_pairs_hook=_members,
+        )
+    except RecursionError:
+        raise LimitExceeded(
+            f"the body: arrays and objects nest at most {MAX_DEPTH} levels deep", ROOT, MAX_DEPTH
+        ) from None
+    except ValueError as exc:
+        detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise MalformedJson(f"the body is not valid JSON: {detail}", ROOT, "JSON text in UTF-8") from None
+    check_value(value)
+    return value
+
+
+def check_body() -> None:
+    if request.method not in BODY_METHODS:
+        return
+    length = request.content_length
+    if length is not None and length > MAX_BODY_BYTES:
+        raise PayloadTooLarge(
+            f"the body has {length:,} bytes; at most {MAX_BODY_BYTES:,} are taken", ROOT, MAX_BODY_BYTES
+        )
+    try:
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES:,} bytes", ROOT, MAX_BODY_BYTES) from None
+    if length is None and len(raw) >= MAX_BODY_BYTES:
+        # A body without a length (chunked) is read up to the limit and no
+        # further: reaching it means there was more.
+        raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES - 1:,} bytes", ROOT, MAX_BODY_BYTES)
+    if not raw:
+        return
+    if not is_json(request.mimetype):
+        sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
+        raise UnsupportedMediaType(
+            f"a request body must be JSON, sent with the header 'Content-Type: application/json'; {sent}",
+            "Content-Type", "application/json", "header",
+        )
+    parse_body(raw)
+
+
+def check_query() -> None:
+    for key, value in (request.view_args or {}).items():
+        _check_parameter(key, value, "path")
+    if not request.query_string:
+        return
+    args = request.args
+    count = sum(len(values) for values in args.listvalues())
+    if count > MAX_QUERY_PARAMS:
+        raise LimitExceeded(
+            f"a request has at most {MAX_QUERY_PARAMS} query parameters, not {count}", "query", MAX_QUERY_PARAMS, "query"
+        )
+    for key, value in args.items(multi=True):
+        _check_text(key, _short(key), "query", MAX_QUERY_VALUE, "a query parameter's name")
+        _check_parameter(key, value, "query")
+
+
+def _check_parameter(name: str, value: Any, location: str) -> None:
+    try:
+        _check_value_of(name, value, location)
+    except LimitExceeded as exc:
+        if location != "path":
+            raise
+        raise NoSuchPath(f"no such resource: {exc.message}", **exc.details) from None
+
+
+def _check_value_of(name: str, value: Any, location: str) -> None:
+    field = _short(name)
+    if isinstance(value, str):
+        _check_text(value, field, location, MAX_QUERY_VALUE, f"a {location} value")
+        try:
+            number = int(value)  # as the schemas read an integer parameter
+        except ValueError:
+            return
+    else:
+        number = value
+    if isinstance(number, int) and abs(number) > MAX_SAFE_INTEGER:
+        raise LimitExceeded(
+            f"{field}: {_short(str(number))} is outside the integers the API takes ({INTEGERS})",
+            field, MAX_SAFE_INTEGER, location,
+        )
+
+
+def check_request() -> None:
+    """The ``before_request`` hook: query and path values, then the body."""
+    check_query()
+    check_body()
