@@ -25,6 +25,7 @@ def start(var, port):
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--var", str(var)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # a process group of its own, as a shell gives it (see ctrl_c)
     )
     base = f"http://127.0.0.1:{port}"
     token = None
@@ -38,14 +39,21 @@ def start(var, port):
     deadline = time.monotonic() + 60
     while True:
         try:
-            if requests.get(f"{base}/api", timeout=1).status_code == 200:
+            if requests.get(f"{base}/api", timeout=5).status_code == 200:
                 return proc, base, token
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"kroniek run did not come up:\n{proc.stdout.read()}")
         time.sleep(0.2)
+
+
+def ctrl_c(proc):
+    """What Ctrl-C in a terminal does: SIGINT to the whole foreground process group."""
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    return proc.head + out
 
 
 def stop(proc):

@@ -180,7 +180,7 @@ def analyse_match(prefix: str, match_id: str) -> dict[str, Any] | None:
     return analyse_log(EventStore(store_client(), prefix), match_id)
 
 
-def sweep(prefix: str) -> int:
+def sweep(prefix: str, trust_marks: float = 0.0) -> int:
     """Queue a validation for every match whose verdict is behind its head,
     an analysis for every match whose valid verdict is ahead of its analysis
     (games with one), and a ratings recomputation for every game whose table
@@ -188,7 +188,9 @@ def sweep(prefix: str) -> int:
 
     Run when a worker starts and when it is back after losing Redis, so a
     job lost between an append and its enqueue (the API process died in
-    between), or lost with a Redis that crashed, is made good.
+    between), or lost with a Redis that crashed, is made good. A match
+    marked owed less than ``trust_marks`` seconds ago is left to the job
+    queued with its mark.
     """
     from engine import registry
     from engine.core import UnknownGame
@@ -197,6 +199,7 @@ def sweep(prefix: str) -> int:
 
     store = EventStore(store_client(), prefix)
     queued = 0
+    now = time.time()
     for ids in store.id_pages():
         pipe = store.r.pipeline(transaction=False)
         for match_id in ids:
@@ -204,17 +207,22 @@ def sweep(prefix: str) -> int:
             pipe.get(store.key(match_id, "verdict"))
             pipe.get(store.key(match_id, "analysis"))
             pipe.hget(store.key(match_id, "head"), "game")
+            pipe.zscore(store.owed_key("validation"), match_id)
+            pipe.zscore(store.owed_key("analysis"), match_id)
         replies = pipe.execute()
         for i, match_id in enumerate(ids):
-            last, verdict, analysis, game = replies[4 * i: 4 * i + 4]
+            last, verdict, analysis, game, owed_validation, owed_analysis = replies[6 * i: 6 * i + 6]
             if not last:
                 continue
             head = int(last[0][0].split("-", 1)[0])
             verdict = orjson.loads(verdict) if verdict else None
             if verdict is None or verdict["seq"] < head:
-                store.owe("validation", match_id, time.time())
-                enqueue_validation(prefix, match_id)
-                queued += 1
+                if owed_validation is None or owed_validation < now - trust_marks:
+                    store.owe("validation", match_id, now)
+                    enqueue_validation(prefix, match_id)
+                    queued += 1
+                continue
+            if owed_analysis is not None and owed_analysis >= now - trust_marks:
                 continue
             analysis = orjson.loads(analysis) if analysis else None
             if verdict["status"] != "valid" or (analysis is not None and analysis["seq"] >= verdict["seq"]):
@@ -224,7 +232,7 @@ def sweep(prefix: str) -> int:
                     continue
             except UnknownGame:
                 continue
-            store.owe("analysis", match_id, time.time())
+            store.owe("analysis", match_id, now)
             enqueue_analysis(prefix, match_id)
             queued += 1
     for game in stale_rating_games(prefix):

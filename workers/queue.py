@@ -8,6 +8,7 @@ import os
 from datetime import timedelta
 
 from rq import Queue, Retry
+from rq.job import Job
 
 from .connection import queue_client
 
@@ -40,7 +41,7 @@ def get_queue(name: str | None = None) -> Queue:
 
 
 def _enqueue(job: str, args: tuple, description: str, delay: float, queue: str | None = None,
-             timeout: int = 600) -> None:
+             timeout: int = 600) -> Job:
     """Queue ``job`` with retries, starting ``delay`` seconds from now at the
     soonest (RQ's scheduler, which every kroniek worker runs, moves it to the
     queue then; RQ counts in whole seconds, so it may start up to a second
@@ -49,29 +50,28 @@ def _enqueue(job: str, args: tuple, description: str, delay: float, queue: str |
                    description=description)
     q = get_queue(queue)
     if delay > 0:
-        q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
-    else:
-        q.enqueue(job, *args, **options)
+        return q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
+    return q.enqueue(job, *args, **options)
 
 
-def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> None:
+def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> Job:
     """Queue a validation of the match's whole log (replay, rules, chain)."""
-    _enqueue("workers.jobs.validate_match", (prefix, match_id), f"validate match {match_id}", delay)
+    return _enqueue("workers.jobs.validate_match", (prefix, match_id), f"validate match {match_id}", delay)
 
 
-def enqueue_analysis(prefix: str, match_id: str) -> None:
+def enqueue_analysis(prefix: str, match_id: str) -> Job:
     """Queue the solver analysis of the match's log on the analysis queue;
     its job may run up to the analysis time budget (and a margin)."""
     from .jobs import analysis_seconds
 
-    _enqueue("workers.jobs.analyse_match", (prefix, match_id), f"analyse match {match_id}", 0.0,
+    return _enqueue("workers.jobs.analyse_match", (prefix, match_id), f"analyse match {match_id}", 0.0,
              queue=analysis_queue_name(), timeout=int(analysis_seconds()) + 120)
 
 
-def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> None:
+def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> Job:
     """Queue a recomputation of ``game``'s ratings from every league result
     (``workers.jobs.recompute_ratings``). Any job that starts after a result
     was appended covers it, so a burst of results may queue several jobs;
     each rates from scratch and the stored table does not depend on which
     ran or finished first."""
-    _enqueue("workers.jobs.recompute_ratings", (prefix, game), f"recompute {game} ratings", delay)
+    return _enqueue("workers.jobs.recompute_ratings", (prefix, game), f"recompute {game} ratings", delay)

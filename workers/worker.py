@@ -35,7 +35,7 @@ from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
 
 from .connection import key_prefix, load_plugins, queue_client, store_client
-from .jobs import requeue_overdue, sweep
+from .jobs import OVERDUE, requeue_overdue, sweep
 from .queue import ROLES, queue_names
 
 log = logging.getLogger("kroniek.worker")
@@ -46,7 +46,7 @@ DEQUEUE_TIMEOUT = 5
 MAINTENANCE_INTERVAL = 5
 #: A scheduler or a job execution silent this long (s) is taken as dead.
 #: Schedulers beat every second, executions every ``JOB_MONITORING`` s.
-STALE_AFTER = 15
+STALE_AFTER = 10
 JOB_MONITORING = 3
 #: Retry the scheduler locks this often (s) while some are held elsewhere.
 LOCK_RETRY = 3
@@ -226,7 +226,7 @@ class KroniekWorker(Worker):
         due = time.monotonic() - self._swept_at > SWEEP_INTERVAL
         if restarted or (due and store_client().set(f"{self.prefix}:sweep-lock", self.name, nx=True, ex=SWEEP_INTERVAL)):
             self._swept_at = time.monotonic()
-            queued = sweep(self.prefix)
+            queued = sweep(self.prefix, trust_marks=OVERDUE)
             self.log.info("Worker %s: swept the store%s; %d job(s) queued", self.name,
                           " (Redis restarted)" if restarted else "", queued)
 
