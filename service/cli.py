@@ -46,15 +46,22 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
 
 @main.command()
 @click.option("--burst", is_flag=True, help="work until the queues are empty, then exit")
-@click.option("--queues", default="validation,analysis", show_default=True,
-              help="comma-separated, in order of priority: validation (verdicts and ratings), analysis "
-              "(solver annotations), or queue names")
-def worker(burst: bool, queues: str) -> None:
-    """Run one RQ worker (honours REDIS_URL, KRONIEK_QUEUE): by default it
-    serves both queues, validation first. It survives Redis outages and takes
-    over the scheduling and the jobs of a worker that was killed."""
-    from workers.worker import run
+@click.option("--queues", default=None,
+              help="one RQ worker for these queues, comma-separated in order of priority: validation (verdicts "
+              "and ratings), analysis (solver annotations), or queue names. Default: both, in two processes "
+              "(one for validation, one for validation then analysis)")
+def worker(burst: bool, queues: str | None) -> None:
+    """Run the workers (honours REDIS_URL, KRONIEK_QUEUE). They survive Redis
+    outages and take over the scheduling and the jobs of a worker that was
+    killed."""
+    from workers.worker import run, supervise
 
+    if queues is None:
+        if burst:
+            run(burst=True)
+        else:
+            supervise()
+        return
     roles = [q.strip() for q in queues.split(",") if q.strip()]
     if not roles:
         raise click.BadParameter("name at least one queue", param_hint="--queues")

@@ -16,7 +16,10 @@ after blocking up to seven minutes for one. Here:
   taking it every few seconds, rides out Redis outages, and stops when its
   worker is gone;
 - losing Redis ends one work loop, not the process: ``run`` waits for Redis
-  with back-off, sweeps, and starts a new loop.
+  with back-off, sweeps, and starts a new loop;
+- ``kroniek worker`` with no ``--queues`` runs two of these (``supervise``):
+  one on the validation queue, one on validation then analysis, so a
+  solver analysis of minutes never holds up a verdict of milliseconds.
 """
 
 from __future__ import annotations
@@ -248,10 +251,54 @@ def wait_for_redis(stopping: list[bool], wait: float = 1.0, longest: float = 10.
     return False
 
 
+#: What ``kroniek worker`` runs by default: two RQ workers in two processes,
+#: so a long analysis never holds up a verdict: one serves validation only,
+#: the other validation first and analysis when there is no validation.
+DEFAULT_SPLIT = (("validation",), ("validation", "analysis"))
+
+
+def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after: float = 1.0) -> None:
+    """Run one ``kroniek worker --queues …`` process per entry of ``split``;
+    pass SIGINT/SIGTERM on to them (a second one: they abandon their jobs),
+    and start again one that stops by itself. Returns when they are all stopped."""
+    import subprocess
+    import sys
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    signals = [0]
+
+    def forward(*_: object) -> None:
+        signals[0] += 1
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+
+    def spawn(roles: tuple[str, ...]) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", ",".join(roles)])
+
+    children: list[subprocess.Popen] = []
+    signal.signal(signal.SIGINT, forward)
+    signal.signal(signal.SIGTERM, forward)
+    children.extend(spawn(roles) for roles in split)
+    while True:
+        time.sleep(0.2)
+        if signals[0]:
+            if all(c.poll() is not None for c in children):
+                return
+            continue
+        for i, child in enumerate(children):
+            if child.poll() is not None:
+                log.warning("worker for %s stopped (%s); starting it again", ",".join(split[i]), child.returncode)
+                time.sleep(restart_after)
+                if not signals[0]:
+                    children[i] = spawn(split[i])
+
+
 def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> None:
     """Serve ``queues`` (roles ``validation``, ``analysis`` or queue names,
-    in order of priority) until stopped by SIGINT or SIGTERM (or, with
-    ``burst``, until they are empty)."""
+    in order of priority) in this process until stopped by SIGINT or SIGTERM
+    (or, with ``burst``, until they are empty)."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     load_plugins()
