@@ -77,17 +77,23 @@ class Scheduler(RQScheduler):
     """RQ's scheduler, made to keep going (see the module docstring)."""
 
     def break_stale_locks(self) -> None:
-        """Release locks whose holder has stopped beating (it was killed):
-        each is released only if still held by that same dead holder."""
+        """Release locks whose holder has stopped refreshing them (it was
+        killed): a live holder sets the lock's TTL back to ``interval + 60``
+        s every ``interval`` s. Each is released only if still held by that
+        same holder."""
+        full = self.interval + 60
         for name in self._queue_names:
             key = self.get_locking_key(name)
-            holder = self.connection.get(key)
-            if holder is None or holder.decode() == self.name:
+            pipe = self.connection.pipeline()
+            pipe.get(key)
+            pipe.ttl(key)
+            holder, ttl = pipe.execute()
+            if holder is None or holder.decode() == self.name or ttl < 0:
                 continue
-            beat = self.connection.hget(f"rq:scheduler:{holder.decode()}", "last_heartbeat")
-            if _age(beat) > STALE_AFTER and release_lock(self.connection, key, holder.decode()):
-                self.log.warning("Scheduler lock for %s was held by a scheduler silent for %.0f s; taken over",
-                                 name, min(_age(beat), 1e9))
+            silent = full - ttl
+            if silent > STALE_AFTER and release_lock(self.connection, key, holder.decode()):
+                self.log.warning("Scheduler lock for %s was held by a scheduler silent for %d s; taken over",
+                                 name, silent)
 
     def acquire_locks(self, auto_start: bool = False):
         self.break_stale_locks()

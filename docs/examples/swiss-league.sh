@@ -19,7 +19,12 @@ wait_for() {
     sleep 0.2
   done
 }
-validated() { [[ $(curl -sf "$API/matches/$1" | jq -r .validation) == valid ]]; }
+validated() {
+  local v; v=$(curl -sf "$API/matches/$1" | jq -c '{seq, validation, validation_details}') || return 1
+  [[ $(jq -r .validation <<<"$v") == valid ]] && return 0
+  [[ $(jq -r .validation <<<"$v") == invalid ]] && { echo "match $1 is invalid: $v" >&2; exit 1; }
+  return 1
+}
 rated() { [[ $(curl -sf "$API/ratings/braverats" | jq .results) -ge $1 ]]; }
 
 # 1. The admin makes an organiser; the organiser's token does the rest.
