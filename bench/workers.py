@@ -59,7 +59,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
-def measure(matches: int = 12, analysis_wait: float = 600.0) -> list[tuple[str, str, str, str]]:
+def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, str, str, str]]:
     from bench import bench_redis
     from replays import EventStore
     from service.matches import MatchService

@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -36,6 +37,11 @@ def start(var, port):
             token = line.rsplit(" ", 1)[1].strip()
         if line.startswith("Press Ctrl-C") or line.startswith("Accounts:"):
             break
+    # Keep reading what it prints: a pipe nobody reads fills up (64 KB of
+    # worker logs) and then blocks every process that writes to it.
+    proc.lines = []
+    proc.reader = threading.Thread(target=lambda: proc.lines.extend(proc.stdout), daemon=True)
+    proc.reader.start()
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -45,21 +51,26 @@ def start(var, port):
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"kroniek run did not come up:\n{proc.stdout.read()}")
+            proc.reader.join(timeout=10)
+            pytest.fail(f"kroniek run did not come up:\n{proc.head}{''.join(proc.lines)}")
         time.sleep(0.2)
+
+
+def _output(proc):
+    proc.wait(timeout=60)
+    proc.reader.join(timeout=10)
+    return proc.head + "".join(proc.lines)
 
 
 def ctrl_c(proc):
     """What Ctrl-C in a terminal does: SIGINT to the whole foreground process group."""
     os.killpg(proc.pid, signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
-    return proc.head + out
+    return _output(proc)
 
 
 def stop(proc):
     proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
-    return proc.head + out
+    return _output(proc)
 
 
 @pytest.mark.slow
