@@ -217,6 +217,19 @@ def test_the_analysis_stops_at_its_node_budget(store, monkeypatch):
     assert sum(n.get("nodes", 0) for n in notes) <= 10
 
 
+def test_the_analysis_stops_at_its_time_budget(store, monkeypatch):
+    from workers.jobs import analyse_log
+
+    _, mid = recorded(store, "twaalven", 4)
+    validate_log(store, mid)
+    monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "0")  # no solver call may start
+    assert analyse_log(store, mid)["status"] == "done"
+    notes = [n for ns in store.auto_annotations(mid).values() for n in ns if n.get("source") == "solver"]
+    winnable = [n["winnable"] for n in notes if n["kind"] == "winnable"]
+    assert winnable and set(winnable) == {None}
+    assert all("nodes" not in n or n["nodes"] == 0 for n in notes)
+
+
 def test_games_without_an_analysis_say_none(store):
     from engine.braverats.game import BraveRats  # noqa: F401  (registered)
 
