@@ -180,14 +180,28 @@ def _core(args: argparse.Namespace, url: str) -> list[tuple[str, str, str, str]]
         # server's own count would include the calls inside the script).
         sent = [0]
         send = client.execute_command
+        make_pipeline = client.pipeline
 
         def counting(*a, **k):
             sent[0] += 1
             return send(*a, **k)
 
+        def counting_pipeline(*a, **k):  # a pipeline is one round trip
+            pipe = make_pipeline(*a, **k)
+            run = pipe.execute
+
+            def execute(*ea, **ek):
+                sent[0] += 1
+                return run(*ea, **ek)
+
+            pipe.execute = execute
+            return pipe
+
         client.execute_command = counting
+        client.pipeline = counting_pipeline
         append_pairs(svc, mid, 6400)
         del client.execute_command
+        del client.pipeline
         rows.append(("(a) round trips to Redis per validated append", f"{sent[0]:,} for 6,400",
                      f"{sent[0] / 6400:.3f}", "1 (+1/64 for a snapshot)"))
 

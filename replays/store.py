@@ -26,6 +26,7 @@ a league's stream is laid out the same way under ``{l:ID}``):
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -43,6 +44,7 @@ CHUNK = 1000
 class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing
     stored: str | None = None
+    owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
 
 
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
@@ -120,6 +122,7 @@ class EventStore:
         result: str = "",
         idem_key: str | None = None,
         idem_value: str = "",
+        owe: str | None = None,
     ) -> AppendOutcome:
         """Append ``events`` (seqs following on the stream's last entry) or nothing.
 
@@ -130,37 +133,69 @@ class EventStore:
         to record with them, go through a script that checks the last seq
         first. ``status``/``result``, when not empty, are then written to the
         head for listings (a derived field; the worker rewrites it too).
+
+        ``owe``: mark the stream owed that work (``owe``) after the append,
+        in the same round trip (on a Cluster, the next); ``owed`` in the
+        outcome says the mark was new, whatever the append's outcome.
         """
-        if len(events) == 1 and not idem_key:
-            event = events[0]
-            try:
-                added = self.r.xadd(
-                    self.key(match_id, "log"),
-                    {"event": event["text"], "hash": event["hash"]},
-                    id=f"{event['seq']}-0",
-                    nomkstream=True,
-                )
-            except redis.ResponseError as exc:
-                if "equal or smaller" in str(exc):
-                    return AppendOutcome("conflict")
-                raise
-            if added is None:
-                return AppendOutcome("missing")
-        else:
+        single = len(events) == 1 and not idem_key
+
+        def issue(client: Any) -> Any:
+            if single:
+                event = events[0]
+                return client.xadd(self.key(match_id, "log"), {"event": event["text"], "hash": event["hash"]},
+                                   id=f"{event['seq']}-0", nomkstream=True)
             keys = [self.key(match_id, "log")]
             args = [len(events), *_flatten(events)]
             if idem_key:
                 keys.append(self.key(match_id, f"idem:{idem_key}"))
-                res = self._append_idem(keys=keys, args=[*args, idem_value])
-            else:
-                res = self._append(keys=keys, args=args)
-            if res[0] == "dup":
-                return AppendOutcome("duplicate", stored=res[1])
-            if res[0] != "ok":
-                return AppendOutcome(res[0])
+                return self._append_idem(keys=keys, args=[*args, idem_value], client=client)
+            return self._append(keys=keys, args=args, client=client)
+
+        owed = False
+        pipe = self.r.pipeline(transaction=False) if owe and not self._cluster else None
+        if pipe is not None:
+            issue(pipe)
+            pipe.zadd(self.owed_key(owe), {match_id: time.time()}, nx=True)  # after the append: see owe()
+            res, added = pipe.execute(raise_on_error=False)
+            owed = added == 1
+        else:
+            try:
+                res = issue(self.r)
+            except redis.ResponseError as exc:
+                res = exc
+        outcome = self._outcome(res, single)
+        if owe and pipe is None and outcome.status == "ok":
+            owed = self.owe(owe, match_id, time.time())
+        if owed and outcome.status == "missing":
+            self.take_owed(owe, match_id)  # nothing to validate there
+            owed = False
+        if outcome.status != "ok":
+            return AppendOutcome(outcome.status, outcome.stored, owed)
         if status:
             self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+        return AppendOutcome("ok", owed=owed)
+
+    @staticmethod
+    def _outcome(res: Any, single: bool) -> AppendOutcome:
+        """The outcome of an append from its XADD's or script's reply."""
+        if single and isinstance(res, redis.ResponseError) and "equal or smaller" in str(res):
+            return AppendOutcome("conflict")
+        if isinstance(res, Exception):
+            raise res
+        if single:
+            return AppendOutcome("missing") if res is None else AppendOutcome("ok")
+        if res[0] == "dup":
+            return AppendOutcome("duplicate", stored=res[1])
+        if res[0] != "ok":
+            return AppendOutcome(res[0])
         return AppendOutcome("ok")
+
+    @property
+    def _cluster(self) -> bool:
+        from redis.cluster import RedisCluster
+
+        return isinstance(self.r, RedisCluster)
 
     def set_summary(self, match_id: str, status: str, result: str) -> None:
         self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})

@@ -150,8 +150,10 @@ class MatchService:
         this match that has not started yet will read this append. If
         queueing fails the append still stands and the mark stays: a worker
         queues the job of a mark left unclaimed (``workers.jobs.requeue_overdue``)."""
-        if not self.store.owe("validation", match_id, time.time()):
-            return
+        if self.store.owe("validation", match_id, time.time()):
+            self._queue_validation(match_id)
+
+    def _queue_validation(self, match_id: str) -> None:
         try:
             self.enqueue_validation(match_id)
         except Exception:
@@ -223,12 +225,14 @@ class MatchService:
                     canonical(after.result_dict) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
+                    owe="validation",  # marked in the append's round trip: see _owe_validation
                 )
+                if outcome.owed:
+                    self._queue_validation(match_id)
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
                         self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
-                    self._owe_validation(match_id)
                     return response
                 if outcome.status == "duplicate":
                     return self._replayed(outcome.stored, fingerprint)

@@ -225,3 +225,24 @@ def test_a_stored_log_that_no_longer_replays_is_reported_as_corrupt(svc, store):
     assert err.value.details["seq"] == 2
     with pytest.raises(CorruptLog):
         fresh.review(mid)
+
+
+def test_an_append_marks_its_match_owed_in_the_same_round_trip(svc, store):
+    """The mark is set after the append and says whether it is new, whatever
+    the append's outcome (a refused append that set it must still queue)."""
+    mid = new(svc)
+    store.take_owed("validation", mid)
+    ms = svc.current(mid)
+    from replays import seal
+
+    event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", svc._entry(mid).head_hash)
+    first = store.append(mid, [event], owe="validation")
+    assert first.status == "ok" and first.owed
+    again = store.append(mid, [event], owe="validation")
+    assert again.status == "conflict" and not again.owed  # still owed from the first
+    store.take_owed("validation", mid)
+    late = store.append(mid, [event], owe="validation")
+    assert late.status == "conflict" and late.owed
+    assert store.append("no-such-match", [event], owe="validation").status == "missing"
+    assert "no-such-match" not in store.overdue("validation", time.time() + 1)
+    assert ms.seq == 1
