@@ -33,6 +33,7 @@ from datetime import datetime, timezone
 
 import redis
 from rq import Worker
+from rq.exceptions import StopRequested
 from rq.registry import StartedJobRegistry
 from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
@@ -194,6 +195,11 @@ class KroniekWorker(Worker):
             super().check_for_suspension(burst)
 
     def run_maintenance_tasks(self) -> None:
+        parent = int(os.environ.get("KRONIEK_WORKER_PARENT") or 0)
+        if parent and os.getppid() != parent:  # started by supervise(), which is gone
+            self.log.warning("Worker %s: its supervisor is gone; stopping", self.name)
+            self.stopping = True
+            raise StopRequested()
         try:
             process = self.scheduler._process if self.scheduler else None
             if self.last_cleaned_at and process is not None and not process.is_alive():
@@ -281,7 +287,10 @@ def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after:
                 child.send_signal(signal.SIGTERM)
 
     def spawn(roles: tuple[str, ...]) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", ",".join(roles)])
+        # A process group of its own: a Ctrl-C reaches only this process,
+        # which passes it on once (a second signal would abandon the jobs).
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", ",".join(roles)],
+                                process_group=0, env={**os.environ, "KRONIEK_WORKER_PARENT": str(os.getpid())})
 
     children: list[subprocess.Popen] = []
     signal.signal(signal.SIGINT, forward)
