@@ -50,7 +50,12 @@ def start(var, port):
         except (requests.ConnectionError, requests.Timeout):
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)  # it stops its Redis, workers and API (kill would leave them)
+                try:
+                    proc.wait(timeout=40)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
             proc.reader.join(timeout=10)
             pytest.fail(f"kroniek run did not come up:\n{proc.head}{''.join(proc.lines)}")
         time.sleep(0.2)
