@@ -3,7 +3,7 @@
 (w1) verdict latency per game: a burst of finished matches of every game,
      recorded one after another through the service with the API's wiring
      (a validation job queued with a 1 s delay), one ``kroniek worker``
-     serving both queues; latency = from the last append of a match to its
+     (its two RQ workers: validation; validation then analysis); latency = from the last append of a match to its
      ``validation`` ≠ pending. p50 and p99 per game; goal p99 ≤ 5 s for
      every game, Sir Tommy included (its analysis is another job now).
 (w2) analysis throughput per game: the same matches' analysis jobs, as the
@@ -109,7 +109,7 @@ def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, 
                         latency[mid] = now - finished_at[mid]
                 time.sleep(0.02)
             total = len(finished_at)
-            rows.append((f"(w1) burst: {total} finished matches ({matches} per game), one worker",
+            rows.append((f"(w1) burst: {total} finished matches ({matches} per game), one kroniek worker",
                          f"recorded in {burst:.1f} s", f"{len(latency)}/{total} verdicts", "all"))
             for game in GAMES:
                 lat = [latency[m] for m in latency if game_of[m] == game]
@@ -171,7 +171,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=12, help="finished matches per game in the burst")
     args = parser.parse_args()
-    table = Table(title="Workers (one worker, both queues)")
+    table = Table(title="Workers (one kroniek worker)")
     for col in ("measure", "measured", "ratio / figure", "goal"):
         table.add_column(col)
     for row in measure(args.matches):
