@@ -87,8 +87,9 @@ def redis(var_dir: str) -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--var", "var_dir", default="var", show_default=True, type=click.Path(file_okay=False))
 def run(host: str, port: int, var_dir: str) -> None:
-    """Start everything: the embedded Redis (unless REDIS_URL is set), one
-    worker and the API. Ctrl-C stops all three; data stays in VAR."""
+    """Start everything: the embedded Redis (unless REDIS_URL is set), the
+    workers and the API. Ctrl-C stops the API and the workers, then Redis;
+    data stays in VAR."""
     from . import embedded
 
     stopping = False
