@@ -258,3 +258,10 @@ def test_hint_endpoint_judges_the_seats_moves(client, app):
     judged = body["winning"] + body["losing"] + body["unknown"]
     assert judged and all(m["seat"] == seat for m in judged)
     assert client.get(f"/api/matches/{mid}/hint?seat=9").status_code == 400
+
+
+def test_the_match_endpoint_shows_the_analysis(client):
+    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "none"
+    m = client.post("/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "pending"
