@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PORT   ?= 8000
 
 .PHONY: run test test-redis bench install clean
 
@@ -14,9 +15,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## Start the embedded Redis (data in ./var), one worker and the API on :8000.
+## Start the embedded Redis (data in ./var), the workers and the API on :$(PORT) (make run PORT=8001).
 run: $(STAMP)
-	$(BIN)/kroniek run
+	$(BIN)/kroniek run --port $(PORT)
 
 ## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
 test: $(STAMP)

@@ -20,20 +20,19 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import redis
-from rich.console import Console
 from rich.table import Table
 
+from bench import bench_redis
+from bench import console as bench_console
 from replays import EventStore
 from service.matches import MatchService
 
-console = Console()
+console = bench_console()
 
 #: A round and its undo: a BraveRats match that can grow without end, so the
 #: log-length goals can be measured on a real game's reducer.
@@ -142,20 +141,17 @@ def main() -> None:
 
 #: Benchmark modules of the games, leagues and Merkle proofs, each with measure() -> rows.
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
-                "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds"}
+                "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
+                "workers": "bench.workers"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
     """The event store and service goals (a)–(d), on one Redis."""
-    embedded_proc = None
-    socket = None
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        from service import embedded
+    with bench_redis() as url:
+        return _core(args, url)
 
-        tmp = Path(tempfile.mkdtemp(prefix="kroniek-bench-"))
-        embedded_proc, socket = embedded.start(tmp, persistent=False)
-        url = f"unix://{socket}"
+
+def _core(args: argparse.Namespace, url: str) -> list[tuple[str, str, str, str]]:
     client = redis.Redis.from_url(url, decode_responses=True)
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     store = EventStore(client, prefix)
@@ -185,14 +181,28 @@ def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
         # server's own count would include the calls inside the script).
         sent = [0]
         send = client.execute_command
+        make_pipeline = client.pipeline
 
         def counting(*a, **k):
             sent[0] += 1
             return send(*a, **k)
 
+        def counting_pipeline(*a, **k):  # a pipeline is one round trip
+            pipe = make_pipeline(*a, **k)
+            run = pipe.execute
+
+            def execute(*ea, **ek):
+                sent[0] += 1
+                return run(*ea, **ek)
+
+            pipe.execute = execute
+            return pipe
+
         client.execute_command = counting
+        client.pipeline = counting_pipeline
         append_pairs(svc, mid, 6400)
         del client.execute_command
+        del client.pipeline
         rows.append(("(a) round trips to Redis per validated append", f"{sent[0]:,} for 6,400",
                      f"{sent[0] / 6400:.3f}", "1 (+1/64 for a snapshot)"))
 
@@ -273,10 +283,7 @@ def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
         keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(client.scan_iter(match=f"rq:*{prefix}*"))
         for i in range(0, len(keys), 500):
             client.delete(*keys[i:i + 500])
-        if embedded_proc is not None:
-            from service import embedded
-
-            embedded.stop(embedded_proc, socket)
+        client.close()
     return rows
 
 

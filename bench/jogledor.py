@@ -56,15 +56,16 @@ def measure() -> list[tuple[str, str, str, str]]:
 
 
 def main() -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from bench import console
 
     table = Table(title="Jogledor solvers (one core)")
     for col in ("measure", "measured", "ratio / figure", "goal"):
         table.add_column(col)
     for row in measure():
         table.add_row(*row)
-    Console().print(table)
+    console().print(table)
 
 
 if __name__ == "__main__":

@@ -228,9 +228,12 @@ def measure_log(n: int = LEAVES, samples: int = SAMPLES, seed: int = 5) -> list[
             client.delete(*keys[i : i + 500])
         client.close()
         if proc is not None:
+            import shutil
+
             from service import embedded
 
             embedded.stop(proc, socket)
+            shutil.rmtree(socket.parent, ignore_errors=True)  # its redis.log too
 
 
 if __name__ == "__main__":

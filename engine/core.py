@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 #: Actor of a chance node (a die rolled, a card dealt, a shuffle). In a physical
 #: game the recorder enters the outcome; in a simulated game the server draws it
@@ -209,9 +209,15 @@ class Game:
         raise NotImplementedError
 
     # -- deep analysis (optional) -------------------------------------------
-    def analyse_log(self, events: list[dict[str, Any]], budget: int) -> dict[int, list[dict[str, Any]]] | None:
+    def analyse_log(self, events: list[dict[str, Any]], budget: int, *,
+                    progress: Callable[[int, int], None] | None = None, max_nodes: int | None = None,
+                    deadline: float | None = None) -> dict[int, list[dict[str, Any]]] | None:
         """Annotations that need more than one move's look (a solver): the
-        worker runs this after validating the log. None: the game has none."""
+        worker's analysis job runs this after a valid verdict. ``budget``:
+        nodes per solver call; ``max_nodes``: nodes of all calls together;
+        ``deadline``: a ``time.monotonic()`` after which no call starts (the
+        positions left are undecided); ``progress(done, total)``: positions
+        decided so far. A game without an analysis does not override this."""
         return None
 
     def hint(self, state: Any, seat: int | None, budget: int) -> dict[str, Any] | None:

@@ -14,6 +14,11 @@ a league's stream is laid out the same way under ``{l:ID}``):
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
+- ``P:{m:ID}:analysis`` / ``P:{m:ID}:deep`` / ``P:{m:ID}:analysing``  the
+                      analysis job's record, its (solver) annotations and its
+                      progress while it runs
+- ``P:matches:owed:W`` sorted set of matches owed work W (validation,
+                      analysis) by a job that has not started yet
 - ``P:{m:ID}:acl``    who holds which role on the match (``service.accounts``)
 - ``P:matches``       sorted set of match ids by creation time (an index)
 """
@@ -21,6 +26,7 @@ a league's stream is laid out the same way under ``{l:ID}``):
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -60,6 +66,7 @@ def check_client(client: Any) -> None:
 class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing
     stored: str | None = None
+    owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
 
 
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
@@ -142,6 +149,7 @@ class EventStore:
         result: str = "",
         idem_key: str | None = None,
         idem_value: str = "",
+        owe: str | None = None,
     ) -> AppendOutcome:
         """Append ``events`` (seqs following on the stream's last entry) or nothing.
 
@@ -152,37 +160,69 @@ class EventStore:
         to record with them, go through a script that checks the last seq
         first. ``status``/``result``, when not empty, are then written to the
         head for listings (a derived field; the worker rewrites it too).
+
+        ``owe``: mark the stream owed that work (``owe``) after the append,
+        in the same round trip (on a Cluster, the next); ``owed`` in the
+        outcome says the mark was new, whatever the append's outcome.
         """
-        if len(events) == 1 and not idem_key:
-            event = events[0]
-            try:
-                added = self.r.xadd(
-                    self.key(match_id, "log"),
-                    {"event": event["text"], "hash": event["hash"]},
-                    id=f"{event['seq']}-0",
-                    nomkstream=True,
-                )
-            except redis.ResponseError as exc:
-                if "equal or smaller" in str(exc):
-                    return AppendOutcome("conflict")
-                raise
-            if added is None:
-                return AppendOutcome("missing")
-        else:
+        single = len(events) == 1 and not idem_key
+
+        def issue(client: Any) -> Any:
+            if single:
+                event = events[0]
+                return client.xadd(self.key(match_id, "log"), {"event": event["text"], "hash": event["hash"]},
+                                   id=f"{event['seq']}-0", nomkstream=True)
             keys = [self.key(match_id, "log")]
             args = [len(events), *_flatten(events)]
             if idem_key:
                 keys.append(self.key(match_id, f"idem:{idem_key}"))
-                res = self._append_idem(keys=keys, args=[*args, idem_value])
-            else:
-                res = self._append(keys=keys, args=args)
-            if res[0] == "dup":
-                return AppendOutcome("duplicate", stored=res[1])
-            if res[0] != "ok":
-                return AppendOutcome(res[0])
+                return self._append_idem(keys=keys, args=[*args, idem_value], client=client)
+            return self._append(keys=keys, args=args, client=client)
+
+        owed = False
+        pipe = self.r.pipeline(transaction=False) if owe and not self._cluster else None
+        if pipe is not None:
+            issue(pipe)
+            pipe.zadd(self.owed_key(owe), {match_id: time.time()}, nx=True)  # after the append: see owe()
+            res, added = pipe.execute(raise_on_error=False)
+            owed = added == 1
+        else:
+            try:
+                res = issue(self.r)
+            except redis.ResponseError as exc:
+                res = exc
+        outcome = self._outcome(res, single)
+        if owe and pipe is None and outcome.status == "ok":
+            owed = self.owe(owe, match_id, time.time())
+        if owed and outcome.status == "missing":
+            self.take_owed(owe, match_id)  # nothing to validate there
+            owed = False
+        if outcome.status != "ok":
+            return AppendOutcome(outcome.status, outcome.stored, owed)
         if status:
             self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+        return AppendOutcome("ok", owed=owed)
+
+    @staticmethod
+    def _outcome(res: Any, single: bool) -> AppendOutcome:
+        """The outcome of an append from its XADD's or script's reply."""
+        if single and isinstance(res, redis.ResponseError) and "equal or smaller" in str(res):
+            return AppendOutcome("conflict")
+        if isinstance(res, Exception):
+            raise res
+        if single:
+            return AppendOutcome("missing") if res is None else AppendOutcome("ok")
+        if res[0] == "dup":
+            return AppendOutcome("duplicate", stored=res[1])
+        if res[0] != "ok":
+            return AppendOutcome(res[0])
         return AppendOutcome("ok")
+
+    @property
+    def _cluster(self) -> bool:
+        from redis.cluster import RedisCluster
+
+        return isinstance(self.r, RedisCluster)
 
     def set_summary(self, match_id: str, status: str, result: str) -> None:
         self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
@@ -269,8 +309,80 @@ class EventStore:
         return json.loads(raw) if raw else None
 
     def auto_annotations(self, match_id: str) -> dict[int, list[dict[str, Any]]]:
-        raw = self.r.hgetall(self.key(match_id, "auto"))
-        return {int(k): json.loads(v) for k, v in raw.items()}
+        """The worker's annotations: the validation job's, then the analysis job's."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hgetall(self.key(match_id, "auto"))
+        pipe.hgetall(self.key(match_id, "deep"))
+        auto, deep = pipe.execute()
+        out = {int(k): json.loads(v) for k, v in auto.items()}
+        for k, v in deep.items():
+            out.setdefault(int(k), []).extend(json.loads(v))
+        return dict(sorted(out.items()))
+
+    def save_analysis(self, match_id: str, record: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
+        """Store an analysis (``record["seq"]``: the log it read) and its
+        annotations unless one of a longer log is already there."""
+        flat: list[Any] = []
+        for seq, notes in annotations.items():
+            flat += [str(seq), canonical(notes)]
+        return bool(
+            self._save_verdict(
+                keys=[self.key(match_id, "analysis"), self.key(match_id, "deep")],
+                args=[record["seq"], canonical(record), *flat],
+            )
+        )
+
+    def analysis(self, match_id: str) -> tuple[dict[str, Any] | None, dict[str, str]]:
+        """The latest stored analysis record, and the progress of a running one."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.get(self.key(match_id, "analysis"))
+        pipe.hgetall(self.key(match_id, "analysing"))
+        raw, progress = pipe.execute()
+        return (json.loads(raw) if raw else None), progress
+
+    def analysis_progress(self, match_id: str, seq: int, done: int, total: int, ttl: int = 120) -> None:
+        """A running analysis of the log up to ``seq``: ``done`` of ``total``
+        positions decided. Expires unless refreshed (a job that died)."""
+        key = self.key(match_id, "analysing")
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(key, mapping={"seq": seq, "done": done, "total": total})
+        pipe.expire(key, ttl)
+        pipe.execute()
+
+    def analysis_finished(self, match_id: str) -> None:
+        self.r.delete(self.key(match_id, "analysing"))
+
+    # -- work owed to the workers --------------------------------------------
+    # An append marks its match owed a validation (``owe``); only the append
+    # that finds it not owed queues a job, and the job un-marks the match
+    # (``take_owed``) before it reads the log. An append that finds the mark
+    # came before a job's take_owed, so that job reads it: no window of time
+    # is trusted, whatever delay the queue applies.
+    def owed_key(self, work: str) -> str:
+        return f"{self.index_key}:owed:{work}"
+
+    def owe(self, work: str, stream_id: str, now: float) -> bool:
+        """Mark ``work`` owed on the stream; True if it was not owed already
+        (then the caller must queue a job for it)."""
+        return bool(self.r.zadd(self.owed_key(work), {stream_id: now}, nx=True))
+
+    def take_owed(self, work: str, stream_id: str) -> None:
+        """A job is about to read the log: what is appended after this is owed anew."""
+        self.r.zrem(self.owed_key(work), stream_id)
+
+    def overdue(self, work: str, marked_before: float, limit: int = 1000) -> list[str]:
+        """Streams owed ``work`` since before ``marked_before`` (a lost job)."""
+        return self.r.zrangebyscore(self.owed_key(work), "-inf", marked_before, start=0, num=limit)
+
+    def oldest_owed(self, work: str) -> tuple[str, float] | None:
+        """The stream owed ``work`` the longest, with the time it was marked."""
+        first = self.r.zrange(self.owed_key(work), 0, 0, withscores=True)
+        return (first[0][0], float(first[0][1])) if first else None
+
+    def reowe(self, work: str, stream_ids: list[str], now: float) -> None:
+        """Restart the clock of streams still owed ``work`` (a job was queued again)."""
+        if stream_ids:
+            self.r.zadd(self.owed_key(work), {i: now for i in stream_ids}, xx=True)
 
     # -- human annotations --------------------------------------------------
     def add_note(self, match_id: str, note: dict[str, Any]) -> str:

@@ -111,14 +111,14 @@ def create_app(
         from workers.connection import key_prefix, store_client
 
         store = EventStore(store_client(), key_prefix())
+    delay = service_options.pop("validation_delay", 1.0)
     if enqueue_validation is None:
         from workers.queue import enqueue_validation as enqueue
 
         prefix = store.prefix
-        # One validation job per match and second at most; it starts a second
-        # after it is queued, so it reads every move made meanwhile.
-        service_options.setdefault("validation_delay", 1.0)
-        delay = service_options["validation_delay"]
+        # A job queued by a move starts about a second later, so it reads the
+        # moves made meanwhile (each finds the match owed a validation already
+        # and queues nothing: see MatchService._owe_validation).
 
         def enqueue_validation(match_id: str) -> None:
             enqueue(prefix, match_id, delay)

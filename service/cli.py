@@ -46,12 +46,27 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
 
 
 @main.command()
-@click.option("--burst", is_flag=True, help="work until the queue is empty, then exit")
-def worker(burst: bool) -> None:
-    """Run one RQ worker for validation and annotation jobs (honours REDIS_URL)."""
-    from workers.worker import run
+@click.option("--burst", is_flag=True, help="work until the queues are empty, then exit")
+@click.option("--queues", default=None,
+              help="one RQ worker for these queues, comma-separated in order of priority: validation (verdicts "
+              "and ratings), analysis (solver annotations), or queue names. Default: both, in two processes "
+              "(one for validation, one for validation then analysis)")
+def worker(burst: bool, queues: str | None) -> None:
+    """Run the workers (honours REDIS_URL, KRONIEK_QUEUE). They survive Redis
+    outages and take over the scheduling and the jobs of a worker that was
+    killed."""
+    from workers.worker import run, supervise
 
-    run(burst=burst)
+    if queues is None:
+        if burst:
+            run(burst=True)
+        else:
+            supervise()
+        return
+    roles = [q.strip() for q in queues.split(",") if q.strip()]
+    if not roles:
+        raise click.BadParameter("name at least one queue", param_hint="--queues")
+    run(roles, burst=burst)
 
 
 @main.command()
@@ -73,10 +88,21 @@ def redis(var_dir: str) -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--var", "var_dir", default="var", show_default=True, type=click.Path(file_okay=False))
 def run(host: str, port: int, var_dir: str) -> None:
-    """Start everything: the embedded Redis (unless REDIS_URL is set), one
-    worker and the API. Ctrl-C stops all three; data stays in VAR."""
+    """Start everything: the embedded Redis (unless REDIS_URL is set), the
+    workers and the API. Ctrl-C stops the API and the workers, then Redis;
+    data stays in VAR."""
     from . import embedded
 
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    # Ctrl-C reaches only this process: each child runs in its own session,
+    # so the worker and the API stop first and Redis last.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     env = dict(os.environ)
     redis_proc = socket = None
     if not env.get("REDIS_URL"):
@@ -87,50 +113,53 @@ def run(host: str, port: int, var_dir: str) -> None:
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
+    children: list[subprocess.Popen] = []
     try:
         token = _first_admin_token(env["REDIS_URL"])
-    except Exception:
-        if redis_proc is not None and socket is not None:
-            embedded.stop(redis_proc, socket)
-        raise
-    exe = [sys.executable, "-m", "service.cli"]
-    children = [
-        subprocess.Popen([*exe, "worker"], env=env),
-        subprocess.Popen([*exe, "serve", "--host", host, "--port", str(port)], env=env),
-    ]
-    click.echo(f"API:      http://{host}:{port}/api")
-    click.echo(f"API docs: http://{host}:{port}/api/docs  (OpenAPI: http://{host}:{port}/api/openapi.json)")
-    if token:
-        click.echo(f"Admin token (shown this once; keep it): {token}")
-        click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
-    else:
-        click.echo("Accounts: an admin exists; `kroniek user token <name>` makes a new token.")
-    click.echo("Press Ctrl-C to stop.")
-    stopping = False
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    try:
+        exe = [sys.executable, "-m", "service.cli"]
+        children.append(subprocess.Popen([*exe, "worker"], env=env, start_new_session=True))
+        children.append(subprocess.Popen([*exe, "serve", "--host", host, "--port", str(port)], env=env,
+                                         start_new_session=True))
+        click.echo(f"API:      http://{host}:{port}/api")
+        click.echo(f"API docs: http://{host}:{port}/api/docs  (OpenAPI: http://{host}:{port}/api/openapi.json)")
+        if token:
+            click.echo(f"Admin token (shown this once; keep it): {token}")
+            click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
+        else:
+            click.echo("Accounts: an admin exists; `kroniek user token <name>` makes a new token.")
+        click.echo("Press Ctrl-C to stop.")
         while not stopping and all(c.poll() is None for c in children):
             time.sleep(0.2)
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        _stop_children(children)
         if redis_proc is not None and socket is not None:
             embedded.stop(redis_proc, socket)
     failed = [c for c in children if c.returncode not in (0, -signal.SIGTERM, None)]
     if failed and not stopping:
         raise SystemExit("a process stopped unexpectedly; see the output above")
+    click.echo("Stopped.")
+
+
+def _stop_children(children: list[subprocess.Popen], warm: float = 10.0, cold: float = 5.0) -> None:
+    """SIGTERM (the worker finishes its job, gunicorn its requests), then
+    SIGTERM again (the worker abandons its job, which is retried later),
+    then SIGKILL: each child within ``warm + cold`` seconds."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + warm
+    for child in children:
+        try:
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + cold
+    for child in children:
+        try:
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
 
 
 #: Games with a simulator: id -> "module:function". The function takes

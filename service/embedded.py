@@ -38,8 +38,11 @@ def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0) -> tupl
     """Start redis-server on a unix socket in ``var_dir``; wait until it answers."""
     var_dir.mkdir(parents=True, exist_ok=True)
     socket = var_dir / "redis.sock"
-    # Its output goes nowhere, so a caller reading our output sees it end when we do.
-    proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Its output goes nowhere, so a caller reading our output sees it end when we do;
+    # in a session of its own, a Ctrl-C meant for the caller does not stop it
+    # before the processes that use it (``stop`` does, last).
+    proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
     client = redis.Redis(unix_socket_path=str(socket))
     deadline = time.monotonic() + timeout
     while True:

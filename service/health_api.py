@@ -34,10 +34,9 @@ VALIDATION_JOB = "workers.jobs.validate_match"
 def queue_names() -> dict[str, str]:
     """The queues a worker serves: validation (``KRONIEK_QUEUE``, default
     ``kroniek``) and analysis (the same name with ``-analysis``)."""
-    from workers.queue import queue_name
+    from workers.queue import ROLES, queue_names as names
 
-    base = queue_name()
-    return {"validation": base, "analysis": f"{base}-analysis"}
+    return dict(zip(ROLES, names(ROLES)))
 
 
 def queue_connection():
@@ -72,7 +71,8 @@ class WorkersOut(Schema):
 
 class PendingVerdictOut(Schema):
     match = fields.String(allow_none=True)
-    age_seconds = fields.Float(required=True, metadata={"description": "since the validation was queued"})
+    age_seconds = fields.Float(required=True, metadata={
+        "description": "since the append that owes it (or the validation job was queued)"})
 
 
 class HealthOut(Schema):
@@ -126,8 +126,13 @@ def _queue_report(queue: Queue, now: datetime) -> tuple[dict[str, Any], list[Job
     return report, jobs
 
 
-def _oldest_verdict(jobs: list[Job], now: datetime) -> dict[str, Any] | None:
+def _oldest_verdict(jobs: list[Job], now: datetime, owed: tuple[str, float] | None) -> dict[str, Any] | None:
+    """The older of: the match owed a validation the longest (an append that
+    no job has read yet, queued or lost) and the oldest validation job still
+    queued, scheduled or running."""
     oldest: dict[str, Any] | None = None
+    if owed is not None:
+        oldest = {"match": owed[0], "age_seconds": round(max(0.0, now.timestamp() - owed[1]), 3)}
     for job in jobs:
         try:
             if job.func_name != VALIDATION_JOB:
@@ -170,7 +175,7 @@ def health_report() -> tuple[dict[str, Any], int]:
             report["queues"][kind], jobs = _queue_report(queue, now)
             if kind == "validation":
                 validation_jobs = jobs
-        report["oldest_pending_verdict"] = _oldest_verdict(validation_jobs, now)
+        report["oldest_pending_verdict"] = _oldest_verdict(validation_jobs, now, store.oldest_owed("validation"))
         workers: dict[str, Worker] = {}
         for queue in queues.values():
             for worker in Worker.all(queue=queue):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from engine import match as M
-from engine.core import REFEREE, KroniekError, MalformedEvent
+from engine.core import REFEREE, Game, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
 from replays.hashing import GENESIS
@@ -36,6 +36,7 @@ from .outage import STORE_ERRORS
 
 log = logging.getLogger("kroniek.matches")
 
+log = logging.getLogger(__name__)
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
 
@@ -100,24 +101,20 @@ class MatchService:
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = 64,
         cache_size: int = 2048,
-        validation_delay: float = 0.0,
-        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``enqueue_validation(match_id)`` must queue a job that starts no
-        sooner than ``validation_delay`` seconds later: then one job per match
-        and window covers every append made in that window (the job reads the
-        log when it starts), and a burst of moves costs one job, not one each."""
+        """``enqueue_validation(match_id)`` must queue a job that calls
+        ``store.take_owed("validation", match_id)`` before it reads the log
+        (``workers.jobs.validate_match`` does): a move is then read by the
+        job its append queued, or by a job queued earlier that has not yet
+        started, so a burst of moves costs one job, not one each, whatever
+        delay the queue applies."""
         self.store = store
         self.enqueue_validation = enqueue_validation or (lambda match_id: None)
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.cache_size = cache_size
-        self.validation_delay = validation_delay
-        self.monotonic = monotonic
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._covered_until: dict[str, float] = {}
-        self._unqueued: set[str] = set()  # matches whose validation could not be queued (Redis away)
 
     # -- creating -----------------------------------------------------------
     def create_match(
@@ -160,34 +157,18 @@ class MatchService:
         return self.match(match_id)
 
     def _owe_validation(self, match_id: str) -> None:
-        """Queue a validation unless a job already queued by this process
-        will start after this append (and so read it)."""
-        now = self.monotonic()
-        with self._cache_lock:
-            if self._covered_until.get(match_id, float("-inf")) > now:
-                return
-            if len(self._covered_until) > 4 * self.cache_size:
-                self._covered_until = {m: t for m, t in self._covered_until.items() if t > now}
-            self._covered_until[match_id] = now + self.validation_delay
-            owed = [match_id, *self._unqueued]
-            self._unqueued.clear()
-        for i, owed_id in enumerate(owed):
-            try:
-                self.enqueue_validation(owed_id)
-            except STORE_ERRORS as exc:
-                # The append is written and stands: answer success. The job
-                # is tried again with this process's next enqueue, and the
-                # worker's start-up sweep queues a validation for every match
-                # whose verdict is behind its head, so no verdict is lost.
-                log.warning("could not queue the validation of match %s (%s: %s); retried with the next "
-                            "enqueue and by the worker's sweep", owed_id, type(exc).__name__, exc)
-                with self._cache_lock:
-                    if i == 0:
-                        self._covered_until.pop(match_id, None)
-                    self._unqueued.update(owed[i:])
-                    if len(self._unqueued) > 4 * self.cache_size:  # bounded: the sweep has the rest
-                        self._unqueued = set(list(self._unqueued)[: 4 * self.cache_size])
-                return
+        """Queue a validation unless one is owed already: a job queued for
+        this match that has not started yet will read this append. If
+        queueing fails the append still stands and the mark stays: a worker
+        queues the job of a mark left unclaimed (``workers.jobs.requeue_overdue``)."""
+        if self.store.owe("validation", match_id, time.time()):
+            self._queue_validation(match_id)
+
+    def _queue_validation(self, match_id: str) -> None:
+        try:
+            self.enqueue_validation(match_id)
+        except Exception:
+            log.warning("could not queue the validation of match %s; a worker will", match_id, exc_info=True)
 
     # -- appending ----------------------------------------------------------
     def append(
@@ -256,12 +237,14 @@ class MatchService:
                     canonical(after.result_dict) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
+                    owe="validation",  # marked in the append's round trip: see _owe_validation
                 )
+                if outcome.owed:
+                    self._queue_validation(match_id)
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
                         self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
-                    self._owe_validation(match_id)
                     return response
                 if outcome.status == "duplicate":
                     return self._replayed(outcome.stored, fingerprint)
@@ -416,6 +399,7 @@ class MatchService:
             "result": ms.result_dict,
             "validation": validation,
             "validation_details": self._public_verdict(match_id, ms, verdict),
+            "analysis": self._analysis(match_id, ms, verdict),
         }
 
     def _public_verdict(self, match_id: str, ms: M.MatchState, verdict: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -438,6 +422,21 @@ class MatchService:
         public["message"] = (f"seq {bad} breaks a rule of the game; the event's data is hidden from the public "
                              "until the match ends (the referee's log shows it)")
         return public
+
+    def _analysis(self, match_id: str, ms: M.MatchState, verdict: dict[str, Any] | None) -> str:
+        """The analysis job's state for the log as it is now: ``none`` (the
+        game has no analysis, or the log is invalid), ``pending``, ``running
+        k/n`` (k of n positions decided), ``done`` or ``failed``."""
+        if type(ms.game).analyse_log is Game.analyse_log:
+            return "none"
+        if verdict is not None and verdict["seq"] >= ms.seq and verdict["status"] != "valid":
+            return "none"
+        record, progress = self.store.analysis(match_id)
+        if record is not None and record["seq"] >= ms.seq:
+            return record["status"]
+        if progress and int(progress.get("seq", 0)) >= ms.seq:
+            return f"running {progress.get('done', 0)}/{progress.get('total', 0)}"
+        return "pending"
 
     def list_matches(self, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         ids = self.store.match_ids(offset, limit)

@@ -132,6 +132,8 @@ class MatchOut(Schema):
     result = fields.Dict(allow_none=True, metadata={"description": "outcome, winners, scores, reason"})
     validation = fields.String(metadata={"description": "pending | valid | invalid"})
     validation_details = fields.Dict(allow_none=True)
+    analysis = fields.String(metadata={"description": "the solver analysis: none (the game has none, or the log "
+                                       "is invalid) | pending | running k/n (k of n positions decided) | done | failed"})
 
 
 class MatchList(Schema):

@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -25,6 +26,7 @@ def start(var, port):
     proc = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--var", str(var)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,  # a process group of its own, as a shell gives it (see ctrl_c)
     )
     base = f"http://127.0.0.1:{port}"
     token = None
@@ -35,23 +37,45 @@ def start(var, port):
             token = line.rsplit(" ", 1)[1].strip()
         if line.startswith("Press Ctrl-C") or line.startswith("Accounts:"):
             break
+    # Keep reading what it prints: a pipe nobody reads fills up (64 KB of
+    # worker logs) and then blocks every process that writes to it.
+    proc.lines = []
+    proc.reader = threading.Thread(target=lambda: proc.lines.extend(proc.stdout), daemon=True)
+    proc.reader.start()
     deadline = time.monotonic() + 60
     while True:
         try:
-            if requests.get(f"{base}/api", timeout=1).status_code == 200:
+            if requests.get(f"{base}/api", timeout=5).status_code == 200:
                 return proc, base, token
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"kroniek run did not come up:\n{proc.stdout.read()}")
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)  # it stops its Redis, workers and API (kill would leave them)
+                try:
+                    proc.wait(timeout=40)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            proc.reader.join(timeout=10)
+            pytest.fail(f"kroniek run did not come up:\n{proc.head}{''.join(proc.lines)}")
         time.sleep(0.2)
+
+
+def _output(proc):
+    proc.wait(timeout=60)
+    proc.reader.join(timeout=10)
+    return proc.head + "".join(proc.lines)
+
+
+def ctrl_c(proc):
+    """What Ctrl-C in a terminal does: SIGINT to the whole foreground process group."""
+    os.killpg(proc.pid, signal.SIGINT)
+    return _output(proc)
 
 
 def stop(proc):
     proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=60)
-    return proc.head + out
+    return _output(proc)
 
 
 @pytest.mark.slow

@@ -1,5 +1,6 @@
 """The event store and the service layer over it, against a real Redis."""
 
+import time
 
 import pytest
 
@@ -124,28 +125,32 @@ def test_unknown_match_is_not_found(svc):
         svc.match("nope")
 
 
-def test_a_burst_of_moves_queues_one_validation_per_window(store, validations):
-    """A job queued at t starts at t + delay at the soonest and reads the whole
-    log then, so moves before t + delay need no job of their own."""
-    now = [100.0]
-    svc = MatchService(store, validations.append, validation_delay=1.0, monotonic=lambda: now[0])
+def test_a_burst_of_moves_queues_one_validation_until_a_job_starts(store, validations):
+    """Moves made before a queued job starts need no job of their own (the
+    job reads the log after it starts); once it has started, the next move
+    queues one. No clock is involved."""
+    svc = MatchService(store, validations.append)
     mid = new(svc)
     assert validations == [mid]
     svc.append(mid, "add", 0, {"n": 1})
-    now[0] += 0.9
     svc.append(mid, "roll", None, {"value": 1})
     assert validations == [mid]
-    now[0] += 0.1  # the queued job may start now: the next move needs a new one
+    store.take_owed("validation", mid)  # what the job does first
     svc.append(mid, "add", 1, {"n": 1})
+    assert validations == [mid, mid]
+    svc.append(mid, "roll", None, {"value": 1})
     assert validations == [mid, mid]
 
 
-def test_without_a_delay_every_move_queues_its_validation(store, validations):
-    svc = MatchService(store, validations.append)
+def test_a_failed_enqueue_keeps_the_append_and_the_mark(store):
+    def broken(match_id):
+        raise ConnectionError("queue unavailable")
+
+    svc = MatchService(store, broken)
     mid = new(svc)
-    svc.append(mid, "add", 0, {"n": 1})
-    svc.append(mid, "roll", None, {"value": 1})
-    assert validations == [mid, mid, mid]
+    assert svc.append(mid, "add", 0, {"n": 1})["seq"] == 2
+    assert store.overdue("validation", time.time() + 1) == [mid]
+
 
 
 def test_audit_catches_an_edited_entry_in_the_middle(svc, store):
@@ -226,3 +231,24 @@ def test_a_stored_log_that_no_longer_replays_is_reported_as_corrupt(svc, store):
     assert err.value.details["seq"] == 2
     with pytest.raises(CorruptLog):
         fresh.review(mid)
+
+
+def test_an_append_marks_its_match_owed_in_the_same_round_trip(svc, store):
+    """The mark is set after the append and says whether it is new, whatever
+    the append's outcome (a refused append that set it must still queue)."""
+    mid = new(svc)
+    store.take_owed("validation", mid)
+    ms = svc.current(mid)
+    from replays import seal
+
+    event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", svc._entry(mid).head_hash)
+    first = store.append(mid, [event], owe="validation")
+    assert first.status == "ok" and first.owed
+    again = store.append(mid, [event], owe="validation")
+    assert again.status == "conflict" and not again.owed  # still owed from the first
+    store.take_owed("validation", mid)
+    late = store.append(mid, [event], owe="validation")
+    assert late.status == "conflict" and late.owed
+    assert store.append("no-such-match", [event], owe="validation").status == "missing"
+    assert "no-such-match" not in store.overdue("validation", time.time() + 1)
+    assert ms.seq == 1

@@ -152,18 +152,92 @@ def test_an_undo_is_annotated_as_a_recording_correction(svc, store):
     assert note["text"] == "Recording corrected: seq 3 (roll) undone"
 
 
-def test_the_worker_adds_solver_annotations_for_games_with_a_solver(store):
+def recorded(store, game, seed):
     from engine.jogledor.simulate import play_random
 
     svc = MatchService(store)
-    rec = play_random("twaalven", 3, mode="physical")
-    mid = svc.create_match("twaalven", rec.setup["players"], rec.setup["options"])["id"]
+    rec = play_random(game, seed, mode="physical")
+    mid = svc.create_match(game, rec.setup["players"], rec.setup["options"])["id"]
     for event in rec.log[1:]:
         svc.append(mid, event["type"], event["seat"], event["data"])
-    verdict = validate_log(store, mid)
-    assert verdict["status"] == "valid"
+    return svc, mid
+
+
+def test_validation_leaves_the_solver_to_the_analysis_job(store):
+    from workers.jobs import analyse_log
+
+    svc, mid = recorded(store, "twaalven", 3)
+    owed = []
+    verdict = validate_log(store, mid, on_valid=owed.append)
+    assert verdict["status"] == "valid" and owed == [mid]
     kinds = {n["kind"] for notes in store.auto_annotations(mid).values() for n in notes}
-    assert "deal" in kinds and "winnable" in kinds
+    assert "pair" in kinds and "deal" not in kinds and "winnable" not in kinds
+    assert svc.match(mid)["analysis"] == "pending"
+
+    progress = []
+    real = store.analysis_progress
+    store.analysis_progress = lambda m, seq, done, total, **kw: (progress.append((seq, done, total)),
+                                                                 real(m, seq, done, total, **kw))
+    record = analyse_log(store, mid, every=0)
+    assert record["status"] == "done" and record["seq"] == verdict["seq"]
+    kinds = {n["kind"] for notes in store.auto_annotations(mid).values() for n in notes}
+    assert {"pair", "deal", "winnable"} <= kinds
+    assert svc.match(mid)["analysis"] == "done"
+    # progress: positions decided, never going back, ending with all of them
+    dones = [d for _, d, t in progress if t]
+    assert dones == sorted(dones) and progress[-1][1] == progress[-1][2] > 1
+    assert all(seq == verdict["seq"] for seq, _, _ in progress)
+    # a new move makes the analysis pending again (its record is for a shorter log)
+    store.save_verdict(mid, {**verdict, "seq": verdict["seq"] + 1}, {})
+    svc.store.r.xadd(store.key(mid, "log"), {"event": "{}", "hash": "x"}, id=f"{verdict['seq'] + 1}-0")
+    assert store.analysis(mid)[0]["seq"] == verdict["seq"]
+
+
+def test_the_analysis_shows_running_progress_while_it_runs(store):
+    svc, mid = recorded(store, "stapelen", 2)
+    validate_log(store, mid)
+    seq = svc.current(mid).seq
+    store.analysis_progress(mid, seq, 40, 75)
+    assert svc.match(mid)["analysis"] == "running 40/75"
+    store.analysis_progress(mid, seq - 1, 40, 75)  # a run over an older log
+    assert svc.match(mid)["analysis"] == "pending"
+
+
+def test_the_analysis_stops_at_its_node_budget(store, monkeypatch):
+    from workers.jobs import analyse_log
+
+    _, mid = recorded(store, "sir_tommy", 2)
+    validate_log(store, mid)
+    monkeypatch.setenv("KRONIEK_ANALYSIS_NODES", "1")
+    assert analyse_log(store, mid)["status"] == "done"
+    notes = [n for ns in store.auto_annotations(mid).values() for n in ns if n.get("source") == "solver"]
+    winnable = [n["winnable"] for n in notes if n["kind"] == "winnable"]
+    # one solver call (a terminal position costs next to nothing), the rest undecided
+    assert len(winnable) > 10 and winnable.count(None) >= len(winnable) - 2
+    assert sum(n.get("nodes", 0) for n in notes) <= 10
+
+
+def test_the_analysis_stops_at_its_time_budget(store, monkeypatch):
+    from workers.jobs import analyse_log
+
+    _, mid = recorded(store, "twaalven", 4)
+    validate_log(store, mid)
+    monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "0")  # no solver call may start
+    assert analyse_log(store, mid)["status"] == "done"
+    notes = [n for ns in store.auto_annotations(mid).values() for n in ns if n.get("source") == "solver"]
+    winnable = [n["winnable"] for n in notes if n["kind"] == "winnable"]
+    assert winnable and set(winnable) == {None}
+    assert all("nodes" not in n or n["nodes"] == 0 for n in notes)
+
+
+def test_games_without_an_analysis_say_none(store):
+    from engine.braverats.game import BraveRats  # noqa: F401  (registered)
+
+    svc = MatchService(store)
+    mid = svc.create_match("braverats", ["Ann", "Bob"])["id"]
+    owed = []
+    validate_log(store, mid, on_valid=owed.append)
+    assert owed == [] and svc.match(mid)["analysis"] == "none"
 
 
 def test_hint_endpoint_judges_the_seats_moves(client, app):
@@ -184,3 +258,10 @@ def test_hint_endpoint_judges_the_seats_moves(client, app):
     judged = body["winning"] + body["losing"] + body["unknown"]
     assert judged and all(m["seat"] == seat for m in judged)
     assert client.get(f"/api/matches/{mid}/hint?seat=9").status_code == 400
+
+
+def test_the_match_endpoint_shows_the_analysis(client):
+    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "none"
+    m = client.post("/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "pending"

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
 from engine import match as M
-from engine.core import KroniekError
+from engine.core import Game, KroniekError
 from replays import EventStore, audit_match, canonical, check_chain
 from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
@@ -19,12 +20,19 @@ from replays.translog import LeafConflict, TransparencyLog
 from .connection import store_client
 
 
-def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
-    """Replay the whole log; record the verdict and the automatic annotations,
-    and the match's status and result as the replay finds them (the listing's
-    copy is written by the API after a move and could be stale after a crash).
-    A move appended while this runs is covered by the job its append queued.
+def validate_log(store: EventStore, match_id: str,
+                 on_valid: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Replay the whole log; record the verdict and the automatic annotations
+    (each move's, from ``Game.annotate``: cheap), and the match's status and
+    result as the replay finds them (the listing's copy is written by the API
+    after a move and could be stale after a crash).
+
+    First the match's "validation owed" mark is taken (``EventStore.take_owed``),
+    then the log is read: a move appended after that queues a job of its own.
+    ``on_valid(match_id)`` is called after a valid verdict is stored (the RQ
+    job queues the solver analysis there).
     """
+    store.take_owed("validation", match_id)
     events = store.events(match_id)
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
@@ -58,11 +66,6 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
             "message": exc.message,
             **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
         }
-    if verdict["status"] == "valid" and final is not None:
-        # Deeper annotations (a solver's), only for a log that replays.
-        deep = final.game.analyse_log(events, solver_budget())
-        for seq, notes in (deep or {}).items():
-            annotations.setdefault(seq, []).extend(notes)
     if not chain.valid:
         verdict["status"] = "invalid"
         verdict["chain"] = chain.to_dict()
@@ -74,7 +77,14 @@ def validate_log(store: EventStore, match_id: str) -> dict[str, Any]:
             verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
     if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
         store.set_summary(match_id, final.status, canonical(final.result_dict))
+        if on_valid is not None and has_analysis(final.game):
+            on_valid(match_id)
     return verdict
+
+
+def has_analysis(game: Any) -> bool:
+    """Whether the game has a solver analysis (it overrides ``Game.analyse_log``)."""
+    return type(game).analyse_log is not Game.analyse_log
 
 
 def transparency_log(store: EventStore) -> TransparencyLog:
@@ -98,35 +108,162 @@ def solver_budget() -> int:
     return int(os.environ.get("KRONIEK_SOLVER_BUDGET", "500000"))
 
 
+def analysis_nodes() -> int:
+    """Solver nodes per match analysis, all calls together (KRONIEK_ANALYSIS_NODES)."""
+    return int(os.environ.get("KRONIEK_ANALYSIS_NODES", "20000000"))
+
+
+def analysis_seconds() -> float:
+    """Seconds per match analysis (KRONIEK_ANALYSIS_SECONDS): no solver call
+    starts after it; the positions left are undecided."""
+    return float(os.environ.get("KRONIEK_ANALYSIS_SECONDS", "120"))
+
+
+def owe_analysis(prefix: str, match_id: str) -> None:
+    """Queue the analysis unless one is owed already (as for validations)."""
+    from .queue import enqueue_analysis
+
+    store = EventStore(store_client(), prefix)
+    if store.owe("analysis", match_id, time.time()):
+        enqueue_analysis(prefix, match_id)
+
+
 def validate_match(prefix: str, match_id: str) -> dict[str, Any]:
-    """The RQ entry point: one match, from its log alone."""
-    return validate_log(EventStore(store_client(), prefix), match_id)
+    """The RQ entry point: one match, from its log alone; a valid log of a
+    game with an analysis then owes one (a job on the analysis queue)."""
+    return validate_log(EventStore(store_client(), prefix), match_id,
+                        on_valid=lambda m: owe_analysis(prefix, m))
 
 
-def sweep(prefix: str) -> int:
+def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[str, Any] | None:
+    """The solver analysis of the match's whole log (``Game.analyse_log``)
+    within the per-match budgets, its progress stored as it goes (at most
+    every ``every`` seconds). Stores and returns the record (None: the log
+    does not replay, or the game has no analysis)."""
+    store.take_owed("analysis", match_id)
+    events = store.events(match_id)
+    if not events:
+        return None
+    seq = events[-1]["seq"]
+    try:
+        final = M.replay(events)
+    except KroniekError:
+        return None  # the validation job's verdict says why
+    if not has_analysis(final.game):
+        return None
+    t0 = time.monotonic()
+    last = [float("-inf")]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every or done >= total:
+            last[0] = now
+            store.analysis_progress(match_id, seq, done, total)
+
+    progress(0, 0)
+    try:
+        notes = final.game.analyse_log(events, solver_budget(), progress=progress,
+                                       max_nodes=analysis_nodes(), deadline=t0 + analysis_seconds())
+    except Exception as exc:
+        record = {"seq": seq, "status": "failed", "message": f"{type(exc).__name__}: {exc}"}
+        store.save_analysis(match_id, record, {})
+        store.analysis_finished(match_id)
+        raise
+    record = {"seq": seq, "status": "done", "seconds": round(time.monotonic() - t0, 3)}
+    store.save_analysis(match_id, record, notes or {})
+    store.analysis_finished(match_id)
+    return record
+
+
+def analyse_match(prefix: str, match_id: str) -> dict[str, Any] | None:
+    """The RQ entry point of the analysis queue."""
+    return analyse_log(EventStore(store_client(), prefix), match_id)
+
+
+def sweep(prefix: str, trust_marks: float = 0.0) -> int:
     """Queue a validation for every match whose verdict is behind its head,
-    and a ratings recomputation for every game whose table is missing or
-    older than its leagues' latest results (``stale_rating_games``).
+    an analysis for every match whose valid verdict is ahead of its analysis
+    (games with one), and a ratings recomputation for every game whose table
+    is missing or older than its leagues' latest results (``stale_rating_games``).
 
-    Run when a worker starts, so a job lost between an append and its enqueue
-    (the API process died in between) is made good.
+    Run when a worker starts and when it is back after losing Redis, so a
+    job lost between an append and its enqueue (the API process died in
+    between), or lost with a Redis that crashed, is made good. A match
+    marked owed less than ``trust_marks`` seconds ago is left to the job
+    queued with its mark.
     """
-    from .queue import enqueue_ratings, enqueue_validation
+    from engine import registry
+    from engine.core import UnknownGame
+
+    from .queue import enqueue_analysis, enqueue_ratings, enqueue_validation
 
     store = EventStore(store_client(), prefix)
     queued = 0
+    now = time.time()
     for ids in store.id_pages():
+        pipe = store.r.pipeline(transaction=False)
         for match_id in ids:
-            head = store.head_seq(match_id)
-            verdict = store.verdict(match_id)
-            if head and (verdict is None or verdict["seq"] < head[0]):
-                enqueue_validation(prefix, match_id)
-                queued += 1
+            pipe.xrevrange(store.key(match_id, "log"), "+", "-", count=1)
+            pipe.get(store.key(match_id, "verdict"))
+            pipe.get(store.key(match_id, "analysis"))
+            pipe.hget(store.key(match_id, "head"), "game")
+            pipe.zscore(store.owed_key("validation"), match_id)
+            pipe.zscore(store.owed_key("analysis"), match_id)
+        replies = pipe.execute()
+        for i, match_id in enumerate(ids):
+            last, verdict, analysis, game, owed_validation, owed_analysis = replies[6 * i: 6 * i + 6]
+            if not last:
+                continue
+            head = int(last[0][0].split("-", 1)[0])
+            verdict = orjson.loads(verdict) if verdict else None
+            if verdict is None or verdict["seq"] < head:
+                if owed_validation is None or owed_validation < now - trust_marks:
+                    store.owe("validation", match_id, now)
+                    enqueue_validation(prefix, match_id)
+                    queued += 1
+                continue
+            if owed_analysis is not None and owed_analysis >= now - trust_marks:
+                continue
+            analysis = orjson.loads(analysis) if analysis else None
+            if verdict["status"] != "valid" or (analysis is not None and analysis["seq"] >= verdict["seq"]):
+                continue
+            try:
+                if not has_analysis(registry.get(game)):
+                    continue
+            except UnknownGame:
+                continue
+            store.owe("analysis", match_id, now)
+            enqueue_analysis(prefix, match_id)
+            queued += 1
     for game in stale_rating_games(prefix):
         enqueue_ratings(prefix, game)
         queued += 1
     # Heads a crash kept out of the transparency log (leaves are never queued).
     transparency_log(store).sync_streams(store, EventStore(store.r, prefix, kind="l"))
+    return queued
+
+
+#: A mark older than this (seconds) with no job started: its job was lost.
+OVERDUE = 30.0
+
+
+def requeue_overdue(prefix: str, works: tuple[str, ...] = ("validation", "analysis"), older: float = OVERDUE) -> int:
+    """Queue a job again for each match marked owed work longer than ``older``
+    seconds ago (a job lost with a crash, or one the API failed to queue)
+    and restart its clock. A job merely waiting behind others is queued
+    twice: harmless, the second finds the verdict current."""
+    from .queue import enqueue_analysis, enqueue_validation
+
+    enqueue = {"validation": enqueue_validation, "analysis": enqueue_analysis}
+    store = EventStore(store_client(), prefix)
+    now = time.time()
+    queued = 0
+    for work in works:
+        ids = store.overdue(work, now - older)
+        for match_id in ids:
+            enqueue[work](prefix, match_id)
+        store.reowe(work, ids, now)
+        queued += len(ids)
     return queued
 
 

@@ -1,18 +1,346 @@
-"""``kroniek worker``: one RQ worker on the kroniek queue."""
+"""``kroniek worker``: an RQ worker (and scheduler) that keeps going.
+
+RQ's own worker gives up on a Redis outage, leaves a killed scheduler's lock
+to expire on its own (a minute) and finds a killed worker's job abandoned
+only once its lease runs out; and it checks for either only between jobs or
+after blocking up to seven minutes for one. Here:
+
+- the worker blocks at most ``DEQUEUE_TIMEOUT`` seconds, then runs its
+  maintenance (every ``MAINTENANCE_INTERVAL`` s): a lock held by a scheduler
+  whose heartbeat stopped ``STALE_AFTER`` s ago is taken over; a started job
+  whose execution has not had a heartbeat for ``STALE_AFTER`` s is handed to
+  RQ's own abandoned-job handling (retried, or failed once out of retries);
+  matches owed a job for too long get one (``jobs.requeue_overdue``); after
+  Redis restarted, or every ``SWEEP_INTERVAL`` s, the whole store is swept;
+- the scheduler runs in every worker, with or without its lock, retries
+  taking it every few seconds, rides out Redis outages, and stops when its
+  worker is gone;
+- losing Redis ends one work loop, not the process: ``run`` waits for Redis
+  with back-off, sweeps, and starts a new loop;
+- ``kroniek worker`` with no ``--queues`` runs two of these (``supervise``):
+  one on the validation queue, one on validation then analysis, so a
+  solver analysis of minutes never holds up a verdict of milliseconds.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import signal
+import time
+from datetime import datetime, timezone
+
+import redis
 from rq import Worker
+from rq.exceptions import StopRequested
+from rq.registry import StartedJobRegistry
+from rq.scheduler import RQScheduler
+from rq.scripts import release_lock
 
-from .connection import key_prefix, load_plugins, queue_client
-from .jobs import sweep
-from .queue import get_queue
+from .connection import key_prefix, load_plugins, queue_client, store_client
+from .jobs import OVERDUE, requeue_overdue, sweep
+from .queue import ROLES, queue_names
+
+log = logging.getLogger("kroniek.worker")
+
+#: Longest blocking wait for a job: between waits the worker heartbeats and
+#: runs its maintenance when due.
+DEQUEUE_TIMEOUT = 5
+MAINTENANCE_INTERVAL = 5
+#: A scheduler or a job execution silent this long (s) is taken as dead.
+#: Schedulers beat every second, executions every ``JOB_MONITORING`` s.
+STALE_AFTER = 10
+JOB_MONITORING = 3
+#: Retry the scheduler locks this often (s) while some are held elsewhere.
+LOCK_RETRY = 3
+#: A full sweep of the store at least this often (s), by one worker.
+SWEEP_INTERVAL = int(os.environ.get("KRONIEK_SWEEP_INTERVAL", "300"))
+REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 
-def run(burst: bool = False, maintenance_interval: int = 30) -> None:
-    # Before taking jobs, queue whatever validation is owed (a job lost
-    # between an append and its enqueue, or queued on a Redis that was reset).
+def _age(raw: bytes | str | None) -> float:
+    """Seconds since an RQ heartbeat field (ISO 8601 or a unix time); inf if absent."""
+    if raw is None:
+        return float("inf")
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    try:
+        then = float(text)
+    except ValueError:
+        try:
+            then = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            return float("inf")
+    return time.time() - then
+
+
+class Scheduler(RQScheduler):
+    """RQ's scheduler, made to keep going (see the module docstring)."""
+
+    def break_stale_locks(self) -> None:
+        """Release locks whose holder has stopped refreshing them (it was
+        killed): a live holder sets the lock's TTL back to ``interval + 60``
+        s every ``interval`` s. Each is released only if still held by that
+        same holder."""
+        full = self.interval + 60
+        for name in self._queue_names:
+            key = self.get_locking_key(name)
+            pipe = self.connection.pipeline()
+            pipe.get(key)
+            pipe.ttl(key)
+            holder, ttl = pipe.execute()
+            if holder is None or holder.decode() == self.name or ttl < 0:
+                continue
+            silent = full - ttl
+            if silent > STALE_AFTER and release_lock(self.connection, key, holder.decode()):
+                self.log.warning("Scheduler lock for %s was held by a scheduler silent for %d s; taken over",
+                                 name, silent)
+
+    def acquire_locks(self, auto_start: bool = False):
+        self.break_stale_locks()
+        return super().acquire_locks(auto_start)
+
+    @property
+    def should_reacquire_locks(self) -> bool:
+        if self._queue_names == self.acquired_locks:
+            return False
+        return not self.lock_acquisition_time or (datetime.now() - self.lock_acquisition_time).total_seconds() > LOCK_RETRY
+
+    def stop(self) -> None:
+        with contextlib.suppress(*REDIS_ERRORS):
+            super().stop()
+
+    def work(self) -> None:
+        self._install_signal_handlers()
+        parent = os.getppid()
+        born = False
+        wait = 1.0
+        while not self._stop_requested and os.getppid() == parent:
+            try:
+                if not born:
+                    self.register_birth()
+                    born = True
+                if self.should_reacquire_locks:
+                    self.acquire_locks()
+                self.heartbeat()
+                if self._acquired_locks:
+                    self.enqueue_scheduled_jobs()
+                wait = 1.0
+                time.sleep(self.interval)
+            except REDIS_ERRORS as exc:
+                self.log.warning("Scheduler: Redis unavailable (%s); trying again in %.0f s", exc, wait)
+                time.sleep(wait)
+                wait = min(wait * 2, 10.0)
+        self.stop()
+
+
+class KroniekWorker(Worker):
+    """RQ's worker with the recovery described in the module docstring."""
+
+    def __init__(self, *args, prefix: str, **kwargs) -> None:
+        kwargs.setdefault("worker_ttl", DEQUEUE_TIMEOUT + 15)  # RQ blocks worker_ttl - 15 s at most
+        kwargs.setdefault("job_monitoring_interval", JOB_MONITORING)
+        kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
+        super().__init__(*args, **kwargs)
+        self.prefix = prefix
+        self.max_connection_wait_time = 10.0
+        self.stopping = False
+        self._redis_run_id: str | None = None
+        self._swept_at = time.monotonic()
+
+    # -- stopping -----------------------------------------------------------
+    def request_stop(self, signum, frame):
+        self.stopping = True
+        super().request_stop(signum, frame)
+
+    def unsubscribe(self) -> None:
+        with contextlib.suppress(Exception):
+            super().unsubscribe()
+        if self.pubsub_thread is not None and self.pubsub_thread.is_alive():
+            self.pubsub_thread.stop()
+
+    def teardown(self) -> None:
+        """As RQ's, but a Redis that is gone does not stop the clean-up."""
+        if self.is_horse:
+            return
+        if self.scheduler:
+            self.stop_scheduler()
+        with contextlib.suppress(*REDIS_ERRORS):
+            self.register_death()
+        self.unsubscribe()
+
+    # -- scheduling -----------------------------------------------------------
+    def _start_scheduler(self, burst=False, logging_level="INFO", date_format=None, log_format=None):
+        """Start the scheduler process whether or not its locks are free now:
+        it keeps trying for them itself."""
+        options = {k: v for k, v in (("date_format", date_format), ("log_format", log_format)) if v}
+        self.scheduler = Scheduler(self.queues, connection=self.connection,
+                                   logging_level=logging_level or self.log.level, serializer=self.serializer,
+                                   **options)
+        self.scheduler.acquire_locks()
+        if burst:
+            if self.scheduler.acquired_locks:
+                try:
+                    self.scheduler.register_birth()
+                    self.scheduler.enqueue_scheduled_jobs()
+                finally:
+                    self.scheduler.release_locks()
+                    self.scheduler.register_death()
+        else:
+            self.scheduler.start()
+
+    # -- maintenance ------------------------------------------------------------
+    def check_for_suspension(self, burst: bool) -> None:
+        with contextlib.suppress(*REDIS_ERRORS):
+            super().check_for_suspension(burst)
+
+    def run_maintenance_tasks(self) -> None:
+        parent = int(os.environ.get("KRONIEK_WORKER_PARENT") or 0)
+        if parent and os.getppid() != parent:  # started by supervise(), which is gone
+            self.log.warning("Worker %s: its supervisor is gone; stopping", self.name)
+            self.stopping = True
+            raise StopRequested()
+        try:
+            process = self.scheduler._process if self.scheduler else None
+            if self.last_cleaned_at and process is not None and not process.is_alive():
+                self.scheduler.start()  # it died: a new one (it takes its locks itself)
+            self.recover_abandoned()
+            self.clean_registries()
+            self.clean_group_registries()
+            requeue_overdue(self.prefix)
+            self.maybe_sweep()
+        except REDIS_ERRORS as exc:
+            self.log.warning("Worker %s: maintenance skipped, Redis unavailable (%s)", self.name, exc)
+            self.last_cleaned_at = None  # try again at the next chance
+
+    def recover_abandoned(self) -> None:
+        """Hand the started jobs whose execution stopped beating (its worker
+        was killed) to RQ's abandoned-job handling now, not when their lease
+        ends (a minute or more later)."""
+        for queue in self.queues:
+            registry = StartedJobRegistry(queue=queue)
+            entries = self.connection.zrange(registry.key, 0, -1)
+            stale = []
+            for entry in entries:
+                composite = entry.decode()
+                beat = self.connection.hget(f"rq:execution:{composite}", "last_heartbeat")
+                if _age(beat) > STALE_AFTER:
+                    stale.append(composite)
+            if stale:
+                self.log.warning("Worker %s: %d job(s) on %s abandoned by a worker that stopped; retrying them",
+                                 self.name, len(stale), queue.name)
+                self.connection.zadd(registry.key, {c: 0 for c in stale}, xx=True)
+                registry.cleanup(exception_handlers=self._exc_handlers)
+
+    def maybe_sweep(self) -> None:
+        """Sweep the store when Redis restarted (jobs may be lost with it) or
+        when no worker has for ``SWEEP_INTERVAL`` s."""
+        run_id = store_client().info("server").get("run_id")
+        restarted = self._redis_run_id is not None and run_id != self._redis_run_id
+        self._redis_run_id = run_id
+        due = time.monotonic() - self._swept_at > SWEEP_INTERVAL
+        if restarted or (due and store_client().set(f"{self.prefix}:sweep-lock", self.name, nx=True, ex=SWEEP_INTERVAL)):
+            self._swept_at = time.monotonic()
+            queued = sweep(self.prefix, trust_marks=OVERDUE)
+            self.log.info("Worker %s: swept the store%s; %d job(s) queued", self.name,
+                          " (Redis restarted)" if restarted else "", queued)
+
+
+def wait_for_redis(stopping: list[bool], wait: float = 1.0, longest: float = 10.0) -> bool:
+    """Block until both Redis connections answer (back-off up to ``longest``
+    seconds); False if asked to stop meanwhile."""
+    while not stopping[0]:
+        try:
+            store_client().ping()
+            queue_client().ping()
+            return True
+        except REDIS_ERRORS as exc:
+            log.warning("Redis unavailable (%s); trying again in %.0f s", exc, wait)
+            time.sleep(wait)
+            wait = min(wait * 2, longest)
+        except redis.BusyLoadingError:
+            time.sleep(0.5)
+    return False
+
+
+#: What ``kroniek worker`` runs by default: two RQ workers in two processes,
+#: so a long analysis never holds up a verdict: one serves validation only,
+#: the other validation first and analysis when there is no validation.
+DEFAULT_SPLIT = (("validation",), ("validation", "analysis"))
+
+
+def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after: float = 1.0) -> None:
+    """Run one ``kroniek worker --queues …`` process per entry of ``split``;
+    pass SIGINT/SIGTERM on to them (a second one: they abandon their jobs),
+    and start again one that stops by itself. Returns when they are all stopped."""
+    import subprocess
+    import sys
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    signals = [0]
+
+    def forward(*_: object) -> None:
+        signals[0] += 1
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+
+    def spawn(roles: tuple[str, ...]) -> subprocess.Popen:
+        # A process group of its own: a Ctrl-C reaches only this process,
+        # which passes it on once (a second signal would abandon the jobs).
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", ",".join(roles)],
+                                process_group=0, env={**os.environ, "KRONIEK_WORKER_PARENT": str(os.getpid())})
+
+    children: list[subprocess.Popen] = []
+    signal.signal(signal.SIGINT, forward)
+    signal.signal(signal.SIGTERM, forward)
+    children.extend(spawn(roles) for roles in split)
+    while True:
+        time.sleep(0.2)
+        if signals[0]:
+            if all(c.poll() is not None for c in children):
+                return
+            continue
+        for i, child in enumerate(children):
+            if child.poll() is not None:
+                log.warning("worker for %s stopped (%s); starting it again", ",".join(split[i]), child.returncode)
+                time.sleep(restart_after)
+                if not signals[0]:
+                    children[i] = spawn(split[i])
+
+
+def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> None:
+    """Serve ``queues`` (roles ``validation``, ``analysis`` or queue names,
+    in order of priority) in this process until stopped by SIGINT or SIGTERM
+    (or, with ``burst``, until they are empty)."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     load_plugins()
-    sweep(key_prefix())
-    worker = Worker([get_queue()], connection=queue_client(), maintenance_interval=maintenance_interval)
-    worker.work(with_scheduler=True, burst=burst)
+    prefix = key_prefix()
+    names = queue_names(list(queues))
+    stopping = [False]
+
+    def stop(*_: object) -> None:
+        stopping[0] = True
+
+    wait = 1.0
+    while True:
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        if not wait_for_redis(stopping):
+            return
+        worker = None
+        started = time.monotonic()
+        try:
+            # Before taking jobs, queue whatever is owed (a job lost between
+            # an append and its enqueue, or with a Redis that crashed).
+            sweep(prefix)
+            worker = KroniekWorker(names, connection=queue_client(), prefix=prefix)
+            worker.work(with_scheduler=True, burst=burst)
+        except REDIS_ERRORS as exc:
+            log.warning("Redis went away (%s); the worker carries on when it is back", exc)
+        if burst or stopping[0] or (worker is not None and worker.stopping):
+            return
+        wait = 1.0 if time.monotonic() - started > 60 else min(wait * 2, 10.0)
+        time.sleep(wait)

@@ -7,8 +7,25 @@ set -euo pipefail
 API=${1:-http://127.0.0.1:8000/api}
 KRONIEK=${KRONIEK:-.venv/bin/kroniek}
 OUT=${OUT:-.}
+WAIT=${WAIT:-60}  # seconds to wait for the worker (a verdict, a ratings table) before giving up
 admin=(-H "Authorization: Bearer $ADMIN_TOKEN")
 json=(-H 'Content-Type: application/json')
+
+# wait_for WHAT COMMAND…: run COMMAND every 0.2 s until it succeeds, for WAIT seconds at most.
+wait_for() {
+  local what=$1 deadline=$((SECONDS + WAIT)); shift
+  until "$@"; do
+    if ((SECONDS >= deadline)); then echo "gave up after ${WAIT} s waiting for $what" >&2; return 1; fi
+    sleep 0.2
+  done
+}
+validated() {
+  local v; v=$(curl -sf "$API/matches/$1" | jq -c '{seq, validation, validation_details}') || return 1
+  [[ $(jq -r .validation <<<"$v") == valid ]] && return 0
+  [[ $(jq -r .validation <<<"$v") == invalid ]] && { echo "match $1 is invalid: $v" >&2; exit 1; }
+  return 1
+}
+rated() { [[ $(curl -sf "$API/ratings/braverats" | jq .results) -ge $1 ]]; }
 
 # 1. The admin makes an organiser; the organiser's token does the rest.
 ORG=$(curl -sf "$API/users" "${admin[@]}" "${json[@]}" -d "{\"name\": \"org-$RANDOM\"}" | jq -r .token)
@@ -48,7 +65,7 @@ for round in 1 2 3; do
       [[ $status == finished ]] && break
     done
     # 6. The result enters once the worker has validated the match's whole log.
-    until [[ $(curl -sf "$API/matches/$M" | jq -r .validation) == valid ]]; do sleep 0.2; done
+    wait_for "the verdict on match $M" validated "$M"
     curl -sf "$API/leagues/$L/results" "${org[@]}" "${json[@]}" -d "{\"match\": \"$M\"}" >/dev/null
   done
 done
@@ -57,7 +74,7 @@ done
 curl -sf "$API/leagues/$L/standings" | jq -c '.standings[] | [.rank, .player, .points, .tiebreaks]'
 curl -sf "$API/leagues/$L/standings?format=csv" > "$OUT/standings-$L.csv"
 curl -sf "$API/leagues/$L/plays?format=csv" > "$OUT/plays-$L.csv"
-until [[ $(curl -sf "$API/ratings/braverats" | jq .results) -ge 11 ]]; do sleep 0.2; done
+wait_for "the ratings of 11 results" rated 11
 curl -sf "$API/ratings/braverats" | jq -c '.ratings[:3][] | [.player, (.rating | round), (.deviation | round)]'
 
 # 8. The archive, and its check without the server: pin the server's key.

@@ -16,10 +16,10 @@ def player_name(names: tuple[str, ...], seat: int | None, start: bool = False) -
 class Solvable:
     """The solver hooks of the three cooperative games (see engine.core.Game)."""
 
-    def analyse_log(self, events, budget):
+    def analyse_log(self, events, budget, *, progress=None, max_nodes=None, deadline=None):
         from .analysis import analyse_log
 
-        return analyse_log(events, budget)
+        return analyse_log(events, budget, progress=progress, max_nodes=max_nodes, deadline=deadline)
 
     def hint(self, state, seat, budget):
         from .analysis import hint

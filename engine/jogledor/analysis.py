@@ -1,7 +1,11 @@
 """Solver-based analysis of a recorded Jogledor game, for the worker and the
 hint endpoint. Pure functions of the log (or a state) and a node budget.
 
-``analyse_log(events, budget)`` -> ``{seq: [annotation, ...]}``:
+``analyse_log(events, budget, progress=…, max_nodes=…, deadline=…)`` ->
+``{seq: [annotation, ...]}`` (``budget``: nodes per solver call;
+``max_nodes``, ``deadline``: the whole analysis's, past which no solver call
+starts and what is left is undecided; ``progress(done, total)``: positions
+decided so far):
 
 - on the deal (Sir Tommy: the first draw) whether the deal was winnable at
   all, with a witness line;
@@ -25,6 +29,7 @@ estimate, and positions with an empty stock are solved exactly.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Iterable
 
 from .. import match as M
@@ -75,26 +80,53 @@ def _first_decidable(game_id: str, line: list[tuple[dict[str, Any], Any, Any]]) 
     return len(line)
 
 
-class _Judge:
-    """Solves positions of the line lazily, caching the answers."""
+class _Limits:
+    """The whole analysis's budget: solver nodes and a monotonic deadline."""
 
-    def __init__(self, game_id: str, positions: list[Any], budget: int, solve: Callable[[Any, int], Solution]):
+    def __init__(self, max_nodes: int | None = None, deadline: float | None = None):
+        self.left = max_nodes
+        self.deadline = deadline
+
+    def allow(self, budget: int) -> int:
+        """Nodes the next solver call may use (0: none may start)."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return 0
+        return budget if self.left is None else max(0, min(budget, self.left))
+
+    def spent(self, nodes: int) -> None:
+        if self.left is not None:
+            self.left -= nodes
+
+
+class _Judge:
+    """Solves positions of the line lazily, caching the answers, within the limits."""
+
+    def __init__(self, game_id: str, positions: list[Any], budget: int, solve: Callable[[Any, int], Solution],
+                 limits: _Limits | None = None):
         self.game_id = game_id
         self.positions = positions
         self.budget = budget
         self._solve = solve
+        self.limits = limits or _Limits()
         self.cache: dict[int, Solution] = {}
 
     def __call__(self, i: int) -> Solution:
         if i not in self.cache:
-            self.cache[i] = self._solve(self.positions[i], self.budget)
+            allowed = self.limits.allow(self.budget)
+            if allowed <= 0:
+                return Solution(UNKNOWN, note="analysis budget spent")  # not cached: never a call
+            sol = self._solve(self.positions[i], allowed)
+            self.limits.spent(sol.nodes)
+            self.cache[i] = sol
         return self.cache[i]
 
 
-def boundary(n: int, judge: Callable[[int], Solution], won: bool = False) -> tuple[int, int, dict[int, str]]:
+def boundary(n: int, judge: Callable[[int], Solution], won: bool = False,
+             progress: Callable[[int, int], None] | None = None) -> tuple[int, int, dict[int, str]]:
     """Over positions 0..n-1 whose winnability is monotone (W…W L…L), find
     ``lo`` (the last position known winnable, -1 if none) and ``hi`` (the
-    first known lost, n if none). Returns (lo, hi, statuses probed)."""
+    first known lost, n if none). Returns (lo, hi, statuses probed).
+    ``progress(decided, n)`` after each probe: positions known either way."""
     seen: dict[int, str] = {}
     if n == 0:
         return -1, 0, seen
@@ -105,6 +137,10 @@ def boundary(n: int, judge: Callable[[int], Solution], won: bool = False) -> tup
     def probe(i: int) -> str:
         if i not in seen:
             seen[i] = judge(i).status
+            if progress is not None:
+                known_lo = max([lo, i] if seen[i] == WIN else [lo])
+                known_hi = min([hi, i] if seen[i] == LOSS else [hi])
+                progress(known_lo + 1 + n - known_hi, n)
         return seen[i]
 
     # the ends first: the last position is often a terminal loss (no search)
@@ -150,14 +186,23 @@ def _describe_move(game_id: str, move: Move, names: tuple[str, ...] = ()) -> str
     return move.type
 
 
-def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET) -> dict[int, list[dict[str, Any]]]:
+def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET, *,
+                progress: Callable[[int, int], None] | None = None, max_nodes: int | None = None,
+                deadline: float | None = None) -> dict[int, list[dict[str, Any]]]:
     """Solver annotations for a Twaalven, Stapelen or Sir Tommy log (see the
     module docstring). ``budget`` is the node budget of each solver call."""
     ms, line = effective_line(events)
+    report = progress or (lambda done, total: None)
+    return _analyse(ms, line, budget, report, _Limits(max_nodes, deadline))
+
+
+def _analyse(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]], budget: int,
+             report: Callable[[int, int], None], limits: _Limits) -> dict[int, list[dict[str, Any]]]:
     game_id = ms.game.id
     solver = _solver(game_id)
     out: dict[int, list[dict[str, Any]]] = {}
     if not line:
+        report(1, 1)
         return out
 
     if game_id == "sir_tommy":
@@ -168,7 +213,10 @@ def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET) -> d
             def solve(state: Any, b: int) -> Solution:
                 return solver.solve_known(state, order[len(state.order):], b)
         else:
-            return _analyse_hidden(ms, line, budget, solver)
+            report(0, 1)
+            out = _analyse_hidden(ms, line, budget, solver, limits)
+            report(1, 1)
+            return out
     else:
 
         def solve(state: Any, b: int) -> Solution:
@@ -176,12 +224,14 @@ def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET) -> d
 
     start = _first_decidable(game_id, line)
     if start >= len(line):
+        report(1, 1)
         return out  # no deal yet
     positions = [after for _, _, after in line[start:]]
     seqs = [event["seq"] for event, _, _ in line[start:]]
-    judge = _Judge(game_id, positions, budget, solve)
+    judge = _Judge(game_id, positions, budget, solve, limits)
     won = ms.result is not None and ms.result.outcome == "win"
-    lo, hi, probed = boundary(len(positions), judge, won)
+    report(0, len(positions))
+    lo, hi, probed = boundary(len(positions), judge, won, report)
 
     first = line[start][0]
     deal = _deal_note(game_id, positions, judge, won, lo, line, start)
@@ -217,6 +267,7 @@ def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET) -> d
         out.setdefault(fatal_event["seq"], []).append(note)
     elif lo == -1 and hi == 0 and game_id != "sir_tommy":
         pass  # lost from the deal: no single move is to blame (the deal note says so)
+    report(len(positions), len(positions))
     return out
 
 
@@ -239,11 +290,18 @@ def _deal_note(game_id: str, positions: list[Any], judge: _Judge, won: bool, lo:
 
 
 def _analyse_hidden(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]], budget: int, solver: Any,
-                    samples: int = 30) -> dict[int, list[dict[str, Any]]]:
+                    limits: _Limits | None = None, samples: int = 30) -> dict[int, list[dict[str, Any]]]:
     """Sir Tommy with cards still in the stock: an estimate for the latest
     position only (from what has been seen), exact once the stock is empty."""
     out: dict[int, list[dict[str, Any]]] = {}
     event, _, after = line[-1]
+    limits = limits or _Limits()
+    budget = limits.allow(budget)
+    if budget <= 0:
+        out[event["seq"]] = [{"kind": "estimate", "source": "solver", "p": None,
+                              "text": "undecided within the analysis budget"}]
+        return out
+    limits.spent(budget)
     if after.stock == 0:
         sol = solver.solve_known(after, (), budget)
         out[event["seq"]] = [{"kind": "winnable", "winnable": sol.winnable, "source": "solver", "nodes": sol.nodes,

@@ -1,0 +1,183 @@
+"""Workers: how soon a verdict comes, and how fast the analysis goes.
+
+(w1) verdict latency per game: a burst of finished matches of every game,
+     recorded one after another through the service with the API's wiring
+     (a validation job queued with a 1 s delay), one ``kroniek worker``
+     (its two RQ workers: validation; validation then analysis); latency = from the last append of a match to its
+     ``validation`` ≠ pending. p50 and p99 per game; goal p99 ≤ 5 s for
+     every game, Sir Tommy included (its analysis is another job now).
+(w2) analysis throughput per game: the same matches' analysis jobs, as the
+     job records them (seconds per match, events per second).
+
+``python -m bench.workers [--matches N]`` prints these alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from typing import Any
+
+import redis
+
+GAMES = ("braverats", "troubadour", "twaalven", "stapelen", "sir_tommy")
+
+
+def recorded_log(game: str, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A finished match's setup and log (setup first), played by bots."""
+    if game == "troubadour":
+        from engine.troubadour.simulate import play_game
+
+        out = play_game(2, ["greedy", "greedy"], seed, keep_log=True)
+        return out["log"][0]["data"], out["log"]
+    from engine.jogledor.simulate import play_random
+
+    rec = play_random(game, seed, mode="physical")
+    return rec.setup, rec.log
+
+
+def record(svc, setup: dict[str, Any], log: list[dict[str, Any]]) -> str:
+    """Create the match and append its moves; chance events the service
+    draws itself (simulated mode) are skipped. Returns the match id."""
+    match = svc.create_match(setup["game"], setup["players"], setup["options"], mode=setup["mode"],
+                             seed=setup.get("seed"))
+    mid, seq = match["id"], match["seq"]
+    while seq < len(log):
+        event = log[seq]  # the event at seq + 1
+        seq = svc.append(mid, event["type"], event["seat"], event["data"])["latest_seq"]
+    return mid
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, str, str, str]]:
+    from bench import bench_redis
+    from replays import EventStore
+    from service.matches import MatchService
+    from workers.queue import enqueue_validation
+
+    logs = {game: [recorded_log(game, seed) for seed in range(matches)] for game in GAMES}
+    rows: list[tuple[str, str, str, str]] = []
+    with bench_redis("bench-workers") as url:
+        prefix = f"bench-{uuid.uuid4().hex[:8]}"
+        env = {**os.environ, "REDIS_URL": url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix}
+        saved = {k: os.environ.get(k) for k in ("REDIS_URL", "KRONIEK_QUEUE")}
+        os.environ.update(REDIS_URL=url, KRONIEK_QUEUE=prefix)
+        from workers import connection
+
+        connection._cached.cache_clear()
+        client = redis.Redis.from_url(url, decode_responses=True)
+        store = EventStore(client, prefix)
+        svc = MatchService(store, lambda m: enqueue_validation(prefix, m, 1.0))
+        worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while client.get(f"rq:scheduler-lock:{prefix}") is None:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the worker did not start")
+                time.sleep(0.1)
+            finished_at: dict[str, float] = {}
+            game_of: dict[str, str] = {}
+            events: dict[str, int] = {}
+            t_burst = time.monotonic()
+            for i in range(matches):  # one match of each game in turn
+                for game in GAMES:
+                    setup, log = logs[game][i]
+                    mid = record(svc, setup, log)
+                    finished_at[mid], game_of[mid], events[mid] = time.monotonic(), game, len(log)
+            burst = time.monotonic() - t_burst
+            latency: dict[str, float] = {}
+            deadline = time.monotonic() + 300
+            while len(latency) < len(finished_at) and time.monotonic() < deadline:
+                waiting = [m for m in finished_at if m not in latency]
+                pipe = client.pipeline(transaction=False)
+                for mid in waiting:
+                    pipe.get(store.key(mid, "verdict"))
+                now = time.monotonic()
+                for mid, raw in zip(waiting, pipe.execute()):
+                    if raw and json.loads(raw)["seq"] >= events[mid]:
+                        latency[mid] = now - finished_at[mid]
+                time.sleep(0.02)
+            total = len(finished_at)
+            rows.append((f"(w1) burst: {total} finished matches ({matches} per game), one kroniek worker",
+                         f"recorded in {burst:.1f} s", f"{len(latency)}/{total} verdicts", "all"))
+            for game in GAMES:
+                lat = [latency[m] for m in latency if game_of[m] == game]
+                missing = sum(1 for m in finished_at if game_of[m] == game and m not in latency)
+                if not lat:
+                    rows.append((f"(w1) verdict latency, {game}", "no verdict", f"{missing} missing", "p99 ≤ 5 s"))
+                    continue
+                rows.append((f"(w1) verdict latency, {game} (last append → validation ≠ pending)",
+                             f"p50 {statistics.median(lat):.2f} s", f"p99 {_pct(lat, 0.99):.2f} s"
+                             + (f", {missing} missing" if missing else ""), "p99 ≤ 5 s"))
+
+            # (w2) the analysis jobs of the same matches
+            solved = [m for m in finished_at if game_of[m] in ("twaalven", "stapelen", "sir_tommy")]
+            deadline = time.monotonic() + analysis_wait
+            records: dict[str, dict[str, Any]] = {}
+            while len(records) < len(solved) and time.monotonic() < deadline:
+                for mid in solved:
+                    if mid not in records:
+                        rec, _ = store.analysis(mid)
+                        if rec is not None and rec["seq"] >= events[mid]:
+                            records[mid] = rec
+                time.sleep(0.5)
+            for game in ("twaalven", "stapelen", "sir_tommy"):
+                done = [m for m in records if game_of[m] == game]
+                if not done:
+                    rows.append((f"(w2) analysis, {game}", "none finished", f"within {analysis_wait:.0f} s", "—"))
+                    continue
+                secs = [records[m]["seconds"] for m in done]
+                n_events = sum(events[m] for m in done)
+                rows.append((f"(w2) analysis throughput, {game} ({len(done)} matches, "
+                             f"{n_events / len(done):.0f} events each)",
+                             f"{len(done) / sum(secs):.2f} matches/s, {n_events / sum(secs):.0f} events/s",
+                             f"per match p50 {statistics.median(secs):.2f} s, max {max(secs):.2f} s", "—"))
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(worker.pid, 9)
+                worker.wait()
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(client.scan_iter(match=f"rq:*{prefix}*"))
+            for i in range(0, len(keys), 500):
+                client.delete(*keys[i:i + 500])
+            client.close()
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+            connection._cached.cache_clear()
+    return rows
+
+
+def main() -> None:
+    from rich.table import Table
+
+    from bench import console
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=12, help="finished matches per game in the burst")
+    args = parser.parse_args()
+    table = Table(title="Workers (one kroniek worker)")
+    for col in ("measure", "measured", "ratio / figure", "goal"):
+        table.add_column(col)
+    for row in measure(args.matches):
+        table.add_row(*row)
+    console().print(table)
+
+
+if __name__ == "__main__":
+    main()
