@@ -201,6 +201,11 @@ class Game:
     def describe(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str:
         return type
 
+    def describe_setup(self, state: Any) -> str:
+        """What the review's setup line should add for this match (e.g. which
+        card set it is played with); empty for nothing."""
+        return ""
+
     def annotate(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> list[dict[str, Any]]:
         """Automatic annotations the worker stores for this event."""
         return []

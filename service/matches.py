@@ -516,6 +516,8 @@ class MatchService:
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
             if before is None:
                 summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
+                if note := after.game.describe_setup(after.state):
+                    summary += f", {note}"
             elif type_ == M.UNDO:
                 summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
                 for s in after.undone:

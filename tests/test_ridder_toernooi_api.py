@@ -128,8 +128,12 @@ def test_a_match_embeds_its_card_set_and_replays_from_its_log(client, store):
     res = client.post("/api/matches", json={"game": "ridder_toernooi", "players": ["Ann", "Bob"]})
     setup = store.events(res.get_json()["id"])[0]["data"]
     assert setup["options"]["cards"]["provenance"] == "placeholder"
-    review = client.get(f"/api/matches/{res.get_json()['id']}/state").get_json()
-    assert review["card_set"]["placeholder"] is True and "PLACEHOLDER" in review["card_set"]["label"]
+    view = client.get(f"/api/matches/{res.get_json()['id']}/state").get_json()
+    assert view["card_set"]["placeholder"] is True and "PLACEHOLDER" in view["card_set"]["label"]
+    setup_line = client.get(f"/api/matches/{res.get_json()['id']}/review").get_json()["steps"][0]["summary"]
+    assert setup_line.endswith("with the PLACEHOLDER card set (not the printed cards)"), setup_line
+    assert client.get(f"/api/matches/{mid}/review").get_json()["steps"][0]["summary"].endswith(
+        f"with the card set {doc['name']!r}")
     # an unknown set is refused, and nothing is written
     res = client.post("/api/matches", json={"game": "ridder_toernooi", "players": ["Ann", "Bob"],
                                             "options": {"card_set": "a" * 64}})

@@ -17,6 +17,12 @@ def _l(game, s, ident: str) -> str:
     return s.cards.ladies[i].name if i is not None else ident
 
 
+def card_set_label(state) -> str:
+    """Which cards the match is played with; a placeholder set says so."""
+    return ("with the PLACEHOLDER card set (not the printed cards)" if state.cards.placeholder
+            else f"with the card set {state.cards.name!r}")
+
+
 def describe(game, before, type: str, seat: int | None, data: dict[str, Any], after) -> str:
     who = before.names[seat] if seat is not None else "the table"
     if type == "deal":
@@ -24,9 +30,7 @@ def describe(game, before, type: str, seat: int | None, data: dict[str, Any], af
         for i, row in enumerate(data["knights"]):
             ladies = data["ladies"][i] if data["ladies"] else []
             parts.append(f"{before.names[i]}: " + ", ".join([_k(game, before, r) for r in row] + [_l(game, before, r) for r in ladies]))
-        label = ("with the PLACEHOLDER card set (not the printed cards)" if before.cards.placeholder
-                 else f"with the card set {before.cards.name!r}")
-        return f"Deal {label} — " + "; ".join(parts)
+        return f"Deal {card_set_label(before)} — " + "; ".join(parts)
     if type == "train":
         bits = []
         if data["dice"]:

@@ -983,6 +983,11 @@ class RidderToernooi(Game):
 
         return describe(self, before, type, seat, data, after)
 
+    def describe_setup(self, state: State) -> str:
+        from .describe import card_set_label
+
+        return card_set_label(state)
+
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .analysis import annotate
 
