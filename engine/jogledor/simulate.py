@@ -2,7 +2,8 @@
 simulate``, the tests and the benchmarks.
 
 ``Recorder`` enters events as the API would (normalize, apply, then the
-server's chance draws in a simulated match) and keeps the log.
+server's chance draws in a simulated match) and keeps the log: it is
+``engine.simulation.Table`` set up from a game id.
 ``play_random`` plays random legal moves to the end with a local seeded RNG.
 """
 
@@ -13,45 +14,24 @@ from typing import Any, Callable, Sequence
 
 from .. import match as M
 from ..core import CHANCE, Move
+from ..simulation import Table, check_players
 
 Policy = Callable[[Any, list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
-class Recorder:
-    """A match driven through the framework, with its log."""
+class Recorder(Table):
+    """A match driven through the framework, with its log (``engine.simulation.Table``)."""
 
     def __init__(self, game_id: str, options: dict[str, Any] | None = None, mode: str = "physical",
                  seed: int | None = None, players: tuple[str, str] = ("Ann", "Bob")) -> None:
-        self.setup = M.make_setup(game_id, list(players), options or {}, mode=mode, seed=seed)
-        self.ms = M.start(self.setup)
-        self.log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": self.setup}]
-        self.draw_chance()
-
-    @property
-    def state(self) -> Any:
-        return self.ms.state
-
-    @property
-    def game(self) -> Any:
-        return self.ms.game
-
-    def _apply(self, type_: str, seat: Any, data: dict[str, Any]) -> None:
-        self.ms = M.apply_event(self.ms, self.ms.seq + 1, type_, seat, data)
-        self.log.append({"seq": self.ms.seq, "type": type_, "seat": seat, "data": data})
+        super().__init__(M.make_setup(game_id, list(players), options or {}, mode=mode, seed=seed))
 
     def add(self, type_: str, seat: Any = None, data: dict[str, Any] | None = None) -> dict[str, Any]:
-        norm = M.normalize_event(self.ms, type_, seat, data or {})
-        self._apply(type_, seat, norm)
-        self.draw_chance()
-        return norm
+        return self.enter(type_, seat, data or {})
 
     def play(self, move: Move | dict[str, Any]) -> dict[str, Any]:
         m = move.to_dict() if isinstance(move, Move) else move
         return self.add(m["type"], m["seat"], m["data"])
-
-    def draw_chance(self) -> None:
-        for type_, seat, data in M.chance_events(self.ms, self.ms.seq + 1):
-            self._apply(type_, seat, data)
 
     def undo(self) -> None:
         self.add("undo", None, {})
@@ -108,8 +88,7 @@ def simulate(game_id: str, games: int, players: int = 2, strategies: Sequence[st
              progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play ``games`` seeded matches (both seats follow one policy: the games
     are cooperative) and summarise: won, lost, super-wins, moves per game."""
-    if players != 2:
-        raise ValueError(f"{game_id} is played by two players")
+    check_players(game_id, players)
     name = strategies[0] if strategies else "builder"
     if name not in POLICIES:
         raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(POLICIES))}")

@@ -1,0 +1,211 @@
+"""Whole simulated games through ``engine.match``, for any game with bots.
+
+The same setup, validation, reducer and seeded chance draws as a recorded
+match. Pure: no I/O, no clock, no global random; ``progress`` (optional) is
+called after each game, which is how the CLI drives its progress bar.
+
+``Table`` drives one match as the server does (normalize, apply, then the
+server's chance draws in a simulated match) and keeps its log. ``Simulator``
+plays whole games with one bot per seat and summarises many of them; a game
+declares only what is its own: its bots, seat names, default strategy, the
+extra fields of a game's record (from the final state) and which numeric
+fields the summary gives statistics of.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from . import match as M
+from . import registry
+from .core import CHANCE, Game, Move
+
+#: A bot: ``bot(game, state, seat, rng) -> Move``, a legal move for ``seat``.
+Bot = Callable[[Game, Any, int, random.Random], Move]
+
+
+class Table:
+    """A match driven through the framework, with its log (``keep_log``).
+
+    ``enter`` takes a move as the API would: normalized (unless
+    ``validate=False``: the reducer still checks every rule), applied, then
+    followed by the server's chance draws in a simulated match. The chance
+    draws due right after the setup are made at once.
+    """
+
+    def __init__(self, setup: dict[str, Any], keep_log: bool = True) -> None:
+        self.setup = setup
+        self.ms = M.start(setup)
+        self.keep_log = keep_log
+        self.log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
+        self.draw_chance()
+
+    @property
+    def state(self) -> Any:
+        return self.ms.state
+
+    @property
+    def game(self) -> Game:
+        return self.ms.game
+
+    def apply(self, type_: str, seat: Any, data: dict[str, Any]) -> None:
+        """Apply one already-normalized event (and log it)."""
+        self.ms = M.apply_event(self.ms, self.ms.seq + 1, type_, seat, data)
+        if self.keep_log:
+            self.log.append({"seq": self.ms.seq, "type": type_, "seat": seat, "data": data})
+
+    def enter(self, type_: str, seat: Any, data: dict[str, Any], validate: bool = True) -> dict[str, Any]:
+        """Enter one move; returns its data as applied (canonical when validated)."""
+        if validate:
+            data = M.normalize_event(self.ms, type_, seat, data)
+        self.apply(type_, seat, data)
+        self.draw_chance()
+        return data
+
+    def draw_chance(self) -> None:
+        for type_, seat, data in M.chance_events(self.ms, self.ms.seq + 1):
+            self.apply(type_, seat, data)
+
+
+def check_players(game_id: str, players: int) -> Game:
+    """The registered game, if ``players`` may play it (else ``ValueError``,
+    which the CLI shows as a usage error)."""
+    game = registry.get(game_id)
+    if not game.min_players <= players <= game.max_players:
+        count = (str(game.min_players) if game.min_players == game.max_players
+                 else f"{game.min_players}–{game.max_players}")
+        raise ValueError(f"{game.name} is played by {count} players, not {players}")
+    return game
+
+
+def stats(values: Sequence[float]) -> dict[str, float] | None:
+    """Mean (one decimal), median, min and max; None without values."""
+    if not values:
+        return None
+    return {"mean": round(statistics.fmean(values), 1), "median": statistics.median(values),
+            "min": min(values), "max": max(values)}
+
+
+@dataclass(frozen=True)
+class Simulator:
+    """What a game declares to be simulated; the rest is shared."""
+
+    game_id: str
+    #: seat names, as many as the game's most players
+    names: tuple[str, ...]
+    bots: Mapping[str, Bot]
+    default_strategy: str
+    #: the game's own fields of a game's record: ``record(game, final state)``
+    record: Callable[[Game, Any], dict[str, Any]]
+    #: numeric record fields summarised over the finished games, in order
+    stats: tuple[str, ...] = ("events",)
+
+    def play_game(
+        self,
+        players: int,
+        strategies: Sequence[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        max_events: int = 20_000,
+        keep_log: bool = False,
+        validate: bool = True,
+    ) -> dict[str, Any]:
+        """One simulated game; ``strategies[s]`` plays seat s. Returns its
+        record (and, with ``keep_log``, the log as stored: setup first)."""
+        for name in strategies:
+            if name not in self.bots:
+                raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(self.bots))}")
+        setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed)
+        table = Table(setup, keep_log)
+        game = table.game
+        rng = random.Random(f"{seed}:bots")
+        bots = [self.bots[strategies[s]] for s in range(players)]
+        while table.ms.result is None and table.ms.seq < max_events:
+            state = table.ms.state
+            seat = next(a for a in game.actors(state) if a != CHANCE and a != "table")
+            move = bots[seat](game, state, seat, rng)
+            table.enter(move.type, seat, move.data, validate)
+        ms = table.ms
+        result = ms.result
+        out: dict[str, Any] = {
+            "seed": seed,
+            "strategies": list(strategies),
+            "finished": result is not None,
+            "winner": result.winners[0] if result else None,
+            "events": ms.seq,
+            **self.record(game, ms.state),
+        }
+        if keep_log:
+            out["log"] = table.log
+        return out
+
+    def simulate(
+        self,
+        games: int,
+        players: int = 2,
+        strategies: Sequence[str] | None = None,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        max_events: int = 20_000,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        validate: bool = False,
+    ) -> dict[str, Any]:
+        """Play ``games`` full games and summarise them.
+
+        ``strategies`` is one name for all seats or one per seat (none: the
+        default strategy); the seats rotate from game to game (game g gives
+        seat s the strategy ``strategies[(s + g) % k]``) so that no strategy
+        keeps the advantage or handicap of one seat. Game g is played with
+        seed ``seed * 1_000_003 + g``. A game that reaches ``max_events``
+        events is counted as unfinished.
+
+        Every move goes through the reducer (``engine.match.apply_event``),
+        which checks every rule; ``validate`` also runs the API's shape and
+        actor checks (``normalize_event``) on the bots' moves, which they
+        always pass (the tests replay such logs through
+        ``engine.match.replay``), at about 15% of the time.
+        """
+        check_players(self.game_id, players)
+        strategies = list(strategies or ()) or [self.default_strategy]
+        k = len(strategies)
+        records = []
+        for g in range(games):
+            per_seat = [strategies[(s + g) % k] for s in range(players)]
+            rec = self.play_game(players, per_seat, seed * 1_000_003 + g, options, max_events, validate=validate)
+            records.append(rec)
+            if progress is not None:
+                progress(rec)
+        return self.summarize(records, players, strategies)
+
+    def summarize(self, records: list[dict[str, Any]], players: int, strategies: Sequence[str]) -> dict[str, Any]:
+        """Wins by seat and by strategy, seats played by strategy, and the
+        statistics of ``self.stats`` over the finished games."""
+        finished = [r for r in records if r["finished"]]
+        by_seat = [0] * players
+        by_strategy: dict[str, int] = {name: 0 for name in strategies}
+        seats_played: dict[str, int] = {name: 0 for name in strategies}
+        for r in records:
+            for name in r["strategies"]:
+                seats_played[name] += 1
+            if r["finished"]:
+                by_seat[r["winner"]] += 1
+                by_strategy[r["strategies"][r["winner"]]] += 1
+        return {
+            "game": self.game_id,
+            "games": len(records),
+            "players": players,
+            "strategies": list(strategies),
+            "finished": len(finished),
+            "unfinished": len(records) - len(finished),
+            **{key: stats([r[key] for r in finished]) for key in self.stats},
+            "wins_by_seat": by_seat,
+            "wins_by_strategy": by_strategy,
+            "seats_by_strategy": seats_played,
+            "games_list": [{k: v for k, v in r.items() if k != "log"} for r in records],
+        }
+
+
+__all__ = ["Bot", "Simulator", "Table", "check_players", "stats"]
