@@ -15,7 +15,7 @@ from engine.ridder_toernooi import GAME
 from engine.ridder_toernooi.bots import BOTS
 from engine.ridder_toernooi.cards import CardSetError, card_set_hash, placeholder_doc, validate_card_set
 from replays import audit_match, canonical
-from workers.jobs import validate_log
+from workers.jobs import analyse_log, validate_log
 
 
 def my_box() -> dict:
@@ -176,6 +176,8 @@ def test_a_simulated_six_player_tournament_over_http_is_validated_with_annotatio
     assert canonical(M.encode(rebuilt)) == canonical(M.encode(ms))
     verdict = validate_log(store, mid)
     assert verdict["status"] == "valid", verdict
+    assert analyse_log(store, mid)["status"] == "done"  # the analysis job: per-day luck, choices, upsets
+    assert client.get(f"/api/matches/{mid}").get_json()["analysis"] == "done"
     stored = store.auto_annotations(mid)
     notes = [n for seq in sorted(stored, key=int) for n in stored[seq]]
     kinds = {n["kind"] for n in notes}

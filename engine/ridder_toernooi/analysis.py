@@ -16,7 +16,8 @@ Over the log (``analyse_log``):
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Callable
 
 from .state import MOUNTED
 
@@ -107,8 +108,16 @@ def _training_value(game, s, k: int, dice: int, cover_add) -> float:
     return total / (2 * len(rivals))
 
 
-def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, list[dict[str, Any]]] | None:
+def analyse_log(game, events: list[dict[str, Any]], budget: int, *,
+                progress: Callable[[int, int], None] | None = None, max_nodes: int | None = None,
+                deadline: float | None = None) -> dict[int, list[dict[str, Any]]] | None:
+    """``budget`` (and ``max_nodes``, if smaller) bounds how many training and
+    challenge choices are weighed against their alternatives; past
+    ``deadline`` (``time.monotonic()``) none is; odds, luck and upsets are
+    always annotated. ``progress(done, total)`` counts events."""
     from .. import match as M
+
+    limit = budget if max_nodes is None else min(budget, max_nodes)
 
     notes: dict[int, list[dict[str, Any]]] = {}
     pre: dict[str, Any] | None = None
@@ -116,7 +125,11 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, li
     match_luck: list[float] = []
     checked = 0
     undone = M.undone_seqs(events)  # a roll taken back at the table was never part of the game
+    total = len(events)
     for event, before, after in M.replay_steps(events):
+        if progress is not None and event["seq"] % 64 == 0:
+            progress(event["seq"], total)
+        may_weigh = checked < limit and (deadline is None or time.monotonic() < deadline)
         if before is None:
             day_luck = [0.0] * len(after.players)
             match_luck = [0.0] * len(after.players)
@@ -129,7 +142,7 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, li
             a, d = s1.duel.a, s1.duel.d
             pa, pd = duel_chances(game, s0, a, d)
             pre = {"a": a, "d": d, "pa": pa, "pd": pd}
-            if checked < budget:
+            if may_weigh:
                 checked += 1
                 seat = event["seat"]
                 options = [(game.kid(s0, x), game.kid(s0, y), _challenge_value(game, s0, seat, x, y))
@@ -143,7 +156,7 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, li
                         "best": {"knight": best[0], "target": best[1], "expected_premiums": round(best[2], 3)},
                         "text": f"?! {game.kid(s0, a)} against {game.kid(s0, d)} was worth {chosen:.2f} expected "
                                 f"premiums; {best[0]} against {best[1]} {best[2]:.2f}"})
-        if t == "train" and checked < budget:
+        if t == "train" and may_weigh:
             k = next(i for i, kn in enumerate(s0.knights) if game.kid(s0, i) == event["data"]["knight"])
             choices = game.training_choices(s0, k)
             if len(choices) > 1:
@@ -181,6 +194,8 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int) -> dict[int, li
             day_luck = [0.0] * len(after.players)
         if s1.phase == "over" and s0.phase != "over":
             notes.setdefault(seq, []).append(_luck_note(after, "match", match_luck))
+    if progress is not None:
+        progress(total, total)
     return notes
 
 

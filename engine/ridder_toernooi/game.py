@@ -993,10 +993,10 @@ class RidderToernooi(Game):
 
         return annotate(self, before, type, seat, data, after)
 
-    def analyse_log(self, events: list[dict[str, Any]], budget: int) -> dict[int, list[dict[str, Any]]] | None:
+    def analyse_log(self, events: list[dict[str, Any]], budget: int, **limits: Any) -> dict[int, list[dict[str, Any]]] | None:
         from .analysis import analyse_log
 
-        return analyse_log(self, events, budget)
+        return analyse_log(self, events, budget, **limits)
 
     def info(self) -> dict[str, Any]:
         info = super().info()

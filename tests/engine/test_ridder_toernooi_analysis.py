@@ -192,3 +192,20 @@ def test_an_undone_roll_is_not_counted_as_luck():
     luck = day1["wounds_dealt_minus_expected"]
     assert luck["Ann"] == round(2 - odds.expected_hits(4, (1, 1, 0)), 2)
     assert luck["Bob"] == round(0 - odds.expected_hits(5, (2, 1, 1)), 2)
+
+
+def test_the_analysis_reports_progress_and_keeps_to_its_limits():
+    """The worker's analysis job passes a progress callback, a node cap and a
+    deadline: choices are weighed only within them; odds, luck and upsets stay."""
+    log = next(_simulated_logs(1))
+    seen: list[tuple[int, int]] = []
+    full = GAME.analyse_log(log, 10_000, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (len(log), len(log)) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+    def kinds(notes):
+        return {n["kind"] for ns in notes.values() for n in ns}
+
+    assert "choice" in kinds(full)
+    for capped in (GAME.analyse_log(log, 10_000, max_nodes=0), GAME.analyse_log(log, 10_000, deadline=0.0)):
+        assert "choice" not in kinds(capped)
+        assert kinds(full) - {"choice"} == kinds(capped)
