@@ -41,6 +41,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -395,6 +396,10 @@ def kroniek_run(var: Path):
                 token = line.rsplit(" ", 1)[1].strip()
             if line.startswith("Press Ctrl-C") or time.monotonic() > deadline:
                 break
+        # Keep draining its output: a full pipe (64 KB of worker logs) would
+        # block every process of the server that writes a line.
+        lines: list[str] = []
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
         while True:
             try:
                 if requests.get(f"http://127.0.0.1:{port}/api", timeout=5).status_code == 200:
@@ -402,17 +407,17 @@ def kroniek_run(var: Path):
             except requests.RequestException:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"kroniek run did not come up:\n{head}")
+                pytest.fail(f"kroniek run did not come up:\n{head}{''.join(lines)}")
             time.sleep(0.2)
         assert token, f"kroniek run printed no admin token:\n{head}"
         yield {"port": port, "token": token, "base": f"http://127.0.0.1:{port}"}
     finally:
         proc.send_signal(signal.SIGINT)
         try:
-            proc.communicate(timeout=30)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+            proc.wait()
 
 
 def scratch(tmp_path: Path) -> dict[str, str]:
