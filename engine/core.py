@@ -225,6 +225,11 @@ class Game:
         decided so far. A game without an analysis does not override this."""
         return None
 
+    @property
+    def has_analysis(self) -> bool:
+        """Whether the game has a solver analysis (it overrides ``analyse_log``)."""
+        return type(self).analyse_log is not Game.analyse_log
+
     def hint(self, state: Any, seat: int | None, budget: int) -> dict[str, Any] | None:
         """Moves for ``seat`` judged by a solver, from what that seat can see.
         None: the game offers no hints."""

@@ -45,8 +45,6 @@ STORED_FIELDS = {
     COMMITMENTS: frozenset((*COMMITTED_FIELDS, "data", "salt")),
     LEGACY: frozenset(LEGACY_FIELDS),
 }
-#: kept for callers of the first release: the legacy hash's fields
-ENVELOPE_FIELDS = LEGACY_FIELDS
 SALT_BYTES = 32
 
 _sha256 = hashlib.sha256
@@ -75,7 +73,11 @@ def scheme_of(envelope: dict[str, Any]) -> str:
 def commitment(salt: str, data: Any) -> str:
     """hex SHA-256(salt bytes || canonical(data) as UTF-8); ``salt`` is hex.
     Raises ValueError for a salt that is not hex."""
-    return _sha256(bytes.fromhex(salt) + canonical(data).encode("utf-8")).hexdigest()
+    return _commit(bytes.fromhex(salt), data)
+
+
+def _commit(salt: bytes, data: Any) -> str:
+    return _sha256(salt + canonical(data).encode("utf-8")).hexdigest()
 
 
 def event_hash(envelope: dict[str, Any]) -> str:
@@ -104,7 +106,7 @@ def seal(
         "seq": seq,
         "type": type,
         "seat": seat,
-        "commitment": _sha256(salt + canonical(data).encode("utf-8")).hexdigest(),
+        "commitment": _commit(salt, data),
         "recorded_at": recorded_at,
         "recorded_by": recorded_by,
         "prev_hash": prev_hash,

@@ -32,6 +32,7 @@ from typing import Any, Iterator
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 
 from . import lua
 from .hashing import canonical
@@ -99,6 +100,8 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
+        # On a Cluster the owed mark (another slot) cannot ride in the append's pipeline.
+        self._cluster = isinstance(client, RedisCluster)
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
@@ -217,12 +220,6 @@ class EventStore:
         if res[0] != "ok":
             return AppendOutcome(res[0])
         return AppendOutcome("ok")
-
-    @property
-    def _cluster(self) -> bool:
-        from redis.cluster import RedisCluster
-
-        return isinstance(self.r, RedisCluster)
 
     def set_summary(self, match_id: str, status: str, result: str) -> None:
         self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from engine import match as M
-from engine.core import REFEREE, Game, KroniekError, MalformedEvent
+from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
 from replays.hashing import GENESIS
@@ -32,11 +32,8 @@ from .game_data import GameDataStore
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
 from .gate import check_value
 from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
-from .outage import STORE_ERRORS
 
 log = logging.getLogger("kroniek.matches")
-
-log = logging.getLogger(__name__)
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
 
@@ -411,9 +408,9 @@ class MatchService:
         bad = verdict.get("first_invalid_seq")
         if not isinstance(bad, int) or not 1 <= bad <= ms.seq or ("message" not in verdict and "rule" not in verdict):
             return verdict
-        log = self.store.events(match_id, 1, ms.seq)
+        events = self.store.events(match_id, 1, ms.seq)
         try:
-            hidden = bool(M.event_view(ms, log[bad - 1], None, M.undone_seqs(log)).get("redacted"))
+            hidden = bool(M.event_view(ms, events[bad - 1], None, M.undone_seqs(events)).get("redacted"))
         except (KroniekError, KeyError, TypeError, ValueError, IndexError):
             hidden = True  # an event the game cannot even show: say nothing of it
         if not hidden:
@@ -427,7 +424,7 @@ class MatchService:
         """The analysis job's state for the log as it is now: ``none`` (the
         game has no analysis, or the log is invalid), ``pending``, ``running
         k/n`` (k of n positions decided), ``done`` or ``failed``."""
-        if type(ms.game).analyse_log is Game.analyse_log:
+        if not ms.game.has_analysis:
             return "none"
         if verdict is not None and verdict["seq"] >= ms.seq and verdict["status"] != "valid":
             return "none"
@@ -466,10 +463,10 @@ class MatchService:
             raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
         if viewer == REFEREE:
             return self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
-        log = self.store.events(match_id, 1, ms.seq)  # undone moves are known from the whole log
-        undone = M.undone_seqs(log)
+        events = self.store.events(match_id, 1, ms.seq)  # undone moves are known from the whole log
+        undone = M.undone_seqs(events)
         last = min(end, ms.seq) if end else ms.seq
-        return [M.event_view(ms, e, viewer, undone) for e in log[max(start, 1) - 1 : last]]
+        return [M.event_view(ms, e, viewer, undone) for e in events[max(start, 1) - 1 : last]]
 
     def table_moves_hidden(self, match_id: str) -> bool:
         """Whether the table's moves now depend on what the public may not see."""

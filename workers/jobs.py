@@ -12,7 +12,7 @@ from typing import Any, Callable
 import orjson
 
 from engine import match as M
-from engine.core import Game, KroniekError
+from engine.core import KroniekError
 from replays import EventStore, audit_match, canonical, check_chain
 from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
@@ -77,14 +77,9 @@ def validate_log(store: EventStore, match_id: str,
             verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
     if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
         store.set_summary(match_id, final.status, canonical(final.result_dict))
-        if on_valid is not None and has_analysis(final.game):
+        if on_valid is not None and final.game.has_analysis:
             on_valid(match_id)
     return verdict
-
-
-def has_analysis(game: Any) -> bool:
-    """Whether the game has a solver analysis (it overrides ``Game.analyse_log``)."""
-    return type(game).analyse_log is not Game.analyse_log
 
 
 def transparency_log(store: EventStore) -> TransparencyLog:
@@ -149,7 +144,7 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
         final = M.replay(events)
     except KroniekError:
         return None  # the validation job's verdict says why
-    if not has_analysis(final.game):
+    if not final.game.has_analysis:
         return None
     t0 = time.monotonic()
     last = [float("-inf")]
@@ -228,7 +223,7 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
             if verdict["status"] != "valid" or (analysis is not None and analysis["seq"] >= verdict["seq"]):
                 continue
             try:
-                if not has_analysis(registry.get(game)):
+                if not registry.get(game).has_analysis:
                     continue
             except UnknownGame:
                 continue
