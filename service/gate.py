@@ -289,6 +289,10 @@ def _check_value_of(name: str, value: Any, location: str) -> None:
     field = _short(name)
     if isinstance(value, str):
         _check_text(value, field, location, MAX_QUERY_VALUE, f"a {location} value")
+        if location == "path":
+            # A string path value is an opaque id (a match id may be all
+            # digits); an integer path value comes as an int from its converter.
+            return
         try:
             number = int(value)  # as the schemas read an integer parameter
         except ValueError:

@@ -352,6 +352,25 @@ def test_query_and_path_values_are_bounded(client, world):
     assert err["limit"] == limits.MAX_QUERY_VALUE
 
 
+def test_an_id_of_digits_only_is_an_id_not_an_integer(client, monkeypatch):
+    # Match ids are 16 random hex digits; about one in 100 has no letter and
+    # reads as a number past 2^53. It must still name its match, never a 404.
+    import service.leagues
+    import service.matches
+    monkeypatch.setattr(service.matches.secrets, "token_hex", lambda n: "9524949914168175")
+    res = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]})
+    assert res.status_code == 201, res.get_json()
+    mid = res.get_json()["id"]
+    assert mid == "9524949914168175"
+    assert client.get(f"/api/matches/{mid}/state").status_code == 200
+    res = client.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["musician", "spy"]}})
+    assert res.status_code == 201, res.get_json()
+    monkeypatch.setattr(service.leagues.secrets, "token_hex", lambda n: "12345678901234567890")
+    res = client.post("/api/leagues", json={"name": "Digits", "game": "braverats", "format": "round_robin"})
+    assert res.status_code == 201, res.get_json()
+    assert client.get(f"/api/leagues/{res.get_json()['id']}").status_code == 200
+
+
 def test_league_rules_nested_300_deep_are_refused_and_nothing_written(client, redis_url, prefix):
     deep = {"x": 1}
     for _ in range(300):
