@@ -81,6 +81,7 @@ UNDO_VERBS = ("undo", "ongedaan", "terug")
 MODE_ALIASES = {"physical": "physical", "fysiek": "physical", "aan tafel": "physical",
                 "simulated": "simulated", "gesimuleerd": "simulated"}
 
+#: What one notation may hold (``service.limits`` lists them with the API's limits).
 MAX_EVENTS = 10_000
 MAX_TEXT = 1_000_000
 
@@ -340,7 +341,7 @@ class Document:
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*((?:"(?:[^"\\]|\\.)*"\s*)*)\]\s*\Z')
 _TAG_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"')
 _TOKEN = re.compile(r'''
-    (?P<nl>\n) | (?P<ws>[ \t\f\v]+) | (?P<semi>;[^\n]*)
+    (?P<nl>\n) | (?P<ws>[ \t\f\v\r]+) | (?P<semi>;[^\n]*)
   | (?P<comment>\{(?:[^}\\]|\\.)*\})
   | (?P<word>(?:"(?:[^"\\\n]|\\.)*"|[^\s{}"])+)
   | (?P<bad>.)
@@ -349,7 +350,8 @@ _UNESCAPE = re.compile(r"\\([}\\])")
 
 
 def _clean(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """Without a byte-order mark; a CR is white space (CRLF lines read as LF
+    lines) except inside a comment, which keeps its text exactly."""
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -492,13 +494,13 @@ def _escape_comment(text: str) -> str:
 
 
 def _notes_text(notes: Iterable[Mapping[str, Any]]) -> str:
+    """Each annotation: its glyph, its comment, or both written together
+    (``!?{…}``, no space between: that is what makes them one annotation)."""
     out = []
     for note in notes:
-        if note.get("glyph"):
-            out.append(note["glyph"])
-        if note.get("comment") is not None:
-            out.append("{" + _escape_comment(note["comment"]) + "}")
-    return " ".join(out)
+        glyph, comment = note.get("glyph") or "", note.get("comment")
+        out.append(glyph + ("{" + _escape_comment(comment) + "}" if comment is not None else ""))
+    return " ".join(part for part in out if part)
 
 
 def _hidden_as_unknown(value: Any) -> Any:
@@ -862,8 +864,9 @@ def _read_line(line: Line, game: Game, syntax: Syntax, players: list[str], verbs
 
 
 def _note_list(tokens: list[Token], seq: int) -> list[tuple[int, str | None, str | None, int, int]]:
-    """Glyphs and comments as annotations: a glyph and the comment right after
-    it are one annotation; any other comment or glyph is one of its own."""
+    """Glyphs and comments as annotations: a glyph with a comment written
+    right after it (``!{…}``, nothing between) is one annotation; any other
+    glyph or comment is one of its own."""
     out: list[tuple[int, str | None, str | None, int, int]] = []
     pending: Token | None = None
     for token in tokens:
@@ -875,6 +878,9 @@ def _note_list(tokens: list[Token], seq: int) -> list[tuple[int, str | None, str
             if len(token.text) > MAX_COMMENT:
                 raise NotationError(f"a comment has at most {MAX_COMMENT:,} characters, not {len(token.text):,}",
                                     token.line, token.column, "notation.limit")
+            if pending is not None and pending.end != token.start:
+                out.append((seq, pending.text, None, pending.line, pending.column))
+                pending = None
             glyph = pending.text if pending is not None else None
             at = pending or token
             out.append((seq, glyph, token.text, at.line, at.column))
