@@ -482,10 +482,11 @@ def format_event(game: Game, players: list[str], type_: str, seat: Any, data: Ma
             parts += [format_value(v, _items(props.get(key))) for v in value]
         else:
             parts.append(format_value(value, props.get(key)))
-    for key, value in data.items():
+    # the schema's order, whatever the stored order (the log keeps keys sorted)
+    for key in [*[k for k in props if k in data], *[k for k in data if k not in props]]:
         if key in written or key in derived:
             continue
-        parts.append(f"{key}={format_value(value, props.get(key))}")
+        parts.append(f"{key}={format_value(data[key], props.get(key))}")
     return who + " ".join(parts)
 
 
