@@ -167,10 +167,23 @@ def _positional(game: Game, syntax: Syntax, type_: str) -> tuple[str, ...]:
 
 # -- values ---------------------------------------------------------------------------------
 
-def _types(schema: Mapping[str, Any] | None) -> set[str]:
-    """The JSON types a schema allows (through anyOf/oneOf); empty: any."""
+_TYPES: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _types(schema: Mapping[str, Any] | None) -> frozenset[str]:
+    """The JSON types a schema allows (through anyOf/oneOf); empty: any.
+    Memoized per schema object (the games' schemas live as long as they do)."""
     if not schema:
-        return set()
+        return frozenset()
+    hit = _TYPES.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    out = frozenset(_schema_types(schema))
+    _TYPES[id(schema)] = (schema, out)
+    return out
+
+
+def _schema_types(schema: Mapping[str, Any]) -> set[str]:
     out: set[str] = set()
     t = schema.get("type")
     if isinstance(t, str):
@@ -600,8 +613,8 @@ class Imported:
     snapshots: dict[int, M.MatchState]
 
 
-def _verbs(game: Game) -> list[tuple[str, str]]:
-    """(written form lowercased, event type), longest first."""
+def _verbs(game: Game) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """First word (lowercased) -> [(the verb's words, event type)], longest first."""
     table: dict[str, str] = {}
     for name, et in game.event_types.items():
         table[name.lower()] = name
@@ -613,7 +626,11 @@ def _verbs(game: Game) -> list[tuple[str, str]]:
             table.setdefault(alias.lower(), target)
     for verb in UNDO_VERBS:
         table.setdefault(verb, M.UNDO)
-    return sorted(table.items(), key=lambda kv: -len(kv[0]))
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for verb, target in sorted(table.items(), key=lambda kv: -len(kv[0].split())):
+        words = tuple(verb.split())
+        index.setdefault(words[0], []).append((words, target))
+    return index
 
 
 def _tag_value(tags: dict[str, Tag], name: str, required: bool = False, default: str | None = None) -> str | None:
@@ -746,13 +763,17 @@ def _who(line: Line, players: list[str], start: int, text: str) -> tuple[int | N
         return None, start
     for k in range(start, min(len(words), start + 16)):
         w = words[k]
-        if w.text.endswith(":") or w.text == ":":
-            raw = text[first.start:w.end - 1]
-            return _seat_named(raw, players, first), k + 1
+        if w.text[-1] == ":":
+            if k == start:
+                return _seat_named(w.text[:-1], players, first), k + 1
+            return _seat_named(text[first.start:w.end - 1], players, first), k + 1
     return None, start
 
 
 def _seat_named(name: str, players: list[str], at: Token) -> int:
+    for seat, player in enumerate(players):  # the usual case: the name as written in Players
+        if player == name:
+            return seat
     key = M.name_key(name)
     for seat, player in enumerate(players):
         if M.name_key(player) == key:
@@ -787,13 +808,17 @@ class _Move:
     notes: list[Token]
 
 
-def _read_line(line: Line, game: Game, syntax: Syntax, players: list[str], verbs: list[tuple[str, str]],
-               text: str) -> _Move:
+_NUMBER = re.compile(r"(\d+)\.(?:\.\.)?\Z")
+
+
+def _read_line(line: Line, game: Game, syntax: Syntax, players: list[str],
+               verbs: dict[str, list[tuple[tuple[str, ...], str]]], text: str) -> _Move:
     words = line.words
     k = 0
     number = None
-    if re.fullmatch(r"\d+\.(\.\.)?", words[0].text):
-        number = int(words[0].text.split(".")[0])
+    m = _NUMBER.match(words[0].text)
+    if m:
+        number = int(m.group(1))
         k = 1
     if k >= len(words):
         raise NotationError("a move number without a move", line.line, words[0].column, "notation.syntax")
@@ -802,12 +827,11 @@ def _read_line(line: Line, game: Game, syntax: Syntax, players: list[str], verbs
         raise NotationError("a player without a move", line.line, words[-1].column, "notation.syntax")
     # the event: the longest verb or alias the words start with
     start = words[k]
-    rest = " ".join(w.text for w in words[k:]).lower()
     type_ = None
-    for verb, target in verbs:
-        if rest == verb or rest.startswith(verb + " "):
+    for verb, target in verbs.get(start.text.lower(), ()):
+        if tuple(w.text.lower() for w in words[k:k + len(verb)]) == verb:
             type_ = target
-            k += len(verb.split(" "))
+            k += len(verb)
             break
     if type_ is None:
         known = ", ".join(sorted([*game.event_types, M.UNDO]))

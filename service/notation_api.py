@@ -100,3 +100,12 @@ def _notation_text() -> str:
         raise BadRequest("notation is the text of the match, a string", field="notation", location="body")
     return text
 
+
+
+@notation.after_request
+def _allow_only_post_on_import(response):
+    """``/api/matches/import`` also matches ``/api/matches/<match_id>`` (a
+    GET), so Flask's automatic OPTIONS answer would list GET; it is POST."""
+    if request.method == "OPTIONS" and request.endpoint == "notation.ImportNotation":
+        response.headers["Allow"] = "OPTIONS, POST"
+    return response

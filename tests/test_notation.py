@@ -13,7 +13,8 @@ from engine import notation as N
 from engine import registry
 from tests.support.played import play
 
-GAMES = [g.id for g in registry.all_games()]
+#: the games of engine/ (the tests' toy game, when another test registered it, is tested on its own below)
+GAMES = [g.id for g in registry.all_games() if type(g).__module__.startswith("engine.")]
 BRAVERATS_VARIANTS = [[], ["A"], ["B"], ["C"], ["D"], ["E"], ["F"], ["A", "B", "C"], ["G"], ["B", "G"], ["E", "G"]]
 
 
@@ -236,3 +237,18 @@ def test_the_public_export_of_a_running_simulated_match_hides_the_seed_and_reads
     read = N.read(text)
     assert read.setup["mode"] == "physical" and read.setup["seed"] is None
     assert [(e.type, e.seat, e.data) for e in read.events] == [(e["type"], e["seat"], e["data"]) for e in log[1:]]
+
+
+def test_a_game_without_a_notation_module_gets_the_default_syntax():
+    """A new game (the tests' toy game: no notation.py) is written and read
+    with the syntax derived from its schemas."""
+    from tests.support.toy import ensure_registered
+
+    toy = ensure_registered()
+    assert N.syntax_of(toy) is N.DEFAULT_SYNTAX
+    for mode in ("simulated", "physical"):
+        log = play("toy", 9, mode=mode, undo_rate=0.2)
+        text = N.write(log)
+        read = N.read(text)
+        assert [(e.type, e.seat, e.data) for e in read.events] == [(e["type"], e["seat"], e["data"])
+                                                                    for e in log[1:]]
