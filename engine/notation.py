@@ -14,7 +14,8 @@ A line is ``[<seq>.] [<player>:] <event> <arguments> [glyphs] [{comment}]``.
 The event is its type or one of the game's (Dutch) aliases; an argument is
 bare (the game's positional fields, see ``Syntax``) or ``field=value``. A
 value is written as the field's JSON Schema reads it: ``-`` is null, ``a,b``
-an array, ``a,b/c,d`` an array of arrays, ``()`` an empty array, and text
+an array, ``a,b/c,d`` an array of arrays, ``()`` an empty array (``[]`` an
+empty array of arrays), and text
 with spaces or punctuation is quoted as a JSON string. Cards are read by the
 game's own ``normalize``, so every Dutch name it accepts is accepted here.
 
@@ -217,6 +218,12 @@ _BARE = re.compile(r"[^\s{}\[\]\",/=;:()]+\Z")
 
 def _atom(text: str, quoted: bool, schema: Mapping[str, Any] | None) -> Any:
     if quoted:
+        if "object" in _types(schema) and text.startswith("{"):
+            try:  # an object is written as its JSON text, quoted
+                value = json.loads(text)
+            except ValueError:
+                return text
+            return value if isinstance(value, dict) else text
         return text
     types = _types(schema)
     if text == "-" and (not types or "null" in types):
@@ -246,16 +253,16 @@ def _format_atom(value: Any, schema: Mapping[str, Any] | None) -> str:
 def format_value(value: Any, schema: Mapping[str, Any] | None) -> str:
     """One value as its field's schema reads it back (``parse_value``)."""
     if isinstance(value, list):
-        if not value:
-            return "()"
         items = _items(schema)
+        if not value:  # in a list of lists "()" is one empty list: no list at all is "[]"
+            return "[]" if "array" in _types(items) else "()"
         if all(isinstance(v, list) for v in value):
             return "/".join(format_value(v, items) for v in value)
-        if any(isinstance(v, (list, dict)) for v in value):
-            raise ValueError(f"no notation for {value!r}")
+        if any(isinstance(v, (list, dict)) for v in value):  # a mixed list: its JSON text, quoted
+            return json.dumps(json.dumps(value, ensure_ascii=False, separators=(",", ":")), ensure_ascii=False)
         return ",".join(_format_atom(v, items) for v in value)
-    if isinstance(value, dict):
-        raise ValueError(f"no notation for {value!r}")
+    if isinstance(value, dict):  # an object: its JSON text, quoted
+        return json.dumps(json.dumps(value, ensure_ascii=False, separators=(",", ":")), ensure_ascii=False)
     return _format_atom(value, schema)
 
 
@@ -306,8 +313,15 @@ def parse_value(text: str, schema: Mapping[str, Any] | None, offset: int = 0) ->
     types = _types(schema)
     items = _items(schema)
     if "array" in types or (not types and items is not None):
-        if text == "()":
+        if text == "[]" or (text == "()" and "array" not in _types(items)):
             return []
+        if text.startswith('"[') and text.endswith('"') and len(_split(text, ",")) == 1:
+            try:  # a list written as its JSON text (one holding objects or mixed items)
+                value = json.loads(json.loads(text))
+            except ValueError:
+                value = None
+            if isinstance(value, list):
+                return value
         if "array" in _types(items):
             return [[] if piece == "()" else parse_value(piece, items, offset + at)
                     for piece, at in _split(text, "/")]

@@ -252,3 +252,30 @@ def test_a_game_without_a_notation_module_gets_the_default_syntax():
         read = N.read(text)
         assert [(e.type, e.seat, e.data) for e in read.events] == [(e["type"], e["seat"], e["data"])
                                                                     for e in log[1:]]
+
+
+text_values = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
+SCHEMAS_AND_VALUES = [
+    ({"type": "string"}, text_values),
+    ({"type": ["string", "integer"]}, st.one_of(text_values, st.integers(-10**6, 10**6))),
+    ({"type": ["integer", "null"]}, st.one_of(st.none(), st.integers(-10**6, 10**6))),
+    ({"type": "boolean"}, st.booleans()),
+    ({"type": "array", "items": {"type": "string"}}, st.lists(text_values, max_size=4)),
+    ({"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+     st.lists(st.one_of(st.none(), text_values), max_size=4)),
+    ({"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+     st.lists(st.lists(text_values, max_size=3), max_size=3)),
+    ({"type": "object"}, st.dictionaries(text_values, st.one_of(st.none(), st.integers(), text_values), max_size=3)),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_value_of_a_field_is_written_so_that_it_reads_back_exactly(data):
+    schema, values = data.draw(st.sampled_from(SCHEMAS_AND_VALUES))
+    value = data.draw(values)
+    written = N.format_value(value, schema)
+    assert N.parse_value(written, schema) == value
+    # and inside a whole line: one word, whatever the text holds
+    doc = N.parse('[Game "x"]\n\n2. move ' + f"field={written}\n")
+    assert [w.text for w in doc.lines[0].words] == ["2.", "move", f"field={written}"]

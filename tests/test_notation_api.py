@@ -17,6 +17,7 @@ from service.cli import main
 from tests.conftest import client_with_token
 from tests.support.played import play
 from tests.test_input_gate import snapshot
+from workers.jobs import validate_log
 
 BRAVERATS = '[Game "braverats"]\n[Players "Ann" "Bob"]\n[Mode "physical"]\n\n'
 
@@ -33,7 +34,7 @@ def logged(client, match_id: str) -> list[tuple]:
 
 @pytest.mark.parametrize("game_id", ["braverats", "troubadour", "ridder_toernooi", "twaalven", "stapelen",
                                      "sir_tommy"])
-def test_an_imported_match_exports_to_the_same_text_and_holds_the_same_log(client, game_id, validations):
+def test_an_imported_match_exports_to_the_same_text_and_holds_the_same_log(client, game_id, validations, store):
     log = play(game_id, 7, mode="simulated", undo_rate=0.05, limit=300, finish=False)
     text = N.write(log, [{"seq": 2, "glyph": "!?", "comment": "Ann's idea"}], result=M.replay(log).result_dict)
     res = import_text(client, text)
@@ -54,6 +55,7 @@ def test_an_imported_match_exports_to_the_same_text_and_holds_the_same_log(clien
     assert [(n["seq"], n["glyph"], n["comment"], n["author"]) for n in notes] == [(2, "!?", "Ann's idea",
                                                                                  client.user_name)]
     assert client.get(f"/api/matches/{match['id']}/audit").get_json()["valid"]
+    assert validate_log(store, match["id"])["status"] == "valid"  # the worker's replay agrees
     # the state at every seq is the one the log gives (snapshots written with the import included)
     assert client.get(f"/api/matches/{match['id']}/state?at={len(log)}&seat=referee").status_code == 200
 
