@@ -999,10 +999,6 @@ def read(text: str, embed: Callable[[str, dict[str, Any]], dict[str, Any]] | Non
                 ms = apply(ms, move.type, move.seat, data, False, move.line, move.column)
                 if before.simulated:
                     pending = M.chance_events(ms, ms.seq + 1)
-        except M.HistoryElided:  # pragma: no cover - a read match keeps its whole history
-            raise
-        except NotationError:
-            raise
         except KroniekError as exc:
             rule = getattr(exc, "rule", None) or exc.details.get("rule") or "notation.move"
             raise NotationError(exc.message, move.line, _field_column(move, exc), rule, cause=exc.code) from None

@@ -66,7 +66,10 @@ class MatchNotation(MethodView):
 class ImportNotation(MethodView):
     @notation.doc(requestBody=_IMPORT_BODY)
     @notation.response(201, ImportOut)
-    @_doc_errors(notation, 400, 401, 404, 422)
+    @_doc_errors(notation, 400, 401)
+    @notation.alt_response(422, schema=S.KroniekErrorResponse,
+                           description="a line of the notation is refused (invalid_notation: line, column, rule, "
+                           "rule_text); nothing is written")
     def post(self):
         """Create a match from its notation, checked move by move; a bad line writes nothing
 
