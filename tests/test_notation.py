@@ -279,3 +279,46 @@ def test_any_value_of_a_field_is_written_so_that_it_reads_back_exactly(data):
     # and inside a whole line: one word, whatever the text holds
     doc = N.parse('[Game "x"]\n\n2. move ' + f"field={written}\n")
     assert [w.text for w in doc.lines[0].words] == ["2.", "move", f"field={written}"]
+
+
+def _exports_for_each(log_of, hidden_values, viewers):
+    """{viewer: the set of texts it exports, over every hidden value}."""
+    out = {v: set() for v in viewers}
+    for value in hidden_values:
+        log = log_of(value)
+        for viewer in viewers:
+            out[viewer].add(N.write(viewed(log, viewer), viewer=viewer))
+    return out
+
+
+def test_an_export_says_nothing_of_a_face_down_card_whichever_it_is():
+    """Ann's face-down BraveRats card, each of the eight in turn: Bob's and
+    the public's exports are the same text every time; Ann's tells them apart."""
+    setup = M.make_setup("braverats", ["Ann", "Bob"], {}, "physical")
+
+    def log_of(card):
+        return [{"seq": 1, "type": "setup", "seat": None, "data": setup},
+                {"seq": 2, "type": "play", "seat": 0, "data": {"card": card}}]
+
+    cards = ["musician", "princess", "spy", "assassin", "ambassador", "wizard", "general", "prince"]
+    texts = _exports_for_each(log_of, cards, (1, None, 0))
+    assert len(texts[1]) == 1 and len(texts[None]) == 1 and len(texts[0]) == len(cards)
+
+
+def test_an_export_says_nothing_of_a_secret_troubadour_trio_whichever_it_is():
+    from engine.simulation import Table
+
+    table = Table(M.make_setup("troubadour", ["Ann", "Bob"], {}, "physical"))
+    rng = __import__("random").Random(3)
+    while "chance" in table.game.actors(table.state):
+        move = table.game.chance_outcome(table.state, rng)
+        table.enter(move.type, move.seat, move.data)
+    trios = [m["data"]["nobles"] for m in M.legal_moves(table.ms, 0)][:40]
+
+    def log_of(trio):
+        return [*table.log, {"seq": table.ms.seq + 1, "type": "choose", "seat": 0,
+                             "data": {"nobles": trio, "reveal": 0}}]
+
+    texts = _exports_for_each(log_of, trios, (1, None, 0))
+    assert len(texts[1]) == 1 and len(texts[None]) == 1 and len(texts[0]) == len(trios)
+    assert "Ann: choose hidden" in next(iter(texts[1]))
