@@ -163,11 +163,13 @@ def create_app(
     from .game_data_api import game_data
     from .league_api import leagues
     from .log_api import transparency
+    from .notation_api import notation
     from .ratings_api import ratings
     from .health_api import health
     from .users_api import users
 
     api.register_blueprint(games)
+    api.register_blueprint(notation)  # before matches: /api/matches/import is not a match id
     api.register_blueprint(matches_blueprint)
     api.register_blueprint(leagues)
     api.register_blueprint(transparency)

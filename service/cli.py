@@ -335,6 +335,86 @@ def user_list() -> None:
 
 
 
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def _api(method: str, url: str, token: str | None, body: bytes | None = None,
+         content_type: str | None = None) -> tuple[int, bytes, str]:
+    """One request to a running Kroniek API: (status, body, content type)."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Accept": "application/json, text/plain"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if content_type:
+        headers["Content-Type"] = content_type
+    req = urllib.request.Request(url, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as res:
+            return res.status, res.read(), res.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(), exc.headers.get("Content-Type", "")
+    except (urllib.error.URLError, OSError) as exc:
+        raise click.ClickException(f"cannot reach the API at {url}: {getattr(exc, 'reason', exc)}") from None
+
+
+def _api_error(status: int, body: bytes) -> click.ClickException:
+    import json
+
+    try:
+        error = json.loads(body)["error"]
+    except (ValueError, KeyError, TypeError):
+        return click.ClickException(f"the API answered {status}: {body[:200].decode('utf-8', 'replace')}")
+    text = f"{status} {error.get('code')}: {error.get('message')}"
+    if error.get("rule"):
+        text += f"\n  rule {error['rule']}: {error.get('rule_text', '')}"
+    return click.ClickException(text)
+
+
+_url_option = click.option("--url", envvar="KRONIEK_URL", default=DEFAULT_URL, show_default=True,
+                           help="the API's address (or KRONIEK_URL)")
+_token_option = click.option("--token", envvar="KRONIEK_TOKEN", default=None,
+                             help="an API token (or KRONIEK_TOKEN); needed for private views and to import")
+
+
+@main.command("export")
+@click.argument("match_id")
+@click.option("--seat", default=None, help="a seat number, or referee; without it: the public view")
+@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="file (default: stdout)")
+@_url_option
+@_token_option
+def export_notation(match_id: str, seat: str | None, output, url: str, token: str | None) -> None:
+    """Print MATCH_ID in the text notation, as the view SEAT saw it."""
+    from urllib.parse import quote, urlencode
+
+    query = f"?{urlencode({'seat': seat})}" if seat is not None else ""
+    status, body, _ = _api("GET", f"{url.rstrip('/')}/api/matches/{quote(match_id, safe='')}/notation{query}", token)
+    if status != 200:
+        raise _api_error(status, body)
+    output.write(body.decode("utf-8"))
+
+
+@main.command("import")
+@click.argument("notation", type=click.File("rb"))
+@_url_option
+@_token_option
+def import_notation(notation, url: str, token: str | None) -> None:
+    """Create a match from the notation in the file NOTATION ('-': stdin) and
+    print its id. A refused line says its line, column and rule; nothing is
+    written then."""
+    import json
+
+    status, body, _ = _api("POST", f"{url.rstrip('/')}/api/matches/import", token, notation.read(),
+                           "text/plain; charset=utf-8")
+    if status != 201:
+        raise _api_error(status, body)
+    match = json.loads(body)
+    click.echo(match["id"])
+    click.echo(f"{match['game']}: {', '.join(match['players'])}; {match['seq']} events, {match['status']}, "
+               f"{match.get('annotations', 0)} annotations", err=True)
+
+
 @main.group()
 def audit() -> None:
     """Check what the server published, without trusting the server."""

@@ -32,6 +32,7 @@ from .limits import (
     MAX_ITEMS,
     MAX_KEY,
     MAX_MEMBERS,
+    MAX_NOTATION,
     MAX_QUERY_PARAMS,
     MAX_QUERY_VALUE,
     MAX_SAFE_INTEGER,
@@ -208,8 +209,10 @@ def _check(value: Any, field: str, location: str, depth: int) -> None:
         raise InvalidValue(f"{_where(field)}: {type(value).__name__} is not a JSON value", field, "a JSON value", location)
 
 
-def parse_body(raw: bytes) -> Any:
-    """The body's JSON value, parsed strictly, then checked against the limits."""
+def parse_body(raw: bytes, long_member: tuple[str, int] | None = None) -> Any:
+    """The body's JSON value, parsed strictly, then checked against the limits.
+    ``long_member``: (name, characters) of a top-level text member allowed
+    to be longer than a string (a text body sent as JSON)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -229,6 +232,13 @@ def parse_body(raw: bytes) -> Any:
     except ValueError as exc:
         detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else str(exc)
         raise MalformedJson(f"the body is not valid JSON: {detail}", ROOT, "JSON text in UTF-8") from None
+    if long_member is not None and isinstance(value, dict) and isinstance(value.get(long_member[0]), str):
+        name, limit = long_member
+        _check_text(value[name], name, "body", limit)
+        rest = _Members((k, v) for k, v in value.items() if k != name)
+        rest.twice = getattr(value, "twice", None)
+        check_value(rest)
+        return value
     check_value(value)
     return value
 
@@ -251,6 +261,10 @@ def check_body() -> None:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES - 1:,} bytes", ROOT, MAX_BODY_BYTES)
     if not raw:
         return
+    text_body = TEXT_BODIES.get(request.endpoint or "")
+    if text_body is not None:
+        _check_text_body(raw, *text_body)
+        return
     if not is_json(request.mimetype):
         sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
         raise UnsupportedMediaType(
@@ -258,6 +272,38 @@ def check_body() -> None:
             "Content-Type", "application/json", "header",
         )
     parse_body(raw)
+
+
+#: Endpoints whose body is text: endpoint -> (JSON member, characters). The
+#: body is either that text itself (``text/plain``, UTF-8) or a JSON object
+#: whose member holds it; the text may be longer than other strings (up to
+#: its own limit), every other value meets the usual limits.
+TEXT_BODIES: dict[str, tuple[str, int]] = {"notation.ImportNotation": ("notation", MAX_NOTATION)}
+TEXT = "text/plain"
+
+
+def _check_text_body(raw: bytes, member: str, limit: int) -> None:
+    if request.mimetype == TEXT:
+        charset = (request.mimetype_params.get("charset") or "utf-8").lower()
+        if charset not in ("utf-8", "utf8"):
+            raise UnsupportedMediaType(
+                f"a text body is UTF-8 ('Content-Type: text/plain; charset=utf-8'), not {charset!r}",
+                "Content-Type", "text/plain; charset=utf-8", "header",
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InvalidValue(f"the body is not UTF-8 text (byte {exc.start})", ROOT, "UTF-8 text") from None
+        _check_text(text, ROOT, "body", limit, "the text")
+        return
+    if not is_json(request.mimetype):
+        sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
+        raise UnsupportedMediaType(
+            f"this body is text ('Content-Type: text/plain; charset=utf-8') or JSON ('Content-Type: "
+            f"application/json'); {sent}", "Content-Type", "text/plain or application/json", "header",
+        )
+    value = parse_body(raw, long_member=(member, limit))
+    del value
 
 
 def check_query() -> None:

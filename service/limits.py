@@ -18,6 +18,7 @@ that no single request can fill the store or make a listing huge.
 from __future__ import annotations
 
 from engine.match import MAX_PLAYER_NAME, MAX_SAFE_INTEGER
+from engine.notation import MAX_EVENTS, MAX_TEXT
 
 __all__ = ["LIMITS", "MAX_SAFE_INTEGER", "MAX_PLAYER_NAME"]
 
@@ -53,6 +54,10 @@ MAX_RANK_POINTS = 64
 MAX_REASON = 1_000
 #: an annotation's comment, in characters
 MAX_COMMENT = 10_000
+#: A notation imported (``POST /api/matches/import``): characters and events.
+#: The body's byte limit applies too; the text is one JSON member or the body.
+MAX_NOTATION = MAX_TEXT
+MAX_NOTATION_EVENTS = MAX_EVENTS
 #: the ``Idempotency-Key`` header, in characters (printable)
 MAX_IDEMPOTENCY_KEY = 255
 #: a user's name, in characters
@@ -91,6 +96,8 @@ LIMITS: tuple[tuple[str, str, str], ...] = (
      f"`\"1/2\"` or `\"0.5\"` within that range", f"`rank_points`: at most {MAX_RANK_POINTS} entries"),
     ("a forfeit's `reason`", f"1 to {_int(MAX_REASON)} characters", ""),
     ("an annotation's `comment`", f"{_int(MAX_COMMENT)} characters", ""),
+    ("a notation (`POST /api/matches/import`)", f"{_int(MAX_NOTATION)} characters, {_int(MAX_NOTATION_EVENTS)} "
+     "events", "`text/plain` (UTF-8) or the `notation` member of a JSON body; its comments as annotations"),
     ("`Idempotency-Key` header", f"1 to {MAX_IDEMPOTENCY_KEY} printable characters", ""),
     ("a user's name", f"1 to {MAX_USER_NAME} letters, digits or `_ . @ + -`", "starts with a letter or digit"),
 )

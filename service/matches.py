@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from engine import match as M
+from engine import notation as N
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
@@ -136,6 +137,13 @@ class MatchService:
         for type_, seat, data in M.chance_events(ms, 2):
             ms = M.apply_event(ms, events[-1]["seq"] + 1, type_, seat, data)
             events.append(seal(ms.seq, type_, seat, data, now, "server:rng", events[-1]["hash"]))
+        match_id = self._create(setup, events, ms, now, acl)
+        self._owe_validation(match_id)
+        return self.match(match_id)
+
+    def _create(self, setup: dict[str, Any], events: list[dict[str, Any]], ms: M.MatchState, now: str,
+                acl: dict[str, str] | None) -> str:
+        """Write a new match's sealed events in one atomic step under a fresh id."""
         head = {
             "game": setup["game"],
             "players": canonical(setup["players"]),
@@ -150,8 +158,51 @@ class MatchService:
         else:  # 64 random bits collided every time: the store is not what it seems
             raise StoreError(f"no free match id in {CREATE_ATTEMPTS} tries; nothing was created")
         self._remember(match_id, _Cached(ms, events[-1]["hash"]))
+        return match_id
+
+    # -- notation -----------------------------------------------------------
+    def import_notation(self, text: str, recorded_by: str = "anonymous",
+                        acl: dict[str, str] | None = None) -> dict[str, Any]:
+        """A new match from a notation (``engine.notation``). The whole text is
+        read and every event checked in memory first; only a text that reads
+        to its end is written, its events in one atomic create, so a bad line
+        writes nothing. Its glyphs and comments become human annotations."""
+        imported = N.read(text, embed=GameDataStore(self.store.r, self.store.prefix).embed,
+                          snapshot_every=self.snapshot_every)
+        setup = imported.setup
+        try:
+            check_value(setup)
+        except KroniekError as exc:
+            raise N.NotationError(exc.message, 1, 1, "notation.limit", cause=exc.code) from None
+        for event in imported.events:
+            try:
+                check_value(event.data, "data")
+            except KroniekError as exc:
+                raise N.NotationError(exc.message, event.line, event.column, "notation.limit",
+                                      cause=exc.code) from None
+        now = self.clock()
+        events = [seal(1, M.SETUP, None, setup, now, recorded_by, GENESIS)]
+        for seq, event in enumerate(imported.events, start=2):
+            by = "server:rng" if event.by_server else recorded_by
+            events.append(seal(seq, event.type, event.seat, event.data, now, by, events[-1]["hash"]))
+        match_id = self._create(setup, events, imported.final, now, acl)
+        # What follows the create is a cache (snapshots) and the annotations, which never touch the log.
+        for seq, ms in imported.snapshots.items():
+            self.store.save_snapshot(match_id, seq, canonical(M.encode(ms)))
+        notes = 0
+        for seq, glyph, comment, _line, _col in imported.notes:
+            self.store.add_note(match_id, {"seq": seq, "comment": comment, "glyph": glyph, "author": recorded_by,
+                                           "created_at": now})
+            notes += 1
         self._owe_validation(match_id)
-        return self.match(match_id)
+        return {**self.match(match_id), "annotations": notes}
+
+    def notation(self, match_id: str, viewer: Any = None) -> str:
+        """The match in the notation, as ``viewer`` sees its log (a seat,
+        None for the public, REFEREE), with its human annotations."""
+        events = self.events(match_id, 1, None, viewer)
+        ms = self.current(match_id)
+        return N.write(events, self.store.notes(match_id), viewer, match_id, ms.result_dict)
 
     def _owe_validation(self, match_id: str) -> None:
         """Queue a validation unless one is owed already: a job queued for

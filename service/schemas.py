@@ -60,6 +60,10 @@ class ErrorBody(Schema):
     expected_seq = fields.Integer(allow_none=True, metadata={"description": "the expected_seq sent (409)"})
     current_seq = fields.Integer(metadata={"description": "the match's latest seq (409)"})
     tree_size = fields.Integer(metadata={"description": "the transparency log's size"})
+    line = fields.Integer(metadata={"description": "invalid_notation: the line of the notation (from 1)"})
+    column = fields.Integer(metadata={"description": "invalid_notation: the column on that line (from 1)"})
+    cause = fields.String(metadata={"description": "invalid_notation: the error a recorded move would have got "
+                                    "(malformed_event, illegal_move…)"})
 
 
 class KroniekErrorResponse(Schema):

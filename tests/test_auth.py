@@ -58,6 +58,7 @@ def write_requests(world) -> dict[tuple[str, str], dict]:
     ``test_every_write_endpoint_is_listed`` fails when an endpoint is missing."""
     return {
         ("/api/matches", "POST"): {"game": "braverats", "players": ["X", "Y"]},
+        ("/api/matches/import", "POST"): {"notation": '[Game "braverats"]\n[Players "X" "Y"]\n\n2. round spy prince\n'},
         ("/api/matches/<match_id>/events", "POST"): {"type": "round", "data": {"cards": ["spy", "prince"]}},
         ("/api/matches/<match_id>/annotations", "POST"): {"seq": 1, "comment": "nice"},
         ("/api/matches/<match_id>/roles", "POST"): {"user": world["stranger_name"], "role": "recorder"},
@@ -99,7 +100,8 @@ def test_every_write_endpoint_is_listed(app, world):
 
 
 #: creating a match or league is open to any user; the rest needs a role (or admin)
-OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/leagues", "POST"), ("/api/games/<game_id>/<kind>", "POST")}
+OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/matches/import", "POST"), ("/api/leagues", "POST"),
+                    ("/api/games/<game_id>/<kind>", "POST")}
 
 
 @pytest.mark.parametrize("token", ["missing", "wrong", "malformed", "insufficient"])

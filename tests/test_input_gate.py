@@ -675,6 +675,42 @@ def rt_annotate(ctx: Ctx, data) -> bool:
     return True
 
 
+def rt_import(ctx: Ctx, data) -> bool:
+    """A notation with drawn names and comments, sent as text or as JSON: the
+    match holds exactly its events, players and annotations, or nothing is
+    written."""
+    from engine import notation as N
+    from tests.support.played import play
+
+    game = data.draw(st.sampled_from(["braverats", "twaalven"]))
+    log = play(game, data.draw(st.integers(0, 1000)), mode=data.draw(st.sampled_from(["simulated", "physical"])),
+               limit=40, finish=False)
+    players = data.draw(two_names)
+    log[0] = {**log[0], "data": {**log[0]["data"], "players": players}}
+    notes = [{"seq": data.draw(st.integers(1, len(log))), "glyph": data.draw(st.sampled_from([None, "!", "??"])),
+              "comment": data.draw(texts)} for _ in range(data.draw(st.integers(0, 3)))]
+    text = N.write(log, notes)
+    before = snapshot(ctx.redis_url, ctx.prefix)
+    if data.draw(st.booleans()):
+        res = ctx.client.post("/api/matches/import", json={"notation": text})
+    else:
+        res = ctx.client.post("/api/matches/import", data=text.encode(), content_type="text/plain")
+    if res.status_code != 201:
+        assert res.status_code in (400, 422) and not written(ctx.redis_url, ctx.prefix, before), res.get_json()
+        return False
+    mid = res.get_json()["id"]
+    events = stored_events(ctx.store, mid)
+    assert events[0]["data"]["players"] == players
+    assert [(e["type"], e["seat"], e["data"]) for e in events[1:]] == [(e["type"], e["seat"], e["data"])
+                                                                        for e in log[1:]]
+    stored = ctx.client.get(f"/api/matches/{mid}/annotations").get_json()["annotations"]
+    key = lambda n: (n["seq"], repr(n["glyph"]), repr(n["comment"]))  # noqa: E731
+    assert sorted(({k: n[k] for k in ("seq", "glyph", "comment")} for n in stored), key=key) == sorted(
+        notes, key=key)
+    ctx.match_audits(mid)
+    return True
+
+
 def rt_create_league(ctx: Ctx, data) -> bool:
     name = data.draw(st.text(NAME_CHARS, min_size=1, max_size=limits.MAX_LEAGUE_NAME).filter(lambda s: s.strip()))
     players = data.draw(st.lists(names, max_size=6, unique_by=M.name_key))
@@ -823,6 +859,7 @@ def rt_no_body(ctx: Ctx, data) -> bool:
 #: endpoint fails ``test_every_write_endpoint_has_a_round_trip_check``
 ROUND_TRIPS = {
     ("/api/matches", "POST"): rt_create_match,
+    ("/api/matches/import", "POST"): rt_import,
     ("/api/matches/<match_id>/events", "POST"): rt_append,
     ("/api/matches/<match_id>/annotations", "POST"): rt_annotate,
     ("/api/matches/<match_id>/roles", "POST"): rt_role("m"),
