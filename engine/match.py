@@ -252,6 +252,44 @@ def _check_seat(ms: MatchState, seat: Any) -> None:
         raise MalformedEvent(f"seat must be null or an integer 0–{len(ms.players) - 1}", field="seat")
 
 
+def event_type_names(game: Game) -> dict[str, str]:
+    """Every name an event type is accepted by, lowercased -> the canonical
+    type: its id, the id with spaces for underscores, and the (Dutch) names
+    players use at the table (``EventType.aliases`` and the game's alias
+    entries that name an event type)."""
+    table: dict[str, str] = {}
+    for name, et in game.event_types.items():
+        table[name.lower()] = name
+        table[name.lower().replace("_", " ")] = name
+        for alias in et.aliases:
+            table.setdefault(alias.lower(), name)
+    for alias, target in game.aliases.items():
+        if target in game.event_types:
+            table.setdefault(alias.lower(), target)
+    return table
+
+
+def canonical_type(game: Game, type: Any) -> Any:
+    """The canonical event type for a type or its alias (``"doek"`` ->
+    ``"kerchief"``); anything else unchanged, for ``normalize_event`` to refuse."""
+    if not isinstance(type, str) or type in game.event_types or type == UNDO:
+        return type
+    return event_type_names(game).get(type.strip().lower(), type)
+
+
+def _who_acts(ms: MatchState, actors: tuple[Any, ...]) -> str:
+    """Who the match waits for, to finish a core.turn refusal with."""
+    names = []
+    for actor in actors:
+        if actor == CHANCE:
+            names.append("a chance outcome (dice, a deal or a draw)")
+        elif actor == "table":
+            names.append("the whole table's reveal (seat null)")
+        elif isinstance(actor, int) and 0 <= actor < len(ms.players):
+            names.append(f"{ms.players[actor]} (seat {actor})")
+    return "waiting for " + (" or ".join(names) if names else "nobody: the match has ended")
+
+
 def normalize_event(ms: MatchState, type: Any, seat: Any, data: Any, by_server: bool = False) -> dict[str, Any]:
     """Check the event's shape and the framework's rules; return canonical data."""
     game = ms.game
@@ -279,12 +317,12 @@ def normalize_event(ms: MatchState, type: Any, seat: Any, data: Any, by_server: 
         if seat is None:
             raise MalformedEvent(f"a {type} event needs the seat that makes it", field="seat")
         if seat not in actors:
-            raise RuleViolation("core.turn", f"{ms.players[seat]} (seat {seat}) is not to act now")
+            raise RuleViolation("core.turn", f"{ms.players[seat]} (seat {seat}) is not to act now; {_who_acts(ms, actors)}")
     elif event_type.actor == "table":
         if seat is not None:
             raise RuleViolation("core.table", f"a {type} event is the whole table's; enter it with seat null")
         if "table" not in actors:
-            raise RuleViolation("core.turn", f"the table is not to reveal a {type} now")
+            raise RuleViolation("core.turn", f"the table is not to reveal a {type} now; {_who_acts(ms, actors)}")
     elif event_type.actor == CHANCE:
         if CHANCE not in actors:
             raise RuleViolation("core.chance", f"no chance outcome ({type}) is due now")

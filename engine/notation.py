@@ -629,15 +629,7 @@ class Imported:
 
 def _verbs(game: Game) -> dict[str, list[tuple[tuple[str, ...], str]]]:
     """First word (lowercased) -> [(the verb's words, event type)], longest first."""
-    table: dict[str, str] = {}
-    for name, et in game.event_types.items():
-        table[name.lower()] = name
-        table[name.lower().replace("_", " ")] = name
-        for alias in et.aliases:
-            table.setdefault(alias.lower(), name)
-    for alias, target in game.aliases.items():
-        if target in game.event_types:
-            table.setdefault(alias.lower(), target)
+    table = dict(M.event_type_names(game))
     for verb in UNDO_VERBS:
         table.setdefault(verb, M.UNDO)
     index: dict[str, list[tuple[tuple[str, ...], str]]] = {}

@@ -13,7 +13,24 @@ from pathlib import Path
 import click
 
 
-@click.group()
+class _Commands(click.Group):
+    """Turns an unreachable Redis into one line that says what to do, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        import redis as redis_py
+
+        try:
+            return super().invoke(ctx)
+        except redis_py.exceptions.ConnectionError as exc:
+            from workers.connection import redis_url
+
+            raise click.ClickException(
+                f"cannot reach Redis at {redis_url()} ({exc}). Start `make run` (or `kroniek run`) first and run "
+                "this from the project's folder (the embedded Redis lives in ./var), or set REDIS_URL."
+            ) from None
+
+
+@click.group(cls=_Commands)
 def main() -> None:
     """Kroniek: record real games move by move, replay, review and audit them."""
 
@@ -126,7 +143,8 @@ def run(host: str, port: int, var_dir: str) -> None:
             click.echo(f"Admin token (shown this once; keep it): {token}")
             click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
         else:
-            click.echo("Accounts: an admin exists; `kroniek user token <name>` makes a new token.")
+            click.echo("Accounts: an admin exists; `.venv/bin/kroniek user token admin` makes a new token for the first "
+                       "admin (`kroniek user token <name>` for anyone else).")
         click.echo("Press Ctrl-C to stop.")
         while not stopping and all(c.poll() is None for c in children):
             time.sleep(0.2)

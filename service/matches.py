@@ -248,6 +248,7 @@ class MatchService:
                         fresh = self._refresh(match_id, entry) or True
                         continue
                     raise SeqConflict(expected_seq, ms.seq)
+                type = M.canonical_type(ms.game, type)  # a Dutch alias is logged as its event type
                 try:
                     norm = M.normalize_event(ms, type, seat, data)
                     after = M.apply_event(ms, ms.seq + 1, type, seat, norm)

@@ -31,3 +31,16 @@ def test_simulate_a_cooperative_game():
     res = CliRunner().invoke(main, ["simulate", "stapelen", "--games", "3", "--strategies", "builder"])
     assert res.exit_code == 0, res.output
     assert "won" in res.output and "lost" in res.output
+
+
+def test_a_command_without_a_reachable_redis_says_what_to_do(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from service.cli import main
+
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("KRONIEK_VAR", str(tmp_path / "nothing-here"))
+    result = CliRunner().invoke(main, ["user", "add", "bob"])
+    assert result.exit_code == 1
+    assert "cannot reach Redis at unix://" in result.output and "make run" in result.output
+    assert "Traceback" not in result.output

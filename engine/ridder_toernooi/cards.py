@@ -97,6 +97,17 @@ def _index(cards: tuple, ident: str) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
+def no_such_card(cards: tuple, ident: str, what: str) -> str:
+    """Why ``ident`` names no single card: none fits, or several names start
+    with it (then they are listed, so the recorder can pick one)."""
+    key = ident.strip().casefold() if isinstance(ident, str) else ""
+    hits = [c for c in cards if key and c.name.casefold().startswith(key)]
+    if len(hits) > 1:
+        names = ", ".join(f"{c.name} ({c.id})" for c in hits)
+        return f"{what} {ident!r} is ambiguous: {names} all start with it; give the id or more of the name"
+    return f"no {what} {ident!r} in the card set"
+
+
 def canonical_json(doc: Any) -> str:
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

@@ -196,6 +196,8 @@ class RidderToernooi(Game):
                "ladies whose kerchiefs they carry; card values from a card set (shipped: a PLACEHOLDER set).")
     rules = RULES
     aliases = ALIASES
+    #: Every card lies open and every die is rolled in view: seat views are the public view.
+    hidden_information = False
     options_schema = OPTIONS_SCHEMA
     data_kinds = {
         "card-sets": DataKind(
@@ -324,7 +326,7 @@ class RidderToernooi(Game):
     def _knight_ref(self, s: State, ref: str, field: str) -> int:
         i = s.cards.knight_index(ref)
         if i is None:
-            raise MalformedEvent(f"no knight {ref!r} in the card set", field=field)
+            raise MalformedEvent(C.no_such_card(s.cards.knights, ref, "knight"), field=field)
         for j, k in enumerate(s.knights):
             if k.card == i:
                 return j
@@ -333,7 +335,7 @@ class RidderToernooi(Game):
     def _lady_ref(self, s: State, ref: str, field: str) -> int:
         i = s.cards.lady_index(ref)
         if i is None:
-            raise MalformedEvent(f"no lady {ref!r} in the card set", field=field)
+            raise MalformedEvent(C.no_such_card(s.cards.ladies, ref, "lady"), field=field)
         for j, x in enumerate(s.ladies):
             if x.card == i:
                 return j
@@ -362,7 +364,7 @@ class RidderToernooi(Game):
                     for ref in row:
                         i = lookup(ref)
                         if i is None:
-                            raise MalformedEvent(f"no {what[:-1]} {ref!r} in the card set", field=what)
+                            raise MalformedEvent(C.no_such_card(getattr(s.cards, what), ref, {"knights": "knight", "ladies": "lady"}[what]), field=what)
                         got.append(i)
                     out.append(got)
                 flat = [i for row in out for i in row]
