@@ -25,24 +25,10 @@ def main() -> None:
 @click.option("--threads", default=8, show_default=True, type=int, help="threads per worker process")
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the API with gunicorn (honours REDIS_URL)."""
-    from gunicorn.app.base import BaseApplication
-
     from .app import create_app
+    from .gunicorn_worker import serve_app
 
-    class Server(BaseApplication):
-        def load_config(self) -> None:
-            self.cfg.set("bind", f"{host}:{port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("threads", threads)
-            # gthread, with gunicorn's own error answers (400, 414, 431…) in Kroniek's JSON shape
-            self.cfg.set("worker_class", "service.gunicorn_worker.JsonErrorsThreadWorker")
-            self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
-            self.cfg.set("graceful_timeout", 10)
-
-        def load(self):
-            return create_app()
-
-    Server().run()
+    serve_app(create_app, host, port, workers, threads)
 
 
 @main.command()
