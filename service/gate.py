@@ -6,9 +6,9 @@ the store, and a refusal writes nothing.
 The body is parsed here strictly, with the standard library's parser and
 hooks that keep what it would otherwise turn into something else: a number
 with a fraction or an exponent, NaN and Infinity, an integer literal too long
-for the range, a member named twice. The endpoint's schema (webargs) parses
-the same bytes again; for a body that passed, both parses give the same
-value, since everything on which JSON parsers differ has been refused.
+for the range, a member named twice. The endpoints' schemas (webargs) read
+the value parsed here (``Parser``), not the bytes again, so a body is parsed
+once; the blueprints of the API (``Blueprint``) use that parser.
 
 ``check_value`` is the same walk for values already in Python: the service
 layer runs it over what it is about to seal into a stream, so a caller that
@@ -21,8 +21,11 @@ import json
 import re
 from typing import Any
 
-from flask import request
+import flask_smorest
+from flask import g, request
+from marshmallow import Schema
 from webargs.core import is_json
+from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import InvalidValue, LimitExceeded, MalformedJson, NoSuchPath, PayloadTooLarge, UnsupportedMediaType
@@ -71,9 +74,10 @@ def _parse_int(text: str) -> int | _LongInteger:
     return int(text) if len(text.lstrip("-")) <= 16 else _LongInteger(text)
 
 
-def _members(pairs: list[tuple[str, Any]]) -> _Members:
-    obj = _Members(pairs)
-    if len(obj) != len(pairs):
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # refused by the walk, which names the member
+        obj = _Members(pairs)
         seen: set[str] = set()
         obj.twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
     return obj
@@ -257,7 +261,34 @@ def check_body() -> None:
             f"a request body must be JSON, sent with the header 'Content-Type: application/json'; {sent}",
             "Content-Type", "application/json", "header",
         )
-    parse_body(raw)
+    g.kroniek_body = parse_body(raw)
+
+
+class Parser(FlaskParser):
+    """webargs' Flask parser, reading the body the gate parsed and checked
+    (``check_body``) instead of parsing its bytes again, and keeping one
+    instance of each schema class instead of making one per request."""
+
+    _schemas: dict[type, Schema] = {}
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if "kroniek_body" in g:
+            return g.kroniek_body
+        return super()._raw_load_json(req)
+
+    def _get_schema(self, argmap: Any, req: Any) -> Schema:
+        if isinstance(argmap, type) and issubclass(argmap, Schema):
+            schema = self._schemas.get(argmap)
+            if schema is None:
+                schema = self._schemas.setdefault(argmap, argmap())
+            return schema
+        return super()._get_schema(argmap, req)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the gate's ``Parser``."""
+
+    ARGUMENTS_PARSER = Parser()
 
 
 def check_query() -> None:

@@ -22,6 +22,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+import orjson
+
 from engine import match as M
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
@@ -53,11 +55,15 @@ def utc_now() -> str:
 
 class Appended(Mapping[str, Any]):
     """The answer to an append. Its public view of the new state is rendered
-    when first read (by the HTTP layer), not on the service's hot path."""
+    when first read (by the HTTP layer), not on the service's hot path, and
+    ``json()`` encodes it once, straight to the bytes the HTTP answer sends."""
 
     def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState) -> None:
         self._match_id, self._events, self._after = match_id, events, after
         self._dict: dict[str, Any] | None = None
+
+    def json(self) -> bytes:
+        return orjson.dumps(self._render())
 
     def _render(self) -> dict[str, Any]:
         if self._dict is None:

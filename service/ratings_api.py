@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .api import _doc_errors
+from .gate import Blueprint
 from .ratings import RatingsService, RatingsStore
 
 ratings = Blueprint(
