@@ -71,14 +71,9 @@ return 'stored'
 
 def is_cooperative(game: Any) -> bool:
     """A game whose seats play together against the game. A game says so
-    with a ``cooperative = True`` attribute; the three Jogledor patiences
-    (their shared ``Solvable`` base) are cooperative."""
-    flag = getattr(game, "cooperative", None)
-    if flag is not None:
-        return bool(flag)
-    from engine.jogledor import Solvable
-
-    return isinstance(game, Solvable)
+    with a ``cooperative = True`` attribute (the three Jogledor patiences
+    have it from their shared base, ``JogledorGame``)."""
+    return bool(getattr(game, "cooperative", False))
 
 
 def rating_system(game_id: str) -> tuple[str, bool]:
