@@ -251,7 +251,7 @@ def _accounts(url: str | None = None):
 def _first_admin_token(url: str) -> str | None:
     """The first start makes an admin and shows their token; later starts
     show nothing (only the token's hash is kept)."""
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     accounts = _accounts(url)
     deadline = time.monotonic() + 10
@@ -278,7 +278,7 @@ def user_add(name: str, admin: bool) -> None:
     """Create user NAME and print their first token."""
     from engine.core import KroniekError
 
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     try:
         _, token = _accounts().add_user(name, admin, utc_now())
@@ -293,7 +293,7 @@ def user_token(name: str) -> None:
     """Print a new token for NAME (their other tokens stay valid)."""
     from engine.core import KroniekError
 
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     try:
         click.echo(_accounts().issue_token(name, utc_now()))

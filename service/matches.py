@@ -28,7 +28,7 @@ from engine import match as M
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
-from replays.hashing import GENESIS
+from replays.hashing import GENESIS, utc_now
 
 from .game_data import GameDataStore
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
@@ -38,19 +38,6 @@ from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 log = logging.getLogger("kroniek.matches")
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
-
-
-_second: tuple[int, str] = (-1, "")
-
-
-def utc_now() -> str:
-    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:31:07.412Z."""
-    global _second
-    now = time.time()
-    whole = int(now)
-    if whole != _second[0]:
-        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
-    return f"{_second[1]}.{int((now - whole) * 1000):03d}Z"
 
 
 class Appended(Mapping[str, Any]):

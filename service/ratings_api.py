@@ -6,9 +6,11 @@ from flask import current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
+from replays.rating_tables import RatingsStore
+
 from .api import _doc_errors
 from .gate import Blueprint
-from .ratings import RatingsService, RatingsStore
+from .ratings import RatingsService
 
 ratings = Blueprint(
     "ratings", __name__, url_prefix="/api/ratings",
