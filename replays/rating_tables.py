@@ -28,6 +28,7 @@ from typing import Any
 import redis
 
 from .hashing import canonical
+from .lua import HSET_PAIRS
 
 # KEYS: the game's ratings hash
 # ARGV: inputs JSON ({league: seq}), digest, then field, value pairs (meta first)
@@ -54,12 +55,7 @@ if cur then
   if same then return 'unchanged' end
 end
 redis.call('DEL', KEYS[1])
-local i = 3
-while i <= #ARGV do  -- in chunks: unpack has a small stack limit
-  local j = math.min(i + 999, #ARGV)
-  redis.call('HSET', KEYS[1], unpack(ARGV, i, j))
-  i = j + 1
-end
+""" + HSET_PAIRS.format(key="KEYS[1]", first=3) + """
 return 'stored'
 """
 

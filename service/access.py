@@ -50,18 +50,19 @@ class Access:
     def authenticate(self) -> None:
         """Run before every request: a bad token is refused at once, whatever
         the endpoint, and so is a write without one when tokens are required."""
-        header = request.headers.get("Authorization")
+        req = request._get_current_object()  # one proxy lookup, not one per attribute
+        header = req.headers.get("Authorization")
         g.kroniek_user = ANONYMOUS
-        if request.routing_exception is not None:
+        if req.routing_exception is not None:
             return  # no such endpoint or method: that 404 or 405 says more than a 401 would
         if header is None:
-            if self.mode == "required" and request.method in WRITES:
+            if self.mode == "required" and req.method in WRITES:
                 raise Unauthorized("this write needs a token: send 'Authorization: Bearer <token>'")
             return
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-        user = self.accounts.user_for_token(token.strip(), acl_of=_object_of(request.view_args or {}))
+        user = self.accounts.user_for_token(token.strip(), acl_of=_object_of(req.view_args or {}))
         if user is None:
             raise Unauthorized("this token is not valid (wrong, revoked, or its user is gone)")
         g.kroniek_user = user

@@ -160,12 +160,13 @@ class Events(MethodView):
 
         Send the `Idempotency-Key` header to make a retry safe: the same key
         returns the first answer and writes nothing."""
-        user = guard("match.append", match_id, service().store)
+        svc = service()
+        user = guard("match.append", match_id, svc.store)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise BadRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
                              field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
-        answer = service().append(
+        answer = svc.append(
             match_id,
             body["type"],
             body["seat"],

@@ -22,9 +22,9 @@ import re
 from typing import Any
 
 import flask_smorest
-from flask import g, request
+from flask import request
 from marshmallow import Schema
-from webargs.core import is_json
+from webargs.core import is_json, missing
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -237,16 +237,16 @@ def parse_body(raw: bytes) -> Any:
     return value
 
 
-def check_body() -> None:
-    if request.method not in BODY_METHODS:
+def check_body(req: Any) -> None:
+    if req.method not in BODY_METHODS:
         return
-    length = request.content_length
+    length = req.content_length
     if length is not None and length > MAX_BODY_BYTES:
         raise PayloadTooLarge(
             f"the body has {length:,} bytes; at most {MAX_BODY_BYTES:,} are taken", ROOT, MAX_BODY_BYTES
         )
     try:
-        raw = request.get_data(cache=True)
+        raw = req.get_data(cache=True)
     except RequestEntityTooLarge:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES:,} bytes", ROOT, MAX_BODY_BYTES) from None
     if length is None and len(raw) >= MAX_BODY_BYTES:
@@ -255,26 +255,25 @@ def check_body() -> None:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES - 1:,} bytes", ROOT, MAX_BODY_BYTES)
     if not raw:
         return
-    if not is_json(request.mimetype):
-        sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
+    if not is_json(req.mimetype):
+        sent = f"it was sent as {req.mimetype!r}" if req.mimetype else "the request has no Content-Type header"
         raise UnsupportedMediaType(
             f"a request body must be JSON, sent with the header 'Content-Type: application/json'; {sent}",
             "Content-Type", "application/json", "header",
         )
-    g.kroniek_body = parse_body(raw)
+    req.kroniek_body = parse_body(raw)
 
 
 class Parser(FlaskParser):
     """webargs' Flask parser, reading the body the gate parsed and checked
-    (``check_body``) instead of parsing its bytes again, and keeping one
-    instance of each schema class instead of making one per request."""
+    (``check_body`` keeps it on the request) instead of parsing its bytes again, and keeping one
+    instance of each schema class instead of making one per req."""
 
     _schemas: dict[type, Schema] = {}
 
     def _raw_load_json(self, req: Any) -> Any:
-        if "kroniek_body" in g:
-            return g.kroniek_body
-        return super()._raw_load_json(req)
+        body = getattr(req, "kroniek_body", missing)
+        return super()._raw_load_json(req) if body is missing else body
 
     def _get_schema(self, argmap: Any, req: Any) -> Schema:
         if isinstance(argmap, type) and issubclass(argmap, Schema):
@@ -291,12 +290,12 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
 
-def check_query() -> None:
-    for key, value in (request.view_args or {}).items():
+def check_query(req: Any) -> None:
+    for key, value in (req.view_args or {}).items():
         _check_parameter(key, value, "path")
-    if not request.query_string:
+    if not req.query_string:
         return
-    args = request.args
+    args = req.args
     count = sum(len(values) for values in args.listvalues())
     if count > MAX_QUERY_PARAMS:
         raise LimitExceeded(
@@ -339,5 +338,6 @@ def _check_value_of(name: str, value: Any, location: str) -> None:
 
 def check_request() -> None:
     """The ``before_request`` hook: query and path values, then the body."""
-    check_query()
-    check_body()
+    req = request._get_current_object()  # one proxy lookup, not one per attribute
+    check_query(req)
+    check_body(req)
