@@ -118,12 +118,13 @@ class Recent:
 
     def __init__(self, seconds: float = TRUST_SECONDS) -> None:
         self.seconds = seconds
+        self.clock = time.monotonic
         self._items: dict[tuple[str, ...], tuple[float, Any]] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, ...]) -> Any:
         item = self._items.get(key)
-        if item is None or item[0] <= time.monotonic():
+        if item is None or item[0] <= self.clock():
             return None
         return item[1]
 
@@ -131,7 +132,7 @@ class Recent:
         with self._lock:
             if len(self._items) >= self.LIMIT:
                 self._items.clear()
-            self._items[key] = (time.monotonic() + self.seconds, value)
+            self._items[key] = (self.clock() + self.seconds, value)
 
     def forget(self, key: tuple[str, ...] | None = None) -> None:
         """Forget one key, or everything."""
@@ -197,9 +198,10 @@ class Accounts:
     def revoke_tokens(self, name: str) -> int:
         self.user(name)
         gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
+        removed = self.r.hdel(self._tokens, *gone) if gone else 0
         for digest in gone:
             RECENT.forget((self.prefix, "token", digest))
-        return self.r.hdel(self._tokens, *gone) if gone else 0
+        return removed
 
     def user(self, name: str) -> User:
         raw = self.r.hget(self._users, name)

@@ -197,7 +197,7 @@ def clock(monkeypatch):
     from service import accounts
 
     now = [1000.0]
-    monkeypatch.setattr(accounts.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(accounts.RECENT, "clock", lambda: now[0])
     accounts.RECENT.forget()
     yield now
     accounts.RECENT.forget()
