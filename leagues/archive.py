@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from engine.core import KroniekError
-from replays.audit import ChainCheck
+from replays.audit import ChainCheck, break_text
 from replays.hashing import COMMITMENTS, canonical
 from replays.merkle import leaf_hash, proof_from_hex, verify_inclusion
 from replays.signing import verify_tree_head
@@ -98,33 +98,18 @@ def _name(stream: str, stream_id: str) -> str:
     return f"{'league' if stream == 'l' else 'match'} {stream_id}"
 
 
-#: a chain break (``replays.audit.ChainBreak.kind``) in the archive's words
-_BREAKS = {
-    "seq": "expected seq {n} here: an event was removed, added or moved",
-    "link": "does not point at seq {p}'s hash: the log was reordered or cut",
-    "content": "its hash does not match its content: the event was edited",
-    "scheme": "{detail}: a log does not mix them",
-    "malformed": "is not a well-formed event ({detail})",
-}
-
-
 def _check_chain(report: ArchiveReport, stream: str, stream_id: str, events: list[dict[str, Any]]) -> bool:
     """Seqs 1, 2, 3 … in order, each pointing at its predecessor, each hash
-    its committed fields', each commitment its data's (the audit's checker,
-    ``replays.audit.ChainCheck``: every exported event carries its salt).
+    its committed fields', each commitment its data's: the audit's checker
+    and wording (``replays.audit``; every exported event carries its salt).
     Reports the first break (what follows it cannot be trusted)."""
     check = ChainCheck(complete=True)
     for event in events:
         brk = check.step(event)
         if brk is not None:
-            seq = event.get("seq") if isinstance(event, dict) else None
-            where = f"{_name(stream, stream_id)} seq {seq}"
-            if brk.kind == "malformed" and isinstance(event, dict) and check.scheme == COMMITMENTS and "salt" not in event:
-                report.add(where, "has no salt: its data cannot be checked against its commitment")
-            else:
-                report.add(where, _BREAKS[brk.kind].format(n=brk.seq, p=brk.seq - 1, detail=brk.detail))
+            report.add(f"{_name(stream, stream_id)} seq {brk.seq}", break_text(brk))
             return False
-        report.checked["events"] += 1
+    report.checked["events"] += check.seq
     report.checked["commitments"] += check.data_checked if check.scheme == COMMITMENTS else 0
     if check.scheme is not None:
         report.schemes[check.scheme] = report.schemes.get(check.scheme, 0) + 1

@@ -14,6 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
+from engine import registry
+
 from .standings import LeagueResult
 
 #: Glicko-2's scale factor between the Glicko scale and its internal one.
@@ -264,6 +266,21 @@ def system_for(min_players: int, max_players: int, cooperative: bool = False) ->
     if not cooperative and min_players == max_players == 2:
         return "glicko2"
     return "openskill-pl"
+
+
+def is_cooperative(game: Any) -> bool:
+    """A game whose seats play together against the game. A game says so
+    with a ``cooperative = True`` attribute (the three Jogledor patiences
+    have it from their shared base, ``JogledorGame``)."""
+    return bool(getattr(game, "cooperative", False))
+
+
+def rating_system(game_id: str) -> tuple[str, bool]:
+    """(system, cooperative) of a registered game; UnknownGame (404) otherwise."""
+    game = registry.get(game_id)
+    info = game.info()
+    coop = is_cooperative(game)
+    return system_for(info["min_players"], info["max_players"], coop), coop
 
 
 class LeagueRound(NamedTuple):

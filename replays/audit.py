@@ -2,7 +2,9 @@
 
 One checker (``ChainCheck``) serves the audit of a stream in Redis
 (``check_chain``), the offline check of a league archive
-(``leagues.archive``) and anyone checking the log a view shows them. It trusts
+(``leagues.archive``) and anyone checking the log a view shows them, and one
+wording of what a break means (``break_text``) serves the audit's reason and
+the archive check's problem alike. It trusts
 nothing but the hashes: seqs run 1, 2, 3 … without a gap, each event points at
 its predecessor's hash, each event's hash is the hash of its committed fields
 and, where the salt is there, its commitment is the commitment to its data
@@ -31,7 +33,8 @@ class ChainBreak:
     """Where and how a chain breaks. ``kind``: ``seq`` (an event removed,
     added or moved), ``link`` (not pointing at its predecessor), ``content``
     (the hash or the commitment does not match: edited), ``scheme`` (a log
-    mixing schemes), ``malformed`` (not an event; ``detail`` says why)."""
+    mixing schemes), ``unsalted`` (a whole event of a log with commitments
+    without its salt), ``malformed`` (not an event; ``detail`` says why)."""
 
     seq: int
     kind: str
@@ -88,6 +91,8 @@ class ChainCheck:
         wanted = STORED_FIELDS[scheme]
         has_salt = "salt" in event
         if self.complete or text is not None:
+            if scheme == COMMITMENTS and keys == wanted - {"salt"}:
+                return ChainBreak(event["seq"], "unsalted")
             if keys != wanted:
                 odd = sorted(keys ^ wanted)
                 return ChainBreak(event["seq"], "malformed", f"fields {', '.join(odd)} missing or unexpected")
@@ -134,18 +139,21 @@ class AuditReport:
         }
 
 
-def audit_message(brk: ChainBreak) -> str:
-    """A break in words, as the audit of a stream reports it."""
-    n = brk.seq
-    if brk.kind == "link":
-        return f"seq {n} does not point at seq {n - 1}'s hash"
-    if brk.kind == "content":
-        return f"seq {n} was changed after it was recorded"
-    if brk.kind == "scheme":
-        return f"{brk.detail}: a log does not mix them"
-    if brk.kind == "seq":
-        return f"expected seq {n} next, {brk.detail}"
-    return f"seq {n} is not a well-formed event ({brk.detail})"
+#: what a chain break means, after where it is: ``seq N`` in the audit's
+#: reason, ``<league or match> ID seq N`` in the archive check's problem
+BREAKS = {
+    "seq": "expected seq {n} here ({detail}): an event was removed, added or moved",
+    "link": "does not point at seq {p}'s hash: the log was reordered or cut",
+    "content": "its hash does not match its content: the event was edited ({detail})",
+    "scheme": "{detail}: a log does not mix them",
+    "unsalted": "has no salt: its data cannot be checked against its commitment",
+    "malformed": "is not a well-formed event ({detail})",
+}
+
+
+def break_text(brk: ChainBreak) -> str:
+    """A break in words (see ``BREAKS``)."""
+    return BREAKS[brk.kind].format(n=brk.seq, p=brk.seq - 1, detail=brk.detail)
 
 
 def check_chain(
@@ -165,13 +173,13 @@ def check_chain(
         try:
             event = decode_entry(fields)
         except (KeyError, TypeError, ValueError) as exc:
-            return broken(expected, f"entry {entry_id} is unreadable: {exc}")
+            return broken(expected, f"seq {expected}: entry {entry_id} is unreadable ({exc})")
         seq = event.get("seq") if isinstance(event, dict) else None
         if seq != expected or entry_id != f"{seq}-0":
-            return broken(expected, f"expected seq {expected} next, found entry {entry_id} with seq {seq}")
+            return broken(expected, f"seq {expected}: " + break_text(ChainBreak(expected, "seq", f"found entry {entry_id} with seq {seq}")))
         brk = check.step(event, fields["event"])
         if brk is not None:
-            return broken(brk.seq, audit_message(brk))
+            return broken(brk.seq, f"seq {brk.seq}: {break_text(brk)}")
     if last_generated is not None and check.seq < last_generated:
         reason = f"the stream held seq {last_generated} but now ends at seq {check.seq}"
         return AuditReport(False, check.seq, check.head, check.seq + 1, reason, check.scheme)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 from typing import Any
 
 import orjson
@@ -64,6 +65,21 @@ def canonical(obj: Any) -> str:
         text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")  # raises UnicodeEncodeError (a ValueError) for lone surrogates
         return text
+
+
+_second: tuple[int, str] = (-1, "")
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:31:07.412Z: the
+    ``recorded_at`` of an envelope, and every other time the service and the
+    workers write."""
+    global _second
+    now = time.time()
+    whole = int(now)
+    if whole != _second[0]:
+        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
+    return f"{_second[1]}.{int((now - whole) * 1000):03d}Z"
 
 
 def scheme_of(envelope: dict[str, Any]) -> str:

@@ -58,6 +58,15 @@ end
 return {'ok'}
 """
 
+#: Lua: HSET the field, value pairs ARGV[first..] into ``key``, in chunks
+#: (unpack has a small stack limit)
+HSET_PAIRS = """local i = {first}
+while i <= #ARGV do
+  local j = math.min(i + 999, #ARGV)
+  redis.call('HSET', {key}, unpack(ARGV, i, j))
+  i = j + 1
+end"""
+
 # KEYS: verdict, auto
 # ARGV: seq, verdict json, then field/value pairs of annotations
 # A verdict for a shorter log never replaces one for a longer log (jobs may
@@ -70,11 +79,6 @@ if current then
 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('DEL', KEYS[2])
-local i = 3
-while i <= #ARGV do  -- in chunks: unpack has a small stack limit
-  local j = math.min(i + 999, #ARGV)
-  redis.call('HSET', KEYS[2], unpack(ARGV, i, j))
-  i = j + 1
-end
+""" + HSET_PAIRS.format(key="KEYS[2]", first=3) + """
 return 1
 """

@@ -5,6 +5,13 @@ tokens are 256 random bits, so a fast hash is as safe as a slow one and keeps
 a lookup to one HGET per request (the reasoning GitHub and others use for
 their API tokens).
 
+A request's token and the roles on the match or league it names are read in
+one round trip, and a process keeps what it read for ``TRUST_SECONDS`` (one
+second): a revocation made in the process counts at once, one made elsewhere
+(another server process, ``kroniek user revoke``) within that second. What it
+keeps only ever lets a request in: a refusal is decided on a fresh read, so
+a role just given counts at once everywhere.
+
 Key layout (``P`` is the prefix; ``{auth}`` keeps the account keys in one
 Cluster slot so a user and their first token are written together):
 
@@ -20,6 +27,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +46,8 @@ EVERYONE = "*"
 #: a write that retries must stop some time)
 WRITE_ATTEMPTS = 16
 LEAGUE_FIELD = "@league"
+#: how long a process trusts a token or a role table it read (see the module docstring)
+TRUST_SECONDS = 1.0
 
 #: roles per kind of object; a player's role names its seat (``player:0``)
 MATCH_ROLES = ("recorder", "referee", "player")
@@ -97,6 +108,44 @@ def check_role(kind: str, role: Any, seat: Any = None) -> str:
     return role
 
 
+class Recent:
+    """What a process read of tokens and role tables in the last
+    ``TRUST_SECONDS``, shared by every ``Accounts`` of the process (so a
+    revocation through any of them is seen by all). Bounded: when full, it
+    starts again empty."""
+
+    LIMIT = 10_000
+
+    def __init__(self, seconds: float = TRUST_SECONDS) -> None:
+        self.seconds = seconds
+        self.clock = time.monotonic
+        self._items: dict[tuple[str, ...], tuple[float, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> Any:
+        item = self._items.get(key)
+        if item is None or item[0] <= self.clock():
+            return None
+        return item[1]
+
+    def put(self, key: tuple[str, ...], value: Any) -> None:
+        with self._lock:
+            if len(self._items) >= self.LIMIT:
+                self._items.clear()
+            self._items[key] = (self.clock() + self.seconds, value)
+
+    def forget(self, key: tuple[str, ...] | None = None) -> None:
+        """Forget one key, or everything."""
+        with self._lock:
+            if key is None:
+                self._items.clear()
+            else:
+                self._items.pop(key, None)
+
+
+RECENT = Recent()
+
+
 class Accounts:
     def __init__(self, client: redis.Redis, prefix: str = "kroniek") -> None:
         self.r = client
@@ -149,7 +198,10 @@ class Accounts:
     def revoke_tokens(self, name: str) -> int:
         self.user(name)
         gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
-        return self.r.hdel(self._tokens, *gone) if gone else 0
+        removed = self.r.hdel(self._tokens, *gone) if gone else 0
+        for digest in gone:
+            RECENT.forget((self.prefix, "token", digest))
+        return removed
 
     def user(self, name: str) -> User:
         raw = self.r.hget(self._users, name)
@@ -165,17 +217,33 @@ class Accounts:
     def has_admin(self) -> bool:
         return any(u["admin"] for u in self.users())
 
-    def user_for_token(self, token: str) -> User | None:
-        raw = self.r.hget(self._tokens, token_digest(token))
+    def user_for_token(self, token: str, acl_of: tuple[str, str] | None = None) -> User | None:
+        """The token's user (None: no such token). ``acl_of`` (kind, id): a
+        role table to read in the same round trip, kept for ``roles``."""
+        digest = token_digest(token)
+        user = RECENT.get((self.prefix, "token", digest))
+        if user is not None:
+            return user
+        if acl_of is not None and RECENT.get(self._acl_cache_key(*acl_of)) is None:
+            with self.r.pipeline(transaction=False) as pipe:
+                pipe.hget(self._tokens, digest)
+                pipe.hgetall(self.acl_key(*acl_of))
+                raw, acl = pipe.execute()
+            RECENT.put(self._acl_cache_key(*acl_of), _decode_acl(acl))
+        else:
+            raw = self.r.hget(self._tokens, digest)
         if raw is None:
             return None
         record = orjson.loads(raw)
         if "admin" in record:
-            return User(record["user"], record["admin"])
-        try:
-            return self.user(record["user"])
-        except NotFound:
-            return None
+            user = User(record["user"], record["admin"])
+        else:
+            try:
+                user = self.user(record["user"])
+            except NotFound:
+                return None
+        RECENT.put((self.prefix, "token", digest), user)
+        return user
 
     # -- roles on a match or a league ------------------------------------------------
     def grant(self, kind: str, object_id: str, user: str, role: str) -> list[str]:
@@ -184,6 +252,7 @@ class Accounts:
         if role not in roles:
             roles = sorted({*roles, role})
             self.r.hset(key, user, orjson.dumps(roles))
+            RECENT.forget(self._acl_cache_key(kind, object_id))
         return roles
 
     def revoke(self, kind: str, object_id: str, user: str, role: str) -> list[str]:
@@ -193,6 +262,7 @@ class Accounts:
             self.r.hset(key, user, orjson.dumps(roles))
         else:
             self.r.hdel(key, user)
+        RECENT.forget(self._acl_cache_key(kind, object_id))
         return roles
 
     def _roles_at(self, key: str, user: str) -> list[str]:
@@ -200,22 +270,35 @@ class Accounts:
         return list(orjson.loads(raw)) if raw else []
 
     def acl(self, kind: str, object_id: str) -> dict[str, Any]:
-        raw = self.r.hgetall(self.acl_key(kind, object_id))
-        out: dict[str, Any] = {}
-        for field, value in raw.items():
-            field = field.decode() if isinstance(field, bytes) else field
-            value = value.decode() if isinstance(value, bytes) else value
-            out[field] = value if field == LEAGUE_FIELD else orjson.loads(value)
-        return out
+        """The role table as stored now (and kept for ``roles``)."""
+        acl = _decode_acl(self.r.hgetall(self.acl_key(kind, object_id)))
+        RECENT.put(self._acl_cache_key(kind, object_id), acl)
+        return acl
 
-    def roles(self, kind: str, object_id: str, user: User) -> set[str]:
+    def _acl_cache_key(self, kind: str, object_id: str) -> tuple[str, ...]:
+        return (self.prefix, "acl", kind, object_id)
+
+    def roles(self, kind: str, object_id: str, user: User, fresh: bool = True) -> set[str]:
         """The user's roles on the object: their own and everyone's (``*``);
-        on a league's match, a league organiser or referee is its referee."""
-        acl = self.acl(kind, object_id)
+        on a league's match, a league organiser or referee is its referee.
+        ``fresh=False``: what the process read in the last ``TRUST_SECONDS``
+        will do (only to let a request in: see the module docstring)."""
+        acl = None if fresh else RECENT.get(self._acl_cache_key(kind, object_id))
+        if acl is None:
+            acl = self.acl(kind, object_id)
         roles = set(acl.get(EVERYONE, ()))
         if user is not ANONYMOUS:
             roles.update(acl.get(user.name, ()))
             league = acl.get(LEAGUE_FIELD)
-            if kind == "m" and league and self.roles("l", league, user) & {"organiser", "referee"}:
+            if kind == "m" and league and self.roles("l", league, user, fresh) & {"organiser", "referee"}:
                 roles.add("referee")
         return roles
+
+
+def _decode_acl(raw: dict[Any, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field, value in raw.items():
+        field = field.decode() if isinstance(field, bytes) else field
+        value = value.decode() if isinstance(value, bytes) else value
+        out[field] = value if field == LEAGUE_FIELD else orjson.loads(value)
+    return out

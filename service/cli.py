@@ -42,24 +42,10 @@ def main() -> None:
 @click.option("--threads", default=8, show_default=True, type=int, help="threads per worker process")
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the API with gunicorn (honours REDIS_URL)."""
-    from gunicorn.app.base import BaseApplication
-
     from .app import create_app
+    from .gunicorn_worker import serve_app
 
-    class Server(BaseApplication):
-        def load_config(self) -> None:
-            self.cfg.set("bind", f"{host}:{port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("threads", threads)
-            # gthread, with gunicorn's own error answers (400, 414, 431…) in Kroniek's JSON shape
-            self.cfg.set("worker_class", "service.gunicorn_worker.JsonErrorsThreadWorker")
-            self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
-            self.cfg.set("graceful_timeout", 10)
-
-        def load(self):
-            return create_app()
-
-    Server().run()
+    serve_app(create_app, host, port, workers, threads)
 
 
 @main.command()
@@ -283,7 +269,7 @@ def _accounts(url: str | None = None):
 def _first_admin_token(url: str) -> str | None:
     """The first start makes an admin and shows their token; later starts
     show nothing (only the token's hash is kept)."""
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     accounts = _accounts(url)
     deadline = time.monotonic() + 10
@@ -310,7 +296,7 @@ def user_add(name: str, admin: bool) -> None:
     """Create user NAME and print their first token."""
     from engine.core import KroniekError
 
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     try:
         _, token = _accounts().add_user(name, admin, utc_now())
@@ -325,7 +311,7 @@ def user_token(name: str) -> None:
     """Print a new token for NAME (their other tokens stay valid)."""
     from engine.core import KroniekError
 
-    from .matches import utc_now
+    from replays.hashing import utc_now
 
     try:
         click.echo(_accounts().issue_token(name, utc_now()))

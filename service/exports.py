@@ -10,10 +10,9 @@ from typing import Any, Iterator
 from engine import match as M
 from engine.core import KroniekError
 from leagues.archive import FORMAT, VERSION
-from replays.hashing import public
+from replays.hashing import public, utc_now
 
 from .leagues import LeagueService
-from .matches import utc_now
 
 
 def start_player(ms: M.MatchState, log: list[dict[str, Any]]) -> int | None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from .api import _doc_errors, access
 from .errors import BadRequest
 from .game_data import GameDataStore
+from .gate import Blueprint
 
 game_data = Blueprint("game_data", __name__, url_prefix="/api/games",
                       description="Game data (card sets…), stored content-addressed by SHA-256")

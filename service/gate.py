@@ -6,9 +6,9 @@ the store, and a refusal writes nothing.
 The body is parsed here strictly, with the standard library's parser and
 hooks that keep what it would otherwise turn into something else: a number
 with a fraction or an exponent, NaN and Infinity, an integer literal too long
-for the range, a member named twice. The endpoint's schema (webargs) parses
-the same bytes again; for a body that passed, both parses give the same
-value, since everything on which JSON parsers differ has been refused.
+for the range, a member named twice. The endpoints' schemas (webargs) read
+the value parsed here (``Parser``), not the bytes again, so a body is parsed
+once; the blueprints of the API (``Blueprint``) use that parser.
 
 ``check_value`` is the same walk for values already in Python: the service
 layer runs it over what it is about to seal into a stream, so a caller that
@@ -21,8 +21,11 @@ import json
 import re
 from typing import Any
 
+import flask_smorest
 from flask import request
-from webargs.core import is_json
+from marshmallow import Schema
+from webargs.core import is_json, missing
+from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .errors import InvalidValue, LimitExceeded, MalformedJson, NoSuchPath, PayloadTooLarge, UnsupportedMediaType
@@ -72,9 +75,10 @@ def _parse_int(text: str) -> int | _LongInteger:
     return int(text) if len(text.lstrip("-")) <= 16 else _LongInteger(text)
 
 
-def _members(pairs: list[tuple[str, Any]]) -> _Members:
-    obj = _Members(pairs)
-    if len(obj) != len(pairs):
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # refused by the walk, which names the member
+        obj = _Members(pairs)
         seen: set[str] = set()
         obj.twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
     return obj
@@ -243,16 +247,16 @@ def parse_body(raw: bytes, long_member: tuple[str, int] | None = None) -> Any:
     return value
 
 
-def check_body() -> None:
-    if request.method not in BODY_METHODS:
+def check_body(req: Any) -> None:
+    if req.method not in BODY_METHODS:
         return
-    length = request.content_length
+    length = req.content_length
     if length is not None and length > MAX_BODY_BYTES:
         raise PayloadTooLarge(
             f"the body has {length:,} bytes; at most {MAX_BODY_BYTES:,} are taken", ROOT, MAX_BODY_BYTES
         )
     try:
-        raw = request.get_data(cache=True)
+        raw = req.get_data(cache=True)
     except RequestEntityTooLarge:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES:,} bytes", ROOT, MAX_BODY_BYTES) from None
     if length is None and len(raw) >= MAX_BODY_BYTES:
@@ -261,17 +265,17 @@ def check_body() -> None:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES - 1:,} bytes", ROOT, MAX_BODY_BYTES)
     if not raw:
         return
-    text_body = TEXT_BODIES.get(request.endpoint or "")
+    text_body = TEXT_BODIES.get(req.endpoint or "")
     if text_body is not None:
-        _check_text_body(raw, *text_body)
+        _check_text_body(req, raw, *text_body)
         return
-    if not is_json(request.mimetype):
-        sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
+    if not is_json(req.mimetype):
+        sent = f"it was sent as {req.mimetype!r}" if req.mimetype else "the request has no Content-Type header"
         raise UnsupportedMediaType(
             f"a request body must be JSON, sent with the header 'Content-Type: application/json'; {sent}",
             "Content-Type", "application/json", "header",
         )
-    parse_body(raw)
+    req.kroniek_body = parse_body(raw)
 
 
 #: Endpoints whose body is text: endpoint -> (JSON member, characters). The
@@ -282,9 +286,9 @@ TEXT_BODIES: dict[str, tuple[str, int]] = {"notation.ImportNotation": ("notation
 TEXT = "text/plain"
 
 
-def _check_text_body(raw: bytes, member: str, limit: int) -> None:
-    if request.mimetype == TEXT:
-        charset = (request.mimetype_params.get("charset") or "utf-8").lower()
+def _check_text_body(req: Any, raw: bytes, member: str, limit: int) -> None:
+    if req.mimetype == TEXT:
+        charset = (req.mimetype_params.get("charset") or "utf-8").lower()
         if charset not in ("utf-8", "utf8"):
             raise UnsupportedMediaType(
                 f"a text body is UTF-8 ('Content-Type: text/plain; charset=utf-8'), not {charset!r}",
@@ -296,22 +300,47 @@ def _check_text_body(raw: bytes, member: str, limit: int) -> None:
             raise InvalidValue(f"the body is not UTF-8 text (byte {exc.start})", ROOT, "UTF-8 text") from None
         _check_text(text, ROOT, "body", limit, "the text")
         return
-    if not is_json(request.mimetype):
-        sent = f"it was sent as {request.mimetype!r}" if request.mimetype else "the request has no Content-Type header"
+    if not is_json(req.mimetype):
+        sent = f"it was sent as {req.mimetype!r}" if req.mimetype else "the request has no Content-Type header"
         raise UnsupportedMediaType(
             f"this body is text ('Content-Type: text/plain; charset=utf-8') or JSON ('Content-Type: "
             f"application/json'); {sent}", "Content-Type", "text/plain or application/json", "header",
         )
-    value = parse_body(raw, long_member=(member, limit))
-    del value
+    req.kroniek_body = parse_body(raw, long_member=(member, limit))
 
 
-def check_query() -> None:
-    for key, value in (request.view_args or {}).items():
+class Parser(FlaskParser):
+    """webargs' Flask parser, reading the body the gate parsed and checked
+    (``check_body`` keeps it on the request) instead of parsing its bytes again, and keeping one
+    instance of each schema class instead of making one per req."""
+
+    _schemas: dict[type, Schema] = {}
+
+    def _raw_load_json(self, req: Any) -> Any:
+        body = getattr(req, "kroniek_body", missing)
+        return super()._raw_load_json(req) if body is missing else body
+
+    def _get_schema(self, argmap: Any, req: Any) -> Schema:
+        if isinstance(argmap, type) and issubclass(argmap, Schema):
+            schema = self._schemas.get(argmap)
+            if schema is None:
+                schema = self._schemas.setdefault(argmap, argmap())
+            return schema
+        return super()._get_schema(argmap, req)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint with the gate's ``Parser``."""
+
+    ARGUMENTS_PARSER = Parser()
+
+
+def check_query(req: Any) -> None:
+    for key, value in (req.view_args or {}).items():
         _check_parameter(key, value, "path")
-    if not request.query_string:
+    if not req.query_string:
         return
-    args = request.args
+    args = req.args
     count = sum(len(values) for values in args.listvalues())
     if count > MAX_QUERY_PARAMS:
         raise LimitExceeded(
@@ -354,5 +383,6 @@ def _check_value_of(name: str, value: Any, location: str) -> None:
 
 def check_request() -> None:
     """The ``before_request`` hook: query and path values, then the body."""
-    check_query()
-    check_body()
+    req = request._get_current_object()  # one proxy lookup, not one per attribute
+    check_query(req)
+    check_body(req)

@@ -10,7 +10,8 @@ writes is replaced, so its access and error logs stay what they were.
 from __future__ import annotations
 
 import json
-from typing import Any
+import os
+from typing import Any, Callable
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -65,3 +66,24 @@ class JsonErrorsThreadWorker(ThreadWorker):
             util.write_nonblock(client, error_answer(*capture.status, exc))
         except Exception:
             self.log.debug("Failed to send error message.")
+
+
+def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2, threads: int = 8) -> None:
+    """Serve the WSGI app ``load()`` makes as ``kroniek serve`` does: gthread
+    workers with these JSON error answers. The benchmark serves its bare
+    endpoint through here too, so both run with the same settings."""
+    from gunicorn.app.base import BaseApplication
+
+    class Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", threads)
+            self.cfg.set("worker_class", f"{__name__}.JsonErrorsThreadWorker")
+            self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
+            self.cfg.set("graceful_timeout", 10)
+
+        def load(self):
+            return load()
+
+    Server().run()

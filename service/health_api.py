@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from rq import Queue, Worker
 from rq.job import Job
 from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
 
+from .gate import Blueprint
 from .outage import RETRY_AFTER, STORE_ERRORS
 
 health = Blueprint("health", __name__, url_prefix="/api", description="Is the service well")

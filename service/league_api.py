@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from leagues.league import FORMATS
@@ -12,6 +11,7 @@ from leagues.league import FORMATS
 from . import schemas as S
 from .accounts import acl_fields
 from .api import _doc_errors, access, grant_role, guard, roles_of
+from .gate import Blueprint
 from .leagues import LeagueService, RulesSchema
 from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_PLAYER_NAME, MAX_REASON
 

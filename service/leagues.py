@@ -25,12 +25,12 @@ from leagues import league as L
 from leagues.archive import ranks_from_result
 from leagues.standings import TIEBREAKS
 from replays import EventStore, audit_match, seal
-from replays.hashing import GENESIS
+from replays.hashing import GENESIS, utc_now
 
 from .errors import LimitExceeded, NotFound
 from .gate import check_value
 from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_POINTS, MAX_RANK_POINTS
-from .matches import MatchService, utc_now
+from .matches import MatchService
 
 #: an exact point value as text: up to six digits, then a fraction (a
 #: denominator that is not 0) or decimals; or 1000000 (for MAX_POINTS 10^6). Whatever matches is

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from leagues import league as L
@@ -25,6 +24,7 @@ from replays.translog import LogCorrupt, TransparencyLog
 from . import schemas as S
 from .api import _doc_errors
 from .errors import NotFound
+from .gate import Blueprint
 
 transparency = Blueprint(
     "transparency", __name__, url_prefix="/api",

@@ -22,12 +22,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+import orjson
+
 from engine import match as M
 from engine import notation as N
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
-from replays.hashing import GENESIS
+from replays.hashing import GENESIS, utc_now
 
 from .game_data import GameDataStore
 from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
@@ -39,26 +41,17 @@ GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
 
 
-_second: tuple[int, str] = (-1, "")
-
-
-def utc_now() -> str:
-    """ISO 8601 UTC with milliseconds, e.g. 2026-11-21T20:31:07.412Z."""
-    global _second
-    now = time.time()
-    whole = int(now)
-    if whole != _second[0]:
-        _second = (whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)))
-    return f"{_second[1]}.{int((now - whole) * 1000):03d}Z"
-
-
 class Appended(Mapping[str, Any]):
     """The answer to an append. Its public view of the new state is rendered
-    when first read (by the HTTP layer), not on the service's hot path."""
+    when first read (by the HTTP layer), not on the service's hot path, and
+    ``json()`` encodes it once, straight to the bytes the HTTP answer sends."""
 
     def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState) -> None:
         self._match_id, self._events, self._after = match_id, events, after
         self._dict: dict[str, Any] | None = None
+
+    def json(self) -> bytes:
+        return orjson.dumps(self._render())
 
     def _render(self) -> dict[str, Any]:
         if self._dict is None:

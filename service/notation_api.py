@@ -7,12 +7,12 @@ import json
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from . import schemas as S
 from .accounts import acl_fields
 from .api import _doc_errors, access, guard_view, service
 from .errors import BadRequest
+from .gate import Blueprint
 from .limits import MAX_NOTATION
 
 notation = Blueprint("notation", __name__, url_prefix="/api/matches",

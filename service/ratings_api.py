@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+from replays.rating_tables import RatingsStore
+
 from .api import _doc_errors
-from .ratings import RatingsService, RatingsStore
+from .gate import Blueprint
+from .ratings import RatingsService
 
 ratings = Blueprint(
     "ratings", __name__, url_prefix="/api/ratings",

@@ -4,14 +4,15 @@ see who they are and make or revoke their own tokens."""
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
+
+from replays.hashing import utc_now
 
 from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
 from .errors import Forbidden
+from .gate import Blueprint
 from .limits import MAX_USER_NAME
-from .matches import utc_now
 
 users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, tokens and roles")
 

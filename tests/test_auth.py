@@ -193,6 +193,64 @@ def test_a_revoked_token_is_refused(app, client, world):
     assert r.status_code == 401
 
 
+@pytest.fixture
+def clock(monkeypatch):
+    """The clock of what a process trusts of tokens and roles, moved by hand."""
+    from service import accounts
+
+    now = [1000.0]
+    monkeypatch.setattr(accounts.RECENT, "clock", lambda: now[0])
+    accounts.RECENT.forget()
+    yield now
+    accounts.RECENT.forget()
+
+
+def test_a_token_revoked_by_another_process_is_refused_within_the_trust_window(app, client, world, accounts, clock):
+    from service.accounts import TRUST_SECONDS
+
+    token = client.environ_base["HTTP_AUTHORIZATION"].split()[1]
+    round_ = {"type": "round", "data": {"cards": ["spy", "prince"]}}
+    assert client.post(f"/api/matches/{world['match']}/events", json=round_).status_code == 201
+    # Another process revokes it: the Redis hash loses it, this process's memory does not hear of it.
+    accounts.r.hdel(accounts._tokens, token_digest(token))
+    clock[0] += TRUST_SECONDS / 2
+    assert client.post(f"/api/matches/{world['match']}/events", json={"type": "undo"}).status_code == 201
+    clock[0] += TRUST_SECONDS / 2
+    r = client.post(f"/api/matches/{world['match']}/events", json=round_)
+    assert r.status_code == 401
+
+
+def test_a_role_taken_by_another_process_goes_within_the_trust_window_and_one_given_counts_at_once(
+        app, client, world, make_user, accounts, clock):
+    from service.accounts import TRUST_SECONDS
+
+    name, token = make_user("helper")
+    helper = client_with_token(app, token)
+    match, round_ = world["match"], {"type": "round", "data": {"cards": ["spy", "prince"]}}
+    assert helper.post(f"/api/matches/{match}/events", json=round_).status_code == 403
+    # Given by another process: the refusal above is not remembered, the role counts at once.
+    accounts.r.hset(accounts.acl_key("m", match), name, '["recorder"]')
+    assert helper.post(f"/api/matches/{match}/events", json=round_).status_code == 201
+    # Taken back by another process: trusted at most TRUST_SECONDS more.
+    accounts.r.hdel(accounts.acl_key("m", match), name)
+    clock[0] += TRUST_SECONDS
+    r = helper.post(f"/api/matches/{match}/events", json={"type": "undo"})
+    assert r.status_code == 403
+    assert client.get(f"/api/matches/{match}").json["seq"] == 2  # the refused undo wrote nothing
+
+
+def test_a_revocation_in_this_process_counts_at_once(app, client, world, make_user, accounts, clock):
+    name, token = make_user("helper")
+    helper = client_with_token(app, token)
+    match, round_ = world["match"], {"type": "round", "data": {"cards": ["spy", "prince"]}}
+    assert client.post(f"/api/matches/{match}/roles", json={"user": name, "role": "recorder"}).status_code == 201
+    assert helper.post(f"/api/matches/{match}/events", json=round_).status_code == 201
+    accounts.revoke("m", match, name, "recorder")
+    assert helper.post(f"/api/matches/{match}/events", json={"type": "undo"}).status_code == 403
+    accounts.revoke_tokens(name)
+    assert helper.post(f"/api/matches/{match}/events", json={"type": "undo"}).status_code == 401
+
+
 def test_only_an_admin_makes_users_and_a_name_is_taken_once(app, admin, client):
     assert client.post("/api/users", json={"name": "eve"}).status_code == 403
     assert admin.post("/api/users", json={"name": "eve"}).status_code == 201

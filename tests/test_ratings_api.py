@@ -19,7 +19,7 @@ from leagues.ratings import GAME
 from replays import EventStore
 from service.leagues import LeagueService
 from service.matches import MatchService
-from service.ratings import RatingsStore
+from replays.rating_tables import RatingsStore
 from tests.support.tamper import rewrite_entry
 from workers.connection import queue_client
 from workers.jobs import compute_ratings, recompute_ratings, stale_rating_games, sweep, validate_log

@@ -4,7 +4,6 @@ API process computed: each job re-reads the log and replays it from scratch."""
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from collections import defaultdict
 from typing import Any, Callable
@@ -12,12 +11,19 @@ from typing import Any, Callable
 import orjson
 
 from engine import match as M
-from engine.core import KroniekError
+from engine import registry
+from engine.core import KroniekError, UnknownGame
+from leagues import league as L
+from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues, rating_system
 from replays import EventStore, audit_match, canonical, check_chain
+from replays.hashing import utc_now
+from replays.rating_tables import RatingsStore
 from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
 
 from .connection import store_client
+from .queue import (analysis_nodes, analysis_seconds, enqueue_analysis, enqueue_ratings, enqueue_validation,
+                    solver_budget)
 
 
 def validate_log(store: EventStore, match_id: str,
@@ -98,26 +104,8 @@ def log_final_head(store: EventStore, match_id: str, last: dict[str, Any]) -> Le
     return None
 
 
-def solver_budget() -> int:
-    """Nodes per solver call (KRONIEK_SOLVER_BUDGET); past it a solver says unknown."""
-    return int(os.environ.get("KRONIEK_SOLVER_BUDGET", "500000"))
-
-
-def analysis_nodes() -> int:
-    """Solver nodes per match analysis, all calls together (KRONIEK_ANALYSIS_NODES)."""
-    return int(os.environ.get("KRONIEK_ANALYSIS_NODES", "20000000"))
-
-
-def analysis_seconds() -> float:
-    """Seconds per match analysis (KRONIEK_ANALYSIS_SECONDS): no solver call
-    starts after it; the positions left are undecided."""
-    return float(os.environ.get("KRONIEK_ANALYSIS_SECONDS", "120"))
-
-
 def owe_analysis(prefix: str, match_id: str) -> None:
     """Queue the analysis unless one is owed already (as for validations)."""
-    from .queue import enqueue_analysis
-
     store = EventStore(store_client(), prefix)
     if store.owe("analysis", match_id, time.time()):
         enqueue_analysis(prefix, match_id)
@@ -187,11 +175,6 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
     marked owed less than ``trust_marks`` seconds ago is left to the job
     queued with its mark.
     """
-    from engine import registry
-    from engine.core import UnknownGame
-
-    from .queue import enqueue_analysis, enqueue_ratings, enqueue_validation
-
     store = EventStore(store_client(), prefix)
     queued = 0
     now = time.time()
@@ -247,8 +230,6 @@ def requeue_overdue(prefix: str, works: tuple[str, ...] = ("validation", "analys
     seconds ago (a job lost with a crash, or one the API failed to queue)
     and restart its clock. A job merely waiting behind others is queued
     twice: harmless, the second finds the verdict current."""
-    from .queue import enqueue_analysis, enqueue_validation
-
     enqueue = {"validation": enqueue_validation, "analysis": enqueue_analysis}
     store = EventStore(store_client(), prefix)
     now = time.time()
@@ -280,8 +261,6 @@ def league_games(store: EventStore) -> dict[str, str]:
 def last_result_seq(store: EventStore, league_id: str) -> int:
     """The seq of the league's latest result, forfeit or correction (0: none),
     read backwards from the end of its stream: a few entries, not the log."""
-    from leagues.ratings import RESULT_EVENTS
-
     key = store.key(league_id, "log")
     hi = "+"
     while True:
@@ -307,10 +286,6 @@ def compute_ratings(store: EventStore, game: str) -> dict[str, Any]:
     result, forfeit or correction read (for a league whose chain is broken:
     its last seq), which is what ``RatingsStore.save`` compares.
     """
-    from leagues import league as L
-    from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues
-    from service.ratings import rating_system
-
     system, cooperative = rating_system(game)
     rated: list[RatedLeague] = []
     inputs: dict[str, int] = {}
@@ -375,9 +350,6 @@ def recompute_ratings(prefix: str, game: str) -> dict[str, Any]:
     """The RQ entry point: rate every league result of ``game`` from scratch
     and store the table unless a table of at least as many results is there
     already (``RatingsStore.save``). Returns what it did."""
-    from service.matches import utc_now
-    from service.ratings import RatingsStore
-
     client = store_client()
     table = compute_ratings(EventStore(client, prefix, kind="l"), game)
     saved = RatingsStore(client, prefix).save(table, utc_now())
@@ -387,10 +359,6 @@ def recompute_ratings(prefix: str, game: str) -> dict[str, Any]:
 def stale_rating_games(prefix: str) -> list[str]:
     """Games with leagues whose ratings table is missing, or whose leagues
     have a result, forfeit or correction later than the table's inputs."""
-    from engine import registry
-    from engine.core import UnknownGame
-    from service.ratings import RatingsStore
-
     client = store_client()
     store = EventStore(client, prefix, kind="l")
     ratings = RatingsStore(client, prefix)

@@ -20,6 +20,23 @@ RETRY = Retry(max=5, interval=[1, 5, 15, 60, 300])
 ROLES = ("validation", "analysis")
 
 
+# -- the analysis job's budget (read where it is queued and where it runs) ------------
+def solver_budget() -> int:
+    """Nodes per solver call (KRONIEK_SOLVER_BUDGET); past it a solver says unknown."""
+    return int(os.environ.get("KRONIEK_SOLVER_BUDGET", "500000"))
+
+
+def analysis_nodes() -> int:
+    """Solver nodes per match analysis, all calls together (KRONIEK_ANALYSIS_NODES)."""
+    return int(os.environ.get("KRONIEK_ANALYSIS_NODES", "20000000"))
+
+
+def analysis_seconds() -> float:
+    """Seconds per match analysis (KRONIEK_ANALYSIS_SECONDS): no solver call
+    starts after it; the positions left are undecided."""
+    return float(os.environ.get("KRONIEK_ANALYSIS_SECONDS", "120"))
+
+
 def queue_name() -> str:
     """The validation queue (validation and ratings jobs)."""
     return os.environ.get("KRONIEK_QUEUE", "kroniek")
@@ -62,8 +79,6 @@ def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> Job:
 def enqueue_analysis(prefix: str, match_id: str) -> Job:
     """Queue the solver analysis of the match's log on the analysis queue;
     its job may run up to the analysis time budget (and a margin)."""
-    from .jobs import analysis_seconds
-
     return _enqueue("workers.jobs.analyse_match", (prefix, match_id), f"analyse match {match_id}", 0.0,
              queue=analysis_queue_name(), timeout=int(analysis_seconds()) + 120)
 

@@ -1,7 +1,13 @@
 """Shared code of the three cooperative Jogledor patiences (Twaalven en
 veertienen, Stapelen, Sir Tommy voor twee): cards, the open 13×4 tableau, the
-solver plumbing (a compiled core with a pure-Python twin) and the log
-analysis the worker runs."""
+games' common base (``game.JogledorGame``), the solver plumbing (a compiled
+core with a pure-Python twin) and the log analysis the worker runs.
+
+The layers inside, lowest first: this package's ``player_name``, ``cards``,
+``solving`` and ``tableau``; ``analysis`` (solver annotations of a log, by
+the solver its game carries); ``game`` (the base class). The games build on
+them; ``batch`` and ``simulate`` (tools over the registered games) sit above
+the games."""
 
 
 def player_name(names: tuple[str, ...], seat: int | None, start: bool = False) -> str:
@@ -11,17 +17,3 @@ def player_name(names: tuple[str, ...], seat: int | None, start: bool = False) -
     if seat is not None and 0 <= seat < len(names):
         return names[seat]
     return f"{'Seat' if start else 'seat'} {seat}"
-
-
-class Solvable:
-    """The solver hooks of the three cooperative games (see engine.core.Game)."""
-
-    def analyse_log(self, events, budget, *, progress=None, max_nodes=None, deadline=None):
-        from .analysis import analyse_log
-
-        return analyse_log(events, budget, progress=progress, max_nodes=max_nodes, deadline=deadline)
-
-    def hint(self, state, seat, budget):
-        from .analysis import hint
-
-        return hint(self.id, state, seat, budget)

@@ -37,21 +37,6 @@ from ..core import Move
 from . import player_name
 from .solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution
 
-GAMES = ("twaalven", "stapelen", "sir_tommy")
-
-
-def _solver(game_id: str) -> Any:
-    if game_id == "twaalven":
-        from ..twaalven import solver
-    elif game_id == "stapelen":
-        from ..stapelen import solver
-    elif game_id == "sir_tommy":
-        from ..sir_tommy import solver
-    else:
-        raise ValueError(f"no solver for {game_id!r}")
-    return solver
-
-
 def effective_line(events: Iterable[dict[str, Any]]) -> tuple[M.MatchState, list[tuple[dict[str, Any], Any, Any]]]:
     """Replay the log; return the final match and its effective events (undone
     ones dropped) as (event, state before, state after)."""
@@ -199,7 +184,7 @@ def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET, *,
 def _analyse(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]], budget: int,
              report: Callable[[int, int], None], limits: _Limits) -> dict[int, list[dict[str, Any]]]:
     game_id = ms.game.id
-    solver = _solver(game_id)
+    solver = ms.game.solver
     out: dict[int, list[dict[str, Any]]] = {}
     if not line:
         report(1, 1)
@@ -317,10 +302,3 @@ def _analyse_hidden(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]
         else "undecided within the node budget",
     }]
     return out
-
-
-def hint(game_id: str, state: Any, seat: int | None, budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
-    """The moves of ``seat`` that keep the game winnable (see each solver's
-    ``hint``). Only what ``seat`` can see is used: Twaalven and Stapelen are
-    fully open, Sir Tommy's state holds only drawn cards."""
-    return _solver(game_id).hint(state, seat, budget)

@@ -11,7 +11,7 @@ budget.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..core import Move
 
@@ -55,3 +55,15 @@ class Solution:
             out["note"] = self.note
         out.update(self.extra)
         return out
+
+
+def judge_moves(rules: Any, state: Any, seat: int | None, solve: Callable[[Any], Solution]) -> dict[str, Any]:
+    """The moves of ``seat`` that keep the game winnable, those that lose it,
+    and those the budget left undecided: each legal move applied by the
+    game's ``rules`` and the position after it given to ``solve``."""
+    out: dict[str, Any] = {"winning": [], "losing": [], "unknown": [], "nodes": 0}
+    for move in rules.legal_moves(state, seat):
+        sol = solve(rules.apply(state, move.type, move.seat, move.data))
+        out["nodes"] += sol.nodes
+        out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())
+    return out

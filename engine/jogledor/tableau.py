@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import MalformedEvent, Move
+from ..core import CHANCE, EventType, MalformedEvent, Move
 from .cards import CARD_IDS, CARD_SCHEMA, RANK, check_deck, parse_card, seeded_deck, shuffled_deck
 
 COLUMNS = 13
@@ -58,6 +58,16 @@ DEAL_SCHEMA: dict[str, Any] = {
     "maxProperties": 1,
     "additionalProperties": False,
 }
+
+#: the deal of a tableau game: one chance event, entered once
+DEAL_EVENT = EventType(
+    "deal",
+    CHANCE,
+    DEAL_SCHEMA,
+    "The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
+    "(as laid out), cards (52 in dealing order) or a seed; stored as columns.",
+    aliases=("delen",),
+)
 
 Columns = tuple[tuple[int, ...], ...]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from .state import MOUNTED
+from .state import MOUNTED, hits
 
 UPSET = 0.25
 #: a choice is marked ?! when another was worth this many expected premiums more
@@ -54,8 +54,6 @@ def _roll_luck(game, s, roller: int, target: int, faces, mode: str) -> dict[str,
     odds = _odds()
     lo = 0 if mode == MOUNTED else 3
     cover = tuple(s.knights[target].cover[lo:lo + 3])
-    from .game import hits
-
     observed = hits(faces, s.knights[target].cover, lo + 1)
     luck = odds.roll_luck(len(faces), cover, observed)
     return {"knight": game.kid(s, roller), "dice": len(faces), "wounds": observed,

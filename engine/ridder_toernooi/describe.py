@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import FOOT, MOUNTED, ROLL
+from .state import FOOT, MOUNTED, ROLL, hits
 
 
 def _k(game, s, ident: str) -> str:
@@ -69,8 +69,6 @@ def describe(game, before, type: str, seat: int | None, data: dict[str, Any], af
         text = f"{_k(game, before, data['knight'])} rolls {', '.join(map(str, data['faces']))} ({mode}"
         text += f", woedend +{d.extra})" if d.extra else ")"
         if d.a_faces is not None:
-            from .game import hits
-
             lo = 1 if d.mode == MOUNTED else 4
             wa = hits(data["faces"], before.knights[d.a].cover, lo)
             wd = hits(d.a_faces, before.knights[d.d].cover, lo)

@@ -19,6 +19,8 @@ from typing import Any
 from ..game_data import DataKind
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
 from . import cards as C
+from .analysis import analyse_log as analyse, annotate as annotate_event
+from .describe import card_set_label, describe as describe_event
 from .rules import RULES
 from .state import (
     CHALLENGE,
@@ -46,6 +48,7 @@ from .state import (
     State,
     decode,
     encode,
+    hits,
 )
 
 P = "ridder_toernooi."
@@ -127,19 +130,6 @@ ALIASES = {
     "ridder": "knight", "trefveld": "cover (covered field)", "slagdobbelsteen": "attack die",
     "strijdvaardig": "fit", "uitgeschakeld": "out_of_tournament", "toernooidag": "day", "nacht": "night",
 }
-
-
-def hits(faces: tuple[int, ...] | list[int], cover: tuple[int, ...], lo: int) -> int:
-    """Wounds dealt by ``faces`` against ``cover`` (faces lo..lo+2 hit; each covered field blocks one die)."""
-    n = 0
-    for f in (lo, lo + 1, lo + 2):
-        c = 0
-        for x in faces:
-            if x == f:
-                c += 1
-        if c > cover[f - 1]:
-            n += c - cover[f - 1]
-    return n
 
 
 def can_hit(dice: int, cover: tuple[int, ...], lo: int) -> bool:
@@ -981,24 +971,16 @@ class RidderToernooi(Game):
         }
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        from .describe import describe
-
-        return describe(self, before, type, seat, data, after)
+        return describe_event(self, before, type, seat, data, after)
 
     def describe_setup(self, state: State) -> str:
-        from .describe import card_set_label
-
         return card_set_label(state)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
-        from .analysis import annotate
-
-        return annotate(self, before, type, seat, data, after)
+        return annotate_event(self, before, type, seat, data, after)
 
     def analyse_log(self, events: list[dict[str, Any]], budget: int, **limits: Any) -> dict[int, list[dict[str, Any]]] | None:
-        from .analysis import analyse_log
-
-        return analyse_log(self, events, budget, **limits)
+        return analyse(self, events, budget, **limits)
 
     def info(self) -> dict[str, Any]:
         info = super().info()

@@ -179,3 +179,16 @@ def _fast_replace(self, **changes):
 for _cls in (State, Knight, Lady, Duel):
     _cls._idx = {name: i for i, name in enumerate(_cls._fields)}
     _cls._replace = _fast_replace
+
+
+def hits(faces: tuple[int, ...] | list[int], cover: tuple[int, ...], lo: int) -> int:
+    """Wounds dealt by ``faces`` against ``cover`` (faces lo..lo+2 hit; each covered field blocks one die)."""
+    n = 0
+    for f in (lo, lo + 1, lo + 2):
+        c = 0
+        for x in faces:
+            if x == f:
+                c += 1
+        if c > cover[f - 1]:
+            n += c - cover[f - 1]
+    return n

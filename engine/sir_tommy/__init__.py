@@ -2,8 +2,9 @@
 and its solver (``engine.sir_tommy.solver``)."""
 
 from .. import registry
+from . import solver
 from .game import SirTommy
 
-GAME = registry.register(SirTommy())
+GAME = registry.register(SirTommy(solver))
 
 __all__ = ["GAME", "SirTommy"]

@@ -15,9 +15,9 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable, player_name
-from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, aliases, card_name, parse_card, rank_name
+from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from .rules import RULES, SUPER, TERMS
 
 DRAW, PLAY, END, OVER = "draw", "play", "end", "over"
@@ -87,16 +87,9 @@ def can_build_from_rows(state: State, seat: int) -> bool:
     return any(r and RANK[r[-1]] in need for r in state.rows)
 
 
-def _who(state: State, seat: int | None, start: bool = False) -> str:
-    return player_name(state.names, seat, start)
-
-
-class SirTommy(Solvable, Game):
+class SirTommy(JogledorGame):
     id = "sir_tommy"
     name = "Sir Tommy voor twee"
-    version = "1"
-    min_players = 2
-    max_players = 2
     #: the stock is hidden from everyone alike; every drawn card lies face up
     hidden_information = False
     summary = (
@@ -104,37 +97,24 @@ class SirTommy(Solvable, Game):
         "drawing three cards a turn from a hidden stock onto four shared rows; 30+ cards makes a super-winner."
     )
     rules = RULES
-    aliases = {**TERMS, **aliases()}
+    terms = TERMS
 
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "up_seat": {
-                "type": "integer",
-                "enum": [0, 1],
-                "default": 0,
-                "description": "The seat that builds up from the Aces; it starts. The other builds down from the Kings.",
-            },
-            "interleave_placing": {
-                "type": "boolean",
-                "default": False,
-                "description": "Reading: false (default) = once a drawn card is put on a row the player builds no "
-                "more this turn; true = building and placing may alternate within a turn.",
-            },
+    options_schema = options(
+        up_seat=seat_option("The seat that builds up from the Aces; it starts. The other builds down from the Kings."),
+        interleave_placing={
+            "type": "boolean",
+            "default": False,
+            "description": "Reading: false (default) = once a drawn card is put on a row the player builds no "
+            "more this turn; true = building and placing may alternate within a turn.",
         },
-        "additionalProperties": False,
-    }
+    )
 
     event_types = {
         "draw": EventType(
             "draw",
             CHANCE,
-            {
-                "type": "object",
-                "properties": {"cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 1, "maxItems": 3}},
-                "required": ["cards"],
-                "additionalProperties": False,
-            },
+            data_schema({"cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 1, "maxItems": 3}},
+                        required=("cards",)),
             "The cards the player to move draws from the stock, face up: 3, the last time 1 (seat: the drawing "
             "player, or null). Stored sorted.",
             aliases=("trekken",),
@@ -142,17 +122,15 @@ class SirTommy(Solvable, Game):
         "build": EventType(
             "build",
             "seat",
-            {
-                "type": "object",
-                "properties": {
+            data_schema(
+                {
                     "card": CARD_SCHEMA,
                     "from": {"type": "string", "enum": ["drawn", "row"]},
                     "row": {"type": "integer", "minimum": 1, "maximum": 4},
                     "foundation": {"type": "integer", "minimum": 1, "maximum": 4},
                 },
-                "required": ["card"],
-                "additionalProperties": False,
-            },
+                required=("card",),
+            ),
             "The player to move puts a drawn card or a row's top card on one of his own foundations. Where it "
             "comes from and the foundation are filled in when left out.",
             aliases=("opbouwen",),
@@ -160,15 +138,8 @@ class SirTommy(Solvable, Game):
         "place": EventType(
             "place",
             "seat",
-            {
-                "type": "object",
-                "properties": {
-                    "card": CARD_SCHEMA,
-                    "row": {"type": "integer", "minimum": 1, "maximum": 4},
-                },
-                "required": ["card", "row"],
-                "additionalProperties": False,
-            },
+            data_schema({"card": CARD_SCHEMA, "row": {"type": "integer", "minimum": 1, "maximum": 4}},
+                        required=("card", "row")),
             "The player to move puts a drawn card he did not build on a row (1–4), on any card or an empty row. "
             "When the last drawn card is placed the turn passes.",
             aliases=("leggen",),
@@ -176,7 +147,7 @@ class SirTommy(Solvable, Game):
         "end_turn": EventType(
             "end_turn",
             "seat",
-            {"type": "object", "properties": {}, "additionalProperties": False},
+            data_schema(),
             "The player to move ends his turn: after building all drawn cards, or, with the stock empty, after "
             "any number of builds (none: a pass).",
             aliases=("klaar", "passen"),
@@ -434,12 +405,8 @@ class SirTommy(Solvable, Game):
         return Move("draw", state.to_move, {"cards": [CARD_IDS[c] for c in cards]})
 
     # -- reading ----------------------------------------------------------------------
-    def result(self, state: State) -> Result | None:
-        if state.over is None:
-            return None
-        outcome, reason = state.over
-        scores = (state.collected(0), state.collected(1))
-        return Result(outcome, (0, 1) if outcome == "win" else (), scores, reason)
+    def scores(self, state: State) -> tuple[int, int]:
+        return (state.collected(0), state.collected(1))
 
     def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
         # Drawn cards lie face up for both; the stock is only a count for everyone.
@@ -482,9 +449,7 @@ class SirTommy(Solvable, Game):
             text = f"{_who(before, seat, True)} " + ("passes" if before.phase == END and not before.built else "ends the turn")
         else:
             text = type
-        if after.over is not None:
-            text += "; " + after.over[1]
-        return text
+        return with_outcome(text, after)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap notes: the race for the super-win, passes, and a card built
@@ -493,13 +458,13 @@ class SirTommy(Solvable, Game):
         if type == "build" and data.get("from") == "row":
             card = parse_card(data["card"], "card")
             if RANK[card] in before.needs(1 - seat):  # type: ignore[operator]
-                notes.append({"kind": "contested", "text": f"{data['card']} also fitted {_who(before, 1 - seat)}'s foundations"})  # type: ignore[operator]
+                notes.append(note("contested", f"{data['card']} also fitted {_who(before, 1 - seat)}'s foundations"))  # type: ignore[operator]
         if type == "end_turn" and before.phase == END and not before.built:
-            notes.append({"kind": "pass", "text": f"{_who(before, seat)} passes ({after.passes} in a row)"})
+            notes.append(note("pass", f"{_who(before, seat)} passes ({after.passes} in a row)"))
         if after.over is not None and after.over[0] == "win":
             sw = super_winner(after)
             if sw is not None:
-                notes.append({"kind": "super_winner", "seat": sw, "text": f"{_who(after, sw)} is the super-winner"})
+                notes.append(note("super_winner", f"{_who(after, sw)} is the super-winner", seat=sw))
         return notes
 
     # -- snapshots --------------------------------------------------------------------

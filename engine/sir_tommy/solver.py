@@ -38,7 +38,9 @@ from typing import Any, Sequence
 from ..core import Move
 from ..jogledor.cards import CARD_IDS, DECK, RANK
 from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution
-from .game import DRAW, END, OVER, PLAY, State
+from .game import DRAW, END, OVER, PLAY, SirTommy, State
+#: the game's rules, to apply the moves the search finds (the registered game carries this solver)
+_RULES = SirTommy()
 
 _UP_NEXT = tuple(0 if r == 13 else r + 1 for r in range(14))  # after building r, an up foundation needs
 _DOWN_NEXT = tuple(0 if r <= 1 else r - 1 for r in range(14))
@@ -354,15 +356,13 @@ class _Search:
 
 def _canonical_line(state: State, line: list[tuple[str, int | None, dict[str, Any]]]) -> tuple[Move, ...]:
     """The witness as canonical events, each checked through the reducer."""
-    from . import GAME
-
     out = []
     s = state
     for type_, seat, data in line:
         if s.over is not None:  # the last build won: an end_turn the search added after it is moot
             break
-        data = GAME.normalize(s, type_, seat, data)
-        s = GAME.apply(s, type_, seat, data)
+        data = _RULES.normalize(s, type_, seat, data)
+        s = _RULES.apply(s, type_, seat, data)
         out.append(Move(type_, seat, data))
     return tuple(out)
 
@@ -471,12 +471,10 @@ def hint(state: State, seat: int | None, budget: int = 20_000, samples: int = 20
     """For each legal move of ``seat``: once the stock is empty, whether it
     keeps the game winnable (exact); before that, the estimated share of
     winnable completions after it. Uses only what the seat has seen."""
-    from . import GAME
-
-    moves = GAME.legal_moves(state, seat)
+    moves = _RULES.legal_moves(state, seat)
     out: dict[str, Any] = {"exact": state.stock == 0, "winning": [], "losing": [], "unknown": [], "estimates": []}
     for move in moves:
-        after = GAME.apply(state, move.type, move.seat, move.data)
+        after = _RULES.apply(state, move.type, move.seat, move.data)
         if state.stock == 0 or after.phase == OVER:
             sol = solve_known(after, (), budget)
             out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())

@@ -2,8 +2,9 @@
 exact solver (``engine.stapelen.solver``)."""
 
 from .. import registry
+from . import solver
 from .game import Stapelen
 
-GAME = registry.register(Stapelen())
+GAME = registry.register(Stapelen(solver))
 
 __all__ = ["GAME", "Stapelen"]

@@ -10,12 +10,12 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable, player_name
-from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, aliases, card_name, parse_card, rank_name
+from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
     COLUMNS,
-    DEAL_SCHEMA,
+    DEAL_EVENT,
     Columns,
     column_of_top,
     columns_of,
@@ -98,16 +98,9 @@ def can_move(state: State, seat: int) -> bool:
     return any((card := state.top(c)) is not None and RANK[card] in wanted for c in range(COLUMNS))
 
 
-def _who(state: State, seat: int | None, start: bool = False) -> str:
-    return player_name(state.names, seat, start)
-
-
-class Stapelen(Solvable, Game):
+class Stapelen(JogledorGame):
     id = "stapelen"
     name = "Stapelen"
-    version = "1"
-    min_players = 2
-    max_players = 2
     #: all 52 cards lie face up
     hidden_information = False
     summary = (
@@ -115,36 +108,17 @@ class Stapelen(Solvable, Game):
         "your own three foundations, one higher each time, King→Ace wrapping; whoever cannot move loses for both."
     )
     rules = RULES
-    aliases = {**TERMS, **aliases()}
+    terms = TERMS
 
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "first_seat": {
-                "type": "integer",
-                "enum": [0, 1],
-                "default": 0,
-                "description": "The seat that starts (it has no influence on the game).",
-            },
-        },
-        "additionalProperties": False,
-    }
+    options_schema = options(first_seat=seat_option("The seat that starts (it has no influence on the game)."))
 
     event_types = {
-        "deal": EventType(
-            "deal",
-            CHANCE,
-            DEAL_SCHEMA,
-            "The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
-            "(as laid out), cards (52 in dealing order) or a seed; stored as columns.",
-            aliases=("delen",),
-        ),
+        "deal": DEAL_EVENT,
         "take": EventType(
             "take",
             "seat",
-            {
-                "type": "object",
-                "properties": {
+            data_schema(
+                {
                     "column": {"type": "integer", "minimum": 1, "maximum": 13, "description": "1–13 from the left"},
                     "card": CARD_SCHEMA,
                     "foundation": {
@@ -155,9 +129,8 @@ class Stapelen(Solvable, Game):
                         "foundation the card fits is alike",
                     },
                 },
-                "anyOf": [{"required": ["column"]}, {"required": ["card"]}],
-                "additionalProperties": False,
-            },
+                anyOf=[{"required": ["column"]}, {"required": ["card"]}],
+            ),
             "The player to move takes a top card and puts it on one of his own foundations. Stored with column, "
             "card and foundation.",
             aliases=("pakken",),
@@ -324,12 +297,8 @@ class Stapelen(Solvable, Game):
         return deal_move(rng) if state.phase == DEAL else None
 
     # -- reading ----------------------------------------------------------------------
-    def result(self, state: State) -> Result | None:
-        if state.over is None:
-            return None
-        outcome, reason = state.over
-        scores = tuple(sum(len(p) for p in state.foundations[s]) for s in (0, 1))
-        return Result(outcome, (0, 1) if outcome == "win" else (), scores, reason)
+    def scores(self, state: State) -> tuple[int, int]:
+        return (sum(len(p) for p in state.foundations[0]), sum(len(p) for p in state.foundations[1]))
 
     def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
         # Everything lies face up: every viewer sees the same.
@@ -360,10 +329,8 @@ class Stapelen(Solvable, Game):
             f = data["foundation"] - 1
             pile = before.foundations[seat][f]  # type: ignore[index]
             on = f"on its {CARD_IDS[pile[-1]]}" if pile else "to start it"
-            text = f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto foundation {f + 1} ({on})"
-            if after.over is not None:
-                text += "; " + after.over[1]
-            return text
+            return with_outcome(f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto "
+                                f"foundation {f + 1} ({on})", after)
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
@@ -373,11 +340,11 @@ class Stapelen(Solvable, Game):
         f = data["foundation"] - 1
         notes: list[dict[str, Any]] = []
         if not before.foundations[seat][f]:  # type: ignore[index]
-            notes.append({"kind": "new_foundation", "text": f"{_who(before, seat)} starts foundation {f + 1} with {data['card']}"})
+            notes.append(note("new_foundation", f"{_who(before, seat)} starts foundation {f + 1} with {data['card']}"))
         if after.phase == "play":
             n = len(moves_for(after, after.to_move))  # type: ignore[arg-type]
             if n == 1:
-                notes.append({"kind": "forced", "text": f"leaves {_who(after, after.to_move)} a single move"})
+                notes.append(note("forced", f"leaves {_who(after, after.to_move)} a single move"))
         return notes
 
     # -- snapshots --------------------------------------------------------------------

@@ -19,13 +19,15 @@ from typing import Any, Sequence
 
 from ..core import Move
 from ..jogledor.cards import CARD_IDS
-from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution, native
+from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution, judge_moves, native
 from ..jogledor.tableau import ranks_bytes
-from .game import DEAL, OVER, State
+from .game import DEAL, OVER, Stapelen, State
 from .rules import pred
 
 R_LOSS, R_WIN, R_ABORT = 0, 1, 2
 _STATUS = {R_LOSS: LOSS, R_WIN: WIN, R_ABORT: UNKNOWN}
+#: the game's rules, to apply the moves the search finds (the registered game carries this solver)
+_RULES = Stapelen()
 PRED = (0,) + tuple(pred(r) for r in range(1, 14))
 
 
@@ -137,12 +139,4 @@ def solve(state: State, budget: int = DEFAULT_BUDGET, use_native: bool | None = 
 def hint(state: State, seat: int | None, budget: int = DEFAULT_BUDGET, use_native: bool | None = None) -> dict[str, Any]:
     """The moves of ``seat`` that keep the game winnable, those that lose it,
     and those the budget left undecided. Everything is face up."""
-    from . import GAME
-
-    out: dict[str, Any] = {"winning": [], "losing": [], "unknown": [], "nodes": 0}
-    for move in GAME.legal_moves(state, seat):
-        after = GAME.apply(state, move.type, move.seat, move.data)
-        sol = solve(after, budget, use_native)
-        out["nodes"] += sol.nodes
-        out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())
-    return out
+    return judge_moves(_RULES, state, seat, lambda after: solve(after, budget, use_native))

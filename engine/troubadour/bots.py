@@ -18,8 +18,8 @@ from typing import Callable
 
 from ..core import Move
 from .cards import CARD_IDS, JC, JD, JH, JS, KC, KD, KH, KS, NOBLE_IDS, QC, QD, QH, QS, SUITS
-from .game import Troubadour, fits_castle, fits_on, run_start
-from .state import CHOOSE, FACE_DOWN, PLAY, TIE, State
+from .game import Troubadour
+from .state import CHOOSE, FACE_DOWN, PLAY, TIE, State, fits_castle, fits_on, run_start
 
 Bot = Callable[[State, int, random.Random], Move]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARD_IDS, CARD_INDEX, JD, KD, NOBLE_IDS, POWER_NAMES, QD, SUIT_NAMES, SUITS, list_ids, mask_cards
-from .state import CHOOSE, FACE_DOWN, JACK, OVER, PLAY, TIE, Player, State, cons_list
+from .state import CHOOSE, FACE_DOWN, JACK, OVER, PLAY, TIE, Player, State, cons_list, fits
 
 GUARDS = {"JS": JD, "QS": QD, "JQKS": KD}
 
@@ -53,7 +53,7 @@ def describe(game: Any, before: State, type: str, seat: int | None, data: dict[s
         if t.flip is None and b.turn.flip is not None and b.turn.flip[0] == JACK and a.phase == PLAY:
             ap = a.players[cur]
             c = CARD_INDEX[data["card"]]
-            if not (game_fits(ap, c)):
+            if not (fits(ap, c)):
                 text += " (no card left that could fit: the clubs jack stops)"
         return text
     if type == "turn_up":
@@ -89,12 +89,6 @@ def describe(game: Any, before: State, type: str, seat: int | None, data: dict[s
             return text + f"; round {b.round} is over"
         return text + f"; {_n(a, a.order[a.pos][0])} is next"
     return type
-
-
-def game_fits(p: Player, c: int) -> bool:
-    from .game import fits
-
-    return fits(p, c)
 
 
 def _noble_label(nb: int) -> str:

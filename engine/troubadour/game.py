@@ -47,6 +47,7 @@ from .cards import (
     parse_power,
     parse_suit,
 )
+from .describe import annotate as _annotate, describe as _describe
 from .rules import RULES
 from .state import (
     CHOOSE,
@@ -71,6 +72,10 @@ from .state import (
     cons_reversed,
     decode,
     encode,
+    fits_castle,
+    fits_on,
+    fits_village,
+    run_start,
 )
 
 TABLE = "table"
@@ -140,39 +145,6 @@ NOBLE = {"type": "string", "description": 'a noble: "JS", "QD", "KH" … (also "
 VILLAGE = {"type": "integer", "minimum": 1, "maximum": 5, "description": "village 1–5"}
 SEAT_FIELD = {"type": "integer", "minimum": 0, "maximum": 3}
 REVEAL = {"type": "integer", "minimum": 0, "description": "filled in by the server: which secret reveal this pick belongs to"}
-
-
-def fits_castle(castles: tuple[int, ...], c: int) -> bool:
-    return castles[c // 10] == c % 10
-
-
-def fits_on(top: int, c: int) -> bool:
-    """Whether ``c`` may go on a village whose top card is ``top``."""
-    return top >= 0 and top % 10 == c % 10 + 1 and ((top // 10) ^ (c // 10)) & 1 == 1
-
-
-def fits_village(villages: tuple[tuple[int, ...], ...], c: int) -> bool:
-    for v in villages:
-        if not v or fits_on(v[-1], c):
-            return True
-    return False
-
-
-def fits(p: Player, c: int) -> bool:
-    return fits_castle(p.castles, c) or fits_village(p.villages, c)
-
-
-def run_start(v: tuple[int, ...]) -> int:
-    """Index of the lowest card of the run at the top of village ``v`` (len(v) when empty)."""
-    i = len(v) - 1
-    if i < 0 or v[i] < 0:
-        return len(v)
-    while i > 0:
-        below, above = v[i - 1], v[i]
-        if below < 0 or not fits_on(below, above):
-            break
-        i -= 1
-    return i
 
 
 def _who(s: State, seat: int) -> str:
@@ -1537,5 +1509,3 @@ _APPLY = {
     "name_card": Troubadour._a_name_card,
     "end_turn": Troubadour._a_end_turn,
 }
-
-from .describe import annotate as _annotate, describe as _describe  # noqa: E402

@@ -92,6 +92,40 @@ class State(NamedTuple):
 
 # -- linked lists -------------------------------------------------------------------
 
+# -- where a card fits (pure rules over the state, for the engine, its reviews and bots) --
+def fits_castle(castles: tuple[int, ...], c: int) -> bool:
+    return castles[c // 10] == c % 10
+
+
+def fits_on(top: int, c: int) -> bool:
+    """Whether ``c`` may go on a village whose top card is ``top``."""
+    return top >= 0 and top % 10 == c % 10 + 1 and ((top // 10) ^ (c // 10)) & 1 == 1
+
+
+def fits_village(villages: tuple[tuple[int, ...], ...], c: int) -> bool:
+    for v in villages:
+        if not v or fits_on(v[-1], c):
+            return True
+    return False
+
+
+def fits(p: Player, c: int) -> bool:
+    return fits_castle(p.castles, c) or fits_village(p.villages, c)
+
+
+def run_start(v: tuple[int, ...]) -> int:
+    """Index of the lowest card of the run at the top of village ``v`` (len(v) when empty)."""
+    i = len(v) - 1
+    if i < 0 or v[i] < 0:
+        return len(v)
+    while i > 0:
+        below, above = v[i - 1], v[i]
+        if below < 0 or not fits_on(below, above):
+            break
+        i -= 1
+    return i
+
+
 def cons_from(seq: Any) -> Any:
     """Linked list whose head is ``seq[0]``."""
     out = None

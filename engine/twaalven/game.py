@@ -9,12 +9,12 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..jogledor import Solvable, player_name
-from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, aliases, card_name, parse_card, rank_name
+from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
     COLUMNS,
-    DEAL_SCHEMA,
+    DEAL_EVENT,
     Columns,
     column_of_top,
     columns_of,
@@ -93,16 +93,9 @@ def pairs_for(state: State, kind: int) -> list[tuple[int, int]]:
     return out
 
 
-def _who(state: State, seat: int | None, start: bool = False) -> str:
-    return player_name(state.names, seat, start)
-
-
-class Twaalven(Solvable, Game):
+class Twaalven(JogledorGame):
     id = "twaalven"
     name = "Twaalven en veertienen"
-    version = "1"
-    min_players = 2
-    max_players = 2
     #: all 52 cards lie face up
     hidden_information = False
     summary = (
@@ -110,58 +103,35 @@ class Twaalven(Solvable, Game):
         "of twelve and the other pairs of fourteen, in turn, top cards only."
     )
     rules = RULES
-    aliases = {**TERMS, **aliases()}
+    terms = TERMS
 
-    options_schema = {
-        "type": "object",
-        "properties": {
-            "twelves_seat": {
-                "type": ["integer", "null"],
-                "enum": [0, 1, None],
-                "default": None,
-                "description": "The seat collecting the pairs of twelve; null: chosen at the table after the deal "
-                "(roles event). Give both or neither of twelves_seat and first_seat.",
-            },
-            "first_seat": {
-                "type": ["integer", "null"],
-                "enum": [0, 1, None],
-                "default": None,
-                "description": "The seat that starts; null: chosen at the table after the deal (roles event).",
-            },
-        },
-        "additionalProperties": False,
-    }
+    options_schema = options(
+        twelves_seat=seat_option("The seat collecting the pairs of twelve; null: chosen at the table after the deal "
+                                 "(roles event). Give both or neither of twelves_seat and first_seat.", default=None),
+        first_seat=seat_option("The seat that starts; null: chosen at the table after the deal (roles event).",
+                               default=None),
+    )
 
     event_types = {
-        "deal": EventType(
-            "deal",
-            CHANCE,
-            DEAL_SCHEMA,
-            "The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
-            "(as laid out), cards (52 in dealing order) or a seed; stored as columns.",
-            aliases=("delen",),
-        ),
+        "deal": DEAL_EVENT,
         "roles": EventType(
             "roles",
             TABLE,
-            {
-                "type": "object",
-                "properties": {
+            data_schema(
+                {
                     "twelves": {"type": "integer", "enum": [0, 1], "description": "the seat that collects twelves"},
                     "first": {"type": "integer", "enum": [0, 1], "description": "the seat that starts"},
                 },
-                "required": ["twelves", "first"],
-                "additionalProperties": False,
-            },
+                required=("twelves", "first"),
+            ),
             "After the deal the table agrees who collects twelves and who starts (may depend on the tableau).",
             aliases=("rollen",),
         ),
         "take": EventType(
             "take",
             "seat",
-            {
-                "type": "object",
-                "properties": {
+            data_schema(
+                {
                     "columns": {
                         "type": "array",
                         "items": {"type": "integer", "minimum": 1, "maximum": 13},
@@ -171,9 +141,8 @@ class Twaalven(Solvable, Game):
                     },
                     "cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 2, "maxItems": 2},
                 },
-                "minProperties": 1,
-                "additionalProperties": False,
-            },
+                minProperties=1,
+            ),
             "The player to move takes a pair: two top cards of different columns summing to his number; give the "
             "columns, the cards, or both. Stored as both, columns ascending.",
             aliases=("pakken",),
@@ -353,12 +322,8 @@ class Twaalven(Solvable, Game):
         return None
 
     # -- reading ----------------------------------------------------------------------
-    def result(self, state: State) -> Result | None:
-        if state.over is None:
-            return None
-        outcome, reason = state.over
-        scores = (2 * len(state.taken[0]), 2 * len(state.taken[1]))
-        return Result(outcome, (0, 1) if outcome == "win" else (), scores, reason)
+    def scores(self, state: State) -> tuple[int, int]:
+        return (2 * len(state.taken[0]), 2 * len(state.taken[1]))
 
     def pair_counts(self, state: State, seat: int) -> dict[str, int]:
         """How often the seat took each pair type of its sum."""
@@ -398,10 +363,8 @@ class Twaalven(Solvable, Game):
         if type == "take":
             a, b = data["columns"]
             kind = before.kind(seat)  # type: ignore[arg-type]
-            text = f"{_who(before, seat, True)} takes {data['cards'][0]} (column {a}) and {data['cards'][1]} (column {b}): {kind}"
-            if after.over is not None:
-                text += "; " + after.over[1]
-            return text
+            return with_outcome(f"{_who(before, seat, True)} takes {data['cards'][0]} (column {a}) and "
+                                f"{data['cards'][1]} (column {b}): {kind}", after)
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
@@ -414,16 +377,15 @@ class Twaalven(Solvable, Game):
         a, b = after.taken[seat][-1]  # type: ignore[index]
         t = TYPE[kind][RANK[a]][RANK[b]]
         count = sum(1 for x, y in after.taken[seat] if TYPE[kind][RANK[x]][RANK[y]] == t)  # type: ignore[index]
-        notes: list[dict[str, Any]] = [
-            {"kind": "pair", "pair": PAIR_NAMES[t], "sum": kind, "count": count, "quota": QUOTA[t],
-             "text": f"{PAIR_NAMES[t]} ({kind}), taken {count} of {QUOTA[t]}"}
-        ]
+        notes = [note("pair", f"{PAIR_NAMES[t]} ({kind}), taken {count} of {QUOTA[t]}",
+                      pair=PAIR_NAMES[t], sum=kind, count=count, quota=QUOTA[t])]
         if count == QUOTA[t] + 1:
-            notes.append({
-                "kind": "over_quota", "glyph": "??", "pair": PAIR_NAMES[t],
-                "text": f"{PAIR_NAMES[t]} taken a {'second' if QUOTA[t] == 1 else 'third'} time: the game can no "
-                "longer come out (in every won game each player takes each pair exactly twice, 6-6 and 7-7 once)",
-            })
+            notes.append(note(
+                "over_quota",
+                f"{PAIR_NAMES[t]} taken a {'second' if QUOTA[t] == 1 else 'third'} time: the game can no longer come "
+                "out (in every won game each player takes each pair exactly twice, 6-6 and 7-7 once)",
+                glyph="??", pair=PAIR_NAMES[t],
+            ))
         return notes
 
     # -- snapshots --------------------------------------------------------------------

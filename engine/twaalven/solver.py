@@ -23,13 +23,15 @@ from typing import Any, Sequence
 
 from ..core import Move
 from ..jogledor.cards import CARD_IDS, RANK
-from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution, native
+from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution, judge_moves, native
 from ..jogledor.tableau import ranks_bytes
-from .game import DEAL, OVER, ROLES, State
+from .game import DEAL, OVER, ROLES, State, Twaalven
 from .rules import FOURTEEN, PAIR_TYPES, PATH, TWELVE, TYPE
 
 R_LOSS, R_WIN, R_ABORT = 0, 1, 2
 _STATUS = {R_LOSS: LOSS, R_WIN: WIN, R_ABORT: UNKNOWN}
+#: the game's rules, to apply the moves the search finds (the registered game carries this solver)
+_RULES = Twaalven()
 
 
 def needs(counts: Sequence[int], k12: int, k14: int) -> list[int] | None:
@@ -200,13 +202,4 @@ def hint(state: State, seat: int | None, budget: int = DEFAULT_BUDGET, use_nativ
     """The moves of ``seat`` (None: the table's roles choice) that keep the
     game winnable, those that lose it, and those the budget left undecided.
     Everything is face up, so nothing is hidden from the asking seat."""
-    from . import GAME
-
-    moves = GAME.legal_moves(state, seat)
-    out: dict[str, Any] = {"winning": [], "losing": [], "unknown": [], "nodes": 0}
-    for move in moves:
-        after = GAME.apply(state, move.type, move.seat, move.data)
-        sol = solve(after, budget, use_native)
-        out["nodes"] += sol.nodes
-        out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())
-    return out
+    return judge_moves(_RULES, state, seat, lambda after: solve(after, budget, use_native))

@@ -16,7 +16,7 @@ import engine.sir_tommy  # noqa: F401
 import engine.stapelen  # noqa: F401
 import engine.twaalven  # noqa: F401
 from engine import registry
-from engine.jogledor import analysis, batch
+from engine.jogledor import batch
 from engine.jogledor.analysis import analyse_log, boundary, effective_line
 from engine.jogledor.simulate import Recorder, play_random
 from engine.jogledor.solving import LOSS, UNKNOWN, WIN, Solution
@@ -36,7 +36,7 @@ def solve_each(game_id: str, log, budget: int = 10**8):
         if game_id == "sir_tommy":
             sol = sir_solver.solve_known(after, order[len(after.order):], budget)
         else:
-            sol = analysis._solver(game_id).solve(after, budget)
+            sol = registry.get(game_id).solver.solve(after, budget)
         out.append((event["seq"], sol.status))
     return out
 
@@ -68,7 +68,7 @@ def check_fatal(game_id: str, log, budget: int = 10**8) -> str | None:
     if game_id == "sir_tommy":
         assert sir_solver.solve_known(after, ms.state.order[len(after.order):], budget).status == WIN
     else:
-        assert analysis._solver(game_id).solve(after).status == WIN
+        assert registry.get(game_id).solver.solve(after).status == WIN
     return fatal_note["text"]
 
 
@@ -179,17 +179,17 @@ def test_estimate_is_pure_and_bounded():
 def test_hint_splits_moves_by_whether_they_keep_the_game_winnable(game_id):
     rec = Recorder(game_id, mode="simulated", seed=10)
     if game_id == "twaalven":
-        h = analysis.hint(game_id, rec.state, None)  # the roles choice
+        h = registry.get(game_id).hint(rec.state, None, 2_000_000)  # the roles choice
         assert h["winning"]
         rec.play(h["winning"][0])
     game = registry.get(game_id)
     for _ in range(30):
         seat = rec.state.to_move
-        h = analysis.hint(game_id, rec.state, seat)
+        h = registry.get(game_id).hint(rec.state, seat, 2_000_000)
         assert len(h["winning"]) + len(h["losing"]) + len(h["unknown"]) == len(game.legal_moves(rec.state, seat))
         for m in h["losing"]:
             after = game.apply(rec.state, m["type"], m["seat"], m["data"])
-            assert analysis._solver(game_id).solve(after).status == LOSS
+            assert registry.get(game_id).solver.solve(after).status == LOSS
         if not h["winning"]:
             break
         rec.play(h["winning"][0])
