@@ -144,6 +144,26 @@ const Kroniek = (() => {
   K.ready = (fn) => (document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", fn) : fn());
   K.ready(() => { K.authReady = K.authBox(); });
 
+  const games = {};
+  K.game = async (id) => {
+    if (!games[id]) { const r = await K.api("GET", `/api/games/${id}`); if (!r.ok) throw K.errorText(r); games[id] = r.data; }
+    return games[id];
+  };
+
+  K.viewerValue = (v) => (v === "" ? null : v === "referee" ? "referee" : Number(v));
+  /** The seat selector: the public, each seat, or the referee; a recorder starts with everything. */
+  K.seatSelector = async (select, matchId, players, stored) => {
+    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, `${p} (seat ${i})`)), h("option", { value: "referee" }, "the referee (everything)"));
+    await K.authReady;
+    let initial = stored;
+    if (initial === undefined || initial === null) {
+      const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
+      initial = probe.ok ? "referee" : "";
+    }
+    select.value = initial;
+    return K.viewerValue(select.value);
+  };
+
   K.seatName = (players, seat) => (seat === null || seat === undefined ? "table" : `${players[seat]}`);
   return K;
 })();

@@ -2,12 +2,6 @@
 "use strict";
 (() => {
   const K = Kroniek, h = K.h;
-  const games = {};
-  K.game = async (id) => {
-    if (!games[id]) { const r = await K.api("GET", `/api/games/${id}`); if (!r.ok) throw K.errorText(r); games[id] = r.data; }
-    return games[id];
-  };
-
   // -- a new match ------------------------------------------------------------------------------
   K.newMatchPage = () => {
     const form = document.getElementById("new-match");
@@ -57,20 +51,8 @@
   };
 
   // -- the match page ----------------------------------------------------------------------------
-  const viewerValue = (v) => (v === "" ? null : v === "referee" ? "referee" : Number(v));
+  const viewerValue = K.viewerValue;
   const seatQuery = (v) => (v === null || v === undefined ? "" : `seat=${v}`);
-
-  K.seatSelector = async (select, matchId, players, stored) => {
-    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, `${p} (seat ${i})`)), h("option", { value: "referee" }, "the referee (everything)"));
-    await K.authReady;
-    let initial = stored;
-    if (initial === undefined || initial === null) {
-      const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
-      initial = probe.ok ? "referee" : "";
-    }
-    select.value = initial;
-    return viewerValue(select.value);
-  };
 
   K.matchPage = async () => {
     const root = document.getElementById("match");
