@@ -16,7 +16,7 @@ const Kroniek = (() => {
     for (const part of (m[2] || "").match(/[.#][\w-]+/g) || []) {
       if (part[0] === ".") node.classList.add(part.slice(1)); else node.id = part.slice(1);
     }
-    if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) { kids.unshift(attrs); attrs = null; }
+    if (attrs !== undefined && attrs !== null && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) { kids.unshift(attrs); attrs = null; }
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === null || v === undefined || v === false) continue;
       if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
@@ -142,7 +142,8 @@ const Kroniek = (() => {
   };
 
   K.ready = (fn) => (document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", fn) : fn());
-  K.ready(() => { K.authReady = K.authBox(); });
+  /** Resolves to the signed-in user (GET /api/me) or null, once the header's box is drawn. */
+  K.authReady = new Promise((resolve) => K.ready(() => resolve(K.authBox())));
 
   const games = {};
   K.game = async (id) => {

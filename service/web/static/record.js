@@ -73,7 +73,7 @@
       const mine = (roles.ok && roles.data.roles && (roles.data.roles[me.name] || roles.data.roles["*"])) || [];
       canRecord = me.admin || mine.some((r) => r === "recorder" || r === "referee");
     }
-    let seq = 0, busy = false, again = false, stream = null;
+    let seq = 0, movesSeq = null, busy = false, again = false, stream = null;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");
@@ -90,11 +90,13 @@
           if (!st.ok) { K.flash(K.errorText(st), "error"); break; }
           const view = st.data;
           seq = view.seq;
-          root.dataset.seq = seq;
           status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
           board.replaceChildren(Boards.render(game, view, { players, labels }));
           if (rv.ok) log.replaceChildren(...rv.data.steps.map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
-          if (canRecord && !view.result) await showMoves(view); else document.getElementById("recorder").hidden = true;
+          // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
+          if (canRecord && !view.result) { if (movesSeq !== seq) { await showMoves(view); movesSeq = seq; } }
+          else document.getElementById("recorder").hidden = true;
+          root.dataset.seq = seq;  // set last: the page shows this seq whole (board, log and moves)
         } while (again);
       } finally { busy = false; }
     };
