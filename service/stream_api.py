@@ -60,7 +60,7 @@ class StreamArgs(Schema):
 
 def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID")
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
         raise BadRequest("Last-Event-ID must be the seq of the last event received (an integer)",
@@ -100,7 +100,14 @@ class Stream(MethodView):
         "description": "text/event-stream: one `event` per log entry (`id:` its seq, `data:` the entry as "
                        "GET /events shows it to this viewer), comments as keep-alives; it ends after `wait` "
                        "seconds with a `retry:` hint, and a client reconnects with `Last-Event-ID`",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": {
+            "type": "object",
+            "description": "one server-sent event; `data` is the log entry as JSON text",
+            "properties": {"id": {"type": "string", "description": "the event's seq"},
+                           "event": {"type": "string", "enum": ["event"]},
+                           "data": {"type": "string", "description": "the entry as GET /events shows it"},
+                           "retry": {"type": "integer"}},
+        }}},
     }}, parameters=[{"in": "header", "name": "Last-Event-ID", "required": False,
                      "description": "the seq of the last event received: the stream resumes after it",
                      "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"}}])

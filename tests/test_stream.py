@@ -64,7 +64,8 @@ def test_last_event_id_resumes_after_it(client):
     assert ids == [4, 5]
     r = client.get(f"/api/matches/{match}/stream?wait=0&from=2")
     assert parse(r.get_data(as_text=True))[1][0] == 2
-    assert client.get(f"/api/matches/{match}/stream?wait=0", headers={"Last-Event-ID": "x1"}).status_code == 400
+    for bad in ("x1", "", "-1", "1" * 16):
+        assert client.get(f"/api/matches/{match}/stream?wait=0", headers={"Last-Event-ID": bad}).status_code == 400
 
 
 def test_an_append_reaches_an_open_stream_and_the_stream_ends_on_time(app, client, make_user):

@@ -289,7 +289,7 @@ def test_review_steps_with_the_keyboard_and_jumps_to_the_workers_blunder(server,
                            for a in s["annotations"]), what="the worker's ?? annotation")
     page = page_of(context(browser, viewport=DESKTOP))
     page.goto(f"{base}/matches/{match_id}/review")
-    page.wait_for_selector("#review[data-shown]")
+    page.wait_for_selector("#review[data-listed]")
     last = api(base, None, "GET", f"/matches/{match_id}").json()["seq"]
     assert int(page.get_attribute("#review", "data-shown")) == last
 
@@ -344,7 +344,7 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
         page = page_of(ctx)
         page.goto(f"{base}{path}?seat=1")
         page.wait_for_selector("#board .table")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector("#steps li, #log li")
         hidden_from(page)
         assert page.errors == []
     # the recorder's selector on the review: Ann's view shows them, Bob's and the public's do not
@@ -354,7 +354,7 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
     for viewer in ("1", ""):
         page.select_option("#viewer", viewer)
         page.wait_for_function("() => !document.querySelector('#board [data-card=\"JH\"]')")
-        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)
         hidden_from(page)
     assert page.errors == []
 
@@ -366,7 +366,7 @@ def test_adding_a_glyph_and_comment_from_the_review(server, browser):
         api(base, token, "POST", f"/matches/{match['id']}/events", json={"type": "play", "seat": seat, "data": {"card": "spy"}})
     page = page_of(context(browser, token))
     page.goto(f"{base}/matches/{match['id']}/review")
-    page.wait_for_selector("#review[data-shown]")
+    page.wait_for_selector("#review[data-listed]")
     page.click("#annotate button[data-glyph='?!']")
     page.fill("#comment", "a Spy this early shows the hand")
     page.click("#save-note")
@@ -398,8 +398,10 @@ def test_a_league_page_after_a_played_swiss_round(server, browser):
         wait_until(lambda: api(base, None, "GET", f"/matches/{mid}").json()["validation"] == "valid", what="validation")
         r = api(base, token, "POST", f"/leagues/{lid}/results", json={"match": mid})
         assert r.status_code == 201, r.text
+    wait_until(lambda: api(base, None, "GET", "/ratings/braverats").json().get("ratings"), what="the worker's ratings")
     page.goto(f"{base}/leagues/{lid}")
     page.wait_for_selector("#standings tbody tr")
+    page.wait_for_selector("#ratings tbody tr")
     rows = page.locator("#standings tbody tr")
     assert rows.count() == 4
     assert page.locator("#standings thead th").count() > 8  # points, tiebreaks, games, W D L, byes, forfeits
@@ -428,6 +430,7 @@ def test_no_page_scrolls_sideways_on_a_phone(server, browser):
     for path in ("/", "/record", "/record?game=ridder_toernooi", "/record?game=braverats", f"/matches/{match['id']}",
                  f"/matches/{match['id']}/review", "/leagues", f"/leagues/{league['id']}"):
         page.goto(base + path)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_selector("main")
+        page.wait_for_timeout(1000)  # the scripts have drawn the page (a live page never goes network-idle)
         no_horizontal_scroll(page)
     assert page.errors == []

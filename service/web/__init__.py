@@ -65,7 +65,10 @@ def match_page(match_id: str):
 
 @web.get("/matches/<match_id>/review")
 def review_page(match_id: str):
-    return render_template("review.html", match_id=match_id, page="review")
+    """The game's id comes with the page (from the match's head, which anyone may read), so
+    the script asks for the game, the review and the state at once."""
+    head = current_app.extensions["kroniek"].store.head(match_id) or {}
+    return render_template("review.html", match_id=match_id, game=head.get("game", ""), page="review")
 
 
 @web.get("/leagues")

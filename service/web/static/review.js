@@ -6,34 +6,48 @@
   const MISTAKES = new Set(["??", "?"]);
 
   K.reviewPage = async () => {
-    const t0 = performance.now();
     const root = document.getElementById("review");
     const id = root.dataset.match;
-    const [m] = await Promise.all([K.api("GET", `/api/matches/${id}`)]);
+    const params = new URLSearchParams(location.search);
+    // Everything the first step needs is asked for at once: the viewer is ?seat=, else the
+    // referee's view for a token (a recorder's; the public's if refused), else the public's.
+    const asked = params.get("seat");
+    let viewer = asked !== null ? K.viewerValue(asked) : K.token() ? "referee" : null;
+    const qs = (v) => (v === null ? "" : `seat=${v}`);
+    // the review (the heaviest answer) is asked for once the table is on its way, not alongside:
+    // one server process answers both, and the small answers should not wait behind the big one
+    const first = { state: K.api("GET", `/api/matches/${id}/state?${qs(viewer)}`) };
+    first.review = first.state.then(() => K.api("GET", `/api/matches/${id}/review?${qs(viewer)}`));
+    const [m, game] = await Promise.all([K.api("GET", `/api/matches/${id}`), K.game(root.dataset.game || (await K.api("GET", `/api/matches/${id}`)).data.game)]);
     if (!m.ok) { K.flash(K.errorText(m), "error"); return; }
     const match = m.data;
-    const game = await K.game(match.game);
     const players = match.players;
     const labels = new Boards.Labels(game, null);
     document.getElementById("title").textContent = `Review · ${game.name}: ${players.join(" – ")}`;
     document.getElementById("status").textContent = match.result ? `Finished: ${match.result.reason}` : `In progress at seq ${match.seq}`;
-    const params = new URLSearchParams(location.search);
+    if (asked === null && viewer === "referee" && !(await first.state).ok) {
+      viewer = null;
+      first.review = K.api("GET", `/api/matches/${id}/review`);
+      first.state = K.api("GET", `/api/matches/${id}/state`);
+    }
     const select = document.getElementById("viewer");
-    let viewer = await K.seatSelector(select, id, players, params.get("seat"));
-    const me = await K.authReady;
+    await K.seatSelector(select, id, players, viewer === null ? "" : String(viewer));
     const list = document.getElementById("steps");
     const board = document.getElementById("board");
     const stepTitle = document.getElementById("step-title");
-    let steps = [], index = 0, cache = new Map(), shown = 0;
+    let steps = [], index = 0, cache = new Map(), shown = 0, listShown = false;
+    list.addEventListener("click", (e) => { const li = e.target.closest("li[data-index]"); if (li) go(Number(li.dataset.index)); });
 
     const q = () => (viewer === null ? "" : `seat=${viewer}`);
-    const loadSteps = async () => {
-      const r = await K.api("GET", `/api/matches/${id}/review?${q()}`);
+    const loadSteps = async (pending) => {
+      const r = await (pending || K.api("GET", `/api/matches/${id}/review?${q()}`));
       if (!r.ok) { K.flash(K.errorText(r), "error"); steps = []; return; }
       steps = r.data.steps;
+    };
+    const drawList = () => {
       list.replaceChildren(...steps.map((s, i) => {
         const glyphs = s.annotations.map((a) => a.glyph).filter(Boolean);
-        return h("li", { "data-seq": s.seq, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "", onclick: () => go(i) },
+        return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
           h("span.seq", s.seq), " ", h("span.summary", s.summary),
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
           s.annotations.filter((a) => a.text || a.comment).map((a) => h("div.note", { "data-source": a.source },
@@ -50,9 +64,10 @@
       index = Math.max(0, Math.min(steps.length - 1, i));
       const step = steps[index];
       const ticket = ++shown;
-      for (const li of list.children) li.classList.toggle("current", li.dataset.seq === String(step.seq));
+      const was = list.querySelector("li.current");
+      if (was) was.classList.remove("current");
       const cur = list.children[index];
-      if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+      if (cur) { cur.classList.add("current"); if (listShown) cur.scrollIntoView({ block: "nearest" }); }
       stepTitle.textContent = `Seq ${step.seq} of ${steps[steps.length - 1].seq}: ${step.summary}`;
       root.dataset.seq = step.seq;
       const r = await stateAt(step.seq);
@@ -60,7 +75,16 @@
       if (!r.ok) { board.replaceChildren(h("p.muted", K.errorText(r))); return; }
       board.replaceChildren(Boards.render(game, r.data, { players, labels }));
       root.dataset.shown = step.seq;
-      if (!window.kroniekFirstStep) window.kroniekFirstStep = performance.now() - t0;
+      if (!window.kroniekFirstStep) window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
+      if (!listShown) {  // the move list right after the first step is on screen
+        listShown = true;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        drawList();
+        const li = list.children[index];
+        if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
+        window.kroniekListShown = performance.now();
+        root.dataset.listed = "1";
+      }
       // prefetch the neighbours, so stepping is instant
       for (const j of [index + 1, index - 1]) if (steps[j]) stateAt(steps[j].seq);
     };
@@ -86,11 +110,13 @@
       cache = new Map();
       const seq = steps[index] && steps[index].seq;
       await loadSteps();
+      drawList();
       const j = steps.findIndex((s) => s.seq === seq);
       await go(j >= 0 ? j : steps.length - 1);
     };
 
     // annotations: a recorder's, referee's or player's
+    const me = await K.authReady;
     if (me) {
       const box = document.getElementById("annotate");
       box.hidden = false;
@@ -108,6 +134,7 @@
         document.getElementById("comment").value = "";
         const keep = index;
         await loadSteps();
+        drawList();
         go(keep);
       };
     }
@@ -125,7 +152,17 @@
     };
     document.getElementById("dl-proof").href = `/api/log/proofs/inclusion?kind=m&id=${encodeURIComponent(id)}`;
 
-    await loadSteps();
+    // the table as it stands now goes on screen first; the move list follows when it arrives
+    const latest = await first.state;
+    if (latest.ok) {
+      cache.set(`${viewer}:${latest.data.seq}`, first.state);
+      if (!params.get("seq")) {
+        board.replaceChildren(Boards.render(game, latest.data, { players, labels }));
+        stepTitle.textContent = `Seq ${latest.data.seq}: the position now`;
+        window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
+      }
+    }
+    await loadSteps(first.review);
     const at = params.get("seq");
     const start = at ? steps.findIndex((s) => String(s.seq) === at) : -1;
     await go(start >= 0 ? start : steps.length - 1);
