@@ -163,6 +163,11 @@ def test_record_a_whole_braverats_match_by_clicking_while_another_browser_watche
     assert watcher.locator("#status").inner_text() == recorder.locator("#status").inner_text()
     assert posts and all(h.get("idempotency-key") for h in posts), "every move carries an Idempotency-Key"
     assert len({h["idempotency-key"] for h in posts}) == len(posts)
+    # the last move was a recording mistake: undo is still one tap after the end
+    click_and_wait(recorder, recorder.locator("#undo"))
+    assert recorder.locator("#status").inner_text().startswith("In progress")
+    watcher.wait_for_selector(f"#log li[data-seq='{seen[-1] + 1}']", timeout=10_000)
+    watcher.wait_for_selector(f"#log li[data-seq='{seen[-1]}'].undone")
     assert recorder.errors == [] and watcher.errors == []
 
 

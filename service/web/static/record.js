@@ -95,7 +95,12 @@
           if (rv.ok) log.replaceChildren(...rv.data.steps.map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if (canRecord && !view.result) { if (movesSeq !== seq) { await showMoves(view); movesSeq = seq; } }
-          else document.getElementById("recorder").hidden = true;
+          else if (canRecord) {  // finished: no move is due, but a recording mistake can still be undone
+            document.getElementById("recorder").hidden = false;
+            turn.textContent = "· the match has ended";
+            movesBox.replaceChildren(h("p.muted", "No move is due. Undo takes back the last move if it was recorded by mistake."));
+            movesSeq = null;
+          } else document.getElementById("recorder").hidden = true;
           root.dataset.seq = seq;  // set last: the page shows this seq whole (board, log and moves)
         } while (again);
       } finally { busy = false; }
