@@ -79,10 +79,12 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
     quiet_since = time.monotonic()
     yield f"retry: {RETRY_MS}\n\n"
     while True:
-        for event in svc.events(match_id, last + 1, None, viewer):
-            last = event["seq"]
-            quiet_since = time.monotonic()
-            yield frame(event)
+        head = svc.store.head_seq(match_id)
+        if head is not None and head[0] > last:  # read (and filter) the log only when it has grown
+            for event in svc.events(match_id, last + 1, None, viewer):
+                last = event["seq"]
+                quiet_since = time.monotonic()
+                yield frame(event)
         left = deadline - time.monotonic()
         if left <= 0:
             return

@@ -156,6 +156,7 @@ def test_record_a_whole_braverats_match_by_clicking_while_another_browser_watche
         watcher.wait_for_selector(f"#log li[data-seq='{seq}']", timeout=10_000)  # the move appears live
         seen.append(seq)
         if turn == 3:
+            recorder.evaluate("window.scrollTo(0, 0)")
             recorder.screenshot(path=str(IMG / "record-phone.png"))
     assert recorder.locator("#status").inner_text().startswith("Finished")
     final = api(base, token, "GET", f"/matches/{match_id}").json()
