@@ -81,7 +81,9 @@ const Boards = (() => {
   };
 
   // -- the table ------------------------------------------------------------------------------
-  const SKIP = new Set(["seq", "status", "result", "to_act"]);
+  const SKIP = new Set(["seq", "status", "result", "to_act", "match", "viewer"]);
+  /** more cards than this in one list are folded away (a referee's list of unseen cards) */
+  const FOLD = 12;
   const human = (k) => String(k).replace(/_/g, " ");
 
   /** A generic drawing of a view: cards as cards, piles as piles, seats by name. */
@@ -91,9 +93,13 @@ const Boards = (() => {
     if (typeof v !== "object") return h("span.val", String(v));
     if (Array.isArray(v)) {
       if (!v.length) return h("span.muted", "none");
-      if (v.every((x) => x === null || labels.isCard(x))) return h("span.cards", v.map((x) => labels.chip(x)));
+      if (v.every((x) => x === null || labels.isCard(x))) {
+        const row = h("span.cards", v.map((x) => labels.chip(x, { dutch: v.length <= FOLD })));
+        return v.length > FOLD ? h("details.fold", h("summary", `${v.length} cards`), row) : row;
+      }
       if (v.every((x) => Array.isArray(x) && x.every((y) => y === null || labels.isCard(y)))) {
-        return h("div.columns", v.map((col, i) => h("div.column", h("span.colno", String(i + 1)), col.map((x) => labels.chip(x, { dutch: false })))));
+        return h("div.columns", { style: `grid-template-columns: repeat(${v.length}, minmax(0, 1fr))` },
+          v.map((col, i) => h("div.column", h("span.colno", String(i + 1)), col.map((x) => labels.chip(x, { dutch: false })))));
       }
       if (v.every((x) => typeof x !== "object" || x === null)) return h("span.val", v.map((x) => (x === null ? "—" : String(x))).join(", "));
       return h("div.list", v.map((x, i) => {
@@ -102,7 +108,10 @@ const Boards = (() => {
       }));
     }
     const rows = Object.entries(v).filter(([k]) => depth > 0 || !SKIP.has(k));
-    return h("dl.kv", rows.map(([k, x]) => [h("dt", human(k)), h("dd", renderValue(x, labels, { ...ctx, seatArrays: true }, depth + 1))]));
+    // a list of objects (the players' tableaux) gets the whole width, under its name
+    const wide = (x) => Array.isArray(x) && x.some((y) => y && typeof y === "object" && !Array.isArray(y));
+    return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null }, human(k)),
+      h("dd", { class: wide(x) ? "wide" : null }, renderValue(x, labels, { ...ctx, seatArrays: true }, depth + 1))]));
   };
 
   const braverats = (view, labels, ctx) => {
