@@ -353,6 +353,12 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
         page.wait_for_selector("#steps li, #log li")
         hidden_from(page)
         assert page.errors == []
+    # without ?seat= Bob's pages open on his own seat (not the referee's view, which is not his)
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{mid}/review")
+    page.wait_for_selector("#review[data-listed]")
+    assert page.locator("#viewer").input_value() == "1"
+    hidden_from(page)
     # the recorder's selector on the review: Ann's view shows them, Bob's and the public's do not
     page = page_of(context(browser, token, viewport=DESKTOP))
     page.goto(f"{base}/matches/{mid}/review?seat=0")

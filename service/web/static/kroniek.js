@@ -159,10 +159,20 @@ const Kroniek = (() => {
     let initial = stored;
     if (initial === undefined || initial === null) {
       const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
-      initial = probe.ok ? "referee" : "";
+      initial = probe.ok ? "referee" : await K.playerSeat(matchId);
     }
     select.value = initial;
     return K.viewerValue(select.value);
+  };
+
+  /** The seat the signed-in user plays in this match ("" if none): a player's own view by default. */
+  K.playerSeat = async (matchId) => {
+    const me = await K.authReady;
+    if (!me) return "";
+    const r = await K.api("GET", `/api/matches/${matchId}/roles`);
+    const mine = (r.ok && r.data.roles && r.data.roles[me.name]) || [];
+    const seat = mine.map((x) => /^player:(\d+)$/.exec(x)).find(Boolean);
+    return seat ? seat[1] : "";
   };
 
   K.seatName = (players, seat) => (seat === null || seat === undefined ? "table" : `${players[seat]}`);

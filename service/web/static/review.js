@@ -26,9 +26,10 @@
     document.getElementById("title").textContent = `Review · ${game.name}: ${players.join(" – ")}`;
     document.getElementById("status").textContent = match.result ? `Finished: ${match.result.reason}` : `In progress at seq ${match.seq}`;
     if (asked === null && viewer === "referee" && !(await first.state).ok) {
-      viewer = null;
-      first.review = K.api("GET", `/api/matches/${id}/review`);
-      first.state = K.api("GET", `/api/matches/${id}/state`);
+      const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's
+      viewer = seat === "" ? null : Number(seat);
+      first.review = K.api("GET", `/api/matches/${id}/review?${qs(viewer)}`);
+      first.state = K.api("GET", `/api/matches/${id}/state?${qs(viewer)}`);
     }
     const select = document.getElementById("viewer");
     await K.seatSelector(select, id, players, viewer === null ? "" : String(viewer));
