@@ -519,6 +519,21 @@ def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
     return [m.to_dict() for m in ms.game.legal_moves(ms.state, seat)]
 
 
+def chance_due(ms: MatchState) -> list[dict[str, Any]]:
+    """The kind of chance outcome due now (``type`` and ``seat``), never its
+    data: what a recorder's picker should ask for. Found by letting the game
+    draw one outcome from a throw-away RNG, so no game states it twice; a
+    game that cannot draw here (a physical match with unknown cards) says
+    nothing, and the recorder picks the kind."""
+    if ms.result is not None or CHANCE not in ms.game.actors(ms.state):
+        return []
+    try:
+        move = ms.game.chance_outcome(ms.state, random.Random(0))
+    except Exception:  # noqa: BLE001 - a hint only; the recorder can still choose
+        return []
+    return [{"type": move.type, "seat": move.seat}] if move is not None else []
+
+
 # -- snapshots ----------------------------------------------------------------
 
 def encode(ms: MatchState, undo_depth: int = SNAPSHOT_UNDO_DEPTH) -> dict[str, Any]:
@@ -576,6 +591,7 @@ __all__ = [
     "SETUP",
     "UNDO",
     "apply_event",
+    "chance_due",
     "chance_events",
     "decode",
     "encode",

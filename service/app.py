@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Flask, jsonify, redirect, request, send_from_directory
+from flask import Flask, jsonify, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -167,6 +167,8 @@ def create_app(
     from .ratings_api import ratings
     from .health_api import health
     from .users_api import users
+    from .stream_api import stream
+    from .web import web
 
     api.register_blueprint(games)
     api.register_blueprint(notation)  # before matches: /api/matches/import is not a match id
@@ -177,6 +179,8 @@ def create_app(
     api.register_blueprint(users)
     api.register_blueprint(health)
     api.register_blueprint(game_data)
+    api.register_blueprint(stream)
+    app.register_blueprint(web)  # the pages: / and below (docs/ui.md)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for error in STORE_ERRORS:
         app.register_error_handler(error, store_unavailable)
@@ -215,10 +219,6 @@ def create_app(
 
         return send_from_directory(swagger_ui_bundle.swagger_ui_path, name, max_age=86400)
 
-    @app.get("/")
-    def index():
-        return redirect("/api/docs")
-
     @app.get("/api")
     def api_index():
         return jsonify(
@@ -226,6 +226,7 @@ def create_app(
                 "name": "Kroniek",
                 "version": API_VERSION,
                 "docs": "/api/docs",
+                "pages": "/",
                 "openapi": "/api/openapi.json",
                 "games": "/api/games",
                 "matches": "/api/matches",

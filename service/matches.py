@@ -522,7 +522,8 @@ class MatchService:
         ms = self.current(match_id)
         if seat is not None and not 0 <= seat < len(ms.players):
             raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
-        return {"seq": ms.seq, "seat": seat, "to_act": list(ms.game.actors(ms.state)), "moves": M.legal_moves(ms, seat)}
+        return {"seq": ms.seq, "seat": seat, "to_act": list(ms.game.actors(ms.state)), "moves": M.legal_moves(ms, seat),
+                "chance": M.chance_due(ms)}
 
     def hint(self, match_id: str, seat: int, budget: int) -> dict[str, Any]:
         """A solver's judgement of the seat's moves, from what that seat can see."""

@@ -27,6 +27,7 @@ TOKEN_READS = {"/api/users"}
 #: reads where a token shows more than the public view (a seat's or the referee's; who you are)
 TOKEN_OPTIONAL_READS = {
     "/api/matches/{match_id}/events",
+    "/api/matches/{match_id}/stream",
     "/api/matches/{match_id}/state",
     "/api/matches/{match_id}/legal-moves",
     "/api/matches/{match_id}/hint",

@@ -83,7 +83,7 @@ def served(redis_url, tmp_path_factory):
     var = tmp_path_factory.mktemp("serve-var")
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
-           "KRONIEK_VAR": str(var)}
+           "KRONIEK_VAR": str(var), "KRONIEK_STREAM_SECONDS": "1"}  # an event stream ends within a second
     log = open(var / "serve.log", "w+")
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1",
                              "--threads", "4"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)

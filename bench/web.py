@@ -1,0 +1,147 @@
+"""The pages' speed goals, in a real Chromium (Debian's, as the browser tests):
+
+(w1) the review page of a 1,000-event match: from navigation to the first
+     step drawn (move list and table shown)            goal under 300 ms
+(w2) live delay: an append over HTTP until the event is in a watching
+     browser's move list, p95                          goal under 200 ms
+
+Against ``kroniek serve`` (gunicorn, as in production) on a Redis of its own.
+Printed, never asserted. ``python -m bench --only web``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+import redis
+
+from bench import bench_redis
+from replays import EventStore
+from service.matches import MatchService
+
+CHROMIUM = os.environ.get("KRONIEK_CHROMIUM", "/usr/bin/chromium")
+ROUND = ("round", None, {"cards": ["spy", "prince"]})
+UNDO = ("undo", None, {})
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def measure(loads: int = 15, appends: int = 60) -> list[tuple[str, str, str, str]]:
+    if not os.path.exists(CHROMIUM):
+        return [("(w1/w2) pages in a browser", f"no Chromium at {CHROMIUM}", "not measured", "—")]
+    with bench_redis("web") as url:
+        return _measure(url, loads, appends)
+
+
+def _measure(url: str, loads: int, appends: int) -> list[tuple[str, str, str, str]]:
+    import requests
+    from playwright.sync_api import sync_playwright
+
+    client = redis.Redis.from_url(url, decode_responses=True)
+    prefix = f"bench-web-{uuid.uuid4().hex[:8]}"
+    svc = MatchService(EventStore(client, prefix))
+    long_match = svc.create_match("braverats", ["Ann", "Bob"])["id"]
+    ms = svc.current(long_match)
+    while ms.seq < 1000:
+        type_, seat, data = ROUND if ms.depth == 0 else UNDO
+        svc.append(long_match, type_, seat, data)
+        ms = svc.current(long_match)
+    from service.accounts import Accounts
+
+    _, token = Accounts(client, prefix).add_user("bench-web-recorder")
+    port = _free_port()
+    env = {**os.environ, "REDIS_URL": url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix}
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    rows = []
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                requests.get(f"{base}/api", timeout=1)
+                break
+            except (requests.ConnectionError, requests.Timeout):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+            # (w1) ------------------------------------------------------------------
+            firsts, lists = [], []
+            for i in range(loads + 2):
+                page = ctx.new_page()
+                page.goto(f"{base}/matches/{long_match}/review")
+                page.wait_for_function("() => window.kroniekListShown", timeout=30_000)
+                if i >= 2:  # two warm-ups (the server's state cache, the browser's script cache)
+                    firsts.append(page.evaluate("window.kroniekFirstStep"))
+                    lists.append(page.evaluate("window.kroniekListShown"))
+                page.close()
+            rows.append((f"(w1) review of a {ms.seq:,}-event match: navigation → first step drawn ({loads} loads)",
+                         f"median {statistics.median(firsts):.0f} ms", f"p95 {_p(firsts, 0.95):.0f} ms", "< 300 ms"))
+            rows.append((f"(w1) … → all {ms.seq:,} moves listed too",
+                         f"median {statistics.median(lists):.0f} ms", f"p95 {_p(lists, 0.95):.0f} ms", "—"))
+            # (w2) ------------------------------------------------------------------
+            s = requests.Session()
+            s.headers["Authorization"] = f"Bearer {token}"
+            live = s.post(f"{base}/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}, timeout=10).json()["id"]
+            page = ctx.new_page()
+            page.goto(f"{base}/matches/{live}")
+            page.wait_for_selector("#live[data-state=live]", timeout=30_000)
+            page.evaluate("""() => { window.seen = {}; new MutationObserver(() => {
+                for (const li of document.querySelectorAll('#log li')) if (!(li.dataset.seq in window.seen)) window.seen[li.dataset.seq] = Date.now();
+              }).observe(document.querySelector('#log'), {childList: true, subtree: true}); }""")
+            sent: dict[int, float] = {}
+            depth = 0
+            for i in range(appends):
+                type_, seat, data = ROUND if depth == 0 else UNDO
+                t = time.time() * 1000
+                r = s.post(f"{base}/api/matches/{live}/events", json={"type": type_, "seat": seat, "data": data}, timeout=10)
+                sent[r.json()["seq"]] = t
+                depth = 1 - depth
+                time.sleep(0.25)
+            last = max(sent)
+            page.wait_for_function(f"() => window.seen['{last}']", timeout=30_000)
+            seen = page.evaluate("window.seen")
+            delays = [seen[str(q)] - t for q, t in sent.items() if str(q) in seen]
+            rows.append((f"(w2) live delay: HTTP append → event in a watching browser ({len(delays)} appends)",
+                         f"median {statistics.median(delays):.0f} ms", f"p95 {_p(delays, 0.95):.0f} ms", "p95 < 200 ms"))
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        for i in range(0, len(keys), 500):
+            client.delete(*keys[i:i + 500])
+        client.close()
+    return rows
+
+
+if __name__ == "__main__":
+    from rich.table import Table
+
+    from bench import console
+
+    table = Table(title="Kroniek pages in a browser")
+    for col in ("measure", "measured", "ratio / figure", "goal"):
+        table.add_column(col)
+    for row in measure():
+        table.add_row(*row)
+    console().print(table)

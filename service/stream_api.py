@@ -1,0 +1,134 @@
+"""``GET /api/matches/<id>/stream``: a match's events as server-sent events.
+
+Each event is the log entry exactly as ``GET /api/matches/<id>/events`` shows
+it to the same viewer (the same ``MatchService.events`` call filters both),
+with ``id:`` its seq, so a client that reconnects with ``Last-Event-ID`` gets
+what it missed and nothing twice.
+
+A stream holds one gunicorn thread while it is open, so it is bounded: it
+stays open ``wait`` seconds (at most ``KRONIEK_STREAM_SECONDS``, default 30),
+then ends after telling the client (``retry:``) to reconnect a second later.
+Between events it blocks on the match's Redis stream (``XREAD BLOCK``), so an
+append reaches the watcher in about one round trip, not a polling interval.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any, Iterator
+
+from flask import Response, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from . import schemas as S
+from .api import _doc_errors, guard_view, service
+from .errors import BadRequest, NotFound
+from .matches import MatchService
+
+stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")
+
+#: the longest a stream may stay open, whatever ``wait`` asks (seconds)
+DEFAULT_MAX_SECONDS = 30
+#: what the client is told to wait before it reconnects (ms)
+RETRY_MS = 1000
+#: a comment line this often keeps proxies from closing a quiet stream (seconds)
+KEEPALIVE_SECONDS = 15
+#: the longest one XREAD blocks (ms): the stream's end is checked this often
+BLOCK_MS = 5000
+
+
+def max_seconds() -> int:
+    try:
+        return max(0, int(os.environ.get("KRONIEK_STREAM_SECONDS", DEFAULT_MAX_SECONDS)))
+    except ValueError:
+        return DEFAULT_MAX_SECONDS
+
+
+class StreamArgs(Schema):
+    seat = S.SeatOrReferee(load_default=None, allow_none=True, metadata={
+        "description": "the events as a seat sees them; 'referee' for all of them; absent: the public view"})
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=S.MAX_SEQ),
+                           metadata={"description": "the first seq to send (a Last-Event-ID header overrides it)"})
+    wait = fields.Integer(load_default=25, validate=validate.Range(min=0, max=300), metadata={
+        "description": "seconds to stay open for new events (capped by the server, default 30 s at most); "
+                       "0 sends what is there and ends"})
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
+        raise BadRequest("Last-Event-ID must be the seq of the last event received (an integer)",
+                         field="Last-Event-ID", location="header")
+    return int(raw)
+
+
+def frame(event: dict[str, Any]) -> str:
+    return f"id: {event['seq']}\nevent: event\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: float) -> Iterator[str]:
+    deadline = time.monotonic() + seconds
+    key = svc.store.key(match_id, "log")
+    last = start - 1
+    quiet_since = time.monotonic()
+    yield f"retry: {RETRY_MS}\n\n"
+    while True:
+        head = svc.store.head_seq(match_id)
+        if head is not None and head[0] > last:  # read (and filter) the log only when it has grown
+            for event in svc.events(match_id, last + 1, None, viewer):
+                last = event["seq"]
+                quiet_since = time.monotonic()
+                yield frame(event)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+            quiet_since = time.monotonic()
+            yield ": keep-alive\n\n"
+        # Wakes as soon as an entry past ``last`` is appended (or on time out).
+        svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, BLOCK_MS))))
+
+
+@stream.route("/<match_id>/stream")
+class Stream(MethodView):
+    @stream.arguments(StreamArgs, location="query", error_status_code=400)
+    @stream.doc(responses={200: {
+        "description": "text/event-stream: one `event` per log entry (`id:` its seq, `data:` the entry as "
+                       "GET /events shows it to this viewer), comments as keep-alives; it ends after `wait` "
+                       "seconds with a `retry:` hint, and a client reconnects with `Last-Event-ID`",
+        "content": {"text/event-stream": {"schema": {
+            "type": "object",
+            "description": "one server-sent event; `data` is the log entry as JSON text",
+            "properties": {"id": {"type": "string", "description": "the event's seq"},
+                           "event": {"type": "string", "enum": ["event"]},
+                           "data": {"type": "string", "description": "the entry as GET /events shows it"},
+                           "retry": {"type": "integer"}},
+        }}},
+    }}, parameters=[{"in": "header", "name": "Last-Event-ID", "required": False,
+                     "description": "the seq of the last event received: the stream resumes after it",
+                     "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"}}])
+    @_doc_errors(stream, 400, 401, 403, 404)
+    def get(self, args, match_id):
+        """The match's events as server-sent events, live, filtered for the viewer as the log is
+
+        Resume with the `Last-Event-ID` header (or `from`). The stream is
+        bounded: it ends after `wait` seconds (the server caps it) and the
+        client reconnects; `wait=0` sends what is logged and ends."""
+        guard_view(match_id, args["seat"])
+        svc = service()
+        resume = _last_event_id()
+        start = resume + 1 if resume is not None else args["from_"]
+        viewer = args["seat"]
+        if svc.store.head_seq(match_id) is None:
+            raise NotFound(f"no match {match_id!r}")
+        svc.events(match_id, 1, 1, viewer)  # a seat beyond the players is a 400 now, not mid-stream
+        seconds = min(args["wait"], max_seconds())
+        body = stream_with_context(_events(svc, match_id, start, viewer, seconds))
+        return Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,180 @@
+/* Kroniek's pages: the shared helpers (token, API calls, live stream, DOM).
+   Hand-written, no build step, no CDN: see docs/ui.md. */
+"use strict";
+const Kroniek = (() => {
+  const TOKEN_KEY = "kroniek.token";
+  const K = {};
+
+  K.token = () => localStorage.getItem(TOKEN_KEY) || "";
+  K.setToken = (t) => localStorage.setItem(TOKEN_KEY, t.trim());
+  K.signOut = () => { localStorage.removeItem(TOKEN_KEY); location.reload(); };
+
+  /** h("div.cls#id", {attrs}, children...) */
+  K.h = (spec, attrs, ...kids) => {
+    const m = /^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i.exec(spec) || [];
+    const node = document.createElement(m[1] || "div");
+    for (const part of (m[2] || "").match(/[.#][\w-]+/g) || []) {
+      if (part[0] === ".") node.classList.add(part.slice(1)); else node.id = part.slice(1);
+    }
+    if (attrs !== undefined && attrs !== null && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) { kids.unshift(attrs); attrs = null; }
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    const add = (kid) => {
+      if (kid === null || kid === undefined || kid === false) return;
+      if (Array.isArray(kid)) kid.forEach(add);
+      else node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    };
+    kids.forEach(add);
+    return node;
+  };
+  const h = K.h;
+
+  K.flash = (message, kind = "info") => {
+    const box = document.getElementById("flash");
+    box.textContent = message;
+    box.className = "flash " + kind;
+    box.hidden = false;
+    clearTimeout(K._flashTimer);
+    K._flashTimer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 12000 : 5000);
+  };
+
+  /** The API with the pasted token. Resolves {ok, status, data}; never throws on an HTTP error. */
+  K.api = async (method, path, body, headers = {}) => {
+    const init = { method, headers: { ...headers } };
+    const token = K.token();
+    if (token) init.headers.Authorization = "Bearer " + token;
+    if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    let res;
+    try { res = await fetch(path, init); } catch (e) { return { ok: false, status: 0, data: { error: { code: "network", message: "no connection: " + e.message } } }; }
+    let data = null;
+    const type = res.headers.get("Content-Type") || "";
+    if (type.includes("json")) { try { data = await res.json(); } catch (e) { data = null; } } else { data = await res.text(); }
+    return { ok: res.ok, status: res.status, data };
+  };
+
+  K.errorText = (r) => {
+    const e = (r.data && r.data.error) || {};
+    let text = e.message || ("HTTP " + r.status);
+    if (e.rule) text += ` (rule ${e.rule}${e.rule_text ? ": " + e.rule_text : ""})`;
+    return text;
+  };
+
+  K.uuid = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2));
+
+  /** Server-sent events over fetch (EventSource cannot send a token), reconnecting with
+      Last-Event-ID after each bounded stream ends. Returns {stop()}. */
+  K.liveStream = (matchId, seat, lastSeq, onEvent, onStatus = () => {}) => {
+    const ctrl = { stopped: false, abort: null, last: lastSeq };
+    const run = async () => {
+      let retry = 1000;
+      while (!ctrl.stopped) {
+        const abort = new AbortController();
+        ctrl.abort = abort;
+        const headers = { "Last-Event-ID": String(ctrl.last) };
+        if (K.token()) headers.Authorization = "Bearer " + K.token();
+        const q = seat === null || seat === undefined || seat === "" ? "" : "?seat=" + encodeURIComponent(seat);
+        try {
+          const res = await fetch(`/api/matches/${matchId}/stream${q}`, { headers, signal: abort.signal });
+          if (!res.ok) { onStatus("error", res.status); await sleep(5000); continue; }
+          onStatus("live");
+          const reader = res.body.getReader();
+          const decoder = new TextDecoder();
+          let buf = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += decoder.decode(value, { stream: true });
+            let cut;
+            while ((cut = buf.indexOf("\n\n")) >= 0) {
+              const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
+              let id = null, data = "", event = "message";
+              for (const line of block.split("\n")) {
+                if (line.startsWith("id:")) id = line.slice(3).trim();
+                else if (line.startsWith("data:")) data += line.slice(5).trim();
+                else if (line.startsWith("event:")) event = line.slice(6).trim();
+                else if (line.startsWith("retry:")) retry = parseInt(line.slice(6), 10) || retry;
+              }
+              if (id !== null) ctrl.last = parseInt(id, 10);
+              if (data && event === "event") onEvent(JSON.parse(data));
+            }
+          }
+        } catch (e) {
+          if (ctrl.stopped) return;
+          onStatus("reconnecting");
+        }
+        if (!ctrl.stopped) { onStatus("reconnecting"); await sleep(retry); }
+      }
+    };
+    run();
+    return { stop() { ctrl.stopped = true; if (ctrl.abort) ctrl.abort.abort(); } };
+  };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  K.sleep = sleep;
+
+  /** The sign-in box in the header: paste a token once; it stays in this browser. */
+  K.authBox = async () => {
+    const box = document.getElementById("auth");
+    box.replaceChildren();
+    if (!K.token()) {
+      const input = h("input#token-input", { type: "password", placeholder: "paste a token", autocomplete: "off", "aria-label": "token" });
+      const form = h("form.signin", { onsubmit: async (e) => {
+        e.preventDefault();
+        K.setToken(input.value);
+        const me = await K.api("GET", "/api/me");
+        if (!me.ok) { localStorage.removeItem(TOKEN_KEY); K.flash("That token is not valid: " + K.errorText(me), "error"); return; }
+        location.reload();
+      } }, input, h("button.button", { type: "submit", id: "sign-in" }, "Sign in"));
+      box.append(form);
+      return null;
+    }
+    const me = await K.api("GET", "/api/me");
+    if (!me.ok) {
+      box.append(h("span.muted", "token not valid "), h("button.button", { id: "sign-out", onclick: K.signOut }, "Sign out"));
+      return null;
+    }
+    K.me = me.data;
+    box.append(h("span.who", { id: "who" }, me.data.name), " ", h("button.button.small", { id: "sign-out", onclick: K.signOut }, "Sign out"));
+    return me.data;
+  };
+
+  K.ready = (fn) => (document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", fn) : fn());
+  /** Resolves to the signed-in user (GET /api/me) or null, once the header's box is drawn. */
+  K.authReady = new Promise((resolve) => K.ready(() => resolve(K.authBox())));
+
+  const games = {};
+  K.game = async (id) => {
+    if (!games[id]) { const r = await K.api("GET", `/api/games/${id}`); if (!r.ok) throw K.errorText(r); games[id] = r.data; }
+    return games[id];
+  };
+
+  K.viewerValue = (v) => (v === "" ? null : v === "referee" ? "referee" : Number(v));
+  /** The seat selector: the public, each seat, or the referee; a recorder starts with everything. */
+  K.seatSelector = async (select, matchId, players, stored) => {
+    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, `${p} (seat ${i})`)), h("option", { value: "referee" }, "the referee (everything)"));
+    await K.authReady;
+    let initial = stored;
+    if (initial === undefined || initial === null) {
+      const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
+      initial = probe.ok ? "referee" : await K.playerSeat(matchId);
+    }
+    select.value = initial;
+    return K.viewerValue(select.value);
+  };
+
+  /** The seat the signed-in user plays in this match ("" if none): a player's own view by default. */
+  K.playerSeat = async (matchId) => {
+    const me = await K.authReady;
+    if (!me) return "";
+    const r = await K.api("GET", `/api/matches/${matchId}/roles`);
+    const mine = (r.ok && r.data.roles && r.data.roles[me.name]) || [];
+    const seat = mine.map((x) => /^player:(\d+)$/.exec(x)).find(Boolean);
+    return seat ? seat[1] : "";
+  };
+
+  K.seatName = (players, seat) => (seat === null || seat === undefined ? "table" : `${players[seat]}`);
+  return K;
+})();

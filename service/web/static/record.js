@@ -1,0 +1,249 @@
+/* The new-match form and the match page (watch live; record with legal moves as buttons). */
+"use strict";
+(() => {
+  const K = Kroniek, h = K.h;
+  // -- a new match ------------------------------------------------------------------------------
+  K.newMatchPage = () => {
+    const form = document.getElementById("new-match");
+    const players = document.getElementById("players");
+    const optionsBox = document.getElementById("options");
+    let game = null, optionFields = {};
+    const addPlayer = (name) => {
+      const n = players.children.length;
+      if (game && n >= game.max_players) return;
+      players.append(h("div.playerrow", h("span.seatno", `seat ${n}`), h("input.player", { type: "text", value: name || `Player ${n + 1}`, maxlength: 64, "aria-label": `player ${n + 1}` })));
+    };
+    document.getElementById("add-player").onclick = () => addPlayer();
+    const pick = async (id) => {
+      game = await K.game(id);
+      while (players.children.length > game.max_players) players.lastChild.remove();
+      while (players.children.length < game.min_players) addPlayer();
+      optionsBox.replaceChildren();
+      optionFields = {};
+      const ctx = { game, labels: new Boards.Labels(game, null), players: [] };
+      for (const [k, p] of Object.entries(game.options.properties || {})) {
+        if (p.type === "object" && !p.properties) continue;  // filled in by the server (an embedded card set)
+        const f = SchemaForm.build(p, k, ctx);
+        optionFields[k] = { field: f, schema: p };
+        optionsBox.append(h("div.field", h("div.label", k.replace(/_/g, " "), p.description ? h("small.muted", " " + p.description) : null), f.node));
+      }
+      if (!Object.keys(optionFields).length) optionsBox.append(h("p.muted", "This game has no options."));
+    };
+    form.querySelectorAll("input[name=game]").forEach((r) => r.addEventListener("change", () => pick(r.value)));
+    const wanted = new URLSearchParams(location.search).get("game");
+    const preset = wanted && form.querySelector(`input[name=game][value="${CSS.escape(wanted)}"]`);
+    if (preset) { preset.checked = true; pick(wanted); }
+    form.onsubmit = async (e) => {
+      e.preventDefault();
+      if (!game) { K.flash("Pick a game first.", "error"); return; }
+      const options = {};
+      try {
+        for (const [k, { field, schema }] of Object.entries(optionFields)) {
+          let v; try { v = field.get(); } catch (msg) { continue; }
+          if (JSON.stringify(v) !== JSON.stringify(schema.default)) options[k] = v;
+        }
+      } catch (msg) { K.flash(String(msg), "error"); return; }
+      const names = [...players.querySelectorAll("input.player")].map((i) => i.value.trim());
+      const r = await K.api("POST", "/api/matches", { game: game.id, players: names, options });
+      if (!r.ok) { K.flash("Could not start: " + K.errorText(r), "error"); return; }
+      location.href = `/matches/${r.data.id}`;
+    };
+  };
+
+  // -- the match page ----------------------------------------------------------------------------
+  const viewerValue = K.viewerValue;
+  const seatQuery = (v) => (v === null || v === undefined ? "" : `seat=${v}`);
+
+  K.matchPage = async () => {
+    const root = document.getElementById("match");
+    const id = root.dataset.match;
+    const m = await K.api("GET", `/api/matches/${id}`);
+    if (!m.ok) { K.flash(K.errorText(m), "error"); return; }
+    let match = m.data;
+    const game = await K.game(match.game);
+    const players = match.players;
+    const labels = new Boards.Labels(game, null);
+    document.getElementById("title").textContent = `${game.name}: ${players.join(" – ")}`;
+    const select = document.getElementById("viewer");
+    let viewer = await K.seatSelector(select, id, players, new URLSearchParams(location.search).get("seat"));
+    const me = await K.authReady;
+    let canRecord = false;
+    if (me) {
+      const roles = await K.api("GET", `/api/matches/${id}/roles`);
+      const mine = (roles.ok && roles.data.roles && (roles.data.roles[me.name] || roles.data.roles["*"])) || [];
+      canRecord = me.admin || mine.some((r) => r === "recorder" || r === "referee");
+    }
+    let seq = 0, movesSeq = null, busy = false, again = false, stream = null;
+    const liveBadge = document.getElementById("live");
+    const status = document.getElementById("status");
+    const log = document.getElementById("log");
+    const board = document.getElementById("board");
+
+    const refresh = async () => {
+      if (busy) { again = true; return; }
+      busy = true;
+      try {
+        do {
+          again = false;
+          const q = seatQuery(viewer);
+          const [st, rv] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}`)]);
+          if (!st.ok) { K.flash(K.errorText(st), "error"); break; }
+          const view = st.data;
+          seq = view.seq;
+          status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
+          board.replaceChildren(Boards.render(game, view, { players, labels }));
+          if (rv.ok) log.replaceChildren(...rv.data.steps.map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
+          // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
+          if (canRecord && !view.result) { if (movesSeq !== seq) { await showMoves(view); movesSeq = seq; } }
+          else if (canRecord) {  // finished: no move is due, but a recording mistake can still be undone
+            document.getElementById("recorder").hidden = false;
+            turn.textContent = "· the match has ended";
+            movesBox.replaceChildren(h("p.muted", "No move is due. Undo takes back the last move if it was recorded by mistake."));
+            movesSeq = null;
+          } else document.getElementById("recorder").hidden = true;
+          root.dataset.seq = seq;  // set last: the page shows this seq whole (board, log and moves)
+        } while (again);
+      } finally { busy = false; }
+    };
+
+    // -- recording ---------------------------------------------------------------------------
+    const movesBox = document.getElementById("moves");
+    const turn = document.getElementById("turn");
+    const send = async (type, seat, data) => {
+      const key = K.uuid();  // one key per intended move: a retry never records twice
+      const body = { type, seat, data, expected_seq: seq };
+      let r;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        r = await K.api("POST", `/api/matches/${id}/events`, body, { "Idempotency-Key": key });
+        if (r.status !== 0 && r.status < 500) break;
+        await K.sleep(500 * (attempt + 1));
+      }
+      if (r.status === 409) {
+        const now = r.data.current_seq;
+        K.flash(`Someone else recorded first: the match is at seq ${now ?? "?"}, not ${seq}. The screen now shows it as it is; check the move and enter it again if it is still due.`, "error");
+      } else if (!r.ok) {
+        K.flash("Not recorded: " + K.errorText(r), "error");
+      } else {
+        K.flash(`Recorded seq ${r.data.seq}: ${type}`, "ok");
+      }
+      await refresh();
+      return r;
+    };
+    document.getElementById("undo").onclick = () => send("undo", null, {});
+
+    const showMoves = async (view) => {
+      const section = document.getElementById("recorder");
+      const base = await K.api("GET", `/api/matches/${id}/legal-moves`);
+      if (!base.ok) { section.hidden = true; return; }
+      section.hidden = false;
+      const toAct = base.data.to_act || [];
+      turn.textContent = "· to act: " + toAct.map((a) => (typeof a === "number" ? players[a] : a)).join(", ");
+      const groups = [];
+      for (const actor of toAct) {
+        if (actor === "chance") continue;
+        const r = actor === "table" ? base : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
+        if (!r.ok) continue;
+        for (const mv of r.data.moves) {
+          let g = groups.find((x) => x.type === mv.type && x.seat === mv.seat);
+          if (!g) groups.push((g = { type: mv.type, seat: mv.seat, moves: [] }));
+          g.moves.push(mv);
+        }
+      }
+      const parts = groups.map((g) => moveGroup(g, view));
+      if (toAct.includes("chance")) parts.push(chancePanel(base.data.chance || [], view));
+      movesBox.replaceChildren(...parts);
+    };
+
+    const dutch = (() => { const out = {}; for (const [a, c] of Object.entries(game.aliases || {})) if (!(c in out) && /[a-z]/.test(a)) out[c] = a; return out; })();
+    const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? "Table" : players[seat]}: ${type.replace(/_/g, " ")}`), dutch[type] ? h("small.nl", ` (${dutch[type]})`) : null,
+      game.event_types[type] ? h("small.muted.desc", " " + game.event_types[type].description) : null);
+
+    const flatten = (value, path = "", out = []) => {
+      if (value && typeof value === "object") {
+        const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
+        if (!entries.length) out.push([path, value]);
+        for (const [p, v] of entries) flatten(v, p, out);
+      } else out.push([path, value]);
+      return out;
+    };
+    const SEATISH = /(^|\.)(target|twelves|first|seat|winner)$/;
+    const valueButton = (path, v) => {
+      if (v === undefined) return "none";
+      if (labels.isCard(v)) return labels.chip(v);
+      const key = path.split(/[.[\]]/).filter(Boolean).pop() || path;
+      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return `${key}: ${players[v]}`;
+      if (typeof v === "object") return JSON.stringify(v) === "[]" ? `${key}: none` : JSON.stringify(v);
+      return isNaN(Number(key)) ? `${key} ${v}` : String(v);
+    };
+
+    /** One event type's legal moves as a decision tree: choose the first value that differs, then the next… */
+    const moveGroup = (g, view) => {
+      const box = h("div.group", { "data-type": g.type, "data-seat": g.seat === null ? "table" : g.seat });
+      const flat = g.moves.map((mv) => ({ mv, leaves: Object.fromEntries(flatten(mv.data).map(([p, v]) => [p, JSON.stringify(v)])) }));
+      const paths = [];
+      for (const f of flat) for (const p of Object.keys(f.leaves)) if (!paths.includes(p)) paths.push(p);
+      const chosen = [];
+      const draw = () => {
+        let left = flat.filter((f) => chosen.every(([p, v]) => f.leaves[p] === v));
+        const crumbs = chosen.length ? h("div.crumbs", chosen.map(([p, v]) => h("span.crumb", valueButton(p, v === undefined ? undefined : JSON.parse(v)))),
+          h("button.button.small", { type: "button", onclick: () => { chosen.pop(); draw(); } }, "← back")) : null;
+        const next = paths.find((p) => new Set(left.map((f) => f.leaves[p])).size > 1);
+        let buttons;
+        if (!next) {
+          const mv = left[0].mv;
+          const label = g.moves.length === 1 ? (Object.keys(mv.data).length ? flatten(mv.data).map(([p, v]) => valueButton(p, v)) : g.type.replace(/_/g, " ")) : "Record";
+          buttons = [h("button.move.big", { type: "button", "data-move": JSON.stringify(mv.data), onclick: () => send(mv.type, mv.seat, mv.data) }, label)];
+        } else {
+          const values = [...new Set(left.map((f) => f.leaves[next]))];
+          buttons = values.map((v) => h("button.move", { type: "button", "data-path": next, "data-value": v === undefined ? "" : v, onclick: () => {
+            chosen.push([next, v]);
+            const rest = flat.filter((f) => chosen.every(([p, x]) => f.leaves[p] === x));
+            if (rest.length === 1 && !paths.some((p) => new Set(rest.map((f) => f.leaves[p])).size > 1) && chosen.length && g.moves.length > 1) {
+              const mv = rest[0].mv; send(mv.type, mv.seat, mv.data);
+            } else draw();
+          } }, valueButton(next, v === undefined ? undefined : JSON.parse(v))));
+        }
+        box.replaceChildren(typeTitle(g.type, g.seat), crumbs || "", h("div.buttons", buttons));
+      };
+      draw();
+      return box;
+    };
+
+    /** Chance outcomes (dice, a deal, a drawn card): a picker built from the event type's JSON Schema. */
+    const chancePanel = (due, view) => {
+      const types = Object.entries(game.event_types).filter(([, et]) => et.actor === "chance").map(([k]) => k);
+      const box = h("div.group.chance", { "data-type": "chance" });
+      const slot = h("div");
+      const open = (type, seat) => {
+        const ctx = { game, type, view, labels, players };
+        const form = SchemaForm.build(game.event_types[type].schema, "", ctx);
+        const seatPick = h("select.seatsel", { "aria-label": "seat" }, h("option", { value: "" }, "no seat"), ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        seatPick.value = seat === null || seat === undefined ? "" : String(seat);
+        slot.replaceChildren(typeTitle(type, seat ?? null), h("label.small", "for ", seatPick), form.node,
+          h("button.move.big", { type: "button", "data-submit": type, onclick: () => {
+            let data;
+            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
+            send(type, seatPick.value === "" ? null : Number(seatPick.value), data);
+          } }, `Record ${type.replace(/_/g, " ")}`));
+      };
+      if (due.length) {
+        box.append(h("div.grouptitle", h("b", "Chance: "), `enter the ${due[0].type.replace(/_/g, " ")}`));
+        box.append(slot); open(due[0].type, due[0].seat);
+      } else {
+        box.append(h("div.grouptitle", h("b", "Chance: "), "which outcome?"), h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-chance": t, onclick: () => open(t, null) }, t.replace(/_/g, " ")))), slot);
+      }
+      return box;
+    };
+
+    // -- live ------------------------------------------------------------------------------------
+    const connect = () => {
+      if (stream) stream.stop();
+      stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; refresh(); },
+        (s) => { liveBadge.textContent = s === "live" ? "● live" : s; liveBadge.dataset.state = s; });
+    };
+    select.onchange = async () => { viewer = viewerValue(select.value); await refresh(); connect(); };
+    await refresh();
+    connect();
+    window.addEventListener("pagehide", () => stream && stream.stop());
+  };
+})();

@@ -1,0 +1,178 @@
+/* The review page: the table at any step, the move list with annotations, keys to step. */
+"use strict";
+(() => {
+  const K = Kroniek, h = K.h;
+  const GLYPHS = ["!!", "!", "!?", "?!", "?", "??"];
+  const MISTAKES = new Set(["??", "?"]);
+
+  K.reviewPage = async () => {
+    const root = document.getElementById("review");
+    const id = root.dataset.match;
+    const params = new URLSearchParams(location.search);
+    // Everything the first step needs is asked for at once: the viewer is ?seat=, else the
+    // referee's view for a token (a recorder's; the public's if refused), else the public's.
+    const asked = params.get("seat");
+    let viewer = asked !== null ? K.viewerValue(asked) : K.token() ? "referee" : null;
+    const qs = (v) => (v === null ? "" : `seat=${v}`);
+    // the review (the heaviest answer) is asked for once the table is on its way, not alongside:
+    // one server process answers both, and the small answers should not wait behind the big one
+    const first = { state: K.api("GET", `/api/matches/${id}/state?${qs(viewer)}`) };
+    first.review = first.state.then(() => K.api("GET", `/api/matches/${id}/review?${qs(viewer)}`));
+    const [m, game] = await Promise.all([K.api("GET", `/api/matches/${id}`), K.game(root.dataset.game || (await K.api("GET", `/api/matches/${id}`)).data.game)]);
+    if (!m.ok) { K.flash(K.errorText(m), "error"); return; }
+    const match = m.data;
+    const players = match.players;
+    const labels = new Boards.Labels(game, null);
+    document.getElementById("title").textContent = `Review · ${game.name}: ${players.join(" – ")}`;
+    document.getElementById("status").textContent = match.result ? `Finished: ${match.result.reason}` : `In progress at seq ${match.seq}`;
+    if (asked === null && viewer === "referee" && !(await first.state).ok) {
+      const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's
+      viewer = seat === "" ? null : Number(seat);
+      first.review = K.api("GET", `/api/matches/${id}/review?${qs(viewer)}`);
+      first.state = K.api("GET", `/api/matches/${id}/state?${qs(viewer)}`);
+    }
+    const select = document.getElementById("viewer");
+    await K.seatSelector(select, id, players, viewer === null ? "" : String(viewer));
+    const list = document.getElementById("steps");
+    const board = document.getElementById("board");
+    const stepTitle = document.getElementById("step-title");
+    let steps = [], index = 0, cache = new Map(), shown = 0, listShown = false;
+    list.addEventListener("click", (e) => { const li = e.target.closest("li[data-index]"); if (li) go(Number(li.dataset.index)); });
+
+    const q = () => (viewer === null ? "" : `seat=${viewer}`);
+    const loadSteps = async (pending) => {
+      const r = await (pending || K.api("GET", `/api/matches/${id}/review?${q()}`));
+      if (!r.ok) { K.flash(K.errorText(r), "error"); steps = []; return; }
+      steps = r.data.steps;
+    };
+    const drawList = () => {
+      list.replaceChildren(...steps.map((s, i) => {
+        const glyphs = s.annotations.map((a) => a.glyph).filter(Boolean);
+        return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
+          h("span.seq", s.seq), " ", h("span.summary", s.summary),
+          glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
+          s.annotations.filter((a) => a.text || a.comment).map((a) => h("div.note", { "data-source": a.source },
+            a.source === "human" ? `${a.author}: ` : "", a.comment || a.text)));
+      }));
+    };
+    const stateAt = async (seq) => {
+      const key = `${viewer}:${seq}`;
+      if (!cache.has(key)) cache.set(key, K.api("GET", `/api/matches/${id}/state?at=${seq}&${q()}`));
+      return cache.get(key);
+    };
+    const go = async (i) => {
+      if (!steps.length) return;
+      index = Math.max(0, Math.min(steps.length - 1, i));
+      const step = steps[index];
+      const ticket = ++shown;
+      const was = list.querySelector("li.current");
+      if (was) was.classList.remove("current");
+      const cur = list.children[index];
+      if (cur) { cur.classList.add("current"); if (listShown) cur.scrollIntoView({ block: "nearest" }); }
+      stepTitle.textContent = `Seq ${step.seq} of ${steps[steps.length - 1].seq}: ${step.summary}`;
+      root.dataset.seq = step.seq;
+      const r = await stateAt(step.seq);
+      if (ticket !== shown) return;
+      if (!r.ok) { board.replaceChildren(h("p.muted", K.errorText(r))); return; }
+      board.replaceChildren(Boards.render(game, r.data, { players, labels }));
+      root.dataset.shown = step.seq;
+      if (!window.kroniekFirstStep) window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
+      if (!listShown) {  // the move list right after the first step is on screen
+        listShown = true;
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        drawList();
+        const li = list.children[index];
+        if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
+        window.kroniekListShown = performance.now();
+        root.dataset.listed = "1";
+      }
+      // prefetch the neighbours, so stepping is instant
+      for (const j of [index + 1, index - 1]) if (steps[j]) stateAt(steps[j].seq);
+    };
+    const nextMistake = () => {
+      for (let j = index + 1; j < steps.length; j++) {
+        if (steps[j].annotations.some((a) => MISTAKES.has(a.glyph))) return go(j);
+      }
+      K.flash("No ?? or ? after this move.");
+    };
+    document.getElementById("first").onclick = () => go(0);
+    document.getElementById("prev").onclick = () => go(index - 1);
+    document.getElementById("next").onclick = () => go(index + 1);
+    document.getElementById("last").onclick = () => go(steps.length - 1);
+    document.getElementById("mistake").onclick = nextMistake;
+    document.addEventListener("keydown", (e) => {
+      if (e.target && (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
+      const keys = { ArrowLeft: () => go(index - 1), k: () => go(index - 1), ArrowRight: () => go(index + 1), j: () => go(index + 1),
+        Home: () => go(0), End: () => go(steps.length - 1), n: nextMistake };
+      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+    });
+    select.onchange = async () => {
+      viewer = select.value === "" ? null : select.value === "referee" ? "referee" : Number(select.value);
+      cache = new Map();
+      const seq = steps[index] && steps[index].seq;
+      await loadSteps();
+      drawList();
+      const j = steps.findIndex((s) => s.seq === seq);
+      await go(j >= 0 ? j : steps.length - 1);
+    };
+
+    // annotations: a recorder's, referee's or player's
+    const me = await K.authReady;
+    if (me) {
+      const box = document.getElementById("annotate");
+      box.hidden = false;
+      let glyph = null;
+      const glyphs = document.getElementById("glyphs");
+      glyphs.append(...GLYPHS.map((g) => h("button.pick", { type: "button", "data-glyph": g, onclick: (e) => {
+        glyph = glyph === g ? null : g;
+        for (const b of glyphs.children) b.classList.toggle("on", b.dataset.glyph === glyph);
+      } }, g)));
+      document.getElementById("save-note").onclick = async () => {
+        const comment = document.getElementById("comment").value.trim() || null;
+        const r = await K.api("POST", `/api/matches/${id}/annotations`, { seq: steps[index].seq, comment, glyph });
+        if (!r.ok) { K.flash("Not saved: " + K.errorText(r), "error"); return; }
+        K.flash("Annotation saved.", "ok");
+        document.getElementById("comment").value = "";
+        const keep = index;
+        await loadSteps();
+        drawList();
+        go(keep);
+      };
+    }
+
+    // downloads and audit
+    const dl = document.getElementById("dl-log");
+    dl.href = `/api/matches/${id}/events`;
+    dl.onclick = async (e) => {
+      if (!K.token()) return;  // the public log needs no token
+      e.preventDefault();
+      const r = await K.api("GET", `/api/matches/${id}/events?${q()}`);
+      const blob = new Blob([JSON.stringify(r.data, null, 1)], { type: "application/json" });
+      const a = h("a", { href: URL.createObjectURL(blob), download: `match-${id}.json` });
+      a.click();
+    };
+    document.getElementById("dl-proof").href = `/api/log/proofs/inclusion?kind=m&id=${encodeURIComponent(id)}`;
+
+    // the table as it stands now goes on screen first; the move list follows when it arrives
+    const latest = await first.state;
+    if (latest.ok) {
+      cache.set(`${viewer}:${latest.data.seq}`, first.state);
+      if (!params.get("seq")) {
+        board.replaceChildren(Boards.render(game, latest.data, { players, labels }));
+        stepTitle.textContent = `Seq ${latest.data.seq}: the position now`;
+        window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
+      }
+    }
+    await loadSteps(first.review);
+    const at = params.get("seq");
+    const start = at ? steps.findIndex((s) => String(s.seq) === at) : -1;
+    await go(start >= 0 ? start : steps.length - 1);
+    const audit = await K.api("GET", `/api/matches/${id}/audit`);
+    const a = document.getElementById("audit");
+    if (audit.ok) {
+      a.replaceChildren(h("span", { class: audit.data.valid ? "ok" : "bad", id: "audit-result" }, audit.data.valid ? "✓ the hash chain checks out" : `✗ ${audit.data.reason || "the chain is broken"}`),
+        ` · ${audit.data.length} events · head `, h("code#head-hash", audit.data.head || "—"),
+        " · validation: ", match.validation);
+    } else a.textContent = K.errorText(audit);
+  };
+})();

@@ -1,0 +1,168 @@
+/* A form built from a JSON Schema, for chance outcomes (dice, a deal, a drawn card) and
+   match options: cards as card grids, dice as 1–6 buttons, small numbers as buttons,
+   so nothing is ever typed as JSON. build() returns {node, get()}; get() throws a
+   message when something required is missing. */
+"use strict";
+const SchemaForm = (() => {
+  const h = Kroniek.h;
+
+  const branches = (schema) => {
+    if (!schema) return { main: {}, nullable: false };
+    const alts = schema.anyOf || schema.oneOf;
+    if (alts) {
+      const nonNull = alts.filter((s) => s.type !== "null");
+      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description }, nullable: nonNull.length < alts.length };
+    }
+    if (Array.isArray(schema.type)) {
+      const types = schema.type.filter((t) => t !== "null");
+      return { main: { ...schema, type: types.includes("string") ? "string" : types[0] }, nullable: types.length < schema.type.length };
+    }
+    return { main: schema, nullable: false };
+  };
+
+  const smallRange = (s) => Array.isArray(s.enum) ? s.enum.filter((x) => x !== null)
+    : (s.minimum !== undefined && s.maximum !== undefined && s.maximum - s.minimum <= 12
+      ? Array.from({ length: s.maximum - s.minimum + 1 }, (_, i) => s.minimum + i) : null);
+
+  const keyOf = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
+
+  /** ctx: {game, type, view, labels, players} */
+  const build = (schema, path, ctx) => {
+    const { main, nullable } = branches(schema);
+    const type = main.type || (main.properties ? "object" : main.items ? "array" : "string");
+    if (type === "object") return objectField(main, path, ctx);
+    if (type === "array") return arrayField(main, path, ctx, nullable);
+    if (type === "boolean") {
+      const box = h("input", { type: "checkbox", "data-path": path });
+      box.checked = main.default === true;
+      return { node: h("label.check", box, " ", keyOf(path)), get: () => box.checked };
+    }
+    if (type === "integer" || type === "number") {
+      const values = smallRange(main);
+      if (values) return pickOne(values.concat(nullable ? [null] : []), path, ctx, main.default);
+      const input = h("input", { type: "number", "data-path": path, min: main.minimum, max: main.maximum, value: main.default });
+      return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw `${path} is missing`; } return Number(input.value); } };
+    }
+    // a string: an enum, a card, or free text (never JSON)
+    if (Array.isArray(main.enum)) return pickOne(main.enum, path, ctx, main.default);
+    const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
+    if (deck) return pickOne(deck.concat(nullable ? [null] : []), path, ctx);
+    const input = h("input", { type: "text", "data-path": path, value: main.default || "", maxlength: main.maxLength || 200 });
+    return { node: input, get: () => { if (!input.value && !nullable) throw `${path} is missing`; return input.value || null; } };
+  };
+
+  const valueLabel = (v, path, ctx) => {
+    if (v === null) return "—";
+    if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
+    return String(v);
+  };
+
+  const pickOne = (values, path, ctx, initial) => {
+    let chosen = initial === undefined ? undefined : initial;
+    const grid = h("div.picker", { "data-path": path });
+    const buttons = values.map((v) => {
+      const b = h("button.pick", { type: "button", "data-value": JSON.stringify(v), onclick: () => {
+        chosen = v; buttons.forEach((x) => x.classList.toggle("on", x === b));
+        grid.dispatchEvent(new CustomEvent("picked", { bubbles: true }));
+      } }, valueLabel(v, path, ctx));
+      if (v === chosen) b.classList.add("on");
+      return b;
+    });
+    grid.append(...buttons);
+    return { node: grid, get: () => { if (chosen === undefined) throw `choose ${keyOf(path) || "a value"}`; return chosen; } };
+  };
+
+  /** An array of simple values: tap a value to add it, tap a chosen one to take it back. */
+  const sequence = (values, path, ctx, min, max, unique) => {
+    const chosen = [];
+    const shown = h("div.sequence", { "data-path": path });
+    const count = h("span.count");
+    const grid = h("div.picker");
+    const redraw = () => {
+      shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: "take back", onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
+      count.textContent = `${chosen.length}${max !== undefined ? " of " + (min === max ? max : `${min}–${max}`) : ""}`;
+      for (const b of grid.children) {
+        const v = JSON.parse(b.dataset.value);
+        b.disabled = (max !== undefined && chosen.length >= max) || (unique && v !== "unknown" && v !== null && chosen.includes(v));
+      }
+    };
+    grid.append(...values.map((v) => h("button.pick", { type: "button", "data-value": JSON.stringify(v), onclick: () => { chosen.push(v); redraw(); } }, valueLabel(v, path, ctx))));
+    redraw();
+    return {
+      node: h("div.seqfield", h("div.seqhead", h("b", keyOf(path)), " ", count), shown, grid),
+      get: () => { if (min !== undefined && chosen.length < min) throw `${path}: ${min - chosen.length} more to pick`; return chosen.slice(); },
+    };
+  };
+
+  const arrayField = (s, path, ctx, nullable) => {
+    const { main: item, nullable: itemNull } = branches(s.items || {});
+    const itemType = item.type || (item.properties ? "object" : item.items ? "array" : "string");
+    const min = s.minItems, max = s.maxItems;
+    if (itemType === "string" || itemType === "integer") {
+      let values = Array.isArray(item.enum) ? item.enum : itemType === "integer" ? smallRange(item) : Boards.deck(ctx.game, ctx.type, path + "[]", item, ctx.view);
+      if (values) {
+        if (itemNull) values = values.concat([null]);
+        const unique = itemType === "string";
+        return sequence(values, path, ctx, min, max, unique);
+      }
+    }
+    // complex items: one sub-form each; a per-seat array starts with one per player
+    const players = (ctx.players || []).length;
+    let n = min === max && min !== undefined ? min : (players && (min || 0) <= players && players <= (max || 99) ? players : (min || 1));
+    const wrap = h("div.arrayfield", { "data-path": path });
+    const parts = [];
+    const add = () => {
+      const i = parts.length;
+      const sub = build(s.items, `${path}[${i}]`, ctx);
+      const who = n === players && ctx.players ? ctx.players[i] : `#${i + 1}`;
+      parts.push(sub);
+      list.append(h("div.box", h("div.boxtitle", who), sub.node));
+    };
+    const list = h("div.list");
+    wrap.append(list);
+    for (let i = 0; i < n; i++) add();
+    if (min !== max) wrap.append(h("button.button.small", { type: "button", onclick: () => { if (max === undefined || parts.length < max) add(); } }, "+ add"));
+    return { node: wrap, get: () => parts.map((p) => p.get()) };
+  };
+
+  const objectField = (s, path, ctx) => {
+    const props = Object.entries(s.properties || {}).filter(([, p]) => !/filled in by the server/.test(p.description || ""));
+    const required = new Set(s.required || []);
+    const fields = {};
+    const wrap = h("div.objectfield", { "data-path": path || "data" });
+    const field = (name, p) => {
+      const sub = build(p, path ? `${path}.${name}` : name, ctx);
+      fields[name] = sub;
+      return h("div.field", { "data-field": name }, h("div.label", name.replace(/_/g, " "), p.description ? h("small.muted", " " + p.description) : null), sub.node);
+    };
+    const anyReq = props.some(([k]) => required.has(k)) || (s.anyOf || []).length === 0 && props.length <= 1;
+    if (!anyReq && props.length > 1) {
+      // alternatives (a deal entered as columns, rows, cards or a seed): the recorder picks one
+      const slot = h("div");
+      let chosen = null;
+      const tabs = h("div.picker", props.map(([k, p]) => h("button.pick", { type: "button", "data-alt": k, onclick: (e) => {
+        chosen = k; for (const b of tabs.children) b.classList.toggle("on", b === e.currentTarget);
+        for (const key of Object.keys(fields)) delete fields[key];
+        slot.replaceChildren(field(k, p));
+      } }, "as " + k.replace(/_/g, " "))));
+      wrap.append(h("div.label", "Enter it"), tabs, slot);
+      return { node: wrap, get: () => { if (!chosen) throw "choose how to enter it"; return { [chosen]: fields[chosen].get() }; } };
+    }
+    const optional = [];
+    for (const [k, p] of props) {
+      if (required.has(k) || (p.type === "boolean")) wrap.append(field(k, p));
+      else optional.push([k, p]);
+    }
+    for (const [k, p] of optional) {
+      const slot = h("div");
+      const toggle = h("button.button.small", { type: "button", "data-optional": k, onclick: () => {
+        if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + k; }
+        else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + k; }
+      } }, "+ " + k);
+      wrap.append(h("div.optional", toggle, slot));
+    }
+    return { node: wrap, get: () => Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.get()])) };
+  };
+
+  return { build };
+})();

@@ -1,0 +1,59 @@
+"""The pages' server side (no browser): ``GET /`` is the home page with the
+public lists and a link to the API docs; every page is HTML that loads only
+the app's own assets (nothing from another host); ``legal-moves`` names the
+chance outcome due, never its data. The browser tests are tests/test_web.py."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine import match as M
+
+
+def test_home_is_a_page_with_the_games_matches_leagues_and_the_api_docs(client, anon):
+    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
+    league = client.post("/api/leagues", json={"name": "Club cup", "game": "braverats", "format": "round_robin",
+                                               "players": ["Ann", "Bob", "Cy"]}).get_json()
+    r = anon.get("/")
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    html = r.get_data(as_text=True)
+    assert 'href="/api/docs"' in html and "Sir Tommy voor twee" in html and "Twaalven en veertienen" in html
+    assert f'href="/matches/{m["id"]}"' in html and f'href="/leagues/{league["id"]}"' in html
+    assert anon.get("/api").get_json()["pages"] == "/"
+
+
+@pytest.mark.parametrize("path", ["/", "/record", "/matches/{m}", "/matches/{m}/review", "/leagues", "/leagues/{l}"])
+def test_every_page_loads_only_its_own_assets(client, anon, path):
+    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()["id"]
+    l = client.post("/api/leagues", json={"name": "Cup", "game": "braverats", "format": "round_robin",
+                                          "players": ["Ann", "Bob"]}).get_json()["id"]
+    html = anon.get(path.format(m=m, l=l)).get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', html)
+    assert assets and all(a.startswith("/assets/") for a in assets), assets
+    assert "//" not in "".join(assets)  # no CDN: the pages work offline with the server
+    for asset in assets:
+        r = anon.get(asset)
+        assert r.status_code == 200 and len(r.data) > 100, asset
+
+
+def test_an_unknown_asset_is_a_404_and_the_api_404_stays_json(anon):
+    assert anon.get("/assets/nope.js").status_code == 404
+    r = anon.get("/api/nope")
+    assert r.status_code == 404 and r.get_json()["error"]["code"] == "not_found"
+
+
+def test_legal_moves_name_the_chance_outcome_due_but_not_its_data(client):
+    m = client.post("/api/matches", json={"game": "troubadour", "players": ["Ann", "Bob"]}).get_json()
+    due = client.get(f"/api/matches/{m['id']}/legal-moves").get_json()
+    assert due["to_act"] == ["chance"] and due["chance"] == [{"type": "deal", "seat": 0}]
+    braverats = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{braverats['id']}/legal-moves").get_json()["chance"] == []
+
+
+def test_chance_due_follows_the_game_and_ends_with_the_match():
+    ms = M.start(M.make_setup("stapelen", ["Ann", "Bob"]))
+    assert M.chance_due(ms) == [{"type": "deal", "seat": None}]
+    ms = M.apply_event(ms, 2, "deal", None, M.normalize_event(ms, "deal", None, {"seed": 3}))
+    assert M.chance_due(ms) == []  # the players are to move

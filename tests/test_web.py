@@ -1,0 +1,575 @@
+"""The pages, driven in a real Chromium (Debian's ``chromium`` through
+Playwright; never a downloaded browser) against a real ``kroniek run``:
+recording by clicking only, watching live, reviewing with the keyboard,
+the seat selector's hidden cards (checked in the DOM), a league after a
+played Swiss round, and no horizontal scroll on a 390x844 phone.
+
+A browser that cannot start FAILS these tests (``.ci/run`` installs it);
+they never skip. The README's screenshots are written here (docs/img).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from engine import match as M
+
+from .test_run import free_port, start, stop
+
+CHROMIUM = os.environ.get("KRONIEK_CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
+IMG = ROOT / "docs" / "img"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1200, "height": 900}
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    proc, base, token = start(tmp_path_factory.mktemp("web") / "var", free_port())
+    try:
+        yield base, token
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+def context(browser, token=None, viewport=PHONE):
+    ctx = browser.new_context(viewport=viewport)
+    if token:
+        ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+    return ctx
+
+
+def page_of(ctx):
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def api(base, token, method, path, **kw):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    r = requests.request(method, f"{base}/api{path}", headers=headers, timeout=30, **kw)
+    return r
+
+
+def wait_until(check, timeout=60, what="condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def seq_of(page, root="#match"):
+    return int(page.get_attribute(root, "data-seq") or 0)
+
+
+def click_and_wait(page, locator):
+    """Click a move; wait until the page shows the next seq (or an error)."""
+    before = seq_of(page)
+    locator.click()
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+        " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+    error = page.locator("#flash.error:not([hidden])")
+    assert not error.count(), error.inner_text()
+
+
+def no_horizontal_scroll(page):
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{page.url} scrolls sideways: {width} px wide"
+
+
+def play_braverats_by_api(base, token, match_id):
+    """Both seats play their legal cards (Red its highest, Blue its lowest) to the end."""
+    for _ in range(40):
+        m = api(base, token, "GET", f"/matches/{match_id}").json()
+        if m["status"] == "finished":
+            return m
+        moves = api(base, token, "GET", f"/matches/{match_id}/legal-moves").json()
+        seats = [a for a in moves["to_act"] if isinstance(a, int)]
+        seat = seats[0]
+        options = api(base, token, "GET", f"/matches/{match_id}/legal-moves?seat={seat}").json()["moves"]
+        move = options[-1] if seat == 0 else options[0]
+        r = api(base, token, "POST", f"/matches/{match_id}/events", json=move)
+        assert r.status_code == 201, r.text
+    raise AssertionError("the match did not end")
+
+
+# -- recording ----------------------------------------------------------------------------------
+
+
+def test_record_a_whole_braverats_match_by_clicking_while_another_browser_watches(server, browser):
+    base, token = server
+    recorder = page_of(context(browser, token))
+    posts: list[dict] = []
+    recorder.on("request", lambda r: posts.append(r.headers) if r.method == "POST" and r.url.endswith("/events") else None)
+    recorder.goto(f"{base}/record")
+    recorder.click("text=BraveRats")
+    recorder.wait_for_selector("#options .field")
+    no_horizontal_scroll(recorder)
+    recorder.fill("#players input >> nth=0", "Ann")
+    recorder.fill("#players input >> nth=1", "Bob")
+    recorder.click("#start")
+    recorder.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = recorder.url.rsplit("/", 1)[1]
+    recorder.wait_for_selector("#moves .group[data-type=play]")
+
+    watcher = page_of(context(browser))  # the public, no token
+    watcher.goto(f"{base}/matches/{match_id}")
+    watcher.wait_for_selector("#live[data-state=live]")
+    assert watcher.locator("#recorder").is_hidden()
+
+    seen = []
+    for turn in range(40):
+        if recorder.locator("#status").inner_text().startswith("Finished"):
+            break
+        groups = recorder.locator("#moves .group")
+        # Ann plays her highest card left, Bob his lowest: each one tap on a big button
+        group = groups.nth(0) if turn % 2 == 0 else groups.nth(1 if groups.count() > 1 else 0)
+        buttons = group.locator("button.move")
+        click_and_wait(recorder, buttons.nth(buttons.count() - 1 if turn % 2 == 0 else 0))
+        seq = seq_of(recorder)
+        watcher.wait_for_selector(f"#log li[data-seq='{seq}']", timeout=10_000)  # the move appears live
+        seen.append(seq)
+        if turn == 3:
+            recorder.evaluate("window.scrollTo(0, 0)")
+            recorder.screenshot(path=str(IMG / "record-phone.png"))
+    assert recorder.locator("#status").inner_text().startswith("Finished")
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished" and final["seq"] == seen[-1] == len(seen) + 1
+    assert watcher.locator("#status").inner_text() == recorder.locator("#status").inner_text()
+    assert posts and all(h.get("idempotency-key") for h in posts), "every move carries an Idempotency-Key"
+    assert len({h["idempotency-key"] for h in posts}) == len(posts)
+    # the last move was a recording mistake: undo is still one tap after the end
+    click_and_wait(recorder, recorder.locator("#undo"))
+    assert recorder.locator("#status").inner_text().startswith("In progress")
+    watcher.wait_for_selector(f"#log li[data-seq='{seen[-1] + 1}']", timeout=10_000)
+    watcher.wait_for_selector(f"#log li[data-seq='{seen[-1]}'].undone")
+    assert recorder.errors == [] and watcher.errors == []
+
+
+def test_a_409_refreshes_the_screen_and_says_what_happened(server, browser):
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
+    page = page_of(context(browser, token))
+    page.route("**/stream*", lambda route: route.abort())  # a flaky connection: no live updates reach this phone
+    page.goto(f"{base}/matches/{match['id']}")
+    page.wait_for_selector("#moves .group[data-seat='0'] button.move")
+    # someone else records Bob's card first, from another device
+    r = api(base, token, "POST", f"/matches/{match['id']}/events",
+            json={"type": "play", "seat": 1, "data": {"card": "spy"}, "expected_seq": 1})
+    assert r.status_code == 201
+    page.locator("#moves .group[data-seat='0'] button.move").first.click()
+    page.wait_for_selector("#flash.error:not([hidden])")
+    assert "Someone else recorded first" in page.locator("#flash").inner_text()
+    page.wait_for_function("() => Number(document.querySelector('#match').dataset.seq) >= 2")
+    assert api(base, token, "GET", f"/matches/{match['id']}").json()["seq"] == 2  # nothing recorded twice
+
+
+def fill_chance(group, turn):
+    """Fill a chance picker by tapping: each open slot gets the next value not yet taken."""
+    for _ in range(80):
+        alts = group.locator("button[data-alt]")
+        if alts.count() and not group.locator("button[data-alt].on").count():
+            alts.first.click()
+            continue
+        progressed = False
+        for field in group.locator(".seqfield").all():
+            m = re.match(r"(\d+) of (\d+)", field.locator(".count").inner_text())
+            if m and int(m.group(1)) < int(m.group(2)):
+                enabled = field.locator(".picker button.pick:not([disabled])")
+                # different dice for different seats, so a tie-break die decides
+                enabled.nth(min(int(m.group(1)) + turn, enabled.count() - 1)).click()
+                progressed = True
+                break
+        for picker in group.locator(".picker[data-path]").all():  # one value: a drawn card, a village
+            if not picker.locator("button.on").count():
+                options = picker.locator("button.pick")  # from the end: cards the deals (from the start) left unseen
+                options.nth(max(0, options.count() - 1 - turn)).click()
+                progressed = True
+                break
+        if not progressed:
+            return
+
+
+def test_record_a_troubadour_opening_by_clicking(server, browser):
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=troubadour")
+    page.wait_for_selector("#options .field")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    kinds = []
+    for turn in range(40):
+        page.wait_for_selector("#moves .group")
+        group = page.locator("#moves .group").first
+        if group.get_attribute("data-type") == "chance":
+            fill_chance(group, turn)
+            click_and_wait(page, group.locator("button[data-submit]"))
+        else:
+            kinds.append(group.get_attribute("data-type"))
+            # a decision tree: tap values until the move is whole (it is then sent)
+            for _ in range(6):
+                before = seq_of(page)
+                crumbs = page.locator("#moves .crumb").count()
+                group.locator("button.move").first.click()
+                page.wait_for_function(
+                    f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+                    f" || document.querySelectorAll('#moves .crumb').length > {crumbs}"
+                    " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+                assert not page.locator("#flash.error:not([hidden])").count(), page.locator("#flash").inner_text()
+                if seq_of(page) > before:
+                    break
+        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+        if any(e["type"] == "build" for e in log):
+            break
+    types = [e["type"] for e in log]
+    assert types[:3] == ["setup", "deal", "deal"] and "choose" in types and "build" in types, types
+    assert page.errors == []
+
+
+# -- review -------------------------------------------------------------------------------------
+
+
+def twaalven_with_a_blunder(base, token):
+    """A physical Twaalven game in which one take is a pair over its quota
+    (the worker annotates it ??); returns (match id, that seq)."""
+    options = {"twelves_seat": 0, "first_seat": 0}
+    ms = M.start(M.make_setup("twaalven", ["Ann", "Bob"], options, "physical"))
+    ms = M.apply_event(ms, 2, "deal", None, M.normalize_event(ms, "deal", None, {"seed": 1}))
+    moves, blunder = [], None
+    while ms.result is None:
+        seat = next(a for a in ms.game.actors(ms.state) if isinstance(a, int))
+        pick = None
+        for move in ms.game.legal_moves(ms.state, seat):
+            data = M.normalize_event(ms, move.type, move.seat, move.data)
+            after = M.apply_event(ms, ms.seq + 1, move.type, move.seat, data)
+            notes = ms.game.annotate(ms.state, move.type, move.seat, data, after.state)
+            if blunder is None and any(n.get("glyph") == "??" for n in notes):
+                pick, blunder = move, ms.seq + 1
+                break
+        pick = pick or ms.game.legal_moves(ms.state, seat)[0]
+        ms = M.apply_event(ms, ms.seq + 1, pick.type, pick.seat, M.normalize_event(ms, pick.type, pick.seat, pick.data))
+        moves.append(pick.to_dict())
+    assert blunder is not None
+    match = api(base, token, "POST", "/matches", json={"game": "twaalven", "players": ["Ann", "Bob"],
+                                                        "options": options}).json()
+    assert api(base, token, "POST", f"/matches/{match['id']}/events",
+               json={"type": "deal", "seat": None, "data": {"seed": 1}}).status_code == 201
+    for move in moves:
+        r = api(base, token, "POST", f"/matches/{match['id']}/events", json=move)
+        assert r.status_code == 201, r.text
+    return match["id"], blunder
+
+
+def test_review_steps_with_the_keyboard_and_jumps_to_the_workers_blunder(server, browser):
+    base, token = server
+    match_id, blunder = twaalven_with_a_blunder(base, token)
+    wait_until(lambda: any(a.get("glyph") == "??" and a["source"] == "worker"
+                           for s in api(base, None, "GET", f"/matches/{match_id}/review").json()["steps"]
+                           for a in s["annotations"]), what="the worker's ?? annotation")
+    page = page_of(context(browser, viewport=DESKTOP))
+    page.goto(f"{base}/matches/{match_id}/review")
+    page.wait_for_selector("#review[data-listed]")
+    last = api(base, None, "GET", f"/matches/{match_id}").json()["seq"]
+    assert int(page.get_attribute("#review", "data-shown")) == last
+
+    def shown():
+        page.wait_for_function("() => document.querySelector('#review').dataset.shown === document.querySelector('#review').dataset.seq")
+        return int(page.get_attribute("#review", "data-shown"))
+
+    page.keyboard.press("Home")
+    assert shown() == 1
+    page.keyboard.press("ArrowRight")
+    assert shown() == 2
+    page.keyboard.press("j")
+    assert shown() == 3
+    page.keyboard.press("k")
+    page.keyboard.press("ArrowLeft")
+    assert shown() == 1
+    page.keyboard.press("End")
+    assert shown() == last
+    page.keyboard.press("Home")
+    page.keyboard.press("n")  # the next ?? or ?
+    assert shown() == blunder
+    current = page.locator("#steps li.current")
+    assert "??" in current.get_attribute("data-glyphs") and "taken a third time" in current.inner_text()
+    assert page.locator("#board [data-card]").count() >= 20  # the table at that step, cards drawn
+    page.screenshot(path=str(IMG / "review.png"))
+    assert page.locator("#audit-result").inner_text().startswith("✓")
+    assert page.errors == []
+
+
+def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(server, browser):
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "troubadour", "players": ["Ann", "Bob"]}).json()
+    mid = match["id"]
+    for seat, face_up in ((0, ["AS", "2S", "3S", "4S", "5S"]), (1, ["AD", "2D", "3D", "4D", "5D"])):
+        r = api(base, token, "POST", f"/matches/{mid}/events", json={"type": "deal", "seat": seat, "data": {"face_up": face_up}})
+        assert r.status_code == 201, r.text
+    secret = ["JH", "QH", "KH"]
+    r = api(base, token, "POST", f"/matches/{mid}/events", json={"type": "choose", "seat": 0, "data": {"nobles": secret}})
+    assert r.status_code == 201, r.text
+    bob = api(base, token, "POST", "/users", json={"name": f"bob-{mid}"}).json()
+    assert api(base, token, "POST", f"/matches/{mid}/roles",
+               json={"user": bob["name"], "role": "player", "seat": 1}).status_code == 201
+
+    def hidden_from(page):
+        html = page.content()  # the whole DOM, not only what is on screen
+        assert not any(f'data-card="{c}"' in html for c in secret), "Ann's secret nobles are in the DOM"
+        assert "harten boer" not in html and '"JH"' not in html and "J♥" not in html
+
+    # Bob, seat 1's player, on both pages: his view, and nothing else is his to pick
+    ctx = context(browser, bob["token"], viewport=DESKTOP)
+    for path in (f"/matches/{mid}/review", f"/matches/{mid}"):
+        page = page_of(ctx)
+        page.goto(f"{base}{path}?seat=1")
+        page.wait_for_selector("#board .table")
+        page.wait_for_selector("#steps li, #log li")
+        hidden_from(page)
+        assert page.errors == []
+    # without ?seat= Bob's pages open on his own seat (not the referee's view, which is not his)
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{mid}/review")
+    page.wait_for_selector("#review[data-listed]")
+    assert page.locator("#viewer").input_value() == "1"
+    hidden_from(page)
+    # the recorder's selector on the review: Ann's view shows them, Bob's and the public's do not
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/matches/{mid}/review?seat=0")
+    page.wait_for_selector('#board [data-card="JH"]')
+    for viewer in ("1", ""):
+        page.select_option("#viewer", viewer)
+        page.wait_for_function("() => !document.querySelector('#board [data-card=\"JH\"]')")
+        page.wait_for_timeout(500)
+        hidden_from(page)
+    assert page.errors == []
+
+
+def test_adding_a_glyph_and_comment_from_the_review(server, browser):
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
+    for seat in (0, 1):
+        api(base, token, "POST", f"/matches/{match['id']}/events", json={"type": "play", "seat": seat, "data": {"card": "spy"}})
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/matches/{match['id']}/review")
+    page.wait_for_selector("#review[data-listed]")
+    page.click("#annotate button[data-glyph='?!']")
+    page.fill("#comment", "a Spy this early shows the hand")
+    page.click("#save-note")
+    page.wait_for_selector("#steps li.current .note[data-source=human]")
+    notes = api(base, None, "GET", f"/matches/{match['id']}/annotations").json()["annotations"]
+    assert notes[0]["glyph"] == "?!" and notes[0]["comment"] == "a Spy this early shows the hand" and notes[0]["seq"] == 3
+
+
+# -- leagues ------------------------------------------------------------------------------------
+
+
+def test_a_league_page_after_a_played_swiss_round(server, browser):
+    base, token = server
+    league = api(base, token, "POST", "/leagues", json={"name": "Winter Swiss", "game": "braverats", "format": "swiss",
+                                                        "rounds": 3, "players": ["Ann", "Bob", "Cy", "Di"]}).json()
+    lid = league["id"]
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/leagues/{lid}")
+    page.wait_for_selector("#organiser:not([hidden]) #pair")
+    page.click("#pair")  # the organiser pairs round 1 from the page…
+    page.wait_for_selector(".round[data-round='1'] button[data-start='1-1']")
+    page.click("button[data-start='1-1']")  # …and starts board 1's match
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    matches = [page.url.rsplit("/", 1)[1]]
+    matches.append(api(base, token, "POST", f"/leagues/{lid}/rounds/1/boards/2/match").json()["id"])
+    for mid in matches:
+        play_braverats_by_api(base, token, mid)
+    for mid in matches:
+        wait_until(lambda: api(base, None, "GET", f"/matches/{mid}").json()["validation"] == "valid", what="validation")
+        r = api(base, token, "POST", f"/leagues/{lid}/results", json={"match": mid})
+        assert r.status_code == 201, r.text
+    wait_until(lambda: api(base, None, "GET", "/ratings/braverats").json().get("ratings"), what="the worker's ratings")
+    page.goto(f"{base}/leagues/{lid}")
+    page.wait_for_selector("#standings tbody tr")
+    page.wait_for_selector("#ratings tbody tr")
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == 4
+    assert page.locator("#standings thead th").count() > 8  # points, tiebreaks, games, W D L, byes, forfeits
+    links = {a.get_attribute("data-match") for a in page.locator(".round[data-round='1'] a[data-match]").all()}
+    assert links == set(matches)
+    assert page.locator(".round[data-round='1'] .result").count() == 2
+    standings = api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"]
+    assert [r.locator("td").nth(1).inner_text() for r in rows.all()] == [s["player"] for s in standings]
+    page.wait_for_selector("#audit:not(:empty)")
+    page.screenshot(path=str(IMG / "standings.png"), full_page=True)
+    phone = page_of(context(browser, token))
+    phone.goto(f"{base}/leagues/{lid}")
+    phone.wait_for_selector("#standings tbody tr")
+    no_horizontal_scroll(phone)
+    assert page.errors == [] and phone.errors == []
+
+
+def test_no_page_scrolls_sideways_on_a_phone(server, browser):
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "stapelen", "players": ["Ann", "Bob"]}).json()
+    api(base, token, "POST", f"/matches/{match['id']}/events", json={"type": "deal", "seat": None, "data": {"seed": 7}})
+    league = api(base, token, "POST", "/leagues", json={"name": "A league with a rather long name for a phone",
+                                                        "game": "braverats", "format": "round_robin",
+                                                        "players": ["Ann", "Bob", "Cy"]}).json()
+    page = page_of(context(browser, token))
+    for path in ("/", "/record", "/record?game=ridder_toernooi", "/record?game=braverats", f"/matches/{match['id']}",
+                 f"/matches/{match['id']}/review", "/leagues", f"/leagues/{league['id']}"):
+        page.goto(base + path)
+        page.wait_for_selector("main")
+        page.wait_for_timeout(1000)  # the scripts have drawn the page (a live page never goes network-idle)
+        no_horizontal_scroll(page)
+    assert page.errors == []
+
+
+# -- every game, to its end ---------------------------------------------------------------------
+
+
+def pick_values(page, scope, value, path):
+    """Enter ``value`` into the schema form under ``scope`` by tapping only:
+    cards and dice in their pickers, one sub-form per item, optional fields opened."""
+    import json as _json
+
+    def js(v):
+        return _json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+    if isinstance(value, dict):
+        alts = scope.locator(":scope > button[data-alt], :scope > .picker > button[data-alt]")
+        if alts.count():
+            key = next(iter(value))
+            scope.locator(f"button[data-alt='{key}']").first.click()
+        for key, v in value.items():
+            opt = scope.locator(f":scope > .optional > button[data-optional='{key}']")
+            if opt.count():
+                opt.click()
+            field = scope.locator(f"[data-field='{key}']").first
+            pick_values(page, field, v, f"{path}.{key}" if path else key)
+        return
+    if isinstance(value, list):
+        seq = scope.locator(".seqfield").first
+        arr = scope.locator(".arrayfield").first
+        if seq.count() and (not arr.count() or seq.evaluate("(s, a) => a.contains(s)", arr.element_handle()) is False):
+            for v in value:
+                seq.locator(f".picker button[data-value='{js(v)}']").first.click()
+            return
+        boxes = arr.locator(":scope > .list > .box")
+        while boxes.count() < len(value):
+            arr.locator(":scope > button").click()
+        for i, v in enumerate(value):
+            pick_values(page, boxes.nth(i), v, f"{path}[{i}]")
+        return
+    picker = scope.locator(".picker[data-path]").first
+    if picker.count():
+        picker.locator(f"button[data-value='{js(value)}']").first.click()
+    elif isinstance(value, bool):
+        box = scope.locator("input[type=checkbox]").first
+        if box.is_checked() != value:
+            box.click()
+    else:
+        scope.locator("input").first.fill(str(value))  # a free number or name, as typed at a table
+
+
+def click_move(page, move):
+    """Tap through a group's decision tree to ``move``."""
+    import json as _json
+
+    seat = "table" if move["seat"] is None else str(move["seat"])
+    group = page.locator(f"#moves .group[data-type='{move['type']}'][data-seat='{seat}']")
+    leaves = {}
+
+    def flatten(v, p=""):
+        if isinstance(v, dict) and v:
+            for k, x in v.items():
+                flatten(x, f"{p}.{k}" if p else k)
+        elif isinstance(v, list) and v:
+            for i, x in enumerate(v):
+                flatten(x, f"{p}[{i}]")
+        else:
+            leaves[p] = _json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+    flatten(move["data"])
+    before = seq_of(page)
+    for _ in range(12):
+        single = group.locator("button.move.big")
+        if single.count():
+            single.click()  # the move is whole: it is sent
+            break
+        path = group.locator("button.move").first.get_attribute("data-path")
+        crumbs = page.locator("#moves .crumb").count()
+        group.locator(f"button.move[data-path='{path}'][data-value='{leaves.get(path, '')}']").click()
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+            f" || document.querySelectorAll('#moves .crumb').length > {crumbs}"
+            " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+        if seq_of(page) > before or page.locator("#flash.error:not([hidden])").count():
+            break
+    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+    error = page.locator("#flash.error:not([hidden])")
+    assert not error.count(), error.inner_text()
+
+
+@pytest.mark.parametrize("game_id", ["sir_tommy", "stapelen", "twaalven", "ridder_toernooi"])
+def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game_id):
+    """The generic recorder (legal moves as buttons, chance pickers from the
+    event schemas) can enter any outcome and any move: the engine draws the
+    chance outcomes and picks the moves, the test only taps what it chose.
+    (BraveRats is played to its end above; Troubadour's full game is ~1,600
+    events, its opening is recorded above with the same pickers.)"""
+    import random
+
+    base, token = server
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/record?game={game_id}")
+    page.wait_for_selector("#options .field, #options p")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    rng = random.Random(7)
+    for step in range(400):
+        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
+        if page.locator("#status").inner_text().startswith("Finished"):
+            break
+        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+        ms = M.replay(log)
+        actors = list(ms.game.actors(ms.state))
+        if "chance" in actors:
+            move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
+            group = page.locator("#moves .group[data-type=chance]")
+            if group.locator(f"button[data-chance='{move['type']}']").count():
+                group.locator(f"button[data-chance='{move['type']}']").click()
+            group.locator(".seatsel").select_option("" if move["seat"] is None else str(move["seat"]))
+            pick_values(page, group.locator(".objectfield").first, move["data"], "")
+            click_and_wait(page, group.locator("button[data-submit]"))
+        else:
+            moves = [m.to_dict() for a in actors for m in ms.game.legal_moves(ms.state, None if a == "table" else a)]
+            click_move(page, rng.choice(moves))
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    assert page.errors == []
