@@ -108,7 +108,16 @@ class State(NamedTuple):
 
     @property
     def topo(self) -> B.Topology:
-        return B.topology(self.cfg.board_doc, self.cfg.n)
+        cfg = self.cfg
+        t = _TOPOS.get((cfg.board_hash, cfg.n))
+        if t is None:
+            t = _TOPOS[(cfg.board_hash, cfg.n)] = B.topology(cfg.board_doc, cfg.n)
+        return t
+
+
+#: (board hash, players) -> topology: a state names its board by hash, the
+#: canonical document hashes to it (``resolve_board`` checks that once).
+_TOPOS: dict[tuple[str, int], B.Topology] = {}
 
 
 def _put(t: tuple, i: int, v: Any) -> tuple:
@@ -880,6 +889,8 @@ class Catan(Game):
         known, unk = s.dev[seat][ref]
         fk, fu = s.fresh[seat]
         pool = s.pools[ref]
+        if k == VP:  # victory point cards are exempt from the turn they were bought
+            fk, fu = ZERO, 0
         if known[k] - fk[k] > 0:
             use_known = True
         elif unk - fu > 0 and pool[k] > 0:
