@@ -440,15 +440,19 @@ class Catan(Game):
         if type == "play_year_of_plenty":
             return {"cards": sorted((RES[self._res(c, "data.cards")] for c in data["cards"]), key=RES.index)}
         if type == "play_monopoly":
-            out = {"resource": RES[self._res(data["resource"], "data.resource")]}
-            if "given" in data:
-                given = {}
-                for k, v in data["given"].items():
-                    if not k.isdigit() or not 0 <= int(k) < s.cfg.n:
-                        raise MalformedEvent(f"given: {k!r} is not a seat", field="data.given")
-                    given[str(int(k))] = v
-                out["given"] = dict(sorted(given.items()))
-            return out
+            # the log records what the table saw handed over, seat by seat
+            r = self._res(data["resource"], "data.resource")
+            given = {}
+            for k, v in data.get("given", {}).items():
+                if not k.isdigit() or not 0 <= int(k) < s.cfg.n or seat is not None and int(k) == seat:
+                    raise MalformedEvent(f"given: {k!r} is not another player's seat", field="data.given")
+                given[int(k)] = v
+            for p in range(s.cfg.n):
+                if p != seat and p not in given:
+                    ref = self._ref(s, p)
+                    if ref.least(r) == ref.most(r):
+                        given[p] = ref.least(r)
+            return {"resource": RES[r], "given": {str(p): given[p] for p in sorted(given)}}
         if type == "trade":
             return {"with": data["with"], "give": self._cards_dict(self._cards(data["give"], "data.give")),
                     "get": self._cards_dict(self._cards(data["get"], "data.get"))}
@@ -1149,7 +1153,8 @@ class Catan(Game):
         if old[MONOPOLY]:
             exact = all(self._ref(s, p).exact for p in range(s.cfg.n))
             if exact:
-                out.extend(Move("play_monopoly", seat, {"resource": RES[r]}) for r in range(5))
+                out.extend(Move("play_monopoly", seat, {"resource": RES[r], "given": {
+                    str(p): self._ref(s, p).known[r] for p in range(s.cfg.n) if p != seat}}) for r in range(5))
         return out
 
     @staticmethod
