@@ -213,6 +213,9 @@ class Catan(Game):
             option="board",
             embed="board_doc",
             max_bytes=100_000,
+            default_for=lambda options, players: (
+                None if isinstance(options, dict) and options.get("board_seed") is not None
+                else B.standard_hashes().get(players)),
         )
     }
 

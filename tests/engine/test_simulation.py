@@ -13,11 +13,12 @@ from engine import all_games
 from engine import match as M
 from engine.core import CHANCE, InvalidOptions
 from engine.jogledor.simulate import Recorder, play_random
+from engine.catan import simulate as catan
 from engine.ridder_toernooi import simulate as ridder
 from engine.simulation import Table, check_players
 from engine.troubadour import simulate as troubadour
 
-SIMULATORS = {"troubadour": troubadour.SIMULATOR, "ridder_toernooi": ridder.SIMULATOR}
+SIMULATORS = {"troubadour": troubadour.SIMULATOR, "ridder_toernooi": ridder.SIMULATOR, "catan": catan.SIMULATOR}
 CASES = [
     ("troubadour", 2, ["greedy", "greedy"], 3, 20_000),
     ("troubadour", 3, ["random", "greedy", "random"], 8, 400),
@@ -25,6 +26,8 @@ CASES = [
     ("ridder_toernooi", 2, ["greedy", "random"], 1, 20_000),
     ("ridder_toernooi", 5, ["random"] * 5, 12, 20_000),
     ("ridder_toernooi", 10, ["greedy", "random"] * 5, 4, 60),
+    ("catan", 4, ["greedy", "random"] * 2, 3, 20_000),
+    ("catan", 6, ["random"] * 6, 5, 300),
 ]
 
 
