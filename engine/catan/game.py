@@ -1244,6 +1244,7 @@ class Catan(Game):
             "roads": [{"edge": i, "owner": o} for i, o in enumerate(s.roads) if o >= 0],
             "players": players,
         }
+        out["layout"] = _layout(topo)
         if s.phase == SBP:
             out["building"] = s.step
         if s.phase == DISCARD:
@@ -1253,18 +1254,6 @@ class Catan(Game):
         if s.winner >= 0:
             out["winner"] = s.winner
         return out
-
-    def board_view(self, s: State) -> dict[str, Any]:
-        topo = s.topo
-        return {
-            "hexes": [{"hex": i, "at": list(c), "terrain": topo.terrain[i], "number": topo.number[i] or None}
-                      for i, c in enumerate(topo.hexes)],
-            "vertices": [{"vertex": i, "hexes": [list(c) for c in topo.vertices[i]],
-                          **({"harbor": "3:1" if topo.harbor[i] == B.GENERIC else RES[topo.harbor[i]]} if topo.harbor[i] >= 0 else {})}
-                         for i in range(len(topo.vertices))],
-            "edges": [{"edge": i, "hexes": [list(c) for c in topo.edges[i]], "vertices": list(topo.edge_vertices[i])}
-                      for i in range(len(topo.edges))],
-        }
 
     def event_view(self, s: State, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
         type_ = event["type"]
@@ -1328,6 +1317,24 @@ class Catan(Game):
                                          "description": self.data_kinds["boards"].description,
                                          "default": "the standard board for the player count"}}
         return info
+
+
+_LAYOUTS: dict[str, dict[str, Any]] = {}
+
+
+def _layout(topo: B.Topology) -> dict[str, Any]:
+    """The board as a recorder names it: hexes, intersections by their number
+    (each as its three hexes), paths by their number (each as its two hexes)."""
+    got = _LAYOUTS.get(topo.hash + str(len(topo.hexes)))
+    if got is None:
+        got = _LAYOUTS[topo.hash + str(len(topo.hexes))] = {
+            "hexes": [{"at": list(c), "terrain": topo.terrain[i], **({"number": topo.number[i]} if topo.number[i] else {})}
+                      for i, c in enumerate(topo.hexes)],
+            "vertices": [[list(c) for c in v] for v in topo.vertices],
+            "edges": [[list(c) for c in e] for e in topo.edges],
+            "harbors": {str(v): ("3:1" if k == B.GENERIC else RES[k]) for v, k in enumerate(topo.harbor) if k >= 0},
+        }
+    return got
 
 
 def _jsonable(v: Any) -> Any:
