@@ -142,7 +142,7 @@ def main() -> None:
 #: Benchmark modules of the games, leagues and Merkle proofs, each with measure() -> rows.
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
-                "workers": "bench.workers"}
+                "workers": "bench.workers", "catan": "bench.catan"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
