@@ -261,6 +261,7 @@ class Topology(NamedTuple):
     robber: int
     by_number: dict[int, tuple[int, ...]]
     placeholder: bool
+    harbor_vertices: tuple[tuple[int, int], ...]  # (vertex, kind) of every harbour intersection
 
 
 def topology(doc: dict[str, Any], players: int) -> Topology:
@@ -345,6 +346,7 @@ def _topology(text: str, players: int) -> Topology:
         robber=hex_index[robber_at],
         by_number={k: tuple(v) for k, v in by_number.items()},
         placeholder=doc["provenance"] == "placeholder",
+        harbor_vertices=tuple((v, k) for v, k in enumerate(harbor) if k >= 0),
     )
 
 

@@ -60,6 +60,7 @@ class Config(NamedTuple):
     start: int
     board_hash: str
     board_doc: Any
+    topo: Any = None  # derived from the board (not encoded)
 
 
 class State(NamedTuple):
@@ -108,16 +109,7 @@ class State(NamedTuple):
 
     @property
     def topo(self) -> B.Topology:
-        cfg = self.cfg
-        t = _TOPOS.get((cfg.board_hash, cfg.n))
-        if t is None:
-            t = _TOPOS[(cfg.board_hash, cfg.n)] = B.topology(cfg.board_doc, cfg.n)
-        return t
-
-
-#: (board hash, players) -> topology: a state names its board by hash, the
-#: canonical document hashes to it (``resolve_board`` checks that once).
-_TOPOS: dict[tuple[str, int], B.Topology] = {}
+        return self.cfg.topo
 
 
 def _put(t: tuple, i: int, v: Any) -> tuple:
@@ -323,8 +315,8 @@ class Catan(Game):
         bank = o["bank_per_resource"] or (24 if big else 19)
         sbp = o["special_building_phase"] if o["special_building_phase"] is not None else big
         deck = DECKS["5-6" if big else "3-4"]
-        cfg = Config(n, o["victory_points"], o["discard_limit"], bank, sbp, deck, o["start_seat"], digest, doc)
         topo = B.topology(doc, n)
+        cfg = Config(n, o["victory_points"], o["discard_limit"], bank, sbp, deck, o["start_seat"], digest, doc, topo)
         empty = Hand()
         nv = n + 2
         return State(
@@ -494,6 +486,8 @@ class Catan(Game):
             where = "; ".join(s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins))
             raise RuleViolation(P + "hand", f"{s.names[seat]}: {exc}" + (f" (unseen cards from: {where})" if where else ""),
                                 seat=seat) from None
+        if all(h is ref for h in row):
+            return _put(hands, seat, (new_ref,) * len(row))
         memo = {id(ref): new_ref}
         out = []
         for h in row:
@@ -709,54 +703,57 @@ class Catan(Game):
 
     def _produce(self, s: State, total: int) -> State:
         topo = s.topo
-        n = s.cfg.n
-        owed = [[0] * 5 for _ in range(n)]
-        blocked = list(s.blocked)
         bld = s.buildings
+        robber = s.robber
+        owed: dict[int, dict[int, int]] = {}  # resource -> seat -> cards
+        yields: list[tuple[int, int, int]] = []  # (hex, resource, cards)
+        blocked = s.blocked
         for h in topo.by_number.get(total, ()):
             r = topo.resource[h]
             if r < 0:
                 continue
+            k_hex = 0
             for v in topo.hex_vertices[h]:
                 b = bld[v]
                 if b >= 0:
-                    if h == s.robber:
-                        blocked[b >> 1] += 1 + (b & 1)
+                    k = 1 + (b & 1)
+                    if h == robber:
+                        blocked = _put(blocked, b >> 1, blocked[b >> 1] + k)
                     else:
-                        owed[b >> 1][r] += 1 + (b & 1)
-        pay = [[0] * 5 for _ in range(n)]
+                        per = owed.setdefault(r, {})
+                        per[b >> 1] = per.get(b >> 1, 0) + k
+                        k_hex += k
+            if k_hex:
+                yields.append((h, r, k_hex))
+        if not owed:
+            return s._replace(blocked=blocked) if blocked is not s.blocked else s
         bank = list(s.bank)
-        paid_hexes = []
-        for r in range(5):
-            want = [p for p in range(n) if owed[p][r]]
-            if not want:
-                continue
-            need = sum(owed[p][r] for p in want)
+        gains: dict[int, list[int]] = {}
+        full = set()
+        for r, per in owed.items():
+            need = sum(per.values())
             if need <= bank[r]:
-                for p in want:
-                    pay[p][r] = owed[p][r]
-            elif len(want) == 1:
-                pay[want[0]][r] = bank[r]  # the only one owed gets what is left
+                pay = per
+                full.add(r)
+            elif len(per) == 1:
+                (p,) = per
+                pay = {p: bank[r]}  # the only one owed gets what is left
             else:
                 continue  # nobody gets it
-            bank[r] -= sum(pay[p][r] for p in want)
-            if all(pay[p][r] == owed[p][r] for p in want):
-                paid_hexes.append(r)
+            for p, k in pay.items():
+                gains.setdefault(p, [0, 0, 0, 0, 0])[r] += k
+                bank[r] -= k
         hex_yield = s.hex_yield
-        for h in topo.by_number.get(total, ()):
-            r = topo.resource[h]
-            if r in paid_hexes and h != s.robber:
-                k = sum(1 + (bld[v] & 1) for v in topo.hex_vertices[h] if bld[v] >= 0)
-                if k:
-                    hex_yield = _put(hex_yield, h, hex_yield[h] + k)
+        for h, r, k in yields:
+            if r in full:
+                hex_yield = _put(hex_yield, h, hex_yield[h] + k)
         hands = s.hands
         produced = s.produced
-        for p in range(n):
-            if any(pay[p]):
-                g = tuple(pay[p])
-                hands = self._gain(s, hands, p, g)
-                produced = _put(produced, p, _add(produced[p], g))
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=tuple(blocked), hex_yield=hex_yield)
+        for p, g in gains.items():
+            g_t = tuple(g)
+            hands = self._gain(s, hands, p, g_t)
+            produced = _put(produced, p, _add(produced[p], g_t))
+        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield)
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
@@ -1004,9 +1001,10 @@ class Catan(Game):
     # trading ----------------------------------------------------------------------------
     def ratio(self, s: State, seat: int, r: int) -> int:
         best = 4
-        topo = s.topo
-        for v, kind in enumerate(topo.harbor):
-            if kind >= 0 and s.buildings[v] >= 0 and s.buildings[v] >> 1 == seat:
+        bld = s.buildings
+        for v, kind in s.cfg.topo.harbor_vertices:
+            b = bld[v]
+            if b >= 0 and b >> 1 == seat:
                 if kind == r:
                     return 2
                 if kind == B.GENERIC:
@@ -1127,6 +1125,8 @@ class Catan(Game):
                 out.append(Move("buy_dev", seat, {}))
             if ph == MAIN:
                 for give in range(5):
+                    if hand.least(give) < 2:
+                        continue
                     k = self.ratio(s, seat, give)
                     if hand.least(give) >= k:
                         out.extend(Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
@@ -1290,7 +1290,7 @@ class Catan(Game):
         out = {}
         for name, value in zip(State._fields, s):
             if name == "cfg":
-                value = list(value)
+                value = list(value)[:-1]
             elif name == "hands":
                 value = [[h.encode() for h in row] for row in value]
             out[name] = _jsonable(value)
@@ -1303,7 +1303,7 @@ class Catan(Game):
             if name == "cfg":
                 c = list(value)
                 c[5] = tuple(c[5])
-                value = Config(*c)
+                value = Config(*c, topo=B.topology(c[8], c[0]))
             elif name == "hands":
                 value = tuple(tuple(Hand.decode(h) for h in row) for row in value)
             else:

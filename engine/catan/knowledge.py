@@ -90,6 +90,11 @@ def _shortfall(h: Hand, counts: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def can_pay(h: Hand, counts: tuple[int, ...]) -> bool:
+    k = h.known
+    if k[0] >= counts[0] and k[1] >= counts[1] and k[2] >= counts[2] and k[3] >= counts[3] and k[4] >= counts[4]:
+        return True
+    if not h.unseen:
+        return False
     need = _shortfall(h, counts)
     if not any(need):
         return True
@@ -115,10 +120,11 @@ def _hall(need: tuple[int, ...], unseen: tuple[tuple[int, int], ...]) -> bool:
 def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
     """The hand after ``counts`` leave it, seen by the viewer (a build, a trade,
     a discard, a card stolen that the viewer saw). Raises ``Contradiction``."""
+    k = h.known
+    if k[0] >= counts[0] and k[1] >= counts[1] and k[2] >= counts[2] and k[3] >= counts[3] and k[4] >= counts[4]:
+        return Hand((k[0] - counts[0], k[1] - counts[1], k[2] - counts[2], k[3] - counts[3], k[4] - counts[4]), h.unseen)
     need = _shortfall(h, counts)
     known = tuple(h.known[r] - (counts[r] - need[r]) for r in range(R))
-    if not any(need):
-        return Hand(known, h.unseen)
     if not _hall(need, h.unseen):
         names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
         origins = tuple(sorted({o for _, o in h.unseen}))
