@@ -205,3 +205,47 @@ def test_no_view_depends_on_a_hidden_card_in_these_games(players, seed):
 @given(players=st.integers(3, 6), seed=st.integers(0, 2**31))
 def test_no_view_depends_on_a_hidden_card(players, seed):
     brute_force(players, seed)
+
+
+# -- development cards the recorder did not see ------------------------------------------------
+
+def _own_turn_again(s):
+    s = act(s, "end_turn", s.turn)
+    for seat in range(1, s.cfg.n):
+        s = act(act(s, "roll", seat), "dice", None, {"dice": [2, 3]})
+        s = act(s, "end_turn", seat)
+    return s
+
+
+def test_an_unseen_development_card_is_accepted_when_played_and_the_deck_narrows():
+    s = new(4)._replace(phase=7, turn=0, turn_no=1)
+    s = give(s, 0, {"ore": 1, "wool": 1, "grain": 1})
+    s = act(act(s, "buy_dev", 0), "draw_dev", 0, {"card": None})
+    ref = s.cfg.n + 1
+    assert s.dev[0][ref] == ((0, 0, 0, 0, 0), 1) and s.pools[ref] == (14, 2, 2, 2, 5)
+    s = _own_turn_again(s)
+    s = act(s, "play_monopoly", 0, {"resource": "wool"})
+    assert s.dev[0][ref] == ((0, 0, 0, 0, 0), 0) and s.pools[ref] == (14, 2, 2, 1, 5)
+    assert s.pools[1] == (14, 2, 2, 1, 5)  # everyone saw a monopoly played
+
+
+def test_a_draw_is_entered_with_the_buyers_seat():
+    s = new(4)._replace(phase=7, turn=0, turn_no=1)
+    s = give(s, 0, {"ore": 1, "wool": 1, "grain": 1})
+    s = act(s, "buy_dev", 0)
+    from engine.core import MalformedEvent
+    with pytest.raises(MalformedEvent) as exc:
+        act(s, "draw_dev", None, {"card": "knight"})
+    assert exc.value.details["field"] == "seat"
+
+
+def test_a_card_the_deck_no_longer_holds_cannot_be_drawn():
+    s = new(4)._replace(phase=7, turn=0, turn_no=1)
+    for _ in range(2):
+        s = give(s, 0, {"ore": 1, "wool": 1, "grain": 1})
+        s = act(act(s, "buy_dev", 0), "draw_dev", 0, {"card": "monopoly"})
+    s = give(s, 0, {"ore": 1, "wool": 1, "grain": 1})
+    s = act(s, "buy_dev", 0)
+    with pytest.raises(RuleViolation) as exc:
+        act(s, "draw_dev", 0, {"card": "monopoly"})
+    assert exc.value.rule == "catan.dev_buy"
