@@ -937,7 +937,34 @@ class Catan(Game):
     def _road_spots(self, s: State, seat: int) -> list[int]:
         if s.built[seat][2] >= MAX_ROADS:
             return []
-        return [e for e in range(len(s.roads)) if s.roads[e] == -1 and self._road_ok(s, seat, e)]
+        if s.phase == SETUP_R:
+            return [e for e in s.topo.vertex_edges[s.last_placed] if s.roads[e] == -1]
+        topo = s.topo
+        roads, bld = s.roads, s.buildings
+        ends = set()
+        for e, o in enumerate(roads):
+            if o == seat:
+                ends.update(topo.edge_vertices[e])
+        for v, b in enumerate(bld):
+            if b >= 0 and b >> 1 == seat:
+                ends.add(v)
+        spots = set()
+        for v in ends:
+            b = bld[v]
+            if b >= 0 and b >> 1 != seat:
+                continue  # no road through another player's building
+            for e in topo.vertex_edges[v]:
+                if roads[e] == -1:
+                    spots.add(e)
+        return sorted(spots)
+
+    def _settlement_spots(self, s: State, seat: int) -> list[int]:
+        topo = s.topo
+        near = set()
+        for e, o in enumerate(s.roads):
+            if o == seat:
+                near.update(topo.edge_vertices[e])
+        return sorted(v for v in near if self._distance_ok(s, v))
 
     def _a_play_road_building(self, s: State, seat: int, data: dict[str, Any]) -> State:
         s = self._play_dev(s, seat, ROADS, "road building")
@@ -1116,8 +1143,7 @@ class Catan(Game):
             if r < MAX_ROADS and K.can_pay(hand, ROAD_COST):
                 out.extend(Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat))
             if b < MAX_SETTLEMENTS and K.can_pay(hand, SETTLEMENT_COST):
-                out.extend(Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices))
-                           if self._settlement_ok(s, seat, v))
+                out.extend(Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat))
             if c < MAX_CITIES and K.can_pay(hand, CITY_COST):
                 out.extend(Move("build_city", seat, {"vertex": v}) for v in range(len(topo.vertices))
                            if s.buildings[v] == seat * 2)

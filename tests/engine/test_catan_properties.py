@@ -53,3 +53,24 @@ def test_simulated_games_end_replay_and_conserve(players, seed, strategy, mixed)
     assert GAME.decode_state(json.loads(json.dumps(GAME.encode_state(final.state)))) == final.state
     # and the whole log replays to the same state again
     assert M.replay(log).state == final.state
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32))
+def test_legal_moves_are_exactly_the_places_the_rules_allow_and_each_is_accepted(players, seed):
+    log = play_game(players, ["random"] * players, seed, keep_log=True, max_events=600)["log"]
+    head = log[0]["data"]
+    s = GAME.setup(tuple(head["players"]), head["options"])
+    for i, e in enumerate(log[1:]):
+        s = GAME.apply(s, e["type"], e["seat"], e["data"])
+        for p in GAME.actors(s):
+            if not isinstance(p, int):
+                continue
+            moves = GAME.legal_moves(s, p)
+            if s.phase in (7, 9, 10):  # main, road building, special building
+                allowed = [x for x in range(len(s.roads)) if s.roads[x] == -1 and GAME._road_ok(s, p, x)]
+                assert GAME._road_spots(s, p) == (allowed if s.built[p][2] < MAX_ROADS else [])
+                assert GAME._settlement_spots(s, p) == [v for v in range(len(s.buildings)) if GAME._settlement_ok(s, p, v)]
+            if i % 7 == 0:
+                for m in moves:
+                    GAME.apply(s, m.type, p, GAME.normalize(s, m.type, p, m.data))
