@@ -6,6 +6,7 @@ and audited."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -123,3 +124,66 @@ def test_a_simulated_game_over_http_is_validated_with_annotations_and_audited(cl
     public = client.get(f"/api/matches/{mid}/state").get_json()
     assert all(p["development_known"] == {} for p in public["players"])
     assert GAME.result(ms.state).scores == tuple(ms.result.scores)
+
+
+# -- brute force over HTTP: a stolen card and a drawn card stay hidden ------------------------------
+
+SETUP = [
+    (0, [[0, -1], [1, -1], [0, 0]], [[0, -1], [0, 0]]), (1, [[-1, 1], [0, 1], [-1, 2]], [[-1, 1], [0, 1]]),
+    (2, [[1, 0], [2, 0], [1, 1]], [[1, 0], [2, 0]]), (2, [[-1, -1], [0, -1], [-1, 0]], [[-1, -1], [-1, 0]]),
+    (1, [[1, -2], [2, -2], [1, -1]], [[1, -2], [2, -2]]), (0, [[-2, 1], [-1, 1], [-2, 2]], [[-2, 1], [-1, 1]]),
+]
+
+
+def _record_to_the_steal(client, steal, draw):
+    """The walk-through of docs/games/catan.md up to Bob's steal from Ann
+    (card ``steal``) and a development card Bob then buys (card ``draw``)."""
+    from tests.test_commitments import event, post
+    mid = post(client, "/api/matches", {"game": "catan", "players": ["Ann", "Bob", "Cor"]})["id"]
+    for seat, v, e in SETUP:
+        event(client, mid, "build_settlement", seat, {"vertex": v})
+        event(client, mid, "build_road", seat, {"edge": e})
+    event(client, mid, "roll", 0)
+    event(client, mid, "dice", None, {"dice": [2, 4]})
+    event(client, mid, "trade", 0, {"with": 1, "give": {"ore": 1}, "get": {"wool": 1}})
+    event(client, mid, "build_road", 0, {"edge": [[0, -1], [1, -1]]})
+    event(client, mid, "end_turn", 0)
+    event(client, mid, "roll", 1)
+    event(client, mid, "dice", None, {"dice": [3, 4]})
+    event(client, mid, "move_robber", 1, {"hex": [0, -1], "victim": 0})
+    event(client, mid, "steal", 1, {"card": steal, "from": 0})
+    event(client, mid, "buy_dev", 1)
+    event(client, mid, "draw_dev", 1, {"card": draw})
+    return mid
+
+
+def test_a_stolen_and_a_drawn_card_cannot_be_brute_forced(app, client, anon, make_user, store):
+    from tests.test_commitments import attack, get, normalized, player, seen_by, transparency
+    svc = app.extensions["kroniek"]
+    outcomes = {}
+    for steal, draw in [("brick", "knight"), ("wool", "knight"), ("brick", "monopoly"), ("brick", "victory_point"),
+                        ("wool", "road_building")]:
+        mid = _record_to_the_steal(client, steal, draw)
+        cor = player(client, make_user, app, mid, 2)
+        assert validate_log(store, mid)["status"] == "valid"
+        referee = get(client, f"/api/matches/{mid}/events", seat="referee")["events"]
+        views = {"public": seen_by(anon, None, mid), "Cor": seen_by(cor, 2, mid)}
+        for seq, candidates in ((len(referee) - 2, [{"card": c, "from": 0} for c in ("brick", "wool")]),
+                                (len(referee), [{"card": c} for c in ("knight", "road_building", "year_of_plenty",
+                                                                          "monopoly", "victory_point")])):
+            hidden = referee[seq - 1]
+            assert hidden["data"]["card"] in (steal, draw)
+            before = svc.state_at(mid, seq - 1)
+            for name, docs in views.items():
+                shown = docs["events"]["events"][seq - 1]
+                assert shown["redacted"] is True and shown["data"]["card"] is None
+                found = attack([docs, transparency(anon)], hidden, candidates)
+                # a stolen card's text ("card":"brick","from":0) never appears; neither does a drawn card's
+                assert found == [], (name, found)
+            assert before.seq == seq - 1
+            # the control: the referee's view gives the card away to the same attack
+            control = attack([{"events": {"events": referee}}], hidden, candidates)
+            assert f"text of {hidden['data']}" in control, control
+        outcomes[(steal, draw)] = {name: normalized(docs, mid) for name, docs in views.items()}
+    # whatever was stolen and drawn, the public and Cor read exactly the same
+    assert len({json.dumps(o, sort_keys=True) for o in outcomes.values()}) == 1
