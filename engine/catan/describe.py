@@ -43,6 +43,23 @@ def _vertex(s: State, v: int) -> str:
     return f"intersection {v} ({' / '.join(parts)})"
 
 
+def _hex(s: State, at) -> str:
+    topo = s.topo
+    h = topo.hex_index.get(tuple(at))
+    if h is None:
+        return "sea"
+    num = topo.number[h]
+    return f"{topo.terrain[h]}{' ' + str(num) if num else ''}"
+
+
+def _path(s: State, e: int) -> str:
+    return f"path {e} ({' | '.join(_hex(s, c) for c in s.topo.edges[e])})"
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
 def describe(game: Any, b: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> str:
     who = _n(b, seat)
     if type == "build_settlement":
@@ -53,7 +70,7 @@ def describe(game: Any, b: State, type: str, seat: int | None, data: dict[str, A
         if b.phase == 0 and got:
             text += f" and takes {_cards(got)}"
     elif type == "build_road":
-        text = f"{who} builds a road on path {data['edge']}"
+        text = f"{who} builds a road on {_path(b, data['edge'])}"
     elif type == "build_city":
         text = f"{who} upgrades {_vertex(b, data['vertex'])} to a city"
     elif type == "roll":
@@ -75,17 +92,17 @@ def describe(game: Any, b: State, type: str, seat: int | None, data: dict[str, A
     elif type == "discard":
         text = f"{who} discards {_cards(data['cards'])}"
     elif type == "move_robber":
-        text = f"{who} moves the robber to {data['hex']}"
+        text = f"{who} moves the robber to {_hex(b, data['hex'])} {data['hex']}"
         if data.get("victim") is not None:
             text += f" and steals from {_n(b, data['victim'])}"
     elif type == "steal":
         card = data.get("card")
-        text = f"{who} steals {'a ' + card if card else 'a card'} from {_n(b, data['from'])}"
+        text = f"{who} steals {_a(card) if card else 'a card'} from {_n(b, data['from'])}"
     elif type == "buy_dev":
         text = f"{who} buys a development card"
     elif type == "draw_dev":
         card = data.get("card")
-        text = f"{who} draws {'a ' + card.replace('_', ' ') if card else 'a card (not seen)'}"
+        text = f"{who} draws {_a(card.replace('_', ' ')) if card else 'a card (not seen)'}"
     elif type == "play_knight":
         text = f"{who} plays a knight ({a.knights[seat]} played)"
     elif type == "play_road_building":

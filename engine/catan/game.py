@@ -76,7 +76,10 @@ class State(NamedTuple):
     roads: tuple[int, ...]  # per edge: -1 or owner
     built: tuple[tuple[int, int, int], ...]  # per seat: settlements, cities, roads on the board
     bank: tuple[int, ...]
-    #: hands[seat][viewer]: viewers 0..n-1 are seats, n the public, n+1 the referee (the log)
+    #: hands[holder][viewer]: what each viewer knows of each holder's resource cards.
+    #: Holders 0..n-1 are the seats (a scenario may append its own, e.g. Troje's
+    #: face-down support stack); viewers 0..n-1 are the seats, n the public,
+    #: n+1 the referee (the log). A seat sees its own hand as the referee does.
     hands: tuple[tuple[Hand, ...], ...]
     #: dev[seat][viewer]: (known counts per kind, unseen count); pools[viewer]: kinds unseen by that viewer
     dev: tuple[tuple[tuple[tuple[int, ...], int], ...], ...]
@@ -475,9 +478,11 @@ class Catan(Game):
         return s.hands[seat][s.cfg.n + 1]
 
     def _map_hand(self, s: State, hands: tuple, seat: int, fn, origin: str = "") -> tuple:
-        """Apply ``fn`` to every viewer's knowledge of ``seat``'s hand (once per
-        distinct value); the referee's must succeed, a viewer's that fails is
-        reset to what the viewer can always know: the hand's size."""
+        """Apply ``fn`` to every viewer's knowledge of holder ``seat``'s cards
+        (once per distinct value); the referee's must succeed, a viewer's that
+        fails is reset to what the viewer can always know: the hand's size. A
+        seat's own view is the referee's; a holder that is no seat (a
+        scenario's face-down stack) has no own view."""
         row = hands[seat]
         ref = row[-1]
         try:
@@ -499,7 +504,8 @@ class Catan(Game):
                     got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
                 memo[id(h)] = got
             out.append(got)
-        out[seat] = new_ref
+        if seat < s.cfg.n:
+            out[seat] = new_ref
         return _put(hands, seat, tuple(out))
 
     def _pay(self, s: State, hands: tuple, seat: int, cost: tuple[int, ...]) -> tuple:
