@@ -465,7 +465,8 @@ class Catan(Game):
         if fn is None:
             raise MalformedEvent(f"unknown event type {type!r}", field="type")
         after = fn(self, s, seat, data)
-        return self._check_win(after)
+        # only these change someone's VP or start a turn (a win then counts)
+        return self._check_win(after) if type in _MAY_WIN else after
 
     def _phase(self, s: State, seat: int | None, allowed: tuple[int, ...], what: str) -> None:
         if s.phase not in allowed:
@@ -1380,6 +1381,9 @@ def _tuplify(v: Any) -> Any:
         return tuple(_tuplify(x) for x in v)
     return v
 
+
+_MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
+                      "end_turn"})
 
 _APPLY = {
     "build_settlement": Catan._a_build_settlement,
