@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine import match as M
 from engine.catan import GAME
+from engine.catan import knowledge as K
 from engine.catan.game import MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS
 from engine.catan.simulate import play_game
 
@@ -74,3 +75,40 @@ def test_legal_moves_are_exactly_the_places_the_rules_allow_and_each_is_accepted
             if i % 7 == 0:
                 for m in moves:
                     GAME.apply(s, m.type, p, GAME.normalize(s, m.type, p, m.data))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), hide=st.floats(0.2, 1.0))
+def test_a_recorder_who_misses_cards_is_never_refused_and_never_wrong(players, seed, hide):
+    """Replay a simulated game as a physical recording in which the recorder did
+    not see some stolen and drawn cards: every event is still accepted (the
+    real cards are one assignment of the unseen ones), and at every step each
+    hand's real content lies within what the log knows of it."""
+    import random
+
+    record = play_game(players, ["greedy"] * players, seed, keep_log=True, max_events=1500)
+    rng = random.Random(seed)
+    truth = M.replay(record["log"][:1])
+    seen = M.start({**record["log"][0]["data"], "mode": "physical", "seed": None})
+    hidden_vp = False
+    for e in record["log"][1:]:
+        truth = M.apply_event(truth, e["seq"], e["type"], e["seat"], e["data"])
+        data = e["data"]
+        if e["type"] in ("steal", "draw_dev") and rng.random() < hide:
+            hidden_vp |= e["type"] == "draw_dev" and data["card"] == "victory_point"
+            data = {**data, "card": None}
+        data = M.normalize_event(seen, e["type"], e["seat"], data)
+        seen = M.apply_event(seen, e["seq"], e["type"], e["seat"], data)
+        t, k = truth.state, seen.state
+        ref = players + 1
+        for p in range(players):
+            real, known = t.hands[p][ref], k.hands[p][ref]
+            assert real.exact and real.size == known.size
+            for view in k.hands[p]:
+                assert all(view.least(r) <= real.known[r] <= view.most(r) for r in range(5)), (e, p)
+                assert K.can_pay(view, real.known)
+            real_dev, known_dev = t.dev[p][ref], k.dev[p][ref]
+            assert all(known_dev[0][x] <= real_dev[0][x] for x in range(5))
+            assert sum(known_dev[0]) + known_dev[1] == sum(real_dev[0])
+    if not hidden_vp:
+        assert (seen.result is None) == (truth.result is None)
