@@ -490,21 +490,23 @@ class Catan(Game):
             new_ref = fn(ref)
         except Contradiction as exc:
             where = "; ".join(s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins))
-            raise RuleViolation(P + "hand", f"{s.names[seat]}: {exc}" + (f" (unseen cards from: {where})" if where else ""),
+            who = s.names[seat] if seat < len(s.names) else f"holder {seat}"
+            raise RuleViolation(P + "hand", f"{who}: {exc}" + (f" (unseen cards from: {where})" if where else ""),
                                 seat=seat) from None
-        if all(h is ref for h in row):
-            return _put(hands, seat, (new_ref,) * len(row))
-        memo = {id(ref): new_ref}
-        out = []
-        for h in row:
-            got = memo.get(id(h))
-            if got is None:
-                try:
-                    got = fn(h)
-                except Contradiction:
-                    got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
-                memo[id(h)] = got
-            out.append(got)
+        out = [new_ref] * len(row)
+        last_in = last_out = None
+        for i, h in enumerate(row):
+            if h is ref:
+                continue
+            if h is last_in:
+                out[i] = last_out
+                continue
+            try:
+                got = fn(h)
+            except Contradiction:
+                got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
+            last_in, last_out = h, got
+            out[i] = got
         if seat < s.cfg.n:
             out[seat] = new_ref
         return _put(hands, seat, tuple(out))
