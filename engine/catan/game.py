@@ -515,7 +515,17 @@ class Catan(Game):
         return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
 
     def _gain(self, s: State, hands: tuple, seat: int, gain: tuple[int, ...]) -> tuple:
-        return self._map_hand(s, hands, seat, lambda h: K.add(h, gain))
+        """Known cards arrive (seen by all): cannot fail, so no checks."""
+        row = hands[seat]
+        g0, g1, g2, g3, g4 = gain
+        out = []
+        last_in = last_out = None
+        for h in row:
+            if h is not last_in:
+                k = h.known
+                last_in, last_out = h, Hand((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen)
+            out.append(last_out)
+        return _put(hands, seat, tuple(out))
 
     # placement ----------------------------------------------------------------------
     def _distance_ok(self, s: State, v: int) -> bool:
@@ -700,17 +710,18 @@ class Catan(Game):
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
         d = data["dice"]
         total = d[0] + d[1]
-        s = s._replace(dice=(d[0], d[1]), hist=_put(s.hist, total - 2, s.hist[total - 2] + 1))
+        rolled = {"dice": (d[0], d[1]), "hist": _put(s.hist, total - 2, s.hist[total - 2] + 1)}
         n = s.cfg.n
-        if total == 7:
-            limit = s.cfg.discard_limit
-            pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
-            if any(pending):
-                return s._replace(phase=DISCARD, pending=pending)
-            return s._replace(phase=ROBBER, ret=MAIN)
-        return self._produce(s, total)._replace(phase=MAIN)
+        if total != 7:
+            return self._produce(s, total, phase=MAIN, **rolled)
+        limit = s.cfg.discard_limit
+        pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
+        if any(pending):
+            return s._replace(phase=DISCARD, pending=pending, **rolled)
+        return s._replace(phase=ROBBER, ret=MAIN, **rolled)
 
-    def _produce(self, s: State, total: int) -> State:
+    def _produce(self, s: State, total: int, **also: Any) -> State:
+        """Pay the roll ``total``; ``also``: more fields to set in the same step."""
         topo = s.topo
         bld = s.buildings
         robber = s.robber
@@ -735,7 +746,7 @@ class Catan(Game):
             if k_hex:
                 yields.append((h, r, k_hex))
         if not owed:
-            return s._replace(blocked=blocked) if blocked is not s.blocked else s
+            return s._replace(blocked=blocked, **also)
         bank = list(s.bank)
         gains: dict[int, list[int]] = {}
         full = set()
@@ -762,7 +773,7 @@ class Catan(Game):
             g_t = tuple(g)
             hands = self._gain(s, hands, p, g_t)
             produced = _put(produced, p, _add(produced[p], g_t))
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield)
+        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield, **also)
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
