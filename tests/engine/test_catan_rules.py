@@ -780,3 +780,24 @@ def test_an_unseen_steal_is_accepted_as_possible_then_narrowed_and_a_contradicti
     # giving brick is impossible: refused, naming the steal
     err = refused("hand", act, s, "trade", 0, {"with": 2, "give": {"brick": 1}, "get": {"grain": 1}})
     assert "steal by Ann from Bob in turn 1" in err.message
+
+
+@pytest.mark.rule("catan.trade_maritime")
+def test_a_harbour_built_on_this_turn_trades_at_once():
+    """§1.7: trading and building interleave, so a harbour is usable in the turn it is built on."""
+    s = bare()
+    wool_h = next(v for v, k in enumerate(s.topo.harbor) if k == 2)
+    e = s.topo.vertex_edges[wool_h][0]
+    s = place(s, 0, edges=[e])
+    s = give(s, 0, {"lumber": 1, "brick": 1, "wool": 3, "grain": 1})
+    s = act(s, "build_settlement", 0, {"vertex": wool_h})
+    s = act(s, "trade_bank", 0, {"give": "wool", "get": "ore"})
+    assert hand(s, 0).known == counts({"ore": 1})
+
+
+@pytest.mark.rule("catan.seven_discard")
+def test_with_six_players_the_discard_threshold_stays_seven():
+    s = new(6)._replace(phase=PRE_ROLL, turn=0, turn_no=1)
+    s = give(give(s, 4, {"wool": 8}), 5, {"ore": 7})
+    s = act(act(s, "roll", 0), "dice", None, {"dice": [5, 2]})
+    assert s.pending == (0, 0, 0, 0, 4, 0)
