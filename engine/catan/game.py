@@ -105,6 +105,11 @@ class State(NamedTuple):
     blocked: tuple[int, ...]
     lost: tuple[int, ...]
     hex_yield: tuple[int, ...]  # cards each hex paid out
+    #: the log's exact knowledge once a stolen card went unseen: every joint
+    #: assignment of all hands still possible (None: the referee's hands are
+    #: exact, or too many worlds and the per-hand knowledge stands alone)
+    worlds: Any = None
+    worlds_from: int = 0  # the first origin the worlds cover
 
     @property
     def actor(self) -> int:
@@ -465,8 +470,86 @@ class Catan(Game):
         if fn is None:
             raise MalformedEvent(f"unknown event type {type!r}", field="type")
         after = fn(self, s, seat, data)
+        if s.worlds is not None or type == "steal" and data["card"] is None:
+            after = self._worlds_step(s, type, seat, data, after)
         # only these change someone's VP or start a turn (a win then counts)
         return self._check_win(after) if type in _MAY_WIN else after
+
+    # the log's joint knowledge ----------------------------------------------------------
+    def _worlds_step(self, s: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> State:
+        """Carry the possible worlds through one event. Each hand's own
+        knowledge already accepted the event; the worlds also check that one
+        assignment fits all hands at once (the stolen brick cannot be spent
+        by both thief and victim), and narrow every hand the event tells
+        something about."""
+        n = s.cfg.n
+        worlds = s.worlds
+        start = s.worlds_from
+        if worlds is None:  # an unseen steal: start from the exact hands, if they are
+            refs = [self._ref(s, p) for p in range(n)]
+            if not all(h.exact for h in refs):
+                return a
+            worlds = frozenset([tuple(h.known for h in refs)])
+            start = len(a.origins)
+        if type == "steal":
+            thief, victim = s.turn, s.victim
+            out = set()
+            for w in worlds:
+                cards = [RES_ALIASES[data["card"]]] if data["card"] is not None else range(5)
+                for r in cards:
+                    if w[victim][r]:
+                        x = list(w)
+                        x[victim] = _add(w[victim], _one(r), -1)
+                        x[thief] = _add(w[thief], _one(r))
+                        out.add(tuple(x))
+        elif type == "play_monopoly":
+            r = RES_ALIASES[data["resource"]]
+            given = {int(p): c for p, c in data["given"].items()}
+            out = set()
+            for w in worlds:
+                if all(w[p][r] == c for p, c in given.items()):
+                    x = [(_put(h, r, 0) if p in given else h) for p, h in enumerate(w)]
+                    x[seat] = _add(x[seat], _one(r, sum(given.values())))
+                    out.add(tuple(x))
+        else:
+            deltas = {}
+            if type == "dice":
+                for p in range(n):
+                    d = tuple(a.produced[p][r] - s.produced[p][r] for r in range(5))
+                    if any(d):
+                        deltas[p] = d
+            elif type == "trade":
+                give, get = self._cards(data["give"], "give"), self._cards(data["get"], "get")
+                deltas[seat] = _add(get, give, -1)
+                deltas[data["with"]] = _add(give, get, -1)
+            elif a.bank != s.bank:
+                deltas[seat] = _add(s.bank, a.bank, -1)  # what the bank gained, the player lost
+            if not deltas:
+                return a._replace(worlds=worlds if len(worlds) > 1 else None, worlds_from=start)
+            out = set()
+            for w in worlds:
+                x = list(w)
+                for p, d in deltas.items():
+                    x[p] = _add(x[p], d)
+                if all(c >= 0 for h in x for c in h):
+                    out.add(tuple(x))
+        if not out:
+            where = "; ".join(a.origins[start - 1:]) or "unseen cards"
+            raise RuleViolation(P + "hand", f"no assignment of the unseen cards allows this (unseen cards from: {where})")
+        if len(out) > MAX_WORLDS:
+            return a._replace(worlds=None)  # too many: the per-hand knowledge alone from here on
+        hands = list(a.hands)
+        origin = len(a.origins)
+        for p in range(n):
+            lo = tuple(min(w[p][r] for w in out) for r in range(5))
+            hi = tuple(max(w[p][r] for w in out) for r in range(5))
+            mask = sum(1 << r for r in range(5) if hi[r] > lo[r])
+            size = sum(next(iter(out))[p])
+            h = Hand(lo, ((mask, origin),) * (size - sum(lo)))
+            row = list(hands[p])
+            row[n + 1] = row[p] = h
+            hands[p] = tuple(row)
+        return a._replace(hands=tuple(hands), worlds=frozenset(out) if len(out) > 1 else None, worlds_from=start)
 
     def _phase(self, s: State, seat: int | None, allowed: tuple[int, ...], what: str) -> None:
         if s.phase not in allowed:
@@ -1339,6 +1422,8 @@ class Catan(Game):
                 value = list(value)[:-1]
             elif name == "hands":
                 value = [[h.encode() for h in row] for row in value]
+            elif name == "worlds" and value is not None:
+                value = sorted(value)
             out[name] = _jsonable(value)
         return out
 
@@ -1352,6 +1437,8 @@ class Catan(Game):
                 value = Config(*c, topo=B.topology(c[8], c[0]))
             elif name == "hands":
                 value = tuple(tuple(Hand.decode(h) for h in row) for row in value)
+            elif name == "worlds" and value is not None:
+                value = frozenset(_tuplify(value))
             else:
                 value = _tuplify(value)
             vals[name] = value
@@ -1394,6 +1481,9 @@ def _tuplify(v: Any) -> Any:
         return tuple(_tuplify(x) for x in v)
     return v
 
+
+#: the most joint assignments the log keeps before it falls back to each hand's own knowledge
+MAX_WORLDS = 4096
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})

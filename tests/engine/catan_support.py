@@ -41,7 +41,10 @@ def give(s: State, seat: int, cards: dict[str, int]) -> State:
     old = s.hands[seat][-1].known
     row = tuple(K.exact(c) for _ in s.hands[seat])
     bank = tuple(s.bank[r] + old[r] - c[r] for r in range(5))
-    return s._replace(hands=s.hands[:seat] + (row,) + s.hands[seat + 1:], bank=bank)
+    worlds = s.worlds
+    if worlds is not None:  # the log's joint knowledge: this seat's hand is now known in every world
+        worlds = frozenset(w[:seat] + (c,) + w[seat + 1:] for w in worlds)
+    return s._replace(hands=s.hands[:seat] + (row,) + s.hands[seat + 1:], bank=bank, worlds=worlds)
 
 
 def hand(s: State, seat: int, viewer=None) -> K.Hand:
