@@ -271,3 +271,16 @@ def test_a_card_the_deck_no_longer_holds_cannot_be_drawn():
     with pytest.raises(RuleViolation) as exc:
         act(s, "draw_dev", 0, {"card": "monopoly"})
     assert exc.value.rule == "catan.dev_buy"
+
+
+def test_a_snapshot_keeps_the_joint_knowledge():
+    import json
+    s = new(4)._replace(phase=2, turn=0, turn_no=1)
+    v = s.topo.hex_vertices[s.topo.hex_index[(0, -1)]][0]
+    s = place(s, 1, vertices=[v])
+    s = give(give(s, 1, {"brick": 1, "ore": 1, "wool": 2}), 0, {"lumber": 1})
+    s = act(act(s, "roll", 0), "dice", None, {"dice": [3, 4]})
+    s = act(act(s, "move_robber", 0, {"hex": [0, -1], "victim": 1}), "steal", 0, {"card": None})
+    assert len(s.worlds) == 3
+    again = G.decode_state(json.loads(json.dumps(G.encode_state(s))))
+    assert again == s and again.worlds == s.worlds
