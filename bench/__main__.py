@@ -104,7 +104,8 @@ def main() -> None:
 #: Benchmark modules of the games, leagues and Merkle proofs, each with measure() -> rows.
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
-                "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web"}
+                "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
+                "catan": "bench.catan"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -41,6 +41,10 @@ class DataKind:
     embed: str | None = None
     #: the largest document accepted, in bytes of canonical JSON
     max_bytes: int = 200_000
+    #: the hash a match uses when its options name none and the option's
+    #: schema default is null: ``default_for(options, players)`` (a board
+    #: depends on the player count); None: nothing to embed
+    default_for: Callable[[dict[str, Any], int], str | None] | None = None
 
 
 def data_kinds(game: Any) -> dict[str, DataKind]:

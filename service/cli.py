@@ -174,6 +174,7 @@ SIMULATORS = {
     "stapelen": "engine.jogledor.simulate:simulate",
     "sir_tommy": "engine.jogledor.simulate:simulate",
     "ridder_toernooi": "engine.ridder_toernooi.simulate:simulate",
+    "catan": "engine.catan.simulate:simulate",
 }
 SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 

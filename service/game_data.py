@@ -73,9 +73,10 @@ class GameDataStore:
             out.append({**dk.summary(doc), "hash": h, **meta})
         return out
 
-    def embed(self, game_id: str, options: dict[str, Any] | None) -> dict[str, Any] | None:
+    def embed(self, game_id: str, options: dict[str, Any] | None, players: int | None = None) -> dict[str, Any] | None:
         """A new match's options with every named document embedded (the
-        shipped default too), so the setup event alone replays."""
+        shipped default too, or the one the game picks for ``players``), so
+        the setup event alone replays."""
         try:
             game = get(game_id)
         except Exception:  # noqa: BLE001 - make_setup reports the unknown game
@@ -90,6 +91,8 @@ class GameDataStore:
             h = options.get(dk.option)
             if h is None:
                 default = game.options_schema.get("properties", {}).get(dk.option, {}).get("default")
+                if default is None and dk.default_for is not None and players is not None:
+                    default = dk.default_for(options, players)
                 if default is None:
                     continue
                 h = options[dk.option] = default

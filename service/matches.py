@@ -121,7 +121,8 @@ class MatchService:
         """``acl``: who holds which role on the new match, written with it."""
         if mode == "simulated" and seed is None:
             seed = secrets.randbelow(MAX_SAFE_INTEGER + 1)  # a seed anyone may type in again
-        options = GameDataStore(self.store.r, self.store.prefix).embed(game, options)  # named card sets etc.
+        count = len(players) if isinstance(players, list) else None
+        options = GameDataStore(self.store.r, self.store.prefix).embed(game, options, count)  # named card sets, boards
         setup = M.make_setup(game, players, options, mode, seed)
         check_value(setup)  # what reaches the stream is within the API's limits, whoever calls
         ms = M.start(setup)

@@ -13,11 +13,12 @@ from engine import all_games
 from engine import match as M
 from engine.core import CHANCE, InvalidOptions
 from engine.jogledor.simulate import Recorder, play_random
+from engine.catan import simulate as catan
 from engine.ridder_toernooi import simulate as ridder
 from engine.simulation import Table, check_players
 from engine.troubadour import simulate as troubadour
 
-SIMULATORS = {"troubadour": troubadour.SIMULATOR, "ridder_toernooi": ridder.SIMULATOR}
+SIMULATORS = {"troubadour": troubadour.SIMULATOR, "ridder_toernooi": ridder.SIMULATOR, "catan": catan.SIMULATOR}
 CASES = [
     ("troubadour", 2, ["greedy", "greedy"], 3, 20_000),
     ("troubadour", 3, ["random", "greedy", "random"], 8, 400),
@@ -25,6 +26,8 @@ CASES = [
     ("ridder_toernooi", 2, ["greedy", "random"], 1, 20_000),
     ("ridder_toernooi", 5, ["random"] * 5, 12, 20_000),
     ("ridder_toernooi", 10, ["greedy", "random"] * 5, 4, 60),
+    ("catan", 4, ["greedy", "random"] * 2, 3, 20_000),
+    ("catan", 6, ["random"] * 6, 5, 300),
 ]
 
 
@@ -88,7 +91,8 @@ def test_simulate_is_its_games_with_rotating_seats_summarised(game_id):
                     "min": min(values), "max": max(values)} if values else None
         assert summary[key] == expected
     # no strategy named: the game's default for every seat
-    assert sim.simulate(1, 2, [], seed=7, max_events=20)["strategies"] == [sim.default_strategy]
+    fewest = max(2, check_players(game_id, 3).min_players)
+    assert sim.simulate(1, fewest, [], seed=7, max_events=20)["strategies"] == [sim.default_strategy]
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
@@ -107,8 +111,9 @@ def test_the_player_count_check_is_the_registered_games(game):
 @pytest.mark.parametrize("game_id", sorted(SIMULATORS))
 def test_unknown_strategies_and_player_counts_are_refused(game_id):
     sim = SIMULATORS[game_id]
+    fewest = max(2, check_players(game_id, 3).min_players)
     with pytest.raises(ValueError, match="unknown strategy 'clever'"):
-        sim.simulate(1, 2, ["clever"])
+        sim.simulate(1, fewest, ["clever"])
     with pytest.raises(ValueError, match="is played by"):
         sim.simulate(1, len(sim.names) + 1)
 

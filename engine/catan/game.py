@@ -1,0 +1,1510 @@
+"""Catan, the base game for 3–6 players (5–6 with the Special Building Phase
+and the larger bank), as a recorder sees it.
+
+Dice, steals and development-card draws are chance events: entered at a
+physical table (a stolen or drawn card may be entered as unknown), drawn from
+the seeded RNG in a simulated match. Every hand is kept per viewer as known
+cards plus unseen ones (``knowledge``): each seat, the public and the
+referee (the log) know different things of the same hand, and each view
+shows only its own. docs/games/catan.md lists the events and options.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations_with_replacement
+from typing import Any, NamedTuple
+
+from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..game_data import DataKind
+from . import board as B
+from . import knowledge as K
+from .knowledge import Contradiction, Hand
+from .rules import RULES
+
+P = "catan."
+RES = B.RESOURCES
+RES_ALIASES = {
+    "lumber": 0, "wood": 0, "hout": 0, "brick": 1, "leem": 1, "baksteen": 1, "klei": 1, "wool": 2, "wol": 2,
+    "sheep": 2, "grain": 3, "wheat": 3, "graan": 3, "koren": 3, "ore": 4, "erts": 4,
+}
+DEV = ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point")
+DEV_ALIASES = {
+    "knight": 0, "ridder": 0, "road_building": 1, "stratenbouw": 1, "year_of_plenty": 2, "uitvinding": 2,
+    "monopoly": 3, "monopolie": 3, "victory_point": 4, "overwinningspunt": 4, "vp": 4,
+}
+KNIGHT, ROADS, PLENTY, MONOPOLY, VP = range(5)
+DECKS = {"3-4": (14, 2, 2, 2, 5), "5-6": (20, 3, 3, 3, 5)}
+
+ROAD_COST = (1, 1, 0, 0, 0)
+SETTLEMENT_COST = (1, 1, 1, 1, 0)
+CITY_COST = (0, 0, 0, 2, 3)
+DEV_COST = (0, 0, 1, 1, 1)
+ZERO = (0, 0, 0, 0, 0)
+MAX_SETTLEMENTS, MAX_CITIES, MAX_ROADS = 5, 4, 15
+
+# phases
+SETUP_S, SETUP_R, PRE_ROLL, DICE, DISCARD, ROBBER, STEAL, MAIN, DEV_DRAW, ROAD_BUILDING, SBP, OVER = range(12)
+PHASES = ("setup_settlement", "setup_road", "roll", "dice", "discard", "robber", "steal", "main", "draw_dev",
+          "road_building", "special_building", "over")
+OWN_TURN = frozenset({PRE_ROLL, DICE, DISCARD, ROBBER, STEAL, MAIN, DEV_DRAW, ROAD_BUILDING})
+
+
+class Config(NamedTuple):
+    n: int
+    goal: int
+    discard_limit: int
+    bank: int
+    sbp: bool
+    deck: tuple[int, ...]
+    start: int
+    board_hash: str
+    board_doc: Any
+    topo: Any = None  # derived from the board (not encoded)
+
+
+class State(NamedTuple):
+    cfg: Config
+    names: tuple[str, ...]
+    phase: int
+    turn: int  # the seat whose turn it is (in set-up: the seat placing)
+    step: int  # set-up: placements so far; SBP: the builder
+    turn_no: int
+    ret: int  # the phase a robber / draw / road building returns to
+    robber: int
+    buildings: tuple[int, ...]  # per vertex: -1, or owner*2 (+1 for a city)
+    roads: tuple[int, ...]  # per edge: -1 or owner
+    built: tuple[tuple[int, int, int], ...]  # per seat: settlements, cities, roads on the board
+    bank: tuple[int, ...]
+    #: hands[holder][viewer]: what each viewer knows of each holder's resource cards.
+    #: Holders 0..n-1 are the seats (a scenario may append its own, e.g. Troje's
+    #: face-down support stack); viewers 0..n-1 are the seats, n the public,
+    #: n+1 the referee (the log). A seat sees its own hand as the referee does.
+    hands: tuple[tuple[Hand, ...], ...]
+    #: dev[seat][viewer]: (known counts per kind, unseen count); pools[viewer]: kinds unseen by that viewer
+    dev: tuple[tuple[tuple[tuple[int, ...], int], ...], ...]
+    pools: tuple[tuple[int, ...], ...]
+    deck: int
+    fresh: tuple[tuple[tuple[int, ...], int], ...]  # per seat: dev cards bought since its turn began
+    dev_played: bool
+    vp_shown: tuple[int, ...]
+    knights: tuple[int, ...]
+    army: int
+    road_len: tuple[int, ...]
+    longest: int
+    pending: tuple[int, ...]  # cards each seat still has to discard
+    victim: int
+    free_roads: int
+    last_placed: int
+    dice: tuple[int, ...]
+    winner: int
+    origins: tuple[str, ...]
+    # statistics for the annotations
+    hist: tuple[int, ...]
+    produced: tuple[tuple[int, ...], ...]
+    blocked: tuple[int, ...]
+    lost: tuple[int, ...]
+    hex_yield: tuple[int, ...]  # cards each hex paid out
+    #: the log's exact knowledge once a stolen card went unseen: every joint
+    #: assignment of all hands still possible (None: the referee's hands are
+    #: exact, or too many worlds and the per-hand knowledge stands alone)
+    worlds: Any = None
+    worlds_from: int = 0  # the first origin the worlds cover
+
+    @property
+    def actor(self) -> int:
+        return self.step if self.phase == SBP or (self.ret == SBP and self.phase == DEV_DRAW) else self.turn
+
+    @property
+    def topo(self) -> B.Topology:
+        return self.cfg.topo
+
+
+def _put(t: tuple, i: int, v: Any) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _add(a: tuple[int, ...], b: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
+    return (a[0] + k * b[0], a[1] + k * b[1], a[2] + k * b[2], a[3] + k * b[3], a[4] + k * b[4])
+
+
+def _one(r: int, n: int = 1) -> tuple[int, ...]:
+    out = [0, 0, 0, 0, 0]
+    out[r] = n
+    return tuple(out)
+
+
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": "a resource: lumber, brick, wool, grain, ore (Dutch: hout, leem, wol, graan, erts)"}
+CARDS = {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
+         "description": 'resource -> count, e.g. {"wool": 2, "ore": 1}'}
+COORD = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -30, "maximum": 30}}
+VERTEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
+                    {"type": "array", "minItems": 3, "maxItems": 3, "items": COORD}],
+          "description": "an intersection: its number on the board, or its three hexes [[q, r], [q, r], [q, r]]"}
+EDGE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
+                  {"type": "array", "minItems": 2, "maxItems": 2, "items": COORD}],
+        "description": "a path: its number on the board, or its two hexes [[q, r], [q, r]]"}
+HEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000}, COORD],
+       "description": "a land hex: [q, r] (or its number on the board)"}
+SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
+HASH_OR_NULL = {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"}
+
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "board": {**HASH_OR_NULL, "default": None,
+                  "description": "SHA-256 of the board (GET /api/games/catan/boards); null: the shipped standard board "
+                  "for the player count (unless board_seed is given)."},
+        "board_doc": {"type": "object", "description": "The board itself, embedded so the log alone replays; filled in "
+                      "by the server from board."},
+        "board_seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**53 - 1, "default": None,
+                       "description": "Play on a random board generated from this seed (6s and 8s apart) instead."},
+        "victory_points": {"type": "integer", "minimum": 3, "maximum": 30, "default": 10,
+                           "description": "VP needed to win (10 as printed)."},
+        "discard_limit": {"type": "integer", "minimum": 0, "maximum": 50, "default": 7,
+                          "description": "On a 7, a player with more cards than this discards half (7 as printed)."},
+        "bank_per_resource": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None,
+                              "description": "Cards of each resource; null: 19 (3–4 players) or 24 (5–6)."},
+        "special_building_phase": {"type": ["boolean", "null"], "default": None,
+                                   "description": "The Special Building Phase after each turn; null: on with 5–6 players."},
+        "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
+                       "description": "The start player (seats are in clockwise order)."},
+    },
+    "additionalProperties": False,
+}
+
+ALIASES = {
+    "dobbelen": "roll", "worp": "dice", "dobbelstenen": "dice", "straat": "build_road", "dorp": "build_settlement",
+    "stad": "build_city", "ontwikkelingskaart": "buy_dev", "afleggen": "discard", "struikrover": "move_robber",
+    "stelen": "steal", "ridder": "play_knight", "stratenbouw": "play_road_building", "uitvinding": "play_year_of_plenty",
+    "monopolie": "play_monopoly", "handel": "trade", "ruilen": "trade", "zeehandel": "trade_bank",
+    "haven": "harbour", "beurt beëindigen": "end_turn", "extra bouwfase": "special building phase",
+    "hout": "lumber", "leem": "brick", "baksteen": "brick", "wol": "wool", "graan": "grain", "erts": "ore",
+    "overwinningspunt": "victory_point", "langste handelsroute": "longest road", "grootste riddermacht": "largest army",
+}
+
+
+def _dice_sum_ok(d: list[int]) -> bool:
+    return len(d) == 2 and all(1 <= x <= 6 for x in d)
+
+
+class Catan(Game):
+    id = "catan"
+    name = "Catan (De Kolonisten van Catan)"
+    version = "1"
+    min_players = 3
+    max_players = 6
+    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase), on a standard, random or "
+               "user-entered board; hands tracked per viewer with unseen cards.")
+    rules = RULES
+    aliases = ALIASES
+    options_schema = OPTIONS_SCHEMA
+    data_kinds = {
+        "boards": DataKind(
+            name="boards",
+            description="Boards (format kroniek.catan.board/1); a match names one by its SHA-256 in options.board",
+            validate=B.validate_board,
+            summary=B.summary,
+            builtin=B.builtin_boards,
+            option="board",
+            embed="board_doc",
+            max_bytes=100_000,
+            default_for=lambda options, players: (
+                None if isinstance(options, dict) and options.get("board_seed") is not None
+                else B.standard_hashes().get(players)),
+        )
+    }
+
+    event_types = {
+        "build_settlement": EventType("build_settlement", "seat", _obj({"vertex": VERTEX}, ["vertex"]),
+                                      "Place a settlement (free in the set-up)."),
+        "build_road": EventType("build_road", "seat", _obj({"edge": EDGE}, ["edge"]),
+                                "Place a road (free in the set-up and with Road Building)."),
+        "build_city": EventType("build_city", "seat", _obj({"vertex": VERTEX}, ["vertex"]),
+                                "Upgrade one's settlement to a city."),
+        "roll": EventType("roll", "seat", _obj({}, []), "The player whose turn it is rolls (the dice follow)."),
+        "dice": EventType("dice", CHANCE, _obj({"dice": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                          "items": {"type": "integer", "minimum": 1, "maximum": 6}}},
+                                               ["dice"]), "The two dice rolled."),
+        "discard": EventType("discard", "seat", _obj({"cards": CARDS}, ["cards"]),
+                             "On a 7: the cards a player with too many discards to the bank."),
+        "move_robber": EventType("move_robber", "seat", _obj({"hex": HEX, "victim": SEAT}, ["hex"]),
+                                 "Move the robber and name whom to steal from (null: nobody there has cards)."),
+        "steal": EventType("steal", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20},
+                                                  "from": {"type": "integer", "minimum": 0, "maximum": 5}}, ["card"]),
+                           "The card stolen (seat: the thief); null when the recorder did not see it."),
+        "buy_dev": EventType("buy_dev", "seat", _obj({}, []), "Buy a development card (the card drawn follows)."),
+        "draw_dev": EventType("draw_dev", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20}}, ["card"]),
+                              "The development card drawn (seat: the buyer); null when the recorder did not see it."),
+        "play_knight": EventType("play_knight", "seat", _obj({}, []), "Play a knight (the robber move follows)."),
+        "play_road_building": EventType("play_road_building", "seat", _obj({}, []),
+                                        "Play Road Building (up to two free roads follow)."),
+        "play_year_of_plenty": EventType("play_year_of_plenty", "seat", _obj({
+            "cards": {"type": "array", "minItems": 0, "maxItems": 2, "items": RES_REF}}, ["cards"]),
+            "Play Year of Plenty: the two cards taken from the bank."),
+        "play_monopoly": EventType("play_monopoly", "seat", _obj({
+            "resource": RES_REF,
+            "given": {"type": "object", "maxProperties": 6, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
+                      "description": "seat (as a string) -> cards handed over, as the table saw; needed only where the log does not know"}},
+            ["resource"]), "Play Monopoly on a resource."),
+        "reveal_vp": EventType("reveal_vp", "seat", _obj({"count": {"type": "integer", "minimum": 1, "maximum": 10}}, ["count"]),
+                               "Reveal victory point cards (to win)."),
+        "trade": EventType("trade", "seat", _obj({"with": {"type": "integer", "minimum": 0, "maximum": 5},
+                                                  "give": CARDS, "get": CARDS}, ["with", "give", "get"]),
+                           "A domestic trade: the player whose turn it is gives `give` to seat `with` and gets `get`."),
+        "trade_bank": EventType("trade_bank", "seat", _obj({"give": RES_REF, "get": RES_REF,
+                                                            "count": {"type": "integer", "minimum": 1, "maximum": 50}},
+                                                           ["give", "get"]),
+                                "A maritime trade: 4:1, or 3:1 / 2:1 with a harbour, `count` times (default 1)."),
+        "end_turn": EventType("end_turn", "seat", _obj({}, []),
+                              "End the turn (or one's Special Building Phase)."),
+    }
+
+    # -- set-up -----------------------------------------------------------------------
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        filled = dict(options)
+        for name, prop in OPTIONS_SCHEMA["properties"].items():
+            if name not in filled and "default" in prop:
+                filled[name] = prop["default"]
+        return filled
+
+    def resolve_board(self, options: dict[str, Any], players: int) -> tuple[dict[str, Any], str]:
+        """The board of a match's options: the embedded ``board_doc`` (which must
+        hash to ``board``), a shipped board by hash, a board generated from
+        ``board_seed``, or the standard board for the player count."""
+        digest = options.get("board")
+        doc = options.get("board_doc")
+        if doc is not None:
+            try:
+                canon = B.validate_board(doc)
+            except B.BoardError as exc:
+                raise InvalidOptions(f"options.board_doc: {exc.message}", field="options.board_doc", rule=P + "board") from None
+            actual = B.board_hash(canon)
+            if canon != doc:
+                raise InvalidOptions("options.board_doc is not in canonical form (store it via the boards endpoint)",
+                                     field="options.board_doc", rule=P + "board")
+            if digest is not None and digest != actual:
+                raise InvalidOptions(f"the embedded board hashes to {actual}, not to the recorded {digest}",
+                                     field="options.board", rule=P + "board")
+        elif digest is not None:
+            builtin = B.builtin_boards()
+            if digest not in builtin:
+                raise InvalidOptions(f"board {digest} is not shipped with the engine; embed it as options.board_doc "
+                                     "(the API does so for a stored board)", field="options.board", rule=P + "board")
+            canon, actual = builtin[digest], digest
+        elif options.get("board_seed") is not None:
+            size = "3-4" if players <= 4 else "5-6"
+            canon = B.generate_board(size, options["board_seed"])
+            actual = B.board_hash(canon)
+        else:
+            actual = B.standard_hashes()[players]
+            canon = B.builtin_boards()[actual]
+        if players not in canon["players"]:
+            raise InvalidOptions(f"the board {canon['name']!r} is for {canon['players']} players, not {players}",
+                                 field="options.board", rule=P + "board")
+        return canon, actual
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        o = self._options(options)
+        self.resolve_board(o, players)
+        if o["start_seat"] >= players:
+            raise InvalidOptions(f"start_seat must be a seat 0–{players - 1}", field="options.start_seat")
+
+    def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
+        o = self._options(options)
+        n = len(players)
+        self.check_options(o, n)
+        doc, digest = self.resolve_board(o, n)
+        big = n >= 5
+        bank = o["bank_per_resource"] or (24 if big else 19)
+        sbp = o["special_building_phase"] if o["special_building_phase"] is not None else big
+        deck = DECKS["5-6" if big else "3-4"]
+        topo = B.topology(doc, n)
+        cfg = Config(n, o["victory_points"], o["discard_limit"], bank, sbp, deck, o["start_seat"], digest, doc, topo)
+        empty = Hand()
+        nv = n + 2
+        return State(
+            cfg=cfg, names=tuple(players), phase=SETUP_S, turn=o["start_seat"], step=0, turn_no=0, ret=MAIN,
+            robber=topo.robber, buildings=(-1,) * len(topo.vertices), roads=(-1,) * len(topo.edges),
+            built=((0, 0, 0),) * n, bank=(bank,) * 5, hands=((empty,) * nv,) * n,
+            dev=(((ZERO, 0),) * nv,) * n, pools=(deck,) * nv, deck=sum(deck), fresh=((ZERO, 0),) * n,
+            dev_played=False, vp_shown=(0,) * n, knights=(0,) * n, army=-1, road_len=(0,) * n, longest=-1,
+            pending=(0,) * n, victim=-1, free_roads=0, last_placed=-1, dice=(), winner=-1, origins=(),
+            hist=(0,) * 11, produced=((0,) * 5,) * n, blocked=(0,) * n, lost=(0,) * n,
+            hex_yield=(0,) * len(topo.hexes),
+        )
+
+    # -- who acts ---------------------------------------------------------------------
+    def actors(self, s: State) -> tuple[Any, ...]:
+        ph = s.phase
+        if ph in (DICE, STEAL, DEV_DRAW):
+            return (CHANCE,)
+        if ph == DISCARD:
+            return tuple(i for i, k in enumerate(s.pending) if k)
+        if ph == OVER:
+            return ()
+        if ph == SBP:
+            return (s.step,)
+        return (s.turn,)
+
+    # -- references ---------------------------------------------------------------------
+    @staticmethod
+    def _res(name: Any, field: str) -> int:
+        r = RES_ALIASES.get(name.strip().lower()) if isinstance(name, str) else None
+        if r is None:
+            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, leem, wol, graan, erts)",
+                                 field=field)
+        return r
+
+    def _cards(self, data: Any, field: str) -> tuple[int, ...]:
+        out = [0, 0, 0, 0, 0]
+        for name, k in data.items():
+            out[self._res(name, f"{field}.{name}")] += k
+        return tuple(out)
+
+    @staticmethod
+    def _cards_dict(c: tuple[int, ...]) -> dict[str, int]:
+        return {RES[r]: c[r] for r in range(5) if c[r]}
+
+    def _vertex(self, s: State, ref: Any, field: str = "data.vertex") -> int:
+        topo = s.topo
+        if isinstance(ref, int):
+            if not 0 <= ref < len(topo.vertices):
+                raise MalformedEvent(f"no intersection {ref}: this board has 0–{len(topo.vertices) - 1}", field=field)
+            return ref
+        key = B.vertex_key([tuple(c) for c in ref])
+        i = topo.vertex_index.get(key)
+        if i is None:
+            raise MalformedEvent(f"hexes {ref} do not meet at an intersection of this board", field=field)
+        return i
+
+    def _edge(self, s: State, ref: Any, field: str = "data.edge") -> int:
+        topo = s.topo
+        if isinstance(ref, int):
+            if not 0 <= ref < len(topo.edges):
+                raise MalformedEvent(f"no path {ref}: this board has 0–{len(topo.edges) - 1}", field=field)
+            return ref
+        key = tuple(sorted(tuple(c) for c in ref))
+        i = topo.edge_index.get(key)
+        if i is None:
+            raise MalformedEvent(f"hexes {ref} do not share a path of this board", field=field)
+        return i
+
+    def _hex(self, s: State, ref: Any, field: str = "data.hex") -> int:
+        topo = s.topo
+        if isinstance(ref, int):
+            if not 0 <= ref < len(topo.hexes):
+                raise MalformedEvent(f"no land hex {ref}: this board has 0–{len(topo.hexes) - 1}", field=field)
+            return ref
+        i = topo.hex_index.get((ref[0], ref[1]))
+        if i is None:
+            raise MalformedEvent(f"{ref} is not a land hex of this board (the robber stays on land)", field=field)
+        return i
+
+    def normalize(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        if type in ("build_settlement", "build_city"):
+            return {"vertex": self._vertex(s, data["vertex"])}
+        if type == "build_road":
+            return {"edge": self._edge(s, data["edge"])}
+        if type == "dice":
+            return {"dice": list(data["dice"])}
+        if type == "discard":
+            return {"cards": self._cards_dict(self._cards(data["cards"], "data.cards"))}
+        if type == "move_robber":
+            h = self._hex(s, data["hex"])
+            victim = data.get("victim")
+            if victim is not None and victim >= s.cfg.n:
+                raise MalformedEvent(f"no seat {victim}", field="data.victim")
+            return {"hex": list(s.topo.hexes[h]), "victim": victim}
+        if type in ("steal", "draw_dev"):
+            receiver = s.turn if type == "steal" else s.actor
+            if seat != receiver:
+                raise MalformedEvent(f"enter the {type} with seat {receiver} ({s.names[receiver]}), who receives the card",
+                                     field="seat")
+        if type == "steal":
+            card = data.get("card")
+            out: dict[str, Any] = {"card": None if card is None else RES[self._res(card, "data.card")]}
+            out["from"] = s.victim if s.victim >= 0 else data.get("from", 0)
+            if "from" in data and data["from"] != out["from"]:
+                raise MalformedEvent(f"the card is stolen from seat {out['from']}, not {data['from']}", field="data.from")
+            return out
+        if type == "draw_dev":
+            card = data.get("card")
+            if card is None:
+                return {"card": None}
+            k = DEV_ALIASES.get(card.strip().lower()) if isinstance(card, str) else None
+            if k is None:
+                raise MalformedEvent(f"unknown development card {card!r}; one of {', '.join(DEV)}", field="data.card")
+            return {"card": DEV[k]}
+        if type == "play_year_of_plenty":
+            return {"cards": sorted((RES[self._res(c, "data.cards")] for c in data["cards"]), key=RES.index)}
+        if type == "play_monopoly":
+            # the log records what the table saw handed over, seat by seat
+            r = self._res(data["resource"], "data.resource")
+            given = {}
+            for k, v in data.get("given", {}).items():
+                if not k.isdigit() or not 0 <= int(k) < s.cfg.n or seat is not None and int(k) == seat:
+                    raise MalformedEvent(f"given: {k!r} is not another player's seat", field="data.given")
+                given[int(k)] = v
+            for p in range(s.cfg.n):
+                if p != seat and p not in given:
+                    ref = self._ref(s, p)
+                    if ref.least(r) == ref.most(r):
+                        given[p] = ref.least(r)
+            return {"resource": RES[r], "given": {str(p): given[p] for p in sorted(given)}}
+        if type == "trade":
+            return {"with": data["with"], "give": self._cards_dict(self._cards(data["give"], "data.give")),
+                    "get": self._cards_dict(self._cards(data["get"], "data.get"))}
+        if type == "trade_bank":
+            return {"give": RES[self._res(data["give"], "data.give")], "get": RES[self._res(data["get"], "data.get")],
+                    "count": data.get("count", 1)}
+        return data
+
+    # -- applying -----------------------------------------------------------------------
+    def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
+        fn = _APPLY.get(type)
+        if fn is None:
+            raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        after = fn(self, s, seat, data)
+        if s.worlds is not None or type == "steal" and data["card"] is None:
+            after = self._worlds_step(s, type, seat, data, after)
+        # only these change someone's VP or start a turn (a win then counts)
+        return self._check_win(after) if type in _MAY_WIN else after
+
+    # the log's joint knowledge ----------------------------------------------------------
+    def _worlds_step(self, s: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> State:
+        """Carry the possible worlds through one event. Each hand's own
+        knowledge already accepted the event; the worlds also check that one
+        assignment fits all hands at once (the stolen brick cannot be spent
+        by both thief and victim), and narrow every hand the event tells
+        something about."""
+        n = s.cfg.n
+        worlds = s.worlds
+        start = s.worlds_from
+        if worlds is None:  # an unseen steal: start from the exact hands, if they are
+            refs = [self._ref(s, p) for p in range(n)]
+            if not all(h.exact for h in refs):
+                return a
+            worlds = frozenset([tuple(h.known for h in refs)])
+            start = len(a.origins)
+        if type == "steal":
+            thief, victim = s.turn, s.victim
+            out = set()
+            for w in worlds:
+                cards = [RES_ALIASES[data["card"]]] if data["card"] is not None else range(5)
+                for r in cards:
+                    if w[victim][r]:
+                        x = list(w)
+                        x[victim] = _add(w[victim], _one(r), -1)
+                        x[thief] = _add(w[thief], _one(r))
+                        out.add(tuple(x))
+        elif type == "play_monopoly":
+            r = RES_ALIASES[data["resource"]]
+            given = {int(p): c for p, c in data["given"].items()}
+            out = set()
+            for w in worlds:
+                if all(w[p][r] == c for p, c in given.items()):
+                    x = [(_put(h, r, 0) if p in given else h) for p, h in enumerate(w)]
+                    x[seat] = _add(x[seat], _one(r, sum(given.values())))
+                    out.add(tuple(x))
+        else:
+            deltas = {}
+            if type == "dice":
+                for p in range(n):
+                    d = tuple(a.produced[p][r] - s.produced[p][r] for r in range(5))
+                    if any(d):
+                        deltas[p] = d
+            elif type == "trade":
+                give, get = self._cards(data["give"], "give"), self._cards(data["get"], "get")
+                deltas[seat] = _add(get, give, -1)
+                deltas[data["with"]] = _add(give, get, -1)
+            elif a.bank != s.bank:
+                deltas[seat] = _add(s.bank, a.bank, -1)  # what the bank gained, the player lost
+            if not deltas:
+                return a._replace(worlds=worlds if len(worlds) > 1 else None, worlds_from=start)
+            out = set()
+            for w in worlds:
+                x = list(w)
+                for p, d in deltas.items():
+                    x[p] = _add(x[p], d)
+                if all(c >= 0 for h in x for c in h):
+                    out.add(tuple(x))
+        if not out:
+            where = "; ".join(a.origins[start - 1:]) or "unseen cards"
+            raise RuleViolation(P + "hand", f"no assignment of the unseen cards allows this (unseen cards from: {where})")
+        if len(out) > MAX_WORLDS:
+            return a._replace(worlds=None)  # too many: the per-hand knowledge alone from here on
+        hands = list(a.hands)
+        origin = len(a.origins)
+        for p in range(n):
+            lo = tuple(min(w[p][r] for w in out) for r in range(5))
+            hi = tuple(max(w[p][r] for w in out) for r in range(5))
+            mask = sum(1 << r for r in range(5) if hi[r] > lo[r])
+            size = sum(next(iter(out))[p])
+            h = Hand(lo, ((mask, origin),) * (size - sum(lo)))
+            row = list(hands[p])
+            row[n + 1] = row[p] = h
+            hands[p] = tuple(row)
+        return a._replace(hands=tuple(hands), worlds=frozenset(out) if len(out) > 1 else None, worlds_from=start)
+
+    def _phase(self, s: State, seat: int | None, allowed: tuple[int, ...], what: str) -> None:
+        if s.phase not in allowed:
+            raise RuleViolation(P + "phase", f"{what} is not possible now (phase: {PHASES[s.phase]})")
+        if seat is not None and seat not in self.actors(s):
+            raise RuleViolation(P + "phase", f"seat {seat} is not to act now")
+
+    # hands ---------------------------------------------------------------------------
+    def _ref(self, s: State, seat: int) -> Hand:
+        return s.hands[seat][s.cfg.n + 1]
+
+    def _map_hand(self, s: State, hands: tuple, seat: int, fn, origin: str = "") -> tuple:
+        """Apply ``fn`` to every viewer's knowledge of holder ``seat``'s cards
+        (once per distinct value); the referee's must succeed, a viewer's that
+        fails is reset to what the viewer can always know: the hand's size. A
+        seat's own view is the referee's; a holder that is no seat (a
+        scenario's face-down stack) has no own view."""
+        row = hands[seat]
+        ref = row[-1]
+        try:
+            new_ref = fn(ref)
+        except Contradiction as exc:
+            where = "; ".join(s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins))
+            who = s.names[seat] if seat < len(s.names) else f"holder {seat}"
+            raise RuleViolation(P + "hand", f"{who}: {exc}" + (f" (unseen cards from: {where})" if where else ""),
+                                seat=seat) from None
+        out = [new_ref] * len(row)
+        last_in = last_out = None
+        for i, h in enumerate(row):
+            if h is ref:
+                continue
+            if h is last_in:
+                out[i] = last_out
+                continue
+            try:
+                got = fn(h)
+            except Contradiction:
+                got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
+            last_in, last_out = h, got
+            out[i] = got
+        if seat < s.cfg.n:
+            out[seat] = new_ref
+        return _put(hands, seat, tuple(out))
+
+    def _pay(self, s: State, hands: tuple, seat: int, cost: tuple[int, ...]) -> tuple:
+        return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
+
+    def _gain(self, s: State, hands: tuple, seat: int, gain: tuple[int, ...]) -> tuple:
+        """Known cards arrive (seen by all): cannot fail, so no checks."""
+        row = hands[seat]
+        g0, g1, g2, g3, g4 = gain
+        out = []
+        last_in = last_out = None
+        for h in row:
+            if h is not last_in:
+                k = h.known
+                last_in, last_out = h, Hand((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen)
+            out.append(last_out)
+        return _put(hands, seat, tuple(out))
+
+    # placement ----------------------------------------------------------------------
+    def _distance_ok(self, s: State, v: int) -> bool:
+        b = s.buildings
+        if b[v] != -1:
+            return False
+        for w in s.topo.vertex_adj[v]:
+            if b[w] != -1:
+                return False
+        return True
+
+    def _road_ok(self, s: State, seat: int, e: int) -> bool:
+        if s.roads[e] != -1:
+            return False
+        topo = s.topo
+        if s.phase == SETUP_R:
+            return s.last_placed in topo.edge_vertices[e]
+        for v in topo.edge_vertices[e]:
+            b = s.buildings[v]
+            if b != -1:
+                if b >> 1 == seat:
+                    return True
+                continue  # an opponent's building: no connection through it
+            for f in topo.vertex_edges[v]:
+                if f != e and s.roads[f] == seat:
+                    return True
+        return False
+
+    def _settlement_ok(self, s: State, seat: int, v: int) -> bool:
+        if not self._distance_ok(s, v):
+            return False
+        if s.phase == SETUP_S:
+            return True
+        return any(s.roads[e] == seat for e in s.topo.vertex_edges[v])
+
+    def _build_check(self, s: State, seat: int, what: str) -> None:
+        if s.phase == SETUP_S and what != "settlement" or s.phase == SETUP_R and what != "road":
+            raise RuleViolation(P + "setup_order", f"in the set-up {s.names[seat]} places a "
+                                f"{'settlement' if s.phase == SETUP_S else 'road'} now")
+        if s.phase == ROAD_BUILDING and what != "road":
+            raise RuleViolation(P + "road_building", "Road Building: the free roads are placed first")
+        if s.phase not in (SETUP_S, SETUP_R, MAIN, SBP, ROAD_BUILDING):
+            rule = P + "roll" if s.phase == PRE_ROLL else P + "phase"
+            raise RuleViolation(rule, f"no building now (phase: {PHASES[s.phase]})")
+
+    def _a_build_settlement(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        self._build_check(s, seat, "settlement")
+        v = data["vertex"]
+        if s.built[seat][0] >= MAX_SETTLEMENTS:
+            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 5 settlements on the board")
+        if not self._distance_ok(s, v):
+            raise RuleViolation(P + "distance", f"intersection {v} is taken or next to a settlement or city")
+        hands = s.hands
+        bank = s.bank
+        if s.phase != SETUP_S:
+            if not any(s.roads[e] == seat for e in s.topo.vertex_edges[v]):
+                raise RuleViolation(P + "settlement_connect", f"intersection {v} touches none of {s.names[seat]}'s roads")
+            hands = self._pay(s, hands, seat, SETTLEMENT_COST)
+            bank = _add(bank, SETTLEMENT_COST)
+        b, c, r = s.built[seat]
+        s = s._replace(buildings=_put(s.buildings, v, seat * 2), built=_put(s.built, seat, (b + 1, c, r)),
+                       hands=hands, bank=bank)
+        if s.phase == SETUP_S:
+            if s.step >= s.cfg.n:  # the second settlement yields
+                gain = [0, 0, 0, 0, 0]
+                topo = s.topo
+                for h in topo.vertex_hexes[v]:
+                    if topo.resource[h] >= 0:
+                        gain[topo.resource[h]] += 1
+                gain_t = tuple(min(gain[r], s.bank[r]) for r in range(5))
+                s = s._replace(hands=self._gain(s, s.hands, seat, gain_t), bank=_add(s.bank, gain_t, -1),
+                               produced=_put(s.produced, seat, _add(s.produced[seat], gain_t)))
+            return s._replace(phase=SETUP_R, last_placed=v)
+        # a settlement can cut other players' roads
+        affected = {s.roads[e] for e in s.topo.vertex_edges[v]} - {-1, seat}
+        if affected:
+            s = self._longest(s, affected)
+        return s
+
+    def _a_build_road(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        self._build_check(s, seat, "road")
+        e = data["edge"]
+        if s.built[seat][2] >= MAX_ROADS:
+            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 15 roads on the board")
+        if s.roads[e] != -1:
+            raise RuleViolation(P + "road_connect", f"path {e} already has a road")
+        if not self._road_ok(s, seat, e):
+            if s.phase == SETUP_R:
+                raise RuleViolation(P + "setup_road", f"path {e} does not touch the settlement just placed")
+            raise RuleViolation(P + "road_connect", f"path {e} does not connect to {s.names[seat]}'s roads or buildings "
+                                "(not through another player's building)")
+        hands, bank = s.hands, s.bank
+        if s.phase in (MAIN, SBP):
+            hands = self._pay(s, hands, seat, ROAD_COST)
+            bank = _add(bank, ROAD_COST)
+        b, c, r = s.built[seat]
+        s = s._replace(roads=_put(s.roads, e, seat), built=_put(s.built, seat, (b, c, r + 1)), hands=hands, bank=bank)
+        s = self._longest(s, {seat})
+        if s.phase == SETUP_R:
+            n = s.cfg.n
+            step = s.step + 1
+            if step == 2 * n:
+                return self._begin_turn(s._replace(step=0), s.cfg.start)
+            order = step if step < n else 2 * n - 1 - step
+            return s._replace(phase=SETUP_S, step=step, turn=(s.cfg.start + order) % n)
+        if s.phase == ROAD_BUILDING:
+            left = s.free_roads - 1
+            s = s._replace(free_roads=left)
+            if left == 0 or not self._road_spots(s, seat):
+                s = s._replace(phase=s.ret, free_roads=0)
+        return s
+
+    def _a_build_city(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        self._build_check(s, seat, "city")
+        v = data["vertex"]
+        if s.buildings[v] != seat * 2:
+            raise RuleViolation(P + "city_upgrade", f"intersection {v} holds no settlement of {s.names[seat]}")
+        b, c, r = s.built[seat]
+        if c >= MAX_CITIES:
+            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 4 cities on the board")
+        hands = self._pay(s, s.hands, seat, CITY_COST)
+        return s._replace(buildings=_put(s.buildings, v, seat * 2 + 1), built=_put(s.built, seat, (b - 1, c + 1, r)),
+                          hands=hands, bank=_add(s.bank, CITY_COST))
+
+    # longest road -------------------------------------------------------------------
+    def road_length(self, s: State, seat: int) -> int:
+        """The longest trail of ``seat``'s roads; other players' buildings cut it."""
+        topo = s.topo
+        roads, bld = s.roads, s.buildings
+        own = [e for e in range(len(roads)) if roads[e] == seat]
+        if not own:
+            return 0
+        local = {e: i for i, e in enumerate(own)}
+        at: dict[int, list[tuple[int, int]]] = {}
+        for e in own:
+            a, b = topo.edge_vertices[e]
+            at.setdefault(a, []).append((local[e], b))
+            at.setdefault(b, []).append((local[e], a))
+        blocked = {v for v in at if bld[v] != -1 and bld[v] >> 1 != seat}
+        best = 0
+
+        def walk(v: int, used: int, length: int) -> None:
+            nonlocal best
+            if length > best:
+                best = length
+            if v in blocked and length:
+                return
+            for i, w in at[v]:
+                if not used >> i & 1:
+                    walk(w, used | 1 << i, length + 1)
+
+        for v in at:  # every start: the graphs are small (at most 15 roads)
+            walk(v, 0, 0)
+            if best == len(own):
+                break
+        return best
+
+    def _longest(self, s: State, seats: set[int]) -> State:
+        lens = list(s.road_len)
+        for p in seats:
+            lens[p] = self.road_length(s, p)
+        lens_t = tuple(lens)
+        holder = s.longest
+        top = max(lens_t)
+        if holder >= 0 and lens_t[holder] >= 5 and lens_t[holder] == top:
+            pass  # the holder keeps it, also on a tie
+        else:
+            leaders = [p for p in range(len(lens_t)) if lens_t[p] == top]
+            holder = leaders[0] if top >= 5 and len(leaders) == 1 else -1
+        return s._replace(road_len=lens_t, longest=holder)
+
+    # turn flow -------------------------------------------------------------------------
+    def _begin_turn(self, s: State, seat: int) -> State:
+        fresh = _put(s.fresh, seat, (ZERO, 0))
+        return s._replace(phase=PRE_ROLL, turn=seat, turn_no=s.turn_no + 1, dev_played=False, fresh=fresh, dice=())
+
+    def _a_roll(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != PRE_ROLL:
+            raise RuleViolation(P + "roll", "the dice are rolled once, at the start of the turn")
+        return s._replace(phase=DICE)
+
+    def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
+        d = data["dice"]
+        total = d[0] + d[1]
+        rolled = {"dice": (d[0], d[1]), "hist": _put(s.hist, total - 2, s.hist[total - 2] + 1)}
+        n = s.cfg.n
+        if total != 7:
+            return self._produce(s, total, phase=MAIN, **rolled)
+        limit = s.cfg.discard_limit
+        pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
+        if any(pending):
+            return s._replace(phase=DISCARD, pending=pending, **rolled)
+        return s._replace(phase=ROBBER, ret=MAIN, **rolled)
+
+    def _produce(self, s: State, total: int, **also: Any) -> State:
+        """Pay the roll ``total``; ``also``: more fields to set in the same step."""
+        topo = s.topo
+        bld = s.buildings
+        robber = s.robber
+        owed: dict[int, dict[int, int]] = {}  # resource -> seat -> cards
+        yields: list[tuple[int, int, int]] = []  # (hex, resource, cards)
+        blocked = s.blocked
+        for h in topo.by_number.get(total, ()):
+            r = topo.resource[h]
+            if r < 0:
+                continue
+            k_hex = 0
+            for v in topo.hex_vertices[h]:
+                b = bld[v]
+                if b >= 0:
+                    k = 1 + (b & 1)
+                    if h == robber:
+                        blocked = _put(blocked, b >> 1, blocked[b >> 1] + k)
+                    else:
+                        per = owed.setdefault(r, {})
+                        per[b >> 1] = per.get(b >> 1, 0) + k
+                        k_hex += k
+            if k_hex:
+                yields.append((h, r, k_hex))
+        if not owed:
+            return s._replace(blocked=blocked, **also)
+        bank = list(s.bank)
+        gains: dict[int, list[int]] = {}
+        full = set()
+        for r, per in owed.items():
+            need = sum(per.values())
+            if need <= bank[r]:
+                pay = per
+                full.add(r)
+            elif len(per) == 1:
+                (p,) = per
+                pay = {p: bank[r]}  # the only one owed gets what is left
+            else:
+                continue  # nobody gets it
+            for p, k in pay.items():
+                gains.setdefault(p, [0, 0, 0, 0, 0])[r] += k
+                bank[r] -= k
+        hex_yield = s.hex_yield
+        for h, r, k in yields:
+            if r in full:
+                hex_yield = _put(hex_yield, h, hex_yield[h] + k)
+        hands = s.hands
+        produced = s.produced
+        for p, g in gains.items():
+            g_t = tuple(g)
+            hands = self._gain(s, hands, p, g_t)
+            produced = _put(produced, p, _add(produced[p], g_t))
+        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield, **also)
+
+    def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != DISCARD or not s.pending[seat]:
+            raise RuleViolation(P + "seven_discard", f"{s.names[seat]} has nothing to discard now")
+        cards = self._cards(data["cards"], "data.cards")
+        if sum(cards) != s.pending[seat]:
+            raise RuleViolation(P + "seven_discard", f"{s.names[seat]} must discard {s.pending[seat]} cards, not {sum(cards)}")
+        hands = self._pay(s, s.hands, seat, cards)
+        pending = _put(s.pending, seat, 0)
+        s = s._replace(hands=hands, bank=_add(s.bank, cards), pending=pending)
+        if not any(pending):
+            s = s._replace(phase=ROBBER, ret=MAIN)
+        return s
+
+    def _victims(self, s: State, h: int, seat: int) -> list[int]:
+        topo = s.topo
+        out = set()
+        for v in topo.hex_vertices[h]:
+            b = s.buildings[v]
+            if b >= 0 and b >> 1 != seat:
+                out.add(b >> 1)
+        return sorted(out)
+
+    def _a_move_robber(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != ROBBER:
+            if s.phase == DISCARD:
+                raise RuleViolation(P + "phase", "the discards come before the robber moves")
+            raise RuleViolation(P + "robber_move", "the robber moves only on a 7 or with a knight")
+        h = s.topo.hex_index[tuple(data["hex"])]
+        if h == s.robber:
+            raise RuleViolation(P + "robber_move", "the robber must move to another hex")
+        victims = self._victims(s, h, seat)
+        with_cards = [p for p in victims if self._ref(s, p).size]
+        victim = data.get("victim")
+        if victim is None:
+            if with_cards:
+                raise RuleViolation(P + "steal", f"name whom to steal from: {', '.join(s.names[p] for p in with_cards)}")
+            return s._replace(robber=h, phase=s.ret)
+        if victim not in victims:
+            raise RuleViolation(P + "steal", f"{s.names[victim]} has no settlement or city on that hex (or is the mover)")
+        if not self._ref(s, victim).size:
+            return s._replace(robber=h, phase=s.ret)
+        return s._replace(robber=h, phase=STEAL, victim=victim)
+
+    def _a_steal(self, s: State, seat, data: dict[str, Any]) -> State:
+        thief, victim = s.turn, s.victim
+        n = s.cfg.n
+        card = data["card"]
+        origins = s.origins + (f"the steal by {s.names[thief]} from {s.names[victim]} in turn {s.turn_no}",)
+        o = len(origins)
+        s = s._replace(origins=origins)
+        hands = list(s.hands)
+        vrow, trow = list(hands[victim]), list(hands[thief])
+        ref = n + 1
+        if card is not None:
+            r = RES_ALIASES[card]
+            try:
+                vrow[ref] = K.pay(vrow[ref], _one(r), o)
+            except Contradiction as exc:
+                raise RuleViolation(P + "hand", f"{s.names[victim]} cannot hold a {card}: {exc}") from None
+            trow[ref] = K.add_one(trow[ref], r)
+            seen_mask = 0
+        else:
+            vrow[ref], seen_mask = K.lose_random(vrow[ref], o)
+            trow[ref] = K.add_unseen(trow[ref], seen_mask, o)
+        memo: dict[int, tuple[Hand, int]] = {}
+        for v in range(n + 1):  # the seats and the public
+            if v == victim or v == thief:
+                continue
+            key = id(vrow[v])
+            if key not in memo:
+                memo[key] = K.lose_random(vrow[v], o)
+            vrow[v], mask = memo[key]
+            trow[v] = K.add_unseen(trow[v], mask, o)
+        # thief and victim each saw the card when the log did
+        vrow[victim], trow[thief] = vrow[ref], trow[ref]
+        if card is not None:
+            try:
+                vrow[thief] = K.pay(vrow[thief], _one(r), o)
+            except Contradiction:
+                vrow[thief] = K.lose_random(vrow[thief], o)[0]
+            trow[victim] = K.add_one(trow[victim], r)
+        else:
+            vrow[thief] = K.lose_random(vrow[thief], o)[0]
+            trow[victim] = K.add_unseen(trow[victim], seen_mask, o)
+        hands[victim], hands[thief] = tuple(vrow), tuple(trow)
+        lost = _put(s.lost, victim, s.lost[victim] + 1)
+        return s._replace(hands=tuple(hands), phase=s.ret, victim=-1, lost=lost)
+
+    # development cards ------------------------------------------------------------------
+    def _a_buy_dev(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase not in (MAIN, SBP):
+            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", "no buying now")
+        if s.deck == 0:
+            raise RuleViolation(P + "dev_buy", "the development deck is empty")
+        hands = self._pay(s, s.hands, seat, DEV_COST)
+        return s._replace(hands=hands, bank=_add(s.bank, DEV_COST), ret=s.phase, phase=DEV_DRAW)
+
+    def _a_draw_dev(self, s: State, seat, data: dict[str, Any]) -> State:
+        buyer = s.actor
+        n = s.cfg.n
+        ref = n + 1
+        card = data["card"]
+        dev = list(s.dev[buyer])
+        pools = list(s.pools)
+        fk, fu = s.fresh[buyer]
+        if card is not None:
+            k = DEV.index(card)
+            if pools[ref][k] <= 0:
+                raise RuleViolation(P + "dev_buy", f"no {card} card can be left in the deck")
+            known, unk = dev[ref]
+            dev[ref] = (_add(known, _one(k)), unk)
+            pools[ref] = _add(pools[ref], _one(k), -1)
+            if pools[buyer][k] > 0:
+                pools[buyer] = _add(pools[buyer], _one(k), -1)
+            fresh = (_add(fk, _one(k)), fu)
+        else:
+            known, unk = dev[ref]
+            dev[ref] = (known, unk + 1)
+            fresh = (fk, fu + 1)
+        for v in range(n + 1):
+            if v == buyer:
+                continue
+            known, unk = dev[v]
+            dev[v] = (known, unk + 1)
+        dev[buyer] = dev[ref]
+        return s._replace(dev=_put(s.dev, buyer, tuple(dev)), pools=tuple(pools), deck=s.deck - 1,
+                          fresh=_put(s.fresh, buyer, fresh), phase=s.ret)
+
+    def _play_dev(self, s: State, seat: int, k: int, name: str) -> State:
+        if s.phase not in (PRE_ROLL, MAIN) or seat != s.turn:
+            raise RuleViolation(P + "sbp" if s.phase == SBP else P + "phase", f"{name} cannot be played now")
+        if k != VP and s.dev_played:
+            raise RuleViolation(P + "dev_one_per_turn", "one knight or progress card per turn")
+        n = s.cfg.n
+        ref = n + 1
+        known, unk = s.dev[seat][ref]
+        fk, fu = s.fresh[seat]
+        pool = s.pools[ref]
+        if k == VP:  # victory point cards are exempt from the turn they were bought
+            fk, fu = ZERO, 0
+        if known[k] - fk[k] > 0:
+            use_known = True
+        elif unk - fu > 0 and pool[k] > 0:
+            use_known = False
+        elif known[k] > 0 or (fu and pool[k] > 0):
+            raise RuleViolation(P + "dev_not_same_turn", f"{s.names[seat]}'s {name} was bought this turn")
+        else:
+            raise RuleViolation(P + "hand", f"{s.names[seat]} cannot hold a {name} card")
+        dev = list(s.dev[seat])
+        pools = list(s.pools)
+        for v in range(n + 2):
+            if v == seat:
+                continue
+            kv, uv = dev[v]
+            if v == ref:
+                if use_known:
+                    dev[v] = (_add(kv, _one(k), -1), uv)
+                else:
+                    dev[v] = (kv, uv - 1)
+                    pools[v] = _add(pools[v], _one(k), -1)
+            elif kv[k] > 0:
+                dev[v] = (_add(kv, _one(k), -1), uv)
+            else:
+                dev[v] = (kv, max(0, uv - 1))
+                if pools[v][k] > 0:
+                    pools[v] = _add(pools[v], _one(k), -1)
+        dev[seat] = dev[ref]
+        if not use_known and pools[seat][k] > 0:
+            pools[seat] = _add(pools[seat], _one(k), -1)
+        return s._replace(dev=_put(s.dev, seat, tuple(dev)), pools=tuple(pools), dev_played=s.dev_played or k != VP)
+
+    def _a_play_knight(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        s = self._play_dev(s, seat, KNIGHT, "knight")
+        knights = _put(s.knights, seat, s.knights[seat] + 1)
+        army = s.army
+        if knights[seat] >= 3 and (army < 0 or knights[seat] > knights[army]):
+            army = seat
+        return s._replace(knights=knights, army=army, ret=s.phase, phase=ROBBER)
+
+    def _road_spots(self, s: State, seat: int) -> list[int]:
+        if s.built[seat][2] >= MAX_ROADS:
+            return []
+        if s.phase == SETUP_R:
+            return [e for e in s.topo.vertex_edges[s.last_placed] if s.roads[e] == -1]
+        topo = s.topo
+        roads, bld = s.roads, s.buildings
+        ends = set()
+        for e, o in enumerate(roads):
+            if o == seat:
+                ends.update(topo.edge_vertices[e])
+        for v, b in enumerate(bld):
+            if b >= 0 and b >> 1 == seat:
+                ends.add(v)
+        spots = set()
+        for v in ends:
+            b = bld[v]
+            if b >= 0 and b >> 1 != seat:
+                continue  # no road through another player's building
+            for e in topo.vertex_edges[v]:
+                if roads[e] == -1:
+                    spots.add(e)
+        return sorted(spots)
+
+    def _settlement_spots(self, s: State, seat: int) -> list[int]:
+        topo = s.topo
+        near = set()
+        for e, o in enumerate(s.roads):
+            if o == seat:
+                near.update(topo.edge_vertices[e])
+        return sorted(v for v in near if self._distance_ok(s, v))
+
+    def _a_play_road_building(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        s = self._play_dev(s, seat, ROADS, "road building")
+        free = min(2, MAX_ROADS - s.built[seat][2])
+        if free == 0 or not self._road_spots(s, seat):
+            return s
+        return s._replace(ret=s.phase, phase=ROAD_BUILDING, free_roads=free)
+
+    def _a_play_year_of_plenty(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        cards = [0, 0, 0, 0, 0]
+        for c in data["cards"]:
+            cards[RES_ALIASES[c]] += 1
+        want = min(2, sum(s.bank))
+        if sum(cards) != want:
+            raise RuleViolation(P + "year_of_plenty", f"Year of Plenty takes {want} cards from the bank, not {sum(cards)}")
+        if any(cards[r] > s.bank[r] for r in range(5)):
+            raise RuleViolation(P + "bank_limit", "the bank does not hold those cards")
+        s = self._play_dev(s, seat, PLENTY, "year of plenty")
+        g = tuple(cards)
+        return s._replace(hands=self._gain(s, s.hands, seat, g), bank=_add(s.bank, g, -1))
+
+    def _a_play_monopoly(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        r = RES_ALIASES[data["resource"]]
+        n = s.cfg.n
+        given = data.get("given", {})
+        counts = {}
+        for p in range(n):
+            if p == seat:
+                continue
+            ref = self._ref(s, p)
+            lo, hi = ref.least(r), ref.most(r)
+            if str(p) in given:
+                c = given[str(p)]
+                if not lo <= c <= hi:
+                    raise RuleViolation(P + "monopoly", f"{s.names[p]} holds {lo}–{hi} {RES[r]} as far as the log knows, not {c}")
+            elif lo == hi:
+                c = lo
+            else:
+                raise RuleViolation(P + "monopoly", f"the log does not know how many {RES[r]} {s.names[p]} holds "
+                                    f"({lo}–{hi}): enter it in given")
+            counts[p] = c
+        s = self._play_dev(s, seat, MONOPOLY, "monopoly")
+        origins = s.origins + (f"the monopoly of {s.names[seat]} in turn {s.turn_no}",)
+        o = len(origins)
+        s = s._replace(origins=origins)
+        hands = s.hands
+        total = 0
+        for p, c in counts.items():
+            hands = self._map_hand(s, hands, p, lambda h, c=c: K.give_all(h, r, c, o))
+            total += c
+        hands = self._gain(s, hands, seat, _one(r, total))
+        return s._replace(hands=hands)
+
+    def _a_reveal_vp(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if seat != s.turn or s.phase not in (PRE_ROLL, MAIN):
+            raise RuleViolation(P + "dev_vp", "victory point cards are revealed in one's own turn")
+        for _ in range(data["count"]):
+            s = self._play_dev(s, seat, VP, "victory point")
+        return s._replace(vp_shown=_put(s.vp_shown, seat, s.vp_shown[seat] + data["count"]))
+
+    # trading ----------------------------------------------------------------------------
+    def ratio(self, s: State, seat: int, r: int) -> int:
+        best = 4
+        bld = s.buildings
+        for v, kind in s.cfg.topo.harbor_vertices:
+            b = bld[v]
+            if b >= 0 and b >> 1 == seat:
+                if kind == r:
+                    return 2
+                if kind == B.GENERIC:
+                    best = 3
+        return best
+
+    def _a_trade_bank(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != MAIN:
+            raise RuleViolation(P + "sbp" if s.phase == SBP else P + "roll" if s.phase == PRE_ROLL else P + "phase",
+                                "no maritime trade now")
+        give, get, count = RES_ALIASES[data["give"]], RES_ALIASES[data["get"]], data["count"]
+        if give == get:
+            raise RuleViolation(P + "trade_maritime", "a maritime trade gets a different resource")
+        k = self.ratio(s, seat, give) * count
+        if s.bank[get] < count:
+            raise RuleViolation(P + "bank_limit", f"the bank holds {s.bank[get]} {RES[get]}, not {count}")
+        hands = self._pay(s, s.hands, seat, _one(give, k))
+        hands = self._gain(s, hands, seat, _one(get, count))
+        return s._replace(hands=hands, bank=_add(_add(s.bank, _one(give, k)), _one(get, count), -1))
+
+    def _a_trade(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != MAIN:
+            raise RuleViolation(P + "sbp" if s.phase == SBP else P + "roll" if s.phase == PRE_ROLL else P + "phase",
+                                "no trade now")
+        other = data["with"]
+        if other == seat or other >= s.cfg.n:
+            raise RuleViolation(P + "trade_domestic", "a trade is with another player")
+        give = self._cards(data["give"], "data.give")
+        get = self._cards(data["get"], "data.get")
+        if not sum(give) or not sum(get):
+            raise RuleViolation(P + "trade_domestic", "both sides give at least one card (no gifts)")
+        if any(give[r] and get[r] for r in range(5)):
+            raise RuleViolation(P + "trade_domestic", "no resource on both sides of a trade")
+        hands = self._pay(s, s.hands, seat, give)
+        hands = self._pay(s, hands, other, get)
+        hands = self._gain(s, hands, seat, get)
+        hands = self._gain(s, hands, other, give)
+        return s._replace(hands=hands)
+
+    def _a_end_turn(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        n = s.cfg.n
+        if s.phase == SBP:
+            nxt = (s.step + 1) % n
+            if nxt == s.turn:
+                return self._begin_turn(s._replace(step=0), (s.turn + 1) % n)
+            return s._replace(step=nxt)
+        if s.phase != MAIN:
+            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", "the turn cannot end now")
+        if s.cfg.sbp:
+            return s._replace(phase=SBP, step=(s.turn + 1) % n)
+        return self._begin_turn(s, (s.turn + 1) % n)
+
+    # victory ------------------------------------------------------------------------------
+    def public_vp(self, s: State, seat: int) -> int:
+        b, c, _ = s.built[seat]
+        return b + 2 * c + 2 * (s.longest == seat) + 2 * (s.army == seat) + s.vp_shown[seat]
+
+    def hidden_vp(self, s: State, seat: int) -> int:
+        return s.dev[seat][s.cfg.n + 1][0][VP]
+
+    def _check_win(self, s: State) -> State:
+        if s.phase in OWN_TURN and s.winner < 0 and not (s.phase == DEV_DRAW and s.ret == SBP):
+            seat = s.turn
+            if self.public_vp(s, seat) + self.hidden_vp(s, seat) >= s.cfg.goal:
+                return s._replace(phase=OVER, winner=seat)
+        return s
+
+    def result(self, s: State) -> Result | None:
+        if s.winner < 0:
+            return None
+        w = s.winner
+        scores = tuple(self.public_vp(s, p) + self.hidden_vp(s, p) for p in range(s.cfg.n))
+        hidden = self.hidden_vp(s, w)
+        extra = f" (with {hidden} victory point card{'s' if hidden != 1 else ''})" if hidden else ""
+        return Result("win", (w,), scores, f"{s.names[w]} reached {scores[w]} VP in turn {s.turn_no}{extra}")
+
+    # -- legal moves ----------------------------------------------------------------------
+    def legal_moves(self, s: State, seat: int | None) -> list[Move]:
+        if seat is None or seat not in self.actors(s):
+            return []
+        ph = s.phase
+        topo = s.topo
+        out: list[Move] = []
+        if ph == SETUP_S:
+            return [Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
+        if ph == SETUP_R or ph == ROAD_BUILDING:
+            return [Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
+        if ph == DISCARD:
+            return [Move("discard", seat, {"cards": self._cards_dict(c)}) for c in self._discards(self._ref(s, seat), s.pending[seat])]
+        if ph == ROBBER:
+            for h in range(len(topo.hexes)):
+                if h == s.robber:
+                    continue
+                victims = [p for p in self._victims(s, h, seat) if self._ref(s, p).size]
+                at = list(topo.hexes[h])
+                if victims:
+                    out.extend(Move("move_robber", seat, {"hex": at, "victim": p}) for p in victims)
+                else:
+                    out.append(Move("move_robber", seat, {"hex": at, "victim": None}))
+            return out
+        if ph == PRE_ROLL:
+            out.append(Move("roll", seat, {}))
+            out.extend(self._dev_moves(s, seat))
+            return out
+        if ph in (MAIN, SBP):
+            out.append(Move("end_turn", seat, {}))
+            hand = self._ref(s, seat)
+            b, c, r = s.built[seat]
+            if r < MAX_ROADS and K.can_pay(hand, ROAD_COST):
+                out.extend(Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat))
+            if b < MAX_SETTLEMENTS and K.can_pay(hand, SETTLEMENT_COST):
+                out.extend(Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat))
+            if c < MAX_CITIES and K.can_pay(hand, CITY_COST):
+                out.extend(Move("build_city", seat, {"vertex": v}) for v in range(len(topo.vertices))
+                           if s.buildings[v] == seat * 2)
+            if s.deck and K.can_pay(hand, DEV_COST):
+                out.append(Move("buy_dev", seat, {}))
+            if ph == MAIN:
+                for give in range(5):
+                    if hand.least(give) < 2:
+                        continue
+                    k = self.ratio(s, seat, give)
+                    if hand.least(give) >= k:
+                        out.extend(Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
+                                   for get in range(5) if get != give and s.bank[get])
+                out.extend(self._dev_moves(s, seat))
+        return out
+
+    def _dev_moves(self, s: State, seat: int) -> list[Move]:
+        if s.dev_played:
+            return []
+        ref = s.cfg.n + 1
+        known, unk = s.dev[seat][ref]
+        fk, fu = s.fresh[seat]
+        old = tuple(known[k] - fk[k] for k in range(5))
+        if not any(old[:4]):
+            return []
+        out = []
+        if old[KNIGHT]:
+            out.append(Move("play_knight", seat, {}))
+        if old[ROADS] and s.built[seat][2] < MAX_ROADS:
+            out.append(Move("play_road_building", seat, {}))
+        if old[PLENTY]:
+            want = min(2, sum(s.bank))
+            for combo in combinations_with_replacement(range(5), want):
+                if all(combo.count(r) <= s.bank[r] for r in set(combo)):
+                    out.append(Move("play_year_of_plenty", seat, {"cards": [RES[r] for r in combo]}))
+        if old[MONOPOLY]:
+            exact = all(self._ref(s, p).exact for p in range(s.cfg.n))
+            if exact:
+                out.extend(Move("play_monopoly", seat, {"resource": RES[r], "given": {
+                    str(p): self._ref(s, p).known[r] for p in range(s.cfg.n) if p != seat}}) for r in range(5))
+        return out
+
+    @staticmethod
+    def _discards(hand: Hand, k: int) -> list[tuple[int, ...]]:
+        """Every way to discard ``k`` of the known cards (a hand with unseen cards: none listed)."""
+        have = hand.known
+        out = []
+
+        def rec(r: int, left: int, acc: list[int]) -> None:
+            if r == 4:
+                if left <= have[4]:
+                    out.append(tuple(acc + [left]))
+                return
+            for x in range(min(left, have[r]) + 1):
+                rec(r + 1, left - x, acc + [x])
+
+        rec(0, k, [])
+        return out
+
+    # -- chance -------------------------------------------------------------------------
+    def chance_outcome(self, s: State, rng: random.Random) -> Move | None:
+        if s.phase == DICE:
+            return Move("dice", None, {"dice": [rng.randint(1, 6), rng.randint(1, 6)]})
+        if s.phase == STEAL:
+            hand = self._ref(s, s.victim)
+            cards = [r for r in range(5) for _ in range(hand.known[r])]
+            card = RES[rng.choice(cards)] if cards and hand.exact else None
+            return Move("steal", s.turn, {"card": card, "from": s.victim})
+        if s.phase == DEV_DRAW:
+            pool = s.pools[s.cfg.n + 1]
+            cards = [k for k in range(5) for _ in range(pool[k])]
+            return Move("draw_dev", s.actor, {"card": DEV[rng.choice(cards)] if cards else None})
+        return None
+
+    # -- views ----------------------------------------------------------------------------
+    def _viewer(self, s: State, seat: int | str | None) -> int:
+        n = s.cfg.n
+        if seat == REFEREE:
+            return n + 1
+        if seat is None:
+            return n
+        return seat  # type: ignore[return-value]
+
+    def view(self, s: State, seat: int | str | None) -> dict[str, Any]:
+        v = self._viewer(s, seat)
+        n = s.cfg.n
+        topo = s.topo
+        players = []
+        for p in range(n):
+            hand = s.hands[p][p if v == p else v]
+            known, unk = s.dev[p][p if v == p else v]
+            b, c, r = s.built[p]
+            entry: dict[str, Any] = {
+                "seat": p,
+                "name": s.names[p],
+                "cards": hand.size,
+                "hand": K.describe(hand),
+                "development_cards": sum(known) + unk,
+                "development_known": {DEV[k]: known[k] for k in range(5) if known[k]},
+                "bought_this_turn": s.fresh[p][1] + sum(s.fresh[p][0]),
+                "knights_played": s.knights[p],
+                "victory_points_shown": s.vp_shown[p],
+                "settlements": b, "cities": c, "roads": r,
+                "road_length": s.road_len[p],
+                "public_vp": self.public_vp(s, p),
+            }
+            if v in (p, n + 1):
+                entry["vp"] = self.public_vp(s, p) + self.hidden_vp(s, p)
+            players.append(entry)
+        out: dict[str, Any] = {
+            "phase": PHASES[s.phase],
+            "turn": s.turn,
+            "turn_number": s.turn_no,
+            "board": {"hash": s.cfg.board_hash, "name": topo.name, "provenance": topo.provenance,
+                      **({"placeholder": True, "label": "PLACEHOLDER layout (not the printed board)"} if topo.placeholder else {})},
+            "robber": list(topo.hexes[s.robber]),
+            "dice": list(s.dice),
+            "bank": {RES[r]: s.bank[r] for r in range(5)},
+            "development_deck": s.deck,
+            "longest_road": s.longest if s.longest >= 0 else None,
+            "largest_army": s.army if s.army >= 0 else None,
+            "buildings": [{"vertex": i, "owner": b >> 1, "kind": "city" if b & 1 else "settlement"}
+                          for i, b in enumerate(s.buildings) if b >= 0],
+            "roads": [{"edge": i, "owner": o} for i, o in enumerate(s.roads) if o >= 0],
+            "players": players,
+        }
+        out["layout"] = _layout(topo)
+        if s.phase == SBP:
+            out["building"] = s.step
+        if s.phase == DISCARD:
+            out["discards_due"] = {str(p): k for p, k in enumerate(s.pending) if k}
+        if s.phase == ROAD_BUILDING:
+            out["free_roads"] = s.free_roads
+        if s.winner >= 0:
+            out["winner"] = s.winner
+        return out
+
+    def event_view(self, s: State, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
+        type_ = event["type"]
+        if type_ == "steal":
+            data = event["data"]
+            if viewer is not None and viewer in (event["seat"], data.get("from")):
+                return event
+            if data.get("card") is None:
+                return event
+            return {**event, "data": {**data, "card": None}, "redacted": True}
+        if type_ == "draw_dev":
+            if viewer is not None and viewer == event["seat"]:
+                return event
+            if event["data"].get("card") is None:
+                return event
+            # a card played since is on the table, but which drawn card it was stays hidden
+            return {**event, "data": {"card": None}, "redacted": True}
+        return event
+
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        from .describe import describe
+        return describe(self, before, type, seat, data, after)
+
+    def describe_setup(self, state: State) -> str:
+        topo = state.topo
+        return f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
+
+    def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
+        from .describe import annotate
+        return annotate(self, before, type, seat, data, after)
+
+    # -- snapshots --------------------------------------------------------------------------
+    def encode_state(self, s: State) -> dict[str, Any]:
+        out = {}
+        for name, value in zip(State._fields, s):
+            if name == "cfg":
+                value = list(value)[:-1]
+            elif name == "hands":
+                value = [[h.encode() for h in row] for row in value]
+            elif name == "worlds" and value is not None:
+                value = sorted(value)
+            out[name] = _jsonable(value)
+        return out
+
+    def decode_state(self, obj: dict[str, Any]) -> State:
+        vals = {}
+        for name in State._fields:
+            value = obj[name]
+            if name == "cfg":
+                c = list(value)
+                c[5] = tuple(c[5])
+                value = Config(*c, topo=B.topology(c[8], c[0]))
+            elif name == "hands":
+                value = tuple(tuple(Hand.decode(h) for h in row) for row in value)
+            elif name == "worlds" and value is not None:
+                value = frozenset(_tuplify(value))
+            else:
+                value = _tuplify(value)
+            vals[name] = value
+        return State(**vals)
+
+    def info(self) -> dict[str, Any]:
+        info = super().info()
+        info["data_kinds"] = {"boards": {"url": f"/api/games/{self.id}/boards", "option": "board",
+                                         "description": self.data_kinds["boards"].description,
+                                         "default": "the standard board for the player count"}}
+        return info
+
+
+_LAYOUTS: dict[str, dict[str, Any]] = {}
+
+
+def _layout(topo: B.Topology) -> dict[str, Any]:
+    """The board as a recorder names it: hexes, intersections by their number
+    (each as its three hexes), paths by their number (each as its two hexes)."""
+    got = _LAYOUTS.get(topo.hash + str(len(topo.hexes)))
+    if got is None:
+        got = _LAYOUTS[topo.hash + str(len(topo.hexes))] = {
+            "hexes": [{"at": list(c), "terrain": topo.terrain[i], **({"number": topo.number[i]} if topo.number[i] else {})}
+                      for i, c in enumerate(topo.hexes)],
+            "vertices": [[list(c) for c in v] for v in topo.vertices],
+            "edges": [[list(c) for c in e] for e in topo.edges],
+            "harbors": {str(v): ("3:1" if k == B.GENERIC else RES[k]) for v, k in enumerate(topo.harbor) if k >= 0},
+        }
+    return got
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _tuplify(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_tuplify(x) for x in v)
+    return v
+
+
+#: the most joint assignments the log keeps before it falls back to each hand's own knowledge
+MAX_WORLDS = 4096
+
+_MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
+                      "end_turn"})
+
+_APPLY = {
+    "build_settlement": Catan._a_build_settlement,
+    "build_road": Catan._a_build_road,
+    "build_city": Catan._a_build_city,
+    "roll": Catan._a_roll,
+    "dice": Catan._a_dice,
+    "discard": Catan._a_discard,
+    "move_robber": Catan._a_move_robber,
+    "steal": Catan._a_steal,
+    "buy_dev": Catan._a_buy_dev,
+    "draw_dev": Catan._a_draw_dev,
+    "play_knight": Catan._a_play_knight,
+    "play_road_building": Catan._a_play_road_building,
+    "play_year_of_plenty": Catan._a_play_year_of_plenty,
+    "play_monopoly": Catan._a_play_monopoly,
+    "reveal_vp": Catan._a_reveal_vp,
+    "trade": Catan._a_trade,
+    "trade_bank": Catan._a_trade_bank,
+    "end_turn": Catan._a_end_turn,
+}
