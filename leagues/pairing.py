@@ -70,7 +70,10 @@ def berger_round_robin(players: list[str], double: bool = False) -> list[list[tu
         boards = [first] + [(number(a + k), number(a - k)) for k in range(1, n // 2)]
         rounds.append([(slot[w - 1], slot[b - 1]) for w, b in boards])
     if double:
-        rounds += [[(b, w) for w, b in boards] for boards in rounds]
+        second = [[(b, w) for w, b in boards] for boards in rounds]
+        if m >= 3:
+            rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
+        rounds += second
     return rounds
 
 

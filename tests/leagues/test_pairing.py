@@ -77,8 +77,35 @@ def test_double_round_robin_repeats_with_colours_reversed():
     players = list("abcdef")
     single = berger_round_robin(players)
     double = berger_round_robin(players, double=True)
-    assert double[:5] == single
+    assert double[:3] == single[:3]
+    assert double[3:5] == [single[4], single[3]]  # the last two rounds of cycle 1 swapped
     assert double[5:] == [[(b, w) for w, b in rnd] for rnd in single]
+
+
+def _longest_colour_run(rounds, player):
+    seq = [w == player for rnd in rounds for w, b in rnd if player in (w, b) and None not in (w, b)]
+    best = run = 0
+    for k, white in enumerate(seq):
+        run = run + 1 if k and seq[k - 1] == white else 1
+        best = max(best, run)
+    return best
+
+
+@pytest.mark.rule("C.05-annex-1-double")
+@pytest.mark.parametrize("n", range(3, 21))
+def test_double_round_robin_never_gives_three_same_colours_in_a_row_at_the_seam(n):
+    # C.05 Annex 1: for a double round robin the last two rounds of the first
+    # cycle are swapped, so nobody plays a third game in a row with one colour
+    # where the cycles meet (the plain repeat gives it to even counts).
+    players = [f"P{i}" for i in range(1, n + 1)]
+    double = berger_round_robin(players, double=True)
+    assert max(_longest_colour_run(double, p) for p in players) <= 2
+    plain = berger_round_robin(players)
+    plain = plain + [[(b, w) for w, b in rnd] for rnd in plain]
+    if n % 2 == 0:  # the defect the swap removes
+        assert max(_longest_colour_run(plain, p) for p in players) == 3
+    pairs = [frozenset(b) for rnd in double for b in rnd if None not in b]
+    assert all(pairs.count(x) == 2 for x in set(pairs)) and len(set(pairs)) == n * (n - 1) // 2
 
 
 # -- Swiss ------------------------------------------------------------------------
