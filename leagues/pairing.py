@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import gcd as _gcd
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine.core import KroniekError
 
@@ -286,6 +286,11 @@ class _Matcher:
         mate[p], mate[a], mate[q], mate[b] = a, p, b, q
         return False
 
+    def unfix(self, p: int, q: int) -> None:
+        """Undo ``fix(p, q)``: the pair goes back into the matching."""
+        self.alive[p] = self.alive[q] = None
+        self.mate[p], self.mate[q] = q, p
+
     def drop(self, c: int, exposed: int) -> bool:
         """Take ``c`` out (it gets the bye) if the rest can still be paired;
         ``exposed`` is the one vertex the matching leaves unpaired."""
@@ -310,60 +315,74 @@ def swiss_pairings(
     *,
     no_bye: Iterable[str] = (),
     initial_colour: int = WHITE,
+    rounds: int | None = None,
+    pairing_numbers: Mapping[str, int] | None = None,
+    win_points: Score = 1,
 ) -> Pairings:
-    """Pair a Swiss round of a two-player game, in the spirit of the FIDE Dutch
-    system (C.04.3).
+    """Pair a Swiss round of a two-player game by the FIDE Dutch system,
+    C.04.3 as approved by the FIDE Council in 2025 (applied from February
+    2026; criteria numbered C.1–C.21 as there).
 
     ``standings``: ``(player, points)`` for everyone to be paired, listed in
     pairing-number order (initial ranking, strongest first); players are then
     ranked by points, pairing number breaking ties. ``history``: the earlier
-    rounds (``Pairings`` or lists of ``(seat0, seat1)``, None for a bye).
-    ``no_bye``: players who may not get the bye for another reason (C.2: a
-    forfeit win already scored). Raises ``PairingImpossible`` only when no
-    pairing keeps the absolute rules.
+    rounds (``Pairings`` or lists of ``(seat0, seat1)``, None for a bye); a
+    player missing from a round did not play it. ``no_bye``: players who may
+    not get the bye for another reason (C.2: a forfeit win already scored).
+    ``rounds``: the planned number of rounds (the final round relaxes C.3 for
+    topscorers, players above half of the maximum score ``win_points`` per
+    round). ``pairing_numbers``: the players' tournament pairing numbers when
+    absent players make them differ from the positions in ``standings``
+    (colour rule E.5 reads their parity). Raises ``PairingImpossible`` only
+    when no pairing keeps the absolute criteria.
 
-    Implemented from C.04.3:
-    - absolute criteria: C.1 no rematch (any earlier board counts, forfeited or
-      not); C.2 at most one bye each; C.3 two players with the same absolute
-      colour preference never meet, unless no pairing at all avoids it (then
-      ``relaxed == ("colour",)``); so nobody gets a colour difference beyond ±2
-      or the same colour three times running where that can be avoided (once
-      relaxed, clashing pairs are only avoided greedily, not minimised).
-    - C.4 completion, exactly: each pair is accepted only if everyone left can
-      still be paired (incremental Edmonds matching), so a legal pairing is
-      always found when one exists, bracket by bracket, never by backtracking.
-    - score brackets top-down; moved-down players (MDPs) first, each with the
-      highest resident it may meet; the residents left: S1 (top half) against
-      S2 (bottom half), S1[i] taking the first S2 player that satisfies the
-      criteria (the first valid transposition), then exchanges (an S1 player
-      from the bottom of S1), then pairs among the leftovers (C.5: as many
-      pairs as possible); whoever is left floats to the next bracket.
-    - the bye: the lowest-ranked eligible player whose removal leaves a
-      complete pairing (this replaces pairing the lowest bracket first).
-    - colours: A.6 preferences (absolute, strong, mild); within a bracket a
-      partner granting both preferences is preferred to the natural one (C.10);
-      allocation by E.1–E.5 (both preferences, the stronger, alternate to the
-      last differing round, the higher-ranked player's, pairing-number parity
-      with ``initial_colour``).
-    - C.12 in part: in an odd bracket the floater is the lowest player who did
-      not float down in the previous round.
+    The procedure, bracket by bracket from the top score down:
 
-    Simplified: no PSD arithmetic (C.6/C.7: score differences are minimised only
-    bracket by bracket, by floating as few as possible one bracket down); no
-    topscorer exceptions (A.7, C.3 applies to everyone); strong preferences
-    are not weighed above mild ones when choosing partners, and the float
-    criteria other than the one above (upfloats, floats two rounds back,
-    score differences of floaters) are not considered; transpositions and
-    exchanges are tried greedily per S1 player rather than by D.1–D.3's
-    complete enumeration, so on brackets with conflicts the pairing can differ
-    from FIDE's (never in legality). Forfeited games in the history count as
+    - absolute criteria: C.1 no rematch, C.2 at most one pairing-allocated
+      bye, C.3 no two players with the same absolute colour preference (A.6)
+      meet — except topscorers in the final round. C.4 completion holds
+      exactly: every pair is accepted only if everyone left can still be
+      paired (an incremental Edmonds matching over all players), so a legal
+      pairing is found whenever one exists, never by backtracking; if C.3
+      leaves none, it is relaxed (``relaxed == ("colour",)``).
+    - the bye (C.2, C.5–C.9): a player of the lowest score that still leaves
+      a complete pairing, without a bye; among those the one with the fewest
+      unplayed games (C.9), then the fewest colour preferences left unmet in
+      the last bracket (C.12), then one who did not float down in the
+      previous round or the one before (C.14, C.16), then the lowest ranked.
+    - a bracket pairs as many players as it can (C.5), moved-down players
+      first, each with the highest resident that keeps the criteria: colour
+      preferences (C.12, strong ones C.13) within the bracket's minimum, not
+      a player who floated up in the previous rounds (C.15, C.17). An odd
+      remainder floats the player chosen by C.12, then C.14/C.16 (no repeated
+      downfloat), then the lowest rank. The remainder pairs S1 (top half)
+      against S2 in transposition order, each S1 player taking the first S2
+      player that keeps the bracket's colour minimum and completion; exchanges
+      (an S1 player from the bottom of S1) only when no S2 player can.
+    - colours (E.1–E.5): both preferences; else the stronger (absolute over
+      strong over mild; between absolutes the wider colour difference); else
+      alternate from the last game both played with different colours,
+      counted by games played, not rounds (E.3); else the higher-ranked
+      player's preference (E.4); else the pairing-number parity with
+      ``initial_colour`` (E.5).
+
+    Simplified, so the pairing can differ from the reference engines (never
+    in legality): the colour minimum is a count bound (white and black
+    preferences against the pairs to make), not an optimised matching, so a
+    rematch-dense bracket can miss it; C.6–C.8 (score differences, the next
+    bracket's completion) are kept only through completion; C.10/C.11 (final
+    round topscorer colours) and C.18–C.21 (score differences of repeated
+    floaters) are not weighed. Forfeited games in the history count as
     played for rematches and colours.
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
         raise ValueError("players must be distinct")
     score = {p: Fraction(s) for p, s in standings}
-    number = {p: i + 1 for i, p in enumerate(names)}
+    if pairing_numbers is None:
+        number = {p: i + 1 for i, p in enumerate(names)}
+    else:
+        number = {p: int(pairing_numbers[p]) for p in names}
     order = sorted(names, key=lambda p: (-score[p], number[p]))
     idx = {p: i for i, p in enumerate(order)}
     n = len(order)
@@ -372,47 +391,52 @@ def swiss_pairings(
 
     opp: list[set[int]] = [set() for _ in range(n)]
     colours: list[list[int]] = [[] for _ in range(n)]
-    by_round: list[dict[int, int]] = [{} for _ in range(n)]  # round index -> colour
     had_bye = [False] * n
-    last_down = [False] * n
+    down = [[False] * n, [False] * n]  # floated down 1 and 2 rounds ago
+    up = [[False] * n, [False] * n]
     for rno, rnd in enumerate(history):
         boards, byes, downs = _round_view(rnd)
+        back = len(history) - 1 - rno
         for w, b in boards:
             iw, ib = idx.get(w), idx.get(b)
             if iw is not None:
                 colours[iw].append(WHITE)
-                by_round[iw][rno] = WHITE
                 if ib is not None:
                     opp[iw].add(ib)
             if ib is not None:
                 colours[ib].append(BLACK)
-                by_round[ib][rno] = BLACK
                 if iw is not None:
                     opp[ib].add(iw)
         for p in byes:
             if p in idx:
                 had_bye[idx[p]] = True
-        if rno == len(history) - 1:
-            for p in downs:
+        if back < 2:
+            ups = rnd.upfloaters if isinstance(rnd, Pairings) else frozenset()
+            for p in list(downs) + byes:
                 if p in idx:
-                    last_down[idx[p]] = True
-            for p in byes:
+                    down[back][idx[p]] = True
+            for p in ups:
                 if p in idx:
-                    last_down[idx[p]] = True
+                    up[back][idx[p]] = True
     for p in no_bye:
         if p in idx:
             had_bye[idx[p]] = True
 
     pref = [_preference(c) for c in colours]
-    absc = [c if s == 3 else 0 for c, s in pref]
     col = [c for c, _ in pref]
+    strength = [s for _, s in pref]
+    absc = [c if s == 3 else 0 for c, s in pref]
+    played = [len(c) for c in colours]
+    final = rounds is not None and round_no >= rounds
+    top = [final and 2 * score[order[i]] > (round_no - 1) * Fraction(win_points) for i in range(n)]
 
     def strict(i: int, j: int) -> bool:
-        return j not in opp[i] and not (absc[i] and absc[i] == absc[j])
+        return j not in opp[i] and not (absc[i] and absc[i] == absc[j] and not (top[i] or top[j]))
 
     def loose(i: int, j: int) -> bool:
         return j not in opp[i]
 
+    # -- the bye, and the completion matcher ---------------------------------
     bye: int | None = None
     matcher = None
     relaxed: tuple[str, ...] = ()
@@ -425,11 +449,8 @@ def swiss_pairings(
         else:
             if len(exposed) != 1:
                 continue
-            for c in reversed(range(n)):
-                if not had_bye[c] and m.drop(c, exposed[0]):
-                    bye = c
-                    break
-            else:
+            bye = _choose_bye(m, exposed[0], order, score, had_bye, played, col, strength, down)
+            if bye is None:
                 continue
         matcher, relaxed = m, level
         break
@@ -439,32 +460,29 @@ def swiss_pairings(
             round=round_no,
         )
     ok = matcher.ok
-    fix = matcher.fix
-
-    def colour_good(i: int, j: int) -> bool:
-        return not col[i] or not col[j] or col[i] != col[j]
 
     pairs: list[tuple[int, int]] = []
     taken = [False] * n
     if bye is not None:
         taken[bye] = True
 
-    def take(i: int, j: int) -> bool:
-        if ok(i, j) and fix(i, j):
-            taken[i] = taken[j] = True
-            pairs.append((i, j) if i < j else (j, i))
-            return True
-        return False
+    def bad(i: int, j: int) -> int:
+        """C.12 cost of the pair: 1 when one of them cannot get his preference."""
+        return 1 if col[i] and col[i] == col[j] else 0
 
-    def first(p: int, candidates: list[int], good_first: bool = True) -> bool:
-        if good_first:
-            for q in candidates:
-                if not taken[q] and colour_good(p, q) and take(p, q):
-                    return True
-        for q in candidates:
-            if not taken[q] and take(p, q):
-                return True
-        return False
+    def take(i: int, j: int, local: _Matcher | None = None) -> bool:
+        if not ok(i, j):
+            return False
+        if local is not None and i in local.alive and j in local.alive:
+            if not local.fix(i, j):
+                return False
+            if not matcher.fix(i, j):
+                return False  # pragma: no cover - local pairs are a subset of global ones
+        elif not matcher.fix(i, j):
+            return False
+        taken[i] = taken[j] = True
+        pairs.append((i, j) if i < j else (j, i))
+        return True
 
     groups: list[list[int]] = []
     for i in range(n):
@@ -478,39 +496,81 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
+        bracket = mdps + residents
+        budget = _Budget(bracket, col, strength)
         floating: list[int] = []
-        for p in mdps:  # heterogeneous part: MDPs meet the highest residents
-            if not first(p, residents):
-                floating.append(p)
+        # moved-down players first, each with the highest resident that keeps the criteria
+        for p in mdps:
+            cands = [q for q in residents if not taken[q]]
+            cands.sort(key=lambda q: (up[0][q], up[1][q], q))
+            for q in cands:
+                if budget.allows(p, q, bad(p, q)) and take(p, q):
+                    budget.pair(p, q, bad(p, q))
+                    break
+            else:
+                for q in cands:
+                    if not taken[q] and take(p, q):
+                        budget.pair(p, q, bad(p, q))
+                        break
+                else:
+                    floating.append(p)
         rest = [i for i in residents if not taken[i]]
         floater = None
         if len(rest) % 2 and not last:
-            floater = next((i for i in reversed(rest) if not last_down[i]), rest[-1])
+            floater = _choose_floater(rest, ok, n, col, strength, down)
             rest.remove(floater)
-        half = len(rest) // 2
-        s1, s2 = rest[:half], rest[half:]
-        for k, p in enumerate(s1):
-            if taken[p]:
-                continue
-            if not first(p, s2):
-                first(p, list(reversed(s1[k + 1:])), good_first=False)  # exchange
+            budget.remove(floater)
+        if len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
+            pass
+        else:
+            local = _Matcher(n, ok, rest)
+            if local.maximise():
+                local = None  # the remainder cannot all pair among themselves: completion decides
+            half = len(rest) // 2
+            s1, s2 = rest[:half], rest[half:]
+            for k, p in enumerate(s1):
+                if taken[p]:
+                    continue
+                done = False
+                for strict_colours in (True, False):
+                    for q in s2:
+                        if not taken[q] and (not strict_colours or budget.allows(p, q, bad(p, q))) and take(p, q, local):
+                            budget.pair(p, q, bad(p, q))
+                            done = True
+                            break
+                    if done:
+                        break
+                    for q in reversed(s1[k + 1:]):  # exchange
+                        if not taken[q] and (not strict_colours or budget.allows(p, q, bad(p, q))) and take(p, q, local):
+                            budget.pair(p, q, bad(p, q))
+                            done = True
+                            break
+                    if done:
+                        break
         leftovers = [i for i in floating + rest if not taken[i]]
+        leftovers.sort()
         for k, p in enumerate(leftovers):
             if not taken[p]:
-                first(p, leftovers[k + 1:])
+                for q in leftovers[k + 1:]:
+                    if not taken[q] and take(p, q):
+                        break
         mdps = [i for i in leftovers if not taken[i]]
         if floater is not None:
             mdps.append(floater)
         mdps.sort()
     for k, p in enumerate(mdps):  # the lowest bracket: whatever is left pairs up
-        if not taken[p] and not first(p, mdps[k + 1:]):
-            raise AssertionError("completion matching lost")  # pragma: no cover
+        if not taken[p]:
+            for q in mdps[k + 1:]:
+                if not taken[q] and take(p, q):
+                    break
+            else:
+                raise AssertionError("completion matching lost")  # pragma: no cover
 
     boards: list[tuple[str, str]] = []
     downs: set[str] = set()
     ups: set[str] = set()
     for i, j in pairs:  # i is the higher ranked
-        w, b = _allocate(i, j, pref, colours, by_round, number[order[i]], initial_colour)
+        w, b = _allocate(i, j, pref, colours, number[order[i]], initial_colour)
         boards.append((order[w], order[b]))
         if score[order[i]] != score[order[j]]:
             downs.add(order[i])
@@ -532,12 +592,180 @@ def swiss_pairings(
     )
 
 
+def _exchanges(rest: list[int]) -> Iterable[set[int]]:
+    """S1 of a remainder in the order the exchanges are tried: none; then one
+    S1 player for one S2 player, the smallest difference of bracket sequence
+    numbers first, the lowest S1 player and then the highest S2 player first;
+    then two for two the same way (among the four lowest of S1 and the four
+    highest of S2)."""
+    half = len(rest) // 2
+    s1 = set(rest[:half])
+    yield s1
+    singles = sorted(((b - a, -a, b) for a in range(half) for b in range(half, len(rest))))
+    for _, a, b in singles:
+        yield (s1 - {rest[-a]}) | {rest[b]}
+    low, high = range(max(0, half - 4), half), range(half, min(len(rest), half + 4))
+    doubles = sorted(
+        ((b1 + b2 - a1 - a2, -max(a1, a2), -min(a1, a2), b1, b2), (a1, a2, b1, b2))
+        for a1, a2 in combinations(low, 2) for b1, b2 in combinations(high, 2)
+    )
+    for _, (a1, a2, b1, b2) in doubles:
+        yield (s1 - {rest[a1], rest[a2]}) | {rest[b1], rest[b2]}
+
+
+def _pair_by_exchanges(rest: list[int], ok: Callable[[int, int], bool], n: int, matcher: _Matcher,
+                       budget: _Budget, bad: Callable[[int, int], int], taken: list[bool],
+                       pairs: list[tuple[int, int]]) -> bool:
+    """Pair an even remainder S1 against S2: the first exchange (see
+    ``_exchanges``) whose S1 and S2 can be paired completely within the colour
+    minimum, then each S1 player with the first S2 player that keeps that
+    possible (transpositions) and the rest of the round completable (C.4).
+    Returns False, touching nothing, when no exchange tried works."""
+    base = budget.allowed
+    for extra in range(4):  # the count bound can be short of the true minimum
+        budget.allowed = base + extra
+        exact = budget.allowed == budget.spent  # no pair may deny a preference
+        for s1set in _exchanges(rest):
+            if _try_exchange(rest, s1set, ok, n, matcher, budget, bad, taken, pairs, exact):
+                return True
+    budget.allowed = base
+    return False
+
+
+def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], bool], n: int,
+                  matcher: _Matcher, budget: _Budget, bad: Callable[[int, int], int],
+                  taken: list[bool], pairs: list[tuple[int, int]], exact: bool) -> bool:
+    s1 = [i for i in rest if i in s1set]
+    s2 = [i for i in rest if i not in s1set]
+
+    def across(a: int, b: int) -> bool:
+        return (a in s1set) != (b in s1set) and ok(a, b) and not (exact and bad(a, b))
+
+    local = _Matcher(n, across, rest)
+    if local.maximise():
+        return False
+    saved = (budget.white, budget.black, budget.size, budget.spent)
+    chosen: list[tuple[int, int]] = []
+    for p in s1:
+        for q in s2:
+            if taken[q]:
+                continue
+            cost = bad(p, q)
+            if not across(p, q) or not budget.allows(p, q, cost):
+                continue
+            if not local.fix(p, q):
+                continue
+            if not matcher.fix(p, q):
+                local.unfix(p, q)
+                continue
+            budget.pair(p, q, cost)
+            taken[p] = taken[q] = True
+            chosen.append((p, q))
+            break
+        else:
+            break
+    if len(chosen) == len(s1):
+        pairs.extend((p, q) if p < q else (q, p) for p, q in chosen)
+        return True
+    for p, q in chosen:  # undo and try the next exchange
+        matcher.unfix(p, q)
+        taken[p] = taken[q] = False
+    budget.white, budget.black, budget.size, budget.spent = saved
+    return False
+
+
+class _Budget:
+    """The colour preferences a bracket cannot all grant (C.12), as a count:
+    with W white and B black preferences among 2P players to pair, at least
+    max(0, W - P, B - P) pairs have two players wanting the same colour. A pair
+    that denies a preference is accepted only while that minimum stays
+    reachable by the players left."""
+
+    def __init__(self, members: list[int], col: list[int], strength: list[int]) -> None:
+        self.col = col
+        self.white = sum(1 for i in members if col[i] == WHITE)
+        self.black = sum(1 for i in members if col[i] == BLACK)
+        self.size = len(members)
+        self.spent = 0
+        self.allowed = self._bound(self.white, self.black, self.size)
+
+    @staticmethod
+    def _bound(white: int, black: int, size: int) -> int:
+        pairs = size // 2
+        return max(0, white - pairs, black - pairs)
+
+    def _after(self, i: int, j: int) -> tuple[int, int, int]:
+        w = self.white - (self.col[i] == WHITE) - (self.col[j] == WHITE)
+        b = self.black - (self.col[i] == BLACK) - (self.col[j] == BLACK)
+        return w, b, self.size - 2
+
+    def allows(self, i: int, j: int, cost: int) -> bool:
+        w, b, s = self._after(i, j)
+        return self.spent + cost + self._bound(w, b, s) <= self.allowed
+
+    def pair(self, i: int, j: int, cost: int) -> None:
+        self.white, self.black, self.size = self._after(i, j)
+        self.spent += cost
+
+    def remove(self, i: int) -> None:
+        self.white -= self.col[i] == WHITE
+        self.black -= self.col[i] == BLACK
+        self.size -= 1
+        self.allowed = self.spent + self._bound(self.white, self.black, self.size)
+
+
+def _colour_cost(members: list[int], col: list[int]) -> int:
+    white = sum(1 for i in members if col[i] == WHITE)
+    black = sum(1 for i in members if col[i] == BLACK)
+    pairs = len(members) // 2
+    return max(0, white - pairs, black - pairs)
+
+
+def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
+                    col: list[int], strength: list[int], down: list[list[bool]]) -> int:
+    """The resident an odd remainder sends down: the fewest unmet colour
+    preferences among those left (C.12), no repeated downfloat (C.14, C.16),
+    then the lowest ranked; the others must still pair among themselves."""
+    def key(c: int) -> tuple[int, bool, bool, int]:
+        others = [i for i in rest if i != c]
+        return _colour_cost(others, col), down[0][c], down[1][c], -c
+
+    for c in sorted(rest, key=key):
+        local = _Matcher(n, ok, [i for i in rest if i != c])
+        if not local.maximise():
+            return c
+    return rest[-1]
+
+
+def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
+                had_bye: list[bool], played: list[int], col: list[int], strength: list[int],
+                down: list[list[bool]]) -> int | None:
+    """The pairing-allocated bye: the lowest score that leaves a complete
+    pairing (C.5/C.6), then the fewest unplayed games (C.9), the fewest unmet
+    colour preferences in that score group (C.12), no repeated downfloat
+    (C.14, C.16), the lowest ranked. Takes the player out of ``m``."""
+    n = len(order)
+    by_score: dict[Fraction, list[int]] = {}
+    for c in range(n):
+        by_score.setdefault(score[order[c]], []).append(c)
+    for s in sorted(by_score):
+        group = by_score[s]
+
+        def key(c: int) -> tuple[int, int, bool, bool, int]:
+            others = [i for i in group if i != c]
+            return -played[c], _colour_cost(others, col), down[0][c], down[1][c], -c
+
+        for c in sorted((c for c in group if not had_bye[c]), key=key):
+            if m.drop(c, exposed):
+                return c
+    return None
+
+
 def _allocate(
     i: int,
     j: int,
     pref: list[tuple[int, int]],
     colours: list[list[int]],
-    by_round: list[dict[int, int]],
     number_i: int,
     initial_colour: int,
 ) -> tuple[int, int]:
@@ -548,25 +776,27 @@ def _allocate(
         other = j if p == i else i
         return (p, other) if c == WHITE else (other, p)
 
-    if ci and cj and ci != cj:  # E.1
+    if ci != cj or not ci:  # E.1: compatible (or no) preferences
+        if ci:
+            return give(i, ci)
+        if cj:
+            return give(j, cj)
+        return give(i, initial_colour if number_i % 2 else -initial_colour)  # E.5
+    # the same preference: E.2, the stronger wins
+    di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
+    if si == 3 and (sj < 3 or di > dj):
         return give(i, ci)
-    if ci and not cj:
-        return give(i, ci)
-    if cj and not ci:
+    if sj == 3 and (si < 3 or dj > di):
         return give(j, cj)
-    if ci and cj:
-        if si != sj:  # E.2
-            return give(i, ci) if si > sj else give(j, cj)
-        if si == 3:  # both absolute (colour rule relaxed): the wider difference wins
-            di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
-            if di != dj:
-                return give(i, ci) if di > dj else give(j, cj)
-        for r in sorted(set(by_round[i]) & set(by_round[j]), reverse=True):  # E.3
-            if by_round[i][r] != by_round[j][r]:
-                return give(i, -by_round[i][r])
-        return give(i, ci)  # E.4
-    # E.5: no preferences at all
-    return give(i, initial_colour if number_i % 2 else -initial_colour)
+    if si == 2 and sj < 2:
+        return give(i, ci)
+    if sj == 2 and si < 2:
+        return give(j, cj)
+    # E.3: alternate from the latest game both played with different colours (by games played)
+    for a, b in zip(reversed(colours[i]), reversed(colours[j])):
+        if a != b:
+            return give(i, b)
+    return give(i, ci)  # E.4
 
 
 # -- multi-player tables ----------------------------------------------------------

@@ -324,14 +324,29 @@ def test_table_seats_rotate():
     assert got == [list(reversed(players))]
 
 
+@pytest.mark.rule("C.04.3-C.14")
 def test_odd_bracket_floats_someone_who_did_not_float_last_round():
-    # C.12: p03 floated down last round, so p02 floats this time.
-    last = Pairings(round=1, boards=(("p01", "p04"), ("p05", "p02"), ("p03", "p06")), downfloaters=frozenset({"p03"}))
+    # C.14: p03 floated down last round, so p02 floats this time (all three
+    # had white, so whoever floats, one pair denies a colour: C.12 is even).
+    last = Pairings(round=1, boards=(("p01", "p04"), ("p02", "p05"), ("p03", "p06")), downfloaters=frozenset({"p03"}))
     standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
     got = swiss_pairings(standings, [last], 2)
     assert {frozenset(b) for b in got.boards} == {
         frozenset(("p01", "p03")), frozenset(("p02", "p04")), frozenset(("p05", "p06"))}
     assert got.downfloaters == {"p02"}
+
+
+@pytest.mark.rule("C.04.3-C.12")
+def test_colour_preferences_outrank_a_repeated_downfloat():
+    # C.12 comes before C.14: p01 and p03 want black, p02 white. Floating p02
+    # (the only one who did not float last round) would leave p01-p03 both
+    # wanting black; so p03 floats again. Without the floats bbpPairings v6
+    # gives the same boards (p02-p01, p04-p03, p06-p05).
+    last = Pairings(round=1, boards=(("p01", "p04"), ("p05", "p02"), ("p03", "p06")),
+                    downfloaters=frozenset({"p01", "p03"}))
+    standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
+    got = swiss_pairings(standings, [last], 2)
+    assert set(got.boards) == {("p02", "p01"), ("p04", "p03"), ("p06", "p05")}
 
 
 @settings(max_examples=40, deadline=None)
