@@ -470,6 +470,15 @@ def swiss_pairings(
         """C.12 cost of the pair: 1 when one of them cannot get his preference."""
         return 1 if col[i] and col[i] == col[j] else 0
 
+    def quality(i: int, j: int) -> int:
+        """C.12 then C.13 as one number: denied preferences, then denied
+        strong ones (a strong or absolute player meeting one with the same
+        preference who is not weaker)."""
+        if not col[i] or col[i] != col[j]:
+            return 0, 0
+        strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
+        return 1, 1 if strong else 0
+
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
             return False
@@ -520,7 +529,10 @@ def swiss_pairings(
             floater = _choose_floater(rest, ok, n, col, strength, down)
             rest.remove(floater)
             budget.remove(floater)
-        if len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
+        if len(rest) % 2 == 0 and len(rest) // 2 <= EXACT_PAIRS and _pair_exactly(
+                rest, ok, matcher, quality, budget.allowed - budget.spent, taken, pairs):
+            pass
+        elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
             pass
         else:
             local = _Matcher(n, ok, rest)
@@ -630,6 +642,107 @@ def _pair_by_exchanges(rest: list[int], ok: Callable[[int, int], bool], n: int, 
                 return True
     budget.allowed = base
     return False
+
+
+def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
+    """Minimum-cost perfect assignment of a square matrix (the Hungarian
+    method with potentials, O(n^3)): (cost, column of each row). Exact on
+    Python integers, however large the weights."""
+    n = len(cost)
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    way = [0] * (n + 1)
+    p = [0] * (n + 1)  # p[j]: row matched to column j (1-based), 0 = none
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv: list[Any] = [None] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta: Any = None
+            j1 = 0
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if minv[j] is None or cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if delta is None or minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    assign = [0] * n
+    for j in range(1, n + 1):
+        assign[p[j] - 1] = j - 1
+    return sum(cost[i][assign[i]] for i in range(n)), assign
+
+
+#: Remainders up to this many pairs are paired exactly (one assignment per
+#: exchange tried); larger ones by the greedy transpositions below.
+EXACT_PAIRS = 24
+
+
+def _pair_exactly(rest: list[int], ok: Callable[[int, int], bool], matcher: _Matcher,
+                  quality: Callable[[int, int], tuple[int, int]], floor: int, taken: list[bool],
+                  pairs: list[tuple[int, int]]) -> bool:
+    """Pair an even remainder by the rules' order, exactly: over the exchanges
+    tried (see ``_exchanges``), the least total ``quality`` cost of the pairs
+    (colour criteria), and for it the first exchange, then the first
+    transposition (S1 players in order, each the lowest S2 player possible).
+    One assignment problem per exchange: the weight of S1[i]–S2[j] is the
+    quality cost above j·base^(P-1-i), so the minimum is lexicographically
+    the first transposition. ``floor``: a lower bound of the quality cost,
+    reaching it ends the search. False (nothing changed) if no exchange gives
+    a legal, completable pairing."""
+    half = len(rest) // 2
+    base = half + 1
+    scale = base ** half
+    worst = (half * (half + 2) + 1) * scale * 2
+    floor *= half + 1
+    best: tuple[int, list[tuple[int, int]]] | None = None
+    for tried, s1set in enumerate(_exchanges(rest)):
+        s1 = [i for i in rest if i in s1set]
+        s2 = [i for i in rest if i not in s1set]
+        place = [base ** (half - 1 - k) for k in range(half)]
+        cost = [[((quality(p, q)[0] * base + quality(p, q)[1]) * scale + j * place[k]) if ok(p, q) else worst
+                 for j, q in enumerate(s2)] for k, p in enumerate(s1)]
+        total, assign = _assignment(cost)
+        if total >= worst:
+            continue
+        q_cost = total // scale
+        if best is None or q_cost < best[0]:
+            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)])
+        if best[0] <= floor or tried > 40:
+            break
+    if best is None:
+        return False
+    done: list[tuple[int, int]] = []
+    for p, q in best[1]:
+        if not matcher.fix(p, q):
+            for a, b in done:
+                matcher.unfix(a, b)
+            return False
+        done.append((p, q))
+    for p, q in done:
+        taken[p] = taken[q] = True
+        pairs.append((p, q) if p < q else (q, p))
+    return True
 
 
 def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], bool], n: int,
