@@ -509,11 +509,24 @@ def swiss_pairings(
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
         # moved-down players first, each with the highest resident that keeps the criteria
+        small = len(residents) <= 2 * EXACT_PAIRS
         for p in mdps:
-            cands = [q for q in residents if not taken[q]]
-            cands.sort(key=lambda q: (up[0][q], up[1][q], q))
+            cands = [q for q in residents if not taken[q] and ok(p, q)]
+            if small and cands:
+                def key(q: int, p: int = p) -> tuple[int, ...]:
+                    rest_q = [i for i in residents if not taken[i] and i != q]
+                    if len(rest_q) % 2:
+                        rest_q.remove(_choose_floater(rest_q, ok, n, col, strength, down))
+                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col))
+                    c12, c13 = quality(p, q)
+                    if best is None:
+                        return (1, 0, 0, 0, 0, q)
+                    return (0, c12 + best[0][0], c13 + best[0][1], up[0][q], up[1][q], q)
+                cands.sort(key=key)
+            else:
+                cands.sort(key=lambda q: (up[0][q], up[1][q], q))
             for q in cands:
-                if budget.allows(p, q, bad(p, q)) and take(p, q):
+                if (small or budget.allows(p, q, bad(p, q))) and take(p, q):
                     budget.pair(p, q, bad(p, q))
                     break
             else:
@@ -529,8 +542,10 @@ def swiss_pairings(
             floater = _choose_floater(rest, ok, n, col, strength, down)
             rest.remove(floater)
             budget.remove(floater)
-        if len(rest) % 2 == 0 and len(rest) // 2 <= EXACT_PAIRS and _pair_exactly(
-                rest, ok, matcher, quality, budget.allowed - budget.spent, taken, pairs):
+        exact = None
+        if len(rest) % 2 == 0 and len(rest) // 2 <= EXACT_PAIRS:
+            exact = _best_remainder(rest, ok, quality, budget.allowed - budget.spent)
+        if exact is not None and _commit(exact[1], matcher, taken, pairs):
             pass
         elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
             pass
@@ -698,30 +713,40 @@ def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
 EXACT_PAIRS = 24
 
 
-def _pair_exactly(rest: list[int], ok: Callable[[int, int], bool], matcher: _Matcher,
-                  quality: Callable[[int, int], tuple[int, int]], floor: int, taken: list[bool],
-                  pairs: list[tuple[int, int]]) -> bool:
-    """Pair an even remainder by the rules' order, exactly: over the exchanges
-    tried (see ``_exchanges``), the least total ``quality`` cost of the pairs
-    (colour criteria), and for it the first exchange, then the first
+def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
+                    quality: Callable[[int, int], tuple[int, int]], floor: int,
+                    ) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
+    """The pairing of an even remainder by the rules' order, exactly: over the
+    exchanges tried (see ``_exchanges``), the least total ``quality`` (colour
+    criteria C.12, then C.13), and for it the first exchange, then the first
     transposition (S1 players in order, each the lowest S2 player possible).
     One assignment problem per exchange: the weight of S1[i]–S2[j] is the
-    quality cost above j·base^(P-1-i), so the minimum is lexicographically
-    the first transposition. ``floor``: a lower bound of the quality cost,
-    reaching it ends the search. False (nothing changed) if no exchange gives
-    a legal, completable pairing."""
+    quality above j·base^(P-1-i), so the minimum is lexicographically the
+    first transposition. ``floor``: a lower bound of the denied preferences;
+    reaching it ends the search. Returns ((C.12, C.13) totals, pairs), or None
+    if no exchange tried gives a legal pairing."""
     half = len(rest) // 2
+    if not half:
+        return (0, 0), []
     base = half + 1
     scale = base ** half
     worst = (half * (half + 2) + 1) * scale * 2
-    floor *= half + 1
+    floor *= base
     best: tuple[int, list[tuple[int, int]]] | None = None
+    place = [base ** (half - 1 - k) for k in range(half)]
     for tried, s1set in enumerate(_exchanges(rest)):
         s1 = [i for i in rest if i in s1set]
         s2 = [i for i in rest if i not in s1set]
-        place = [base ** (half - 1 - k) for k in range(half)]
-        cost = [[((quality(p, q)[0] * base + quality(p, q)[1]) * scale + j * place[k]) if ok(p, q) else worst
-                 for j, q in enumerate(s2)] for k, p in enumerate(s1)]
+        cost = []
+        for k, p in enumerate(s1):
+            row = []
+            for j, q in enumerate(s2):
+                if ok(p, q):
+                    c12, c13 = quality(p, q)
+                    row.append((c12 * base + c13) * scale + j * place[k])
+                else:
+                    row.append(worst)
+            cost.append(row)
         total, assign = _assignment(cost)
         if total >= worst:
             continue
@@ -731,9 +756,15 @@ def _pair_exactly(rest: list[int], ok: Callable[[int, int], bool], matcher: _Mat
         if best[0] <= floor or tried > 40:
             break
     if best is None:
-        return False
+        return None
+    return divmod(best[0], base), best[1]
+
+
+def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
+            pairs: list[tuple[int, int]]) -> bool:
+    """Fix the pairs if the round stays completable (C.4); else change nothing."""
     done: list[tuple[int, int]] = []
-    for p, q in best[1]:
+    for p, q in chosen:
         if not matcher.fix(p, q):
             for a, b in done:
                 matcher.unfix(a, b)
