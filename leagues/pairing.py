@@ -505,6 +505,9 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
+        if last and bye is not None and len(mdps) + len(residents) <= 2 * EXACT_PAIRS:
+            bye, mdps, residents = _rechoose_bye(bye, mdps, residents, matcher, taken, order, score,
+                                           had_bye, played, down, ok, quality, col, strength)
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
@@ -513,16 +516,24 @@ def swiss_pairings(
         for p in mdps:
             cands = [q for q in residents if not taken[q] and ok(p, q)]
             if small and cands:
-                def key(q: int, p: int = p) -> tuple[int, ...]:
+                # the resident that keeps the bracket's colour totals best, then
+                # no repeated upfloat (C.15, C.17), then the highest; the search
+                # stops at the first one that reaches the colour lower bound
+                floor = _colour_cost([i for i in bracket if not taken[i] or i == p], col, strength)
+                ranked = []
+                for q in cands:
                     rest_q = [i for i in residents if not taken[i] and i != q]
                     if len(rest_q) % 2:
                         rest_q.remove(_choose_floater(rest_q, ok, n, col, strength, down))
-                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col))
+                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8)
                     c12, c13 = quality(p, q)
-                    if best is None:
-                        return (1, 0, 0, 0, 0, q)
-                    return (0, c12 + best[0][0], c13 + best[0][1], up[0][q], up[1][q], q)
-                cands.sort(key=key)
+                    k = (1, 0, 0, 0, 0, q) if best is None else (
+                        0, c12 + best[0][0], c13 + best[0][1], up[0][q], up[1][q], q)
+                    ranked.append(k)
+                    if k[:5] == (0, *floor, False, False):
+                        break
+                ranked.sort()
+                cands = [k[-1] for k in ranked]
             else:
                 cands.sort(key=lambda q: (up[0][q], up[1][q], q))
             for q in cands:
@@ -544,7 +555,7 @@ def swiss_pairings(
             budget.remove(floater)
         exact = None
         if len(rest) % 2 == 0 and len(rest) // 2 <= EXACT_PAIRS:
-            exact = _best_remainder(rest, ok, quality, budget.allowed - budget.spent)
+            exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength))
         if exact is not None and _commit(exact[1], matcher, taken, pairs):
             pass
         elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
@@ -714,7 +725,7 @@ EXACT_PAIRS = 24
 
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
-                    quality: Callable[[int, int], tuple[int, int]], floor: int,
+                    quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
                     ) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
     """The pairing of an even remainder by the rules' order, exactly: over the
     exchanges tried (see ``_exchanges``), the least total ``quality`` (colour
@@ -722,8 +733,8 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     transposition (S1 players in order, each the lowest S2 player possible).
     One assignment problem per exchange: the weight of S1[i]–S2[j] is the
     quality above j·base^(P-1-i), so the minimum is lexicographically the
-    first transposition. ``floor``: a lower bound of the denied preferences;
-    reaching it ends the search. Returns ((C.12, C.13) totals, pairs), or None
+    first transposition. ``floor``: lower bounds of the denied preferences;
+    reaching it ends the search, as does ``tries`` exchanges. Returns ((C.12, C.13) totals, pairs), or None
     if no exchange tried gives a legal pairing."""
     half = len(rest) // 2
     if not half:
@@ -731,7 +742,8 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     base = half + 1
     scale = base ** half
     worst = (half * (half + 2) + 1) * scale * 2
-    floor *= base
+    floor12, floor13 = floor
+    floor = floor12 * base + floor13
     best: tuple[int, list[tuple[int, int]]] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
     for tried, s1set in enumerate(_exchanges(rest)):
@@ -753,7 +765,7 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
         q_cost = total // scale
         if best is None or q_cost < best[0]:
             best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)])
-        if best[0] <= floor or tried > 40:
+        if best[0] <= floor or tried >= tries:
             break
     if best is None:
         return None
@@ -858,11 +870,31 @@ class _Budget:
         self.allowed = self.spent + self._bound(self.white, self.black, self.size)
 
 
-def _colour_cost(members: list[int], col: list[int]) -> int:
-    white = sum(1 for i in members if col[i] == WHITE)
-    black = sum(1 for i in members if col[i] == BLACK)
+def _one_of_each(members: list[int], col: list[int], strength: list[int] | None) -> list[int]:
+    """One member of each (colour, strength) kind: the candidates to leave out."""
+    seen: dict[tuple[int, int], int] = {}
+    for i in members:
+        seen.setdefault((col[i], strength[i] if strength is not None else 0), i)
+    return list(seen.values())
+
+
+def _colour_cost(members: list[int], col: list[int], strength: list[int] | None = None) -> tuple[int, int]:
+    """Lower bounds of the colour preferences (C.12) and strong ones (C.13)
+    that pairing ``members`` among themselves must deny: with W white
+    preferences and P pairs, W - P pairs join two of them (the same for
+    black); such a pair denies a strong preference unless one is mild."""
+    if len(members) % 2:  # one of them floats: the best one to leave out
+        return min(_colour_cost([i for i in members if i != c], col, strength) for c in _one_of_each(members, col, strength))
     pairs = len(members) // 2
-    return max(0, white - pairs, black - pairs)
+    c12 = c13 = 0
+    for colour in (WHITE, BLACK):
+        wanting = [i for i in members if col[i] == colour]
+        clash = max(0, len(wanting) - pairs)
+        c12 += clash
+        if strength is not None:
+            mild = sum(1 for i in wanting if strength[i] == 1)
+            c13 += max(0, clash - mild)
+    return c12, c13
 
 
 def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
@@ -879,6 +911,39 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
         if not local.maximise():
             return c
     return rest[-1]
+
+
+def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Matcher,
+                  taken: list[bool], order: list[str], score: dict[str, Fraction],
+                  had_bye: list[bool], played: list[int], down: list[list[bool]],
+                  ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+                  col: list[int], strength: list[int]) -> tuple[int, list[int], list[int]]:
+    """The bye once the last bracket is known: among the players of the bye's
+    score there (C.5/C.6), the fewest unplayed games (C.9), then the fewest
+    denied colour preferences among the others (C.12, C.13), then no repeated
+    downfloat (C.14, C.16), then the lowest ranked. Returns the bye and the
+    moved-down players and residents to pair."""
+    members = sorted(mdps + residents + [bye])
+    bye_score = score[order[bye]]
+    cands = [c for c in members if score[order[c]] == bye_score and not had_bye[c] and (c == bye or not taken[c])]
+
+    def key(c: int) -> tuple[int, ...]:
+        rest = [i for i in members if i != c]
+        best = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength))
+        q = best[0] if best is not None else (len(rest), len(rest))
+        return -played[c], q[0], q[1], down[0][c], down[1][c], -c
+
+    for c in sorted(cands, key=key):
+        if c == bye:
+            break
+        matcher.alive[bye] = None  # back in, unpaired
+        matcher.mate[bye] = -1
+        if matcher.drop(c, bye):
+            taken[bye], taken[c] = False, True
+            residents = sorted(i for i in residents + [bye] if i != c)
+            return c, [i for i in mdps if i != c], residents
+        del matcher.alive[bye]
+    return bye, mdps, residents
 
 
 def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],

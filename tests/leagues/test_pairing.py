@@ -145,11 +145,15 @@ def test_odd_group_floats_its_lowest_player_down():
 def test_bye_goes_to_the_lowest_ranked_player_without_one():
     got = swiss_pairings([(p, 0) for p in names(5)], [], 1)
     assert got.bye == "p05"
-    # Round 2: p05 (now 1 point) cannot have another; the lowest on 0 gets it.
+    # Round 2: p05 (now 1 point) cannot have another, and the bye stays on 0
+    # points. p01-p03 met, so p03 floats down to p02 and p04: the bye goes to
+    # p02, not to the lower p04, because p03 (wants white) and p04 (wants
+    # black) then both get their colours (C.12 comes before the rank).
     standings = [("p01", 1), ("p02", 0), ("p03", 1), ("p04", 0), ("p05", 1)]
     history = [[("p01", "p03"), ("p04", "p02"), ("p05", None)]]
     got2 = swiss_pairings(standings, history, 2)
-    assert got2.bye == "p04"
+    assert got2.bye == "p02"
+    assert ("p03", "p04") in got2.boards
 
 
 def test_bye_skips_a_player_whose_absence_leaves_a_rematch():
