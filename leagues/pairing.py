@@ -479,6 +479,10 @@ def swiss_pairings(
         strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
         return 1, 1 if strong else 0
 
+    def float_cost(i: int) -> int:
+        """C.14 then C.16: a repeated downfloat for the player left over."""
+        return 2 * down[0][i] + down[1][i]
+
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
             return False
@@ -523,9 +527,8 @@ def swiss_pairings(
                 ranked = []
                 for q in cands:
                     rest_q = [i for i in residents if not taken[i] and i != q]
-                    if len(rest_q) % 2:
-                        rest_q.remove(_choose_floater(rest_q, ok, n, col, strength, down))
-                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8)
+                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8,
+                                           floats=float_cost)
                     c12, c13 = quality(p, q)
                     k = (1, 0, 0, 0, 0, q) if best is None else (
                         0, c12 + best[0][0], c13 + best[0][1], up[0][q], up[1][q], q)
@@ -549,14 +552,21 @@ def swiss_pairings(
                     floating.append(p)
         rest = [i for i in residents if not taken[i]]
         floater = None
-        if len(rest) % 2 and not last:
-            floater = _choose_floater(rest, ok, n, col, strength, down)
-            rest.remove(floater)
-            budget.remove(floater)
         exact = None
-        if len(rest) % 2 == 0 and len(rest) // 2 <= EXACT_PAIRS:
-            exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength))
-        if exact is not None and _commit(exact[1], matcher, taken, pairs):
+        if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
+            exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength), floats=float_cost)
+            if exact is not None:
+                floater = exact[2]
+                if floater is not None:
+                    rest.remove(floater)
+                if not _commit(exact[1], matcher, taken, pairs):
+                    exact = None
+        if exact is None and len(rest) % 2 and not last:
+            if floater is None:
+                floater = _choose_floater(rest, ok, n, col, strength, down)
+                rest.remove(floater)
+            budget.remove(floater)
+        if exact is not None:
             pass
         elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
             pass
@@ -726,25 +736,31 @@ EXACT_PAIRS = 24
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
-                    ) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
-    """The pairing of an even remainder by the rules' order, exactly: over the
+                    floats: Callable[[int], int] | None = None,
+                    ) -> tuple[tuple[int, int], list[tuple[int, int]], int | None] | None:
+    """The pairing of a remainder by the rules' order, exactly: over the
     exchanges tried (see ``_exchanges``), the least total ``quality`` (colour
-    criteria C.12, then C.13), and for it the first exchange, then the first
-    transposition (S1 players in order, each the lowest S2 player possible).
-    One assignment problem per exchange: the weight of S1[i]–S2[j] is the
-    quality above j·base^(P-1-i), so the minimum is lexicographically the
-    first transposition. ``floor``: lower bounds of the denied preferences;
-    reaching it ends the search, as does ``tries`` exchanges. Returns ((C.12, C.13) totals, pairs), or None
-    if no exchange tried gives a legal pairing."""
+    criteria C.12, then C.13), then for an odd remainder the least ``floats``
+    cost of the player left over (C.14, C.16), and for it the first exchange,
+    then the first transposition (S1 players in order, each the lowest S2
+    player possible; the S2 player left over floats). One assignment problem
+    per exchange: the weight of S1[i]–S2[j] is the criteria above
+    j·base^(P-1-i), so the minimum is lexicographically the first
+    transposition. ``floor``: lower bounds of the denied preferences; reaching
+    it ends the search, as does ``tries`` exchanges. Returns ((C.12, C.13)
+    totals, pairs, floater or None), or None if no exchange tried gives a
+    legal pairing."""
     half = len(rest) // 2
+    odd = len(rest) % 2
     if not half:
-        return (0, 0), []
-    base = half + 1
+        return (0, 0), [], (rest[0] if odd else None)
+    base = half + 2
+    fb = 4  # room for the float cost (0..3)
     scale = base ** half
-    worst = (half * (half + 2) + 1) * scale * 2
+    worst = (half * (half + 2) + 1) * fb * scale * 4
     floor12, floor13 = floor
-    floor = floor12 * base + floor13
-    best: tuple[int, list[tuple[int, int]]] | None = None
+    floor_q = (floor12 * base + floor13) * fb
+    best: tuple[int, list[tuple[int, int]], int | None] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
     for tried, s1set in enumerate(_exchanges(rest)):
         s1 = [i for i in rest if i in s1set]
@@ -755,21 +771,24 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
             for j, q in enumerate(s2):
                 if ok(p, q):
                     c12, c13 = quality(p, q)
-                    row.append((c12 * base + c13) * scale + j * place[k])
+                    row.append((c12 * base + c13) * fb * scale + j * place[k])
                 else:
                     row.append(worst)
             cost.append(row)
+        if odd:
+            cost.append([(floats(q) if floats else 0) * scale for q in s2])
         total, assign = _assignment(cost)
         if total >= worst:
             continue
         q_cost = total // scale
         if best is None or q_cost < best[0]:
-            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)])
-        if best[0] <= floor or tried >= tries:
+            left = s2[assign[half]] if odd else None
+            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)], left)
+        if best[0] <= floor_q or tried >= tries:
             break
     if best is None:
         return None
-    return divmod(best[0], base), best[1]
+    return divmod(best[0] // fb, base), best[1], best[2]
 
 
 def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
