@@ -479,10 +479,6 @@ def swiss_pairings(
         strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
         return 1, 1 if strong else 0
 
-    def float_cost(i: int) -> int:
-        """C.14 then C.16: a repeated downfloat for the player left over."""
-        return 2 * down[0][i] + down[1][i]
-
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
             return False
@@ -515,6 +511,14 @@ def swiss_pairings(
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
+        below = groups[g + 1] if not last else []
+
+        def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
+            """For a player left over: (cannot meet anyone in the next
+            bracket (C.7), repeated downfloat: C.14 then C.16)."""
+            stuck = 0 if not below or any(not taken[r] and ok(i, r) for r in below) else 1
+            return stuck, 2 * down[0][i] + down[1][i]
+
         # moved-down players first, each with the highest resident that keeps the criteria
         small = len(residents) <= 2 * EXACT_PAIRS
         for p in mdps:
@@ -530,10 +534,10 @@ def swiss_pairings(
                     best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8,
                                            floats=float_cost)
                     c12, c13 = quality(p, q)
-                    k = (1, 0, 0, 0, 0, q) if best is None else (
-                        0, c12 + best[0][0], c13 + best[0][1], up[0][q], up[1][q], q)
+                    k = (1, 0, 0, 0, 0, 0, q) if best is None else (
+                        0, best[0][0], c12 + best[0][1], c13 + best[0][2], up[0][q], up[1][q], q)
                     ranked.append(k)
-                    if k[:5] == (0, *floor, False, False):
+                    if k[:6] == (0, 0, *floor, False, False):
                         break
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
@@ -553,18 +557,23 @@ def swiss_pairings(
         rest = [i for i in residents if not taken[i]]
         floater = None
         exact = None
+        extra_floaters: list[int] = []
         if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
-            exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength), floats=float_cost)
-            if exact is not None:
-                floater = exact[2]
-                if floater is not None:
-                    rest.remove(floater)
-                if not _commit(exact[1], matcher, taken, pairs):
-                    exact = None
+            for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
+                exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength),
+                                        floats=float_cost, extra=extra)
+                if exact is not None and _commit(exact[1], matcher, taken, pairs):
+                    left = exact[2]
+                    if len(left) % 2:
+                        floater = left[-1]
+                        left = left[:-1]
+                    extra_floaters = left
+                    rest = [i for i in rest if i != floater and i not in left]
+                    break
+                exact = None
         if exact is None and len(rest) % 2 and not last:
-            if floater is None:
-                floater = _choose_floater(rest, ok, n, col, strength, down)
-                rest.remove(floater)
+            floater = _choose_floater(rest, ok, n, col, strength, down)
+            rest.remove(floater)
             budget.remove(floater)
         if exact is not None:
             pass
@@ -602,7 +611,7 @@ def swiss_pairings(
                 for q in leftovers[k + 1:]:
                     if not taken[q] and take(p, q):
                         break
-        mdps = [i for i in leftovers if not taken[i]]
+        mdps = [i for i in leftovers if not taken[i]] + extra_floaters
         if floater is not None:
             mdps.append(floater)
         mdps.sort()
@@ -640,13 +649,14 @@ def swiss_pairings(
     )
 
 
-def _exchanges(rest: list[int]) -> Iterable[set[int]]:
+def _exchanges(rest: list[int], half: int | None = None) -> Iterable[set[int]]:
     """S1 of a remainder in the order the exchanges are tried: none; then one
     S1 player for one S2 player, the smallest difference of bracket sequence
     numbers first, the lowest S1 player and then the highest S2 player first;
     then two for two the same way (among the four lowest of S1 and the four
-    highest of S2)."""
-    half = len(rest) // 2
+    highest of S2). ``half``: the size of S1 (default: half the players)."""
+    if half is None:
+        half = len(rest) // 2
     s1 = set(rest[:half])
     yield s1
     singles = sorted(((b - a, -a, b) for a in range(half) for b in range(half, len(rest))))
@@ -736,33 +746,41 @@ EXACT_PAIRS = 24
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
-                    floats: Callable[[int], int] | None = None,
-                    ) -> tuple[tuple[int, int], list[tuple[int, int]], int | None] | None:
+                    floats: Callable[[int], tuple[int, int]] | None = None, extra: int = 0,
+                    ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
     """The pairing of a remainder by the rules' order, exactly: over the
-    exchanges tried (see ``_exchanges``), the least total ``quality`` (colour
-    criteria C.12, then C.13), then for an odd remainder the least ``floats``
-    cost of the player left over (C.14, C.16), and for it the first exchange,
-    then the first transposition (S1 players in order, each the lowest S2
-    player possible; the S2 player left over floats). One assignment problem
-    per exchange: the weight of S1[i]–S2[j] is the criteria above
-    j·base^(P-1-i), so the minimum is lexicographically the first
-    transposition. ``floor``: lower bounds of the denied preferences; reaching
-    it ends the search, as does ``tries`` exchanges. Returns ((C.12, C.13)
-    totals, pairs, floater or None), or None if no exchange tried gives a
-    legal pairing."""
-    half = len(rest) // 2
-    odd = len(rest) % 2
+    exchanges tried (see ``_exchanges``), first the players left over
+    (``len(rest) % 2 + 2 * extra`` of them) who cannot meet anyone in the next
+    bracket (C.7, ``floats(q)[0]``), then the least total ``quality`` (colour
+    criteria C.12, then C.13), then the repeated downfloats of those left over
+    (C.14, C.16, ``floats(q)[1]``), and for that the first exchange, then the
+    first transposition (S1 players in order, each the lowest S2 player
+    possible; the S2 players left over float). One assignment problem per
+    exchange: the weight of S1[i]–S2[j] is the criteria above j·base^(P-1-i),
+    so the minimum is lexicographically the first transposition. ``floor``:
+    lower bounds of the denied preferences; reaching it ends the search, as
+    does ``tries`` exchanges. Returns ((C.7, C.12, C.13) totals, pairs,
+    floaters), or None if no exchange tried gives a legal pairing."""
+    left = len(rest) % 2 + 2 * extra
+    half = (len(rest) - left) // 2
+    if half < 0:
+        return None
     if not half:
-        return (0, 0), [], (rest[0] if odd else None)
+        return (0, 0, 0), [], list(rest)
+    t = half + left + 2  # above any total of one criterion
+    fb = 3 * left + 1
     base = half + 2
-    fb = 4  # room for the float cost (0..3)
     scale = base ** half
-    worst = (half * (half + 2) + 1) * fb * scale * 4
+    worst = t ** 3 * fb * scale * 4
     floor12, floor13 = floor
-    floor_q = (floor12 * base + floor13) * fb
-    best: tuple[int, list[tuple[int, int]], int | None] | None = None
+    floor_q = (floor12 * t + floor13) * fb
+    best: tuple[int, list[tuple[int, int]], list[int]] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
-    for tried, s1set in enumerate(_exchanges(rest)):
+
+    def packed(nb: int, c12: int, c13: int, fl: int) -> int:
+        return ((nb * t + c12) * t + c13) * fb + fl
+
+    for tried, s1set in enumerate(_exchanges(rest, half)):
         s1 = [i for i in rest if i in s1set]
         s2 = [i for i in rest if i not in s1set]
         cost = []
@@ -771,24 +789,30 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
             for j, q in enumerate(s2):
                 if ok(p, q):
                     c12, c13 = quality(p, q)
-                    row.append((c12 * base + c13) * fb * scale + j * place[k])
+                    row.append(packed(0, c12, c13, 0) * scale + j * place[k])
                 else:
                     row.append(worst)
             cost.append(row)
-        if odd:
-            cost.append([(floats(q) if floats else 0) * scale for q in s2])
+        if left:
+            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0))) * scale
+                     for q in s2]
+            cost.extend(list(dummy) for _ in range(left))
         total, assign = _assignment(cost)
         if total >= worst:
             continue
         q_cost = total // scale
         if best is None or q_cost < best[0]:
-            left = s2[assign[half]] if odd else None
-            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)], left)
+            used = {assign[k] for k in range(half)}
+            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)],
+                    [q for j, q in enumerate(s2) if j not in used])
         if best[0] <= floor_q or tried >= tries:
             break
     if best is None:
         return None
-    return divmod(best[0] // fb, base), best[1], best[2]
+    rest_q, _ = divmod(best[0], fb)
+    rest_q, c13 = divmod(rest_q, t)
+    nb, c12 = divmod(rest_q, t)
+    return (nb, c12, c13), best[1], best[2]
 
 
 def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
@@ -949,7 +973,7 @@ def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Mat
     def key(c: int) -> tuple[int, ...]:
         rest = [i for i in members if i != c]
         best = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength))
-        q = best[0] if best is not None else (len(rest), len(rest))
+        q = best[0][1:] if best is not None else (len(rest), len(rest))
         return -played[c], q[0], q[1], down[0][c], down[1][c], -c
 
     for c in sorted(cands, key=key):
