@@ -534,10 +534,14 @@ def swiss_pairings(
                     best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8,
                                            floats=float_cost)
                     c12, c13 = quality(p, q)
-                    k = (1, 0, 0, 0, 0, 0, q) if best is None else (
-                        0, best[0][0], c12 + best[0][1], c13 + best[0][2], up[0][q], up[1][q], q)
+                    if best is None:
+                        k = (1, 0, 0, 0, 0, 0, 0, 0, q)
+                    else:
+                        left = best[2]
+                        k = (0, best[0][0], c12 + best[0][1], c13 + best[0][2],
+                             sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
                     ranked.append(k)
-                    if k[:6] == (0, 0, *floor, False, False):
+                    if k[:8] == (0, 0, *floor, 0, False, 0, False):
                         break
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
