@@ -581,7 +581,7 @@ def swiss_pairings(
             budget.remove(floater)
         if exact is not None:
             pass
-        elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, budget, bad, taken, pairs):
+        elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, _Budget(rest, col, strength), bad, taken, pairs):
             pass
         else:
             local = _Matcher(n, ok, rest)
@@ -683,10 +683,10 @@ def _pair_by_exchanges(rest: list[int], ok: Callable[[int, int], bool], n: int, 
     minimum, then each S1 player with the first S2 player that keeps that
     possible (transpositions) and the rest of the round completable (C.4).
     Returns False, touching nothing, when no exchange tried works."""
-    base = budget.allowed
-    for extra in range(4):  # the count bound can be short of the true minimum
-        budget.allowed = base + extra
-        exact = budget.allowed == budget.spent  # no pair may deny a preference
+    base = list(budget.allowed)
+    for extra in range(4):  # the count bounds can be short of the true minimums
+        budget.allowed = [base[0] + extra, base[1] + extra]
+        exact = budget.allowed[0] == budget.spent[0]  # no pair may deny a preference
         for s1set in _exchanges(rest):
             if _try_exchange(rest, s1set, ok, n, matcher, budget, bad, taken, pairs, exact):
                 return True
@@ -847,7 +847,7 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
     local = _Matcher(n, across, rest)
     if local.maximise():
         return False
-    saved = (budget.white, budget.black, budget.size, budget.spent)
+    saved = budget.snapshot()
     chosen: list[tuple[int, int]] = []
     for p in s1:
         for q in s2:
@@ -873,48 +873,74 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
     for p, q in chosen:  # undo and try the next exchange
         matcher.unfix(p, q)
         taken[p] = taken[q] = False
-    budget.white, budget.black, budget.size, budget.spent = saved
+    budget.restore(saved)
     return False
 
 
 class _Budget:
-    """The colour preferences a bracket cannot all grant (C.12), as a count:
-    with W white and B black preferences among 2P players to pair, at least
-    max(0, W - P, B - P) pairs have two players wanting the same colour. A pair
-    that denies a preference is accepted only while that minimum stays
-    reachable by the players left."""
+    """The colour preferences a bracket cannot all grant, as counts: with W
+    white and B black preferences among 2P players to pair, at least
+    max(0, W - P, B - P) pairs join two players wanting the same colour (C.12),
+    and such a pair denies a strong preference unless one of them is mild
+    (C.13). A pair that denies a preference is accepted only while both
+    minimums stay reachable by the players left."""
 
     def __init__(self, members: list[int], col: list[int], strength: list[int]) -> None:
-        self.col = col
-        self.white = sum(1 for i in members if col[i] == WHITE)
-        self.black = sum(1 for i in members if col[i] == BLACK)
-        self.size = len(members)
-        self.spent = 0
-        self.allowed = self._bound(self.white, self.black, self.size)
+        self.col, self.strength = col, strength
+        self.counts = [0, 0, 0, 0, len(members)]  # white, black, mild white, mild black, size
+        for i in members:
+            self._count(i, 1)
+        self.spent = [0, 0]
+        self.allowed = list(self._bound(self.counts))
+
+    def _count(self, i: int, sign: int) -> None:
+        c = self.col[i]
+        if c:
+            k = 0 if c == WHITE else 1
+            self.counts[k] += sign
+            if self.strength[i] == 1:
+                self.counts[k + 2] += sign
 
     @staticmethod
-    def _bound(white: int, black: int, size: int) -> int:
+    def _bound(counts: list[int]) -> tuple[int, int]:
+        white, black, mild_w, mild_b, size = counts
         pairs = size // 2
-        return max(0, white - pairs, black - pairs)
+        cw, cb = max(0, white - pairs), max(0, black - pairs)
+        return cw + cb, max(0, cw - mild_w) + max(0, cb - mild_b)
 
-    def _after(self, i: int, j: int) -> tuple[int, int, int]:
-        w = self.white - (self.col[i] == WHITE) - (self.col[j] == WHITE)
-        b = self.black - (self.col[i] == BLACK) - (self.col[j] == BLACK)
-        return w, b, self.size - 2
+    def _cost13(self, i: int, j: int) -> int:
+        si, sj = self.strength[i], self.strength[j]
+        return int(bool(self.col[i]) and self.col[i] == self.col[j] and si >= 2 and sj >= 2 and not si == sj == 3)
 
     def allows(self, i: int, j: int, cost: int) -> bool:
-        w, b, s = self._after(i, j)
-        return self.spent + cost + self._bound(w, b, s) <= self.allowed
+        self._count(i, -1)
+        self._count(j, -1)
+        self.counts[4] -= 2
+        b12, b13 = self._bound(self.counts)
+        self._count(i, 1)
+        self._count(j, 1)
+        self.counts[4] += 2
+        return (self.spent[0] + cost + b12 <= self.allowed[0]
+                and self.spent[1] + self._cost13(i, j) + b13 <= self.allowed[1])
 
     def pair(self, i: int, j: int, cost: int) -> None:
-        self.white, self.black, self.size = self._after(i, j)
-        self.spent += cost
+        self._count(i, -1)
+        self._count(j, -1)
+        self.counts[4] -= 2
+        self.spent[0] += cost
+        self.spent[1] += self._cost13(i, j)
 
     def remove(self, i: int) -> None:
-        self.white -= self.col[i] == WHITE
-        self.black -= self.col[i] == BLACK
-        self.size -= 1
-        self.allowed = self.spent + self._bound(self.white, self.black, self.size)
+        self._count(i, -1)
+        self.counts[4] -= 1
+        b12, b13 = self._bound(self.counts)
+        self.allowed = [self.spent[0] + b12, self.spent[1] + b13]
+
+    def snapshot(self) -> tuple[list[int], list[int]]:
+        return list(self.counts), list(self.spent)
+
+    def restore(self, snap: tuple[list[int], list[int]]) -> None:
+        self.counts, self.spent = list(snap[0]), list(snap[1])
 
 
 def _one_of_each(members: list[int], col: list[int], strength: list[int] | None) -> list[int]:
