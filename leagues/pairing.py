@@ -531,14 +531,17 @@ def swiss_pairings(
                 ranked = []
                 for q in cands:
                     rest_q = [i for i in residents if not taken[i] and i != q]
-                    best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength), tries=8,
-                                           floats=float_cost)
+                    for extra in range(3):  # C.5: as many pairs as possible
+                        best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
+                                               tries=8, floats=float_cost, extra=extra)
+                        if best is not None:
+                            break
                     c12, c13 = quality(p, q)
                     if best is None:
-                        k = (1, 0, 0, 0, 0, 0, 0, 0, q)
+                        k = (3, 0, 0, 0, 0, 0, 0, 0, q)
                     else:
                         left = best[2]
-                        k = (0, best[0][0], c12 + best[0][1], c13 + best[0][2],
+                        k = (extra, best[0][0], c12 + best[0][1], c13 + best[0][2],
                              sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
                     ranked.append(k)
                     if k[:8] == (0, 0, *floor, 0, False, 0, False):
@@ -776,7 +779,7 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     base = half + 2
     scale = base ** half
     worst = t ** 3 * fb * scale * 4
-    floor12, floor13 = floor
+    floor12, floor13 = floor if not extra else (0, 0)  # the bounds assume everyone but one paired
     floor_q = (floor12 * t + floor13) * fb
     best: tuple[int, list[tuple[int, int]], list[int]] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
