@@ -530,7 +530,8 @@ def swiss_pairings(
                 floor = _colour_cost([i for i in bracket if not taken[i] or i == p], col, strength)
                 ranked = []
                 for q in cands:
-                    rest_q = [i for i in residents if not taken[i] and i != q]
+                    later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
+                    rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
                         best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
                                                tries=8, floats=float_cost, extra=extra)
