@@ -511,7 +511,9 @@ def swiss_pairings(
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
-        below = groups[g + 1] if not last else []
+        # the next score group (C.7), the bye's player included: he is not paired there
+        below = [] if last else [i for i in range(residents[-1] + 1, n)
+                                 if score[order[i]] == score[order[residents[-1] + 1]]] if residents[-1] + 1 < n else []
 
         def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
             """For a player left over: (cannot meet anyone in the next
