@@ -1006,11 +1006,17 @@ def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Mat
     bye_score = score[order[bye]]
     cands = [c for c in members if score[order[c]] == bye_score and not had_bye[c] and (c == bye or not taken[c])]
 
+    most = max(played[c] for c in members)
+
+    def bye_cost(c: int) -> tuple[int, int]:
+        """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
+        return (1000 if c not in cands else most - played[c]), 2 * down[0][c] + down[1][c]
+
+    best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost)
+    first = best[2][0] if best is not None and best[2] else None
+
     def key(c: int) -> tuple[int, ...]:
-        rest = [i for i in members if i != c]
-        best = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength))
-        q = best[0][1:] if best is not None else (len(rest), len(rest))
-        return -played[c], q[0], q[1], down[0][c], down[1][c], -c
+        return (c != first,)
 
     for c in sorted(cands, key=key):
         if c == bye:
