@@ -383,7 +383,8 @@ def swiss_pairings(
         number = {p: i + 1 for i, p in enumerate(names)}
     else:
         number = {p: int(pairing_numbers[p]) for p in names}
-    order = sorted(names, key=lambda p: (-score[p], number[p]))
+    score_level = {s: k for k, s in enumerate(sorted(set(score.values()), reverse=True))}  # 0 = top
+    order = sorted(names, key=lambda p: (score_level[score[p]], number[p]))
     idx = {p: i for i, p in enumerate(order)}
     n = len(order)
     if n < 2:
@@ -493,11 +494,15 @@ def swiss_pairings(
         pairs.append((i, j) if i < j else (j, i))
         return True
 
+    lvl = [score_level[score[p]] for p in order]
+    group_of: dict[int, list[int]] = {}  # score level -> its players, the bye's included
+    for i in range(n):
+        group_of.setdefault(lvl[i], []).append(i)
     groups: list[list[int]] = []
     for i in range(n):
         if taken[i]:
             continue
-        if groups and score[order[groups[-1][0]]] == score[order[i]]:
+        if groups and lvl[groups[-1][0]] == lvl[i]:
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -512,8 +517,7 @@ def swiss_pairings(
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
         # the next score group (C.7), the bye's player included: he is not paired there
-        below = [] if last else [i for i in range(residents[-1] + 1, n)
-                                 if score[order[i]] == score[order[residents[-1] + 1]]] if residents[-1] + 1 < n else []
+        below = [] if last else group_of.get(lvl[residents[-1]] + 1, [])
 
         def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
             """For a player left over: (cannot meet anyone in the next
@@ -981,9 +985,12 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
     """The resident an odd remainder sends down: the fewest unmet colour
     preferences among those left (C.12), no repeated downfloat (C.14, C.16),
     then the lowest ranked; the others must still pair among themselves."""
-    def key(c: int) -> tuple[int, bool, bool, int]:
-        others = [i for i in rest if i != c]
-        return _colour_cost(others, col), down[0][c], down[1][c], -c
+    by_kind: dict[tuple[int, int], tuple[int, int]] = {}  # the cost depends on the kind left out
+    for c in _one_of_each(rest, col, strength):
+        by_kind[col[c], strength[c]] = _colour_cost([i for i in rest if i != c], col, strength)
+
+    def key(c: int) -> tuple[tuple[int, int], bool, bool, int]:
+        return by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
 
     for c in sorted(rest, key=key):
         local = _Matcher(n, ok, [i for i in rest if i != c])
@@ -1140,7 +1147,8 @@ def table_groups(
         raise ValueError("players must be distinct")
     score = {p: Fraction(s) for p, s in standings}
     number = {p: i for i, p in enumerate(names)}
-    order = sorted(names, key=lambda p: (-score[p], number[p]))
+    score_level = {s: k for k, s in enumerate(sorted(set(score.values()), reverse=True))}  # 0 = top
+    order = sorted(names, key=lambda p: (score_level[score[p]], number[p]))
     sizes = table_sizes(len(order), size_min, size_max, preferred)
 
     met: Counter[tuple[str, str]] = Counter()
