@@ -169,14 +169,18 @@ class _Matcher:
     def maximise(self) -> list[int]:
         """Greedy, then augment; returns the vertices left exposed."""
         ok, mate = self.ok, self.mate
-        free = [v for v in self.alive if mate[v] == -1]
-        while free:
-            u = free.pop(0)
-            for k, v in enumerate(free):
+        pending: list[int] = []  # greedy: each vertex with one of the last few still free
+        for v in self.alive:
+            if mate[v] != -1:
+                continue
+            for k in range(len(pending) - 1, max(-1, len(pending) - 9), -1):
+                u = pending[k]
                 if ok(u, v):
                     mate[u], mate[v] = v, u
-                    del free[k]
+                    del pending[k]
                     break
+            else:
+                pending.append(v)
         exposed = [v for v in self.alive if mate[v] == -1]
         stuck: list[int] = []
         while len(exposed) >= 2:
@@ -429,7 +433,9 @@ def swiss_pairings(
     absc = [c if s == 3 else 0 for c, s in pref]
     played = [len(c) for c in colours]
     final = rounds is not None and round_no >= rounds
-    top = [final and 2 * score[order[i]] > (round_no - 1) * Fraction(win_points) for i in range(n)]
+    half_max = (round_no - 1) * Fraction(win_points) / 2  # topscorers: above half the maximum score
+    top_levels = {k for s, k in score_level.items() if final and s > half_max}
+    top = [score_level[score[p]] in top_levels for p in order]
 
     def strict(i: int, j: int) -> bool:
         return j not in opp[i] and not (absc[i] and absc[i] == absc[j] and not (top[i] or top[j]))
@@ -643,7 +649,7 @@ def swiss_pairings(
     for i, j in pairs:  # i is the higher ranked
         w, b = _allocate(i, j, pref, colours, number[order[i]], initial_colour)
         boards.append((order[w], order[b]))
-        if score[order[i]] != score[order[j]]:
+        if lvl[i] != lvl[j]:
             downs.add(order[i])
             ups.add(order[j])
     boards.sort(key=lambda wb: (
@@ -1052,9 +1058,11 @@ def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fr
     for s in sorted(by_score):
         group = by_score[s]
 
-        def key(c: int) -> tuple[int, int, bool, bool, int]:
-            others = [i for i in group if i != c]
-            return -played[c], _colour_cost(others, col), down[0][c], down[1][c], -c
+        by_kind = {(col[c], strength[c]): _colour_cost([i for i in group if i != c], col, strength)
+                   for c in _one_of_each(group, col, strength)}
+
+        def key(c: int) -> tuple[int, tuple[int, int], bool, bool, int]:
+            return -played[c], by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
 
         for c in sorted((c for c in group if not had_bye[c]), key=key):
             if m.drop(c, exposed):
