@@ -761,7 +761,7 @@ def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
 
 #: Remainders up to this many pairs are paired exactly (one assignment per
 #: exchange tried); larger ones by the greedy transpositions below.
-EXACT_PAIRS = 24
+EXACT_PAIRS = 40
 
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
