@@ -551,16 +551,33 @@ def swiss_pairings(
                             break
                     c12, c13 = quality(p, q)
                     if best is None:
-                        k = (3, 0, 0, 0, 0, 0, 0, 0, q)
+                        k = (n, 0, 0, 0, 0, 0, 0, 0, q)
                     else:
                         left = best[2]
-                        k = (extra, best[0][0], c12 + best[0][1], c13 + best[0][2],
+                        k = (len(left), best[0][0], c12 + best[0][1], c13 + best[0][2],
                              sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
                     ranked.append(k)
-                    if k[:8] == (0, 0, *floor, 0, False, 0, False):
+                    if k[:8] == (len(rest_q) % 2, 0, *floor, 0, False, 0, False):
                         break
+                later = [m for m in mdps if m > p and not taken[m]]
+                free = [i for i in residents if not taken[i]]
+                if len(later) + 1 > len(free):  # not every moved-down player can pair: maybe not this one
+                    rest_f = later + free
+                    for extra in range(3):
+                        best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
+                                               tries=8, floats=float_cost, extra=extra)
+                        if best is not None:
+                            break
+                    if best is not None:
+                        left = best[2]
+                        ranked.append((1 + len(left), best[0][0], best[0][1], best[0][2],
+                                       sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
+                if cands and cands[0] == n:  # it floats on: the others pair better without it
+                    floating.append(p)
+                    continue
+                cands = [q for q in cands if q != n]
             else:
                 cands.sort(key=lambda q: (up[0][q], up[1][q], q))
             for q in cands:
