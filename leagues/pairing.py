@@ -551,13 +551,14 @@ def swiss_pairings(
                             break
                     c12, c13 = quality(p, q)
                     if best is None:
-                        k = (n, 0, 0, 0, 0, 0, 0, 0, q)
+                        k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
                     else:
                         left = best[2]
-                        k = (len(left), best[0][0], c12 + best[0][1], c13 + best[0][2],
+                        k = (len(left), -sum(lvl[f] for f in left), best[0][0], c12 + best[0][1], c13 + best[0][2],
                              sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
                     ranked.append(k)
-                    if k[:8] == (len(rest_q) % 2, 0, *floor, 0, False, 0, False):
+                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, False, 0, False) and (
+                            not k[0] or k[1] == -lvl[residents[-1]]):
                         break
                 later = [m for m in mdps if m > p and not taken[m]]
                 free = [i for i in residents if not taken[i]]
@@ -570,8 +571,8 @@ def swiss_pairings(
                             break
                     if best is not None:
                         left = best[2]
-                        ranked.append((1 + len(left), best[0][0], best[0][1], best[0][2],
-                                       sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
+                        ranked.append((1 + len(left), -sum(lvl[f] for f in left) - lvl[p], best[0][0], best[0][1],
+                                       best[0][2], sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
                 if cands and cands[0] == n:  # it floats on: the others pair better without it
