@@ -609,7 +609,7 @@ def swiss_pairings(
         if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
             for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
                 exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength),
-                                        floats=float_cost, extra=extra)
+                                        floats=float_cost, extra=extra, tries=24 if len(rest) <= 32 else 6)
                 if exact is not None and _commit(exact[1], matcher, taken, pairs):
                     left = exact[2]
                     if len(left) % 2:
