@@ -146,7 +146,9 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
     order = [(p, points.get(p, 0)) for p in state.active]
     if state.format == "swiss":
         history = [Pairings.from_dict(r.pairings) for r in state.rounds]
-        return swiss_pairings(order, history, number).to_dict()
+        numbers = {p: k + 1 for k, p in enumerate(state.players)}  # registration order = pairing numbers
+        return swiss_pairings(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
+                              win_points=max(state.rules.win, state.rules.draw)).to_dict()
     history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]
     return {"round": number, "boards": table_groups(order, history_tables), "bye": None}
 
