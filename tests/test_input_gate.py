@@ -723,7 +723,7 @@ def rt_create_league(ctx: Ctx, data) -> bool:
     assert league["name"] == name and league["players"] == players
     setup = stored_events(ctx.leagues, lid)[0]["data"]
     assert setup == {"name": name, "game": "braverats", "format": "round_robin", "rounds": None,
-                     "rules": body["rules"]}
+                     "rules": body["rules"], "pairing_system": 2}
     assert ctx.client.get(f"/api/leagues/{lid}/events").get_json()["events"][0]["data"] == setup
     assert ctx.client.get(f"/api/leagues/{lid}/standings").status_code == 200
     ctx.league_audits(lid)
