@@ -66,8 +66,12 @@ class Table:
         return data
 
     def draw_chance(self) -> None:
-        for type_, seat, data in M.chance_events(self.ms, self.ms.seq + 1):
-            self.apply(type_, seat, data)
+        drawn, self.ms = M.draw_chance(self.ms, self.ms.seq + 1)
+        if self.keep_log:
+            seq = self.ms.seq - len(drawn)
+            for type_, seat, data in drawn:
+                seq += 1
+                self.log.append({"seq": seq, "type": type_, "seat": seat, "data": data})
 
 
 def check_players(game_id: str, players: int) -> Game:

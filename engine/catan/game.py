@@ -120,6 +120,26 @@ class State(NamedTuple):
         return self.cfg.topo
 
 
+_FIELD = {name: i for i, name in enumerate(State._fields)}
+_new_state = _new_hand = tuple.__new__
+
+
+def _fast_replace(self: State, **changes: Any) -> State:
+    """``State._replace`` without the generic namedtuple machinery (a state
+    has 40 fields and every event replaces a few; the stock one rebuilds the
+    tuple through a dict per call and was the reducer's largest single cost)."""
+    values = list(self)
+    try:
+        for name, value in changes.items():
+            values[_FIELD[name]] = value
+    except KeyError:
+        raise ValueError(f"State has no field {name!r}") from None
+    return _new_state(State, values)
+
+
+State._replace = _fast_replace  # type: ignore[method-assign]  # NamedTuple forbids defining it in the body
+
+
 def _put(t: tuple, i: int, v: Any) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
@@ -601,14 +621,20 @@ class Catan(Game):
         """Known cards arrive (seen by all): cannot fail, so no checks."""
         row = hands[seat]
         g0, g1, g2, g3, g4 = gain
-        out = []
-        last_in = last_out = None
-        for h in row:
+        first = row[0]
+        k = first.known
+        got = _new_hand(Hand, ((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), first.unseen))
+        out = [got] * len(row)
+        last_in, last_out = first, got
+        for i, h in enumerate(row):  # viewers share Hand objects: one new Hand per distinct one
+            if h is first:
+                continue
             if h is not last_in:
                 k = h.known
-                last_in, last_out = h, Hand((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen)
-            out.append(last_out)
-        return _put(hands, seat, tuple(out))
+                last_in = h
+                last_out = _new_hand(Hand, ((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen))
+            out[i] = last_out
+        return hands[:seat] + (tuple(out),) + hands[seat + 1:]
 
     # placement ----------------------------------------------------------------------
     def _distance_ok(self, s: State, v: int) -> bool:
@@ -805,25 +831,23 @@ class Catan(Game):
 
     def _produce(self, s: State, total: int, **also: Any) -> State:
         """Pay the roll ``total``; ``also``: more fields to set in the same step."""
-        topo = s.topo
         bld = s.buildings
         robber = s.robber
         owed: dict[int, dict[int, int]] = {}  # resource -> seat -> cards
         yields: list[tuple[int, int, int]] = []  # (hex, resource, cards)
         blocked = s.blocked
-        for h in topo.by_number.get(total, ()):
-            r = topo.resource[h]
-            if r < 0:
-                continue
+        for h, r, verts in s.topo.number_sites.get(total, ()):
             k_hex = 0
-            for v in topo.hex_vertices[h]:
+            for v in verts:
                 b = bld[v]
                 if b >= 0:
                     k = 1 + (b & 1)
                     if h == robber:
                         blocked = _put(blocked, b >> 1, blocked[b >> 1] + k)
                     else:
-                        per = owed.setdefault(r, {})
+                        per = owed.get(r)
+                        if per is None:
+                            per = owed[r] = {}
                         per[b >> 1] = per.get(b >> 1, 0) + k
                         k_hex += k
             if k_hex:
@@ -834,8 +858,7 @@ class Catan(Game):
         gains: dict[int, list[int]] = {}
         full = set()
         for r, per in owed.items():
-            need = sum(per.values())
-            if need <= bank[r]:
+            if sum(per.values()) <= bank[r]:
                 pay = per
                 full.add(r)
             elif len(per) == 1:
@@ -844,7 +867,10 @@ class Catan(Game):
             else:
                 continue  # nobody gets it
             for p, k in pay.items():
-                gains.setdefault(p, [0, 0, 0, 0, 0])[r] += k
+                g = gains.get(p)
+                if g is None:
+                    g = gains[p] = [0, 0, 0, 0, 0]
+                g[r] += k
                 bank[r] -= k
         hex_yield = s.hex_yield
         for h, r, k in yields:
@@ -1130,16 +1156,28 @@ class Catan(Game):
 
     # trading ----------------------------------------------------------------------------
     def ratio(self, s: State, seat: int, r: int) -> int:
-        best = 4
+        """Cards of ``r`` that ``seat`` gives the bank for one card."""
+        return self.ratios(s, seat)[r]
+
+    def ratios(self, s: State, seat: int) -> tuple[int, ...]:
+        """Per resource: cards ``seat`` gives the bank for one (4, 3 with a 3:1
+        harbour, 2 with that resource's 2:1 harbour)."""
         bld = s.buildings
+        own, city = seat * 2, seat * 2 + 1
+        generic = 4
+        out = None
         for v, kind in s.cfg.topo.harbor_vertices:
             b = bld[v]
-            if b >= 0 and b >> 1 == seat:
-                if kind == r:
-                    return 2
+            if b == own or b == city:
                 if kind == B.GENERIC:
-                    best = 3
-        return best
+                    generic = 3
+                else:
+                    if out is None:
+                        out = [0, 0, 0, 0, 0]
+                    out[kind] = 2
+        if out is None:
+            return _RATIOS[generic]
+        return tuple(x or generic for x in out)
 
     def _a_trade_bank(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:
@@ -1217,57 +1255,81 @@ class Catan(Game):
             return []
         ph = s.phase
         topo = s.topo
-        out: list[Move] = []
+        if ph == MAIN or ph == SBP:
+            out = [Move("end_turn", seat, {})]
+            hand = s.hands[seat][-1]
+            b, c, r = s.built[seat]
+            k0, k1, k2, k3, k4 = hand.known
+            if hand.unseen:
+                can = K.can_pay
+                road, settle = can(hand, ROAD_COST), can(hand, SETTLEMENT_COST)
+                city, dev = can(hand, CITY_COST), can(hand, DEV_COST)
+            else:
+                road = k0 and k1
+                settle = road and k2 and k3
+                city = k3 >= 2 and k4 >= 3
+                dev = k2 and k3 and k4
+            if road and r < MAX_ROADS:
+                out.extend([Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)])
+            if settle and b < MAX_SETTLEMENTS:
+                out.extend([Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)])
+            if city and c < MAX_CITIES:
+                own = seat * 2
+                out.extend([Move("build_city", seat, {"vertex": v}) for v, x in enumerate(s.buildings) if x == own])
+            if dev and s.deck:
+                out.append(Move("buy_dev", seat, {}))
+            if ph == MAIN:
+                least = hand.known if not hand.unseen else tuple(hand.least(g) for g in range(5))
+                if max(least) >= 2:
+                    ratios = self.ratios(s, seat)
+                    bank = s.bank
+                    for give in range(5):
+                        if least[give] >= 2 and least[give] >= ratios[give]:
+                            out.extend([Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
+                                        for get in range(5) if get != give and bank[get]])
+                if not s.dev_played:
+                    out.extend(self._dev_moves(s, seat))
+            return out
+        if ph == PRE_ROLL:
+            out = [Move("roll", seat, {})]
+            if not s.dev_played:
+                out.extend(self._dev_moves(s, seat))
+            return out
+        if ph == ROBBER:
+            out = []
+            bld = s.buildings
+            hands = s.hands
+            robber = s.robber
+            for h, verts in enumerate(topo.hex_vertices):
+                if h == robber:
+                    continue
+                victims = set()
+                for v in verts:
+                    x = bld[v]
+                    if x >= 0 and x >> 1 != seat:
+                        victims.add(x >> 1)
+                q, r_ = topo.hexes[h]
+                with_cards = [p for p in sorted(victims) if hands[p][-1].size] if victims else ()
+                if with_cards:
+                    out.extend([Move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards])
+                else:
+                    out.append(Move("move_robber", seat, {"hex": [q, r_], "victim": None}))
+            return out
         if ph == SETUP_S:
             return [Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
         if ph == SETUP_R or ph == ROAD_BUILDING:
             return [Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
             return [Move("discard", seat, {"cards": self._cards_dict(c)}) for c in self._discards(self._ref(s, seat), s.pending[seat])]
-        if ph == ROBBER:
-            for h in range(len(topo.hexes)):
-                if h == s.robber:
-                    continue
-                victims = [p for p in self._victims(s, h, seat) if self._ref(s, p).size]
-                at = list(topo.hexes[h])
-                if victims:
-                    out.extend(Move("move_robber", seat, {"hex": at, "victim": p}) for p in victims)
-                else:
-                    out.append(Move("move_robber", seat, {"hex": at, "victim": None}))
-            return out
-        if ph == PRE_ROLL:
-            out.append(Move("roll", seat, {}))
-            out.extend(self._dev_moves(s, seat))
-            return out
-        if ph in (MAIN, SBP):
-            out.append(Move("end_turn", seat, {}))
-            hand = self._ref(s, seat)
-            b, c, r = s.built[seat]
-            if r < MAX_ROADS and K.can_pay(hand, ROAD_COST):
-                out.extend(Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat))
-            if b < MAX_SETTLEMENTS and K.can_pay(hand, SETTLEMENT_COST):
-                out.extend(Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat))
-            if c < MAX_CITIES and K.can_pay(hand, CITY_COST):
-                out.extend(Move("build_city", seat, {"vertex": v}) for v in range(len(topo.vertices))
-                           if s.buildings[v] == seat * 2)
-            if s.deck and K.can_pay(hand, DEV_COST):
-                out.append(Move("buy_dev", seat, {}))
-            if ph == MAIN:
-                for give in range(5):
-                    if hand.least(give) < 2:
-                        continue
-                    k = self.ratio(s, seat, give)
-                    if hand.least(give) >= k:
-                        out.extend(Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
-                                   for get in range(5) if get != give and s.bank[get])
-                out.extend(self._dev_moves(s, seat))
-        return out
+        return []
 
     def _dev_moves(self, s: State, seat: int) -> list[Move]:
         if s.dev_played:
             return []
         ref = s.cfg.n + 1
         known, unk = s.dev[seat][ref]
+        if not (known[0] or known[1] or known[2] or known[3]):
+            return []
         fk, fu = s.fresh[seat]
         old = tuple(known[k] - fk[k] for k in range(5))
         if not any(old[:4]):
@@ -1484,6 +1546,8 @@ def _tuplify(v: Any) -> Any:
 
 #: the most joint assignments the log keeps before it falls back to each hand's own knowledge
 MAX_WORLDS = 4096
+
+_RATIOS = {4: (4, 4, 4, 4, 4), 3: (3, 3, 3, 3, 3)}
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})
