@@ -599,9 +599,9 @@ class Catan(Game):
         out = [new_ref] * len(row)
         last_in = last_out = None
         for i, h in enumerate(row):
-            if h is ref:
+            if h is ref or h == ref:
                 continue
-            if h is last_in:
+            if h is last_in or h == last_in:
                 out[i] = last_out
                 continue
             try:
@@ -615,7 +615,34 @@ class Catan(Game):
         return _put(hands, seat, tuple(out))
 
     def _pay(self, s: State, hands: tuple, seat: int, cost: tuple[int, ...]) -> tuple:
-        return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
+        """``_map_hand`` with ``knowledge.pay``, inlined for the common case
+        (every viewer sees the cost among the known cards)."""
+        row = hands[seat]
+        ref = row[-1]
+        c0, c1, c2, c3, c4 = cost
+        k = ref.known
+        if not (k[0] >= c0 and k[1] >= c1 and k[2] >= c2 and k[3] >= c3 and k[4] >= c4):
+            return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
+        new_ref = _new_hand(Hand, ((k[0] - c0, k[1] - c1, k[2] - c2, k[3] - c3, k[4] - c4), ref.unseen))
+        out = [new_ref] * len(row)
+        last_in = last_out = None
+        for i, h in enumerate(row):
+            if h is ref or h == ref:
+                continue
+            if h is not last_in and h != last_in:
+                k = h.known
+                if k[0] >= c0 and k[1] >= c1 and k[2] >= c2 and k[3] >= c3 and k[4] >= c4:
+                    got = _new_hand(Hand, ((k[0] - c0, k[1] - c1, k[2] - c2, k[3] - c3, k[4] - c4), h.unseen))
+                else:
+                    try:
+                        got = K.pay(h, cost)
+                    except Contradiction:
+                        got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
+                last_in, last_out = h, got
+            out[i] = last_out
+        if seat < s.cfg.n:
+            out[seat] = new_ref
+        return hands[:seat] + (tuple(out),) + hands[seat + 1:]
 
     def _gain(self, s: State, hands: tuple, seat: int, gain: tuple[int, ...]) -> tuple:
         """Known cards arrive (seen by all): cannot fail, so no checks."""
@@ -627,9 +654,9 @@ class Catan(Game):
         out = [got] * len(row)
         last_in, last_out = first, got
         for i, h in enumerate(row):  # viewers share Hand objects: one new Hand per distinct one
-            if h is first:
+            if h is first or h == first:
                 continue
-            if h is not last_in:
+            if h is not last_in and h != last_in:
                 k = h.known
                 last_in = h
                 last_out = _new_hand(Hand, ((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen))
@@ -819,22 +846,28 @@ class Catan(Game):
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
         d = data["dice"]
         total = d[0] + d[1]
-        rolled = {"dice": (d[0], d[1]), "hist": _put(s.hist, total - 2, s.hist[total - 2] + 1)}
+        hist = s.hist
+        rolled = {"dice": (d[0], d[1]), "hist": hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]}
         n = s.cfg.n
         if total != 7:
-            return self._produce(s, total, phase=MAIN, **rolled)
+            rolled["phase"] = MAIN
+            return self._produce(s, total, rolled)
         limit = s.cfg.discard_limit
         pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
         if any(pending):
             return s._replace(phase=DISCARD, pending=pending, **rolled)
         return s._replace(phase=ROBBER, ret=MAIN, **rolled)
 
-    def _produce(self, s: State, total: int, **also: Any) -> State:
-        """Pay the roll ``total``; ``also``: more fields to set in the same step."""
+    def _produce(self, s: State, total: int, also: dict[str, Any]) -> State:
+        """Pay the roll ``total``; ``also``: more fields to set in the same step.
+
+        The bank-shortage rule: a resource the bank cannot pay in full goes to
+        nobody, unless only one player is owed it (who gets what is left)."""
         bld = s.buildings
         robber = s.robber
-        owed: dict[int, dict[int, int]] = {}  # resource -> seat -> cards
-        yields: list[tuple[int, int, int]] = []  # (hex, resource, cards)
+        gains: dict[int, list[int]] = {}  # seat -> cards per resource
+        need = [0, 0, 0, 0, 0]
+        yields = []  # (hex, resource, cards)
         blocked = s.blocked
         for h, r, verts in s.topo.number_sites.get(total, ()):
             k_hex = 0
@@ -842,47 +875,44 @@ class Catan(Game):
                 b = bld[v]
                 if b >= 0:
                     k = 1 + (b & 1)
+                    p = b >> 1
                     if h == robber:
-                        blocked = _put(blocked, b >> 1, blocked[b >> 1] + k)
+                        blocked = blocked[:p] + (blocked[p] + k,) + blocked[p + 1:]
                     else:
-                        per = owed.get(r)
-                        if per is None:
-                            per = owed[r] = {}
-                        per[b >> 1] = per.get(b >> 1, 0) + k
+                        g = gains.get(p)
+                        if g is None:
+                            g = gains[p] = [0, 0, 0, 0, 0]
+                        g[r] += k
                         k_hex += k
             if k_hex:
+                need[r] += k_hex
                 yields.append((h, r, k_hex))
-        if not owed:
-            return s._replace(blocked=blocked, **also)
+        also["blocked"] = blocked
+        if not gains:
+            return s._replace(**also)
         bank = list(s.bank)
-        gains: dict[int, list[int]] = {}
-        full = set()
-        for r, per in owed.items():
-            if sum(per.values()) <= bank[r]:
-                pay = per
-                full.add(r)
-            elif len(per) == 1:
-                (p,) = per
-                pay = {p: bank[r]}  # the only one owed gets what is left
-            else:
-                continue  # nobody gets it
-            for p, k in pay.items():
-                g = gains.get(p)
-                if g is None:
-                    g = gains[p] = [0, 0, 0, 0, 0]
-                g[r] += k
-                bank[r] -= k
+        for r in range(5):
+            if need[r] > bank[r]:
+                owed = [g for g in gains.values() if g[r]]
+                if len(owed) == 1:
+                    owed[0][r] = bank[r]  # the only one owed gets what is left
+                else:
+                    for g in owed:
+                        g[r] = 0  # nobody gets it
+                need[r] = -1  # short: no hex counts as having paid out
         hex_yield = s.hex_yield
         for h, r, k in yields:
-            if r in full:
-                hex_yield = _put(hex_yield, h, hex_yield[h] + k)
+            if need[r] >= 0:
+                hex_yield = hex_yield[:h] + (hex_yield[h] + k,) + hex_yield[h + 1:]
         hands = s.hands
         produced = s.produced
         for p, g in gains.items():
             g_t = tuple(g)
-            hands = self._gain(s, hands, p, g_t)
-            produced = _put(produced, p, _add(produced[p], g_t))
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield, **also)
+            if any(g_t):
+                bank = [bank[r] - g_t[r] for r in range(5)]
+                hands = self._gain(s, hands, p, g_t)
+                produced = produced[:p] + (_add(produced[p], g_t),) + produced[p + 1:]
+        return s._replace(hands=hands, bank=tuple(bank), produced=produced, hex_yield=hex_yield, **also)
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
@@ -1163,10 +1193,23 @@ class Catan(Game):
         """Per resource: cards ``seat`` gives the bank for one (4, 3 with a 3:1
         harbour, 2 with that resource's 2:1 harbour)."""
         bld = s.buildings
+        topo = s.cfg.topo
+        memo = _RATIO_MEMO.get(id(bld))
+        if memo is None or memo[0] is not bld or memo[1] is not topo:
+            if len(_RATIO_MEMO) > 256:
+                _RATIO_MEMO.clear()
+            memo = _RATIO_MEMO[id(bld)] = (bld, topo, {})
+        got = memo[2].get(seat)
+        if got is None:
+            got = memo[2][seat] = self._ratios(bld, topo, seat)
+        return got
+
+    @staticmethod
+    def _ratios(bld: tuple[int, ...], topo: B.Topology, seat: int) -> tuple[int, ...]:
         own, city = seat * 2, seat * 2 + 1
         generic = 4
         out = None
-        for v, kind in s.cfg.topo.harbor_vertices:
+        for v, kind in topo.harbor_vertices:
             b = bld[v]
             if b == own or b == city:
                 if kind == B.GENERIC:
@@ -1300,16 +1343,18 @@ class Catan(Game):
             bld = s.buildings
             hands = s.hands
             robber = s.robber
-            for h, verts in enumerate(topo.hex_vertices):
+            own, city = seat * 2, seat * 2 + 1
+            victims: dict[int, set[int]] = {}  # hex -> other players with a building there
+            vertex_hexes = topo.vertex_hexes
+            for v, x in enumerate(bld):
+                if x >= 0 and x != own and x != city:
+                    for h in vertex_hexes[v]:
+                        victims.setdefault(h, set()).add(x >> 1)
+            for h, (q, r_) in enumerate(topo.hexes):
                 if h == robber:
                     continue
-                victims = set()
-                for v in verts:
-                    x = bld[v]
-                    if x >= 0 and x >> 1 != seat:
-                        victims.add(x >> 1)
-                q, r_ = topo.hexes[h]
-                with_cards = [p for p in sorted(victims) if hands[p][-1].size] if victims else ()
+                there = victims.get(h)
+                with_cards = [p for p in sorted(there) if hands[p][-1].size] if there else ()
                 if with_cards:
                     out.extend([Move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards])
                 else:
@@ -1548,6 +1593,10 @@ def _tuplify(v: Any) -> Any:
 MAX_WORLDS = 4096
 
 _RATIOS = {4: (4, 4, 4, 4, 4), 3: (3, 3, 3, 3, 3)}
+#: id(buildings) -> (buildings, topology, {seat: ratios}): the harbour ratios
+#: change only when a building does, and states share their buildings tuple
+#: until then (the tuple is kept, so its id is not reused while cached)
+_RATIO_MEMO: dict[int, tuple[tuple[int, ...], Any, dict[int, tuple[int, ...]]]] = {}
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})
