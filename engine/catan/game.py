@@ -788,35 +788,65 @@ class Catan(Game):
 
     # longest road -------------------------------------------------------------------
     def road_length(self, s: State, seat: int) -> int:
-        """The longest trail of ``seat``'s roads; other players' buildings cut it."""
+        """The longest trail of ``seat``'s roads; other players' buildings cut it.
+
+        A depth-first walk over the trails, started only where a longest trail
+        can start: at a dead end or a fork (odd degree) or at another player's
+        building. Any other start has two roads and no building: a longest
+        trail from there also uses its second road, so it is a closed circuit,
+        and the circuit can start at any of its intersections, so at one of
+        those unless the whole network piece is a plain ring (counted whole)."""
         topo = s.topo
         roads, bld = s.roads, s.buildings
-        own = [e for e in range(len(roads)) if roads[e] == seat]
-        if not own:
-            return 0
-        local = {e: i for i, e in enumerate(own)}
+        own = [e for e, o in enumerate(roads) if o == seat]
+        if len(own) < 2:
+            return len(own)
+        edge_vertices = topo.edge_vertices
         at: dict[int, list[tuple[int, int]]] = {}
-        for e in own:
-            a, b = topo.edge_vertices[e]
-            at.setdefault(a, []).append((local[e], b))
-            at.setdefault(b, []).append((local[e], a))
-        blocked = {v for v in at if bld[v] != -1 and bld[v] >> 1 != seat}
+        for i, e in enumerate(own):
+            a, b = edge_vertices[e]
+            at.setdefault(a, []).append((1 << i, b))
+            at.setdefault(b, []).append((1 << i, a))
+        mine = (seat * 2, seat * 2 + 1)
+        blocked = {v for v in at if bld[v] != -1 and bld[v] not in mine}
+        starts = [v for v, ways in at.items() if len(ways) != 2 or v in blocked]
         best = 0
+        total = len(own)
 
         def walk(v: int, used: int, length: int) -> None:
             nonlocal best
             if length > best:
                 best = length
-            if v in blocked and length:
+            if length and v in blocked:
                 return
-            for i, w in at[v]:
-                if not used >> i & 1:
-                    walk(w, used | 1 << i, length + 1)
+            for bit, w in at[v]:
+                if not used & bit:
+                    walk(w, used | bit, length + 1)
 
-        for v in at:  # every start: the graphs are small (at most 15 roads)
+        for v in starts:
             walk(v, 0, 0)
-            if best == len(own):
-                break
+            if best == total:
+                return best
+        # the pieces without a start are rings of two-road intersections
+        seen = set(starts)
+        stack = list(starts)
+        while stack:
+            for _, w in at[stack.pop()]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        for v in at:
+            if v not in seen:  # a ring: its whole length is a trail
+                ring = {v}
+                stack = [v]
+                while stack:
+                    x = stack.pop()
+                    for _, w in at[x]:
+                        if w not in ring:
+                            ring.add(w)
+                            stack.append(w)
+                seen |= ring
+                best = max(best, len(ring))  # a ring has as many roads as intersections
         return best
 
     def _longest(self, s: State, seats: set[int]) -> State:
