@@ -149,9 +149,14 @@ def _add(a: tuple[int, ...], b: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
 
 
 def _one(r: int, n: int = 1) -> tuple[int, ...]:
+    if n == 1:
+        return _ONES[r]
     out = [0, 0, 0, 0, 0]
     out[r] = n
     return tuple(out)
+
+
+_ONES = ((1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1))
 
 
 def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -1324,9 +1329,12 @@ class Catan(Game):
 
     # -- legal moves ----------------------------------------------------------------------
     def legal_moves(self, s: State, seat: int | None) -> list[Move]:
-        if seat is None or seat not in self.actors(s):
-            return []
         ph = s.phase
+        if ph == MAIN or ph == PRE_ROLL or ph == ROBBER:  # the turn's player acts (as ``actors`` says)
+            if seat != s.turn:
+                return []
+        elif seat is None or seat not in self.actors(s):
+            return []
         topo = s.topo
         if ph == MAIN or ph == SBP:
             out = [Move("end_turn", seat, {})]
