@@ -254,6 +254,10 @@ def format_value(value: Any, schema: Mapping[str, Any] | None) -> str:
     """One value as its field's schema reads it back (``parse_value``)."""
     if isinstance(value, list):
         items = _items(schema)
+        if len(value) == 1 and not isinstance(value[0], list) and _types(schema) - {"array"}:
+            # one item where a lone value is also allowed (an integer or a pair of
+            # coordinates): its JSON text, quoted, so it does not read back as the value
+            return json.dumps(json.dumps(value, ensure_ascii=False, separators=(",", ":")), ensure_ascii=False)
         if not value:  # in a list of lists "()" is one empty list: no list at all is "[]"
             return "[]" if "array" in _types(items) else "()"
         if all(isinstance(v, list) for v in value):
@@ -312,6 +316,9 @@ def parse_value(text: str, schema: Mapping[str, Any] | None, offset: int = 0) ->
     """A written value, read as ``schema`` wants it (see the module's doc)."""
     types = _types(schema)
     items = _items(schema)
+    if ("array" in types and types - {"array", "any"} and text not in ("[]", "()") and not text.startswith('"[')
+            and len(_split(text, ",")) == 1 and len(_split(text, "/")) == 1):
+        return _parse_atom(text, offset, schema)  # a lone value where a list is also allowed
     if "array" in types or (not types and items is not None):
         if text == "[]" or (text == "()" and "array" not in _types(items)):
             return []

@@ -27,7 +27,15 @@ from typing import Any
 
 from engine.core import MalformedEvent, RuleViolation
 
+from . import pairing_v1
 from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
+
+#: The pairing system a new league records in its setup: 2 is the FIDE Dutch
+#: system (C.04.3, 2025) and the Berger tables with the double round robin's
+#: seam swap; 1 (a setup that names none) is the system of the first releases,
+#: kept in ``pairing_v1`` so that their leagues replay and verify unchanged.
+PAIRING_SYSTEM = 2
+PAIRING_SYSTEMS = (1, 2)
 from .standings import LeagueResult, Rules, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
@@ -75,6 +83,7 @@ class LeagueState:
     players: tuple[str, ...] = ()
     withdrawn: frozenset[str] = frozenset()
     rounds: tuple[Round, ...] = ()
+    pairing_system: int = 1
 
     @property
     def active(self) -> list[str]:
@@ -113,7 +122,11 @@ def start(data: dict[str, Any]) -> LeagueState:
         raise MalformedEvent("a Swiss or tables league says how many rounds it plays", field="rounds")
     if not isinstance(data.get("name"), str) or not data["name"].strip():
         raise MalformedEvent("a league needs a name", field="name")
+    system = data.get("pairing_system", 1)
+    if isinstance(system, bool) or system not in PAIRING_SYSTEMS:
+        raise MalformedEvent(f"pairing_system must be one of {PAIRING_SYSTEMS}", field="pairing_system")
     return LeagueState(
+        pairing_system=system,
         name=data["name"],
         game=data["game"],
         format=fmt,
@@ -132,7 +145,8 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
     if len(state.active) < 2:
         raise RuleViolation("league.pair", "a round needs at least two active players")
     if state.format in ("round_robin", "double_round_robin"):
-        table = berger_round_robin(list(state.players), double=state.format == "double_round_robin")
+        berger = berger_round_robin if state.pairing_system >= 2 else pairing_v1.berger_round_robin
+        table = berger(list(state.players), double=state.format == "double_round_robin")
         boards, bye = [], None
         for a, b in table[number - 1]:
             if a is None or b is None:
@@ -146,7 +160,11 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
     order = [(p, points.get(p, 0)) for p in state.active]
     if state.format == "swiss":
         history = [Pairings.from_dict(r.pairings) for r in state.rounds]
-        return swiss_pairings(order, history, number).to_dict()
+        if state.pairing_system == 1:
+            return pairing_v1.swiss_pairings(order, history, number).to_dict()
+        numbers = {p: k + 1 for k, p in enumerate(state.players)}  # registration order = pairing numbers
+        return swiss_pairings(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
+                              win_points=max(state.rules.win, state.rules.draw)).to_dict()
     history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]
     return {"round": number, "boards": table_groups(order, history_tables), "bye": None}
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import gcd as _gcd
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine.core import KroniekError
 
@@ -70,7 +70,10 @@ def berger_round_robin(players: list[str], double: bool = False) -> list[list[tu
         boards = [first] + [(number(a + k), number(a - k)) for k in range(1, n // 2)]
         rounds.append([(slot[w - 1], slot[b - 1]) for w, b in boards])
     if double:
-        rounds += [[(b, w) for w, b in boards] for boards in rounds]
+        second = [[(b, w) for w, b in boards] for boards in rounds]
+        if m >= 3:
+            rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
+        rounds += second
     return rounds
 
 
@@ -166,14 +169,18 @@ class _Matcher:
     def maximise(self) -> list[int]:
         """Greedy, then augment; returns the vertices left exposed."""
         ok, mate = self.ok, self.mate
-        free = [v for v in self.alive if mate[v] == -1]
-        while free:
-            u = free.pop(0)
-            for k, v in enumerate(free):
+        pending: list[int] = []  # greedy: each vertex with one of the last few still free
+        for v in self.alive:
+            if mate[v] != -1:
+                continue
+            for k in range(len(pending) - 1, max(-1, len(pending) - 9), -1):
+                u = pending[k]
                 if ok(u, v):
                     mate[u], mate[v] = v, u
-                    del free[k]
+                    del pending[k]
                     break
+            else:
+                pending.append(v)
         exposed = [v for v in self.alive if mate[v] == -1]
         stuck: list[int] = []
         while len(exposed) >= 2:
@@ -283,6 +290,11 @@ class _Matcher:
         mate[p], mate[a], mate[q], mate[b] = a, p, b, q
         return False
 
+    def unfix(self, p: int, q: int) -> None:
+        """Undo ``fix(p, q)``: the pair goes back into the matching."""
+        self.alive[p] = self.alive[q] = None
+        self.mate[p], self.mate[q] = q, p
+
     def drop(self, c: int, exposed: int) -> bool:
         """Take ``c`` out (it gets the bye) if the rest can still be paired;
         ``exposed`` is the one vertex the matching leaves unpaired."""
@@ -307,61 +319,86 @@ def swiss_pairings(
     *,
     no_bye: Iterable[str] = (),
     initial_colour: int = WHITE,
+    rounds: int | None = None,
+    pairing_numbers: Mapping[str, int] | None = None,
+    win_points: Score = 1,
 ) -> Pairings:
-    """Pair a Swiss round of a two-player game, in the spirit of the FIDE Dutch
-    system (C.04.3).
+    """Pair a Swiss round of a two-player game by the FIDE Dutch system,
+    C.04.3 as approved by the FIDE Council in 2025 (applied from February
+    2026; criteria numbered C.1–C.21 as there).
 
     ``standings``: ``(player, points)`` for everyone to be paired, listed in
     pairing-number order (initial ranking, strongest first); players are then
     ranked by points, pairing number breaking ties. ``history``: the earlier
-    rounds (``Pairings`` or lists of ``(seat0, seat1)``, None for a bye).
-    ``no_bye``: players who may not get the bye for another reason (C.2: a
-    forfeit win already scored). Raises ``PairingImpossible`` only when no
-    pairing keeps the absolute rules.
+    rounds (``Pairings`` or lists of ``(seat0, seat1)``, None for a bye); a
+    player missing from a round did not play it. ``no_bye``: players who may
+    not get the bye for another reason (C.2: a forfeit win already scored).
+    ``rounds``: the planned number of rounds (the final round relaxes C.3 for
+    topscorers, players above half of the maximum score ``win_points`` per
+    round). ``pairing_numbers``: the players' tournament pairing numbers when
+    absent players make them differ from the positions in ``standings``
+    (colour rule E.5 reads their parity). Raises ``PairingImpossible`` only
+    when no pairing keeps the absolute criteria.
 
-    Implemented from C.04.3:
-    - absolute criteria: C.1 no rematch (any earlier board counts, forfeited or
-      not); C.2 at most one bye each; C.3 two players with the same absolute
-      colour preference never meet, unless no pairing at all avoids it (then
-      ``relaxed == ("colour",)``); so nobody gets a colour difference beyond ±2
-      or the same colour three times running where that can be avoided (once
-      relaxed, clashing pairs are only avoided greedily, not minimised).
-    - C.4 completion, exactly: each pair is accepted only if everyone left can
-      still be paired (incremental Edmonds matching), so a legal pairing is
-      always found when one exists, bracket by bracket, never by backtracking.
-    - score brackets top-down; moved-down players (MDPs) first, each with the
-      highest resident it may meet; the residents left: S1 (top half) against
-      S2 (bottom half), S1[i] taking the first S2 player that satisfies the
-      criteria (the first valid transposition), then exchanges (an S1 player
-      from the bottom of S1), then pairs among the leftovers (C.5: as many
-      pairs as possible); whoever is left floats to the next bracket.
-    - the bye: the lowest-ranked eligible player whose removal leaves a
-      complete pairing (this replaces pairing the lowest bracket first).
-    - colours: A.6 preferences (absolute, strong, mild); within a bracket a
-      partner granting both preferences is preferred to the natural one (C.10);
-      allocation by E.1–E.5 (both preferences, the stronger, alternate to the
-      last differing round, the higher-ranked player's, pairing-number parity
-      with ``initial_colour``).
-    - C.12 in part: in an odd bracket the floater is the lowest player who did
-      not float down in the previous round.
+    The procedure, bracket by bracket from the top score down:
 
-    Simplified: no PSD arithmetic (C.6/C.7: score differences are minimised only
-    bracket by bracket, by floating as few as possible one bracket down); no
-    topscorer exceptions (A.7, C.3 applies to everyone); strong preferences
-    are not weighed above mild ones when choosing partners, and the float
-    criteria other than the one above (upfloats, floats two rounds back,
-    score differences of floaters) are not considered; transpositions and
-    exchanges are tried greedily per S1 player rather than by D.1–D.3's
-    complete enumeration, so on brackets with conflicts the pairing can differ
-    from FIDE's (never in legality). Forfeited games in the history count as
-    played for rematches and colours.
+    - absolute criteria: C.1 no rematch, C.2 at most one pairing-allocated
+      bye, C.3 no two players with the same absolute colour preference (A.6)
+      meet — except topscorers in the final round. C.4 completion holds
+      exactly: every pair is accepted only if everyone left can still be
+      paired (an incremental Edmonds matching over all players), so a legal
+      pairing is found whenever one exists, never by backtracking; if C.3
+      leaves none, it is relaxed (``relaxed == ("colour",)``).
+    - the bye (C.2, C.5–C.9): it stays at the lowest score that still leaves
+      a complete pairing; once the last bracket is known, it goes to the
+      player that bracket's pairing leaves over (below), among those without
+      a bye and with the fewest unplayed games (C.9).
+    - a bracket pairs as many players as it can (C.5). Moved-down players
+      come first, each with the resident that keeps, in this order, the most
+      pairs (C.5), the highest scores paired (C.6), floaters who can meet
+      someone in the next bracket (C.7, in part), the fewest denied colour
+      preferences (C.12) and strong ones (C.13) over the whole bracket, no
+      repeated downfloat or upfloat (C.14–C.17), then the highest resident;
+      when not all of them can pair, the one that floats on is chosen the
+      same way.
+    - the remainder, up to ``EXACT_PAIRS`` pairs, is paired exactly by those
+      criteria and then by the rules' order of candidates: the fewest and
+      smallest exchanges between S1 (top half) and S2, then the first
+      transposition (S1 players in order, each with the lowest S2 player
+      possible); an odd remainder floats the S2 player the first
+      transposition leaves over. One assignment problem per exchange tried
+      (``_best_remainder``). Larger remainders (big brackets at 1,024
+      players) pair S1 against S2 greedily in transposition order, each pair
+      accepted only while the colour minimums (counted: white and black
+      preferences against the pairs to make) stay reachable.
+    - colours (E.1–E.5): both preferences; else the stronger (absolute over
+      strong over mild; between absolutes the wider colour difference); else
+      alternate from the last game both played with different colours,
+      counted by games played, not rounds (E.3); else the higher-ranked
+      player's preference (E.4); else the pairing-number parity with
+      ``initial_colour`` (E.5).
+
+    Simplified, so the pairing can differ from bbpPairings (the FIDE-endorsed
+    engine; never in legality): brackets are settled one after the other
+    (moved-down players' opponents, then the remainder, then the bye) where
+    the rules weigh them together; C.7 and C.8 only as far as a floater can
+    meet someone in the next bracket; C.10/C.11 (final-round topscorer
+    colours) and C.18–C.21 (score differences of repeated floaters) are not
+    weighed; large brackets use the greedy path above; forfeited games in
+    the history count as played for rematches and colours. On the committed
+    random tournaments 92% of rounds are identical to bbpPairings v6
+    (tests/leagues/test_dutch_vs_bbp.py).
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
         raise ValueError("players must be distinct")
     score = {p: Fraction(s) for p, s in standings}
-    number = {p: i + 1 for i, p in enumerate(names)}
-    order = sorted(names, key=lambda p: (-score[p], number[p]))
+    if pairing_numbers is None:
+        number = {p: i + 1 for i, p in enumerate(names)}
+    else:
+        number = {p: int(pairing_numbers[p]) for p in names}
+    score_level = {s: k for k, s in enumerate(sorted(set(score.values()), reverse=True))}  # 0 = top
+    order = sorted(names, key=lambda p: (score_level[score[p]], number[p]))
     idx = {p: i for i, p in enumerate(order)}
     n = len(order)
     if n < 2:
@@ -369,47 +406,54 @@ def swiss_pairings(
 
     opp: list[set[int]] = [set() for _ in range(n)]
     colours: list[list[int]] = [[] for _ in range(n)]
-    by_round: list[dict[int, int]] = [{} for _ in range(n)]  # round index -> colour
     had_bye = [False] * n
-    last_down = [False] * n
+    down = [[False] * n, [False] * n]  # floated down 1 and 2 rounds ago
+    up = [[False] * n, [False] * n]
     for rno, rnd in enumerate(history):
         boards, byes, downs = _round_view(rnd)
+        back = len(history) - 1 - rno
         for w, b in boards:
             iw, ib = idx.get(w), idx.get(b)
             if iw is not None:
                 colours[iw].append(WHITE)
-                by_round[iw][rno] = WHITE
                 if ib is not None:
                     opp[iw].add(ib)
             if ib is not None:
                 colours[ib].append(BLACK)
-                by_round[ib][rno] = BLACK
                 if iw is not None:
                     opp[ib].add(iw)
         for p in byes:
             if p in idx:
                 had_bye[idx[p]] = True
-        if rno == len(history) - 1:
-            for p in downs:
+        if back < 2:
+            ups = rnd.upfloaters if isinstance(rnd, Pairings) else frozenset()
+            for p in list(downs) + byes:
                 if p in idx:
-                    last_down[idx[p]] = True
-            for p in byes:
+                    down[back][idx[p]] = True
+            for p in ups:
                 if p in idx:
-                    last_down[idx[p]] = True
+                    up[back][idx[p]] = True
     for p in no_bye:
         if p in idx:
             had_bye[idx[p]] = True
 
     pref = [_preference(c) for c in colours]
-    absc = [c if s == 3 else 0 for c, s in pref]
     col = [c for c, _ in pref]
+    strength = [s for _, s in pref]
+    absc = [c if s == 3 else 0 for c, s in pref]
+    played = [len(c) for c in colours]
+    final = rounds is not None and round_no >= rounds
+    half_max = (round_no - 1) * Fraction(win_points) / 2  # topscorers: above half the maximum score
+    top_levels = {k for s, k in score_level.items() if final and s > half_max}
+    top = [score_level[score[p]] in top_levels for p in order]
 
     def strict(i: int, j: int) -> bool:
-        return j not in opp[i] and not (absc[i] and absc[i] == absc[j])
+        return j not in opp[i] and not (absc[i] and absc[i] == absc[j] and not (top[i] or top[j]))
 
     def loose(i: int, j: int) -> bool:
         return j not in opp[i]
 
+    # -- the bye, and the completion matcher ---------------------------------
     bye: int | None = None
     matcher = None
     relaxed: tuple[str, ...] = ()
@@ -422,11 +466,8 @@ def swiss_pairings(
         else:
             if len(exposed) != 1:
                 continue
-            for c in reversed(range(n)):
-                if not had_bye[c] and m.drop(c, exposed[0]):
-                    bye = c
-                    break
-            else:
+            bye = _choose_bye(m, exposed[0], order, score, had_bye, played, col, strength, down)
+            if bye is None:
                 continue
         matcher, relaxed = m, level
         break
@@ -436,38 +477,48 @@ def swiss_pairings(
             round=round_no,
         )
     ok = matcher.ok
-    fix = matcher.fix
-
-    def colour_good(i: int, j: int) -> bool:
-        return not col[i] or not col[j] or col[i] != col[j]
 
     pairs: list[tuple[int, int]] = []
     taken = [False] * n
     if bye is not None:
         taken[bye] = True
 
-    def take(i: int, j: int) -> bool:
-        if ok(i, j) and fix(i, j):
-            taken[i] = taken[j] = True
-            pairs.append((i, j) if i < j else (j, i))
-            return True
-        return False
+    def bad(i: int, j: int) -> int:
+        """C.12 cost of the pair: 1 when one of them cannot get his preference."""
+        return 1 if col[i] and col[i] == col[j] else 0
 
-    def first(p: int, candidates: list[int], good_first: bool = True) -> bool:
-        if good_first:
-            for q in candidates:
-                if not taken[q] and colour_good(p, q) and take(p, q):
-                    return True
-        for q in candidates:
-            if not taken[q] and take(p, q):
-                return True
-        return False
+    def quality(i: int, j: int) -> int:
+        """C.12 then C.13 as one number: denied preferences, then denied
+        strong ones (a strong or absolute player meeting one with the same
+        preference who is not weaker)."""
+        if not col[i] or col[i] != col[j]:
+            return 0, 0
+        strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
+        return 1, 1 if strong else 0
 
+    def take(i: int, j: int, local: _Matcher | None = None) -> bool:
+        if not ok(i, j):
+            return False
+        if local is not None and i in local.alive and j in local.alive:
+            if not local.fix(i, j):
+                return False
+            if not matcher.fix(i, j):
+                return False  # pragma: no cover - local pairs are a subset of global ones
+        elif not matcher.fix(i, j):
+            return False
+        taken[i] = taken[j] = True
+        pairs.append((i, j) if i < j else (j, i))
+        return True
+
+    lvl = [score_level[score[p]] for p in order]
+    group_of: dict[int, list[int]] = {}  # score level -> its players, the bye's included
+    for i in range(n):
+        group_of.setdefault(lvl[i], []).append(i)
     groups: list[list[int]] = []
     for i in range(n):
         if taken[i]:
             continue
-        if groups and score[order[groups[-1][0]]] == score[order[i]]:
+        if groups and lvl[groups[-1][0]] == lvl[i]:
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -475,41 +526,158 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
+        if last and bye is not None and len(mdps) + len(residents) <= 2 * EXACT_PAIRS:
+            bye, mdps, residents = _rechoose_bye(bye, mdps, residents, matcher, taken, order, score,
+                                           had_bye, played, down, ok, quality, col, strength)
+        bracket = mdps + residents
+        budget = _Budget(bracket, col, strength)
         floating: list[int] = []
-        for p in mdps:  # heterogeneous part: MDPs meet the highest residents
-            if not first(p, residents):
-                floating.append(p)
+        # the next score group (C.7), the bye's player included: he is not paired there
+        below = [] if last else group_of.get(lvl[residents[-1]] + 1, [])
+
+        def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
+            """For a player left over: (cannot meet anyone in the next
+            bracket (C.7), repeated downfloat: C.14 then C.16)."""
+            stuck = 0 if not below or any(not taken[r] and ok(i, r) for r in below) else 1
+            return stuck, 2 * down[0][i] + down[1][i]
+
+        # moved-down players first, each with the highest resident that keeps the criteria
+        small = len(residents) <= 2 * EXACT_PAIRS
+        for p in mdps:
+            cands = [q for q in residents if not taken[q] and ok(p, q)]
+            if small and cands:
+                # the resident that keeps the bracket's colour totals best, then
+                # no repeated upfloat (C.15, C.17), then the highest; the search
+                # stops at the first one that reaches the colour lower bound
+                floor = _colour_cost([i for i in bracket if not taken[i] or i == p], col, strength)
+                ranked = []
+                for q in cands:
+                    later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
+                    rest_q = later + [i for i in residents if not taken[i] and i != q]
+                    for extra in range(3):  # C.5: as many pairs as possible
+                        best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
+                                               tries=8, floats=float_cost, extra=extra)
+                        if best is not None:
+                            break
+                    c12, c13 = quality(p, q)
+                    if best is None:
+                        k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
+                    else:
+                        left = best[2]
+                        k = (len(left), -sum(lvl[f] for f in left), best[0][0], c12 + best[0][1], c13 + best[0][2],
+                             sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
+                    ranked.append(k)
+                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, False, 0, False) and (
+                            not k[0] or k[1] == -lvl[residents[-1]]):
+                        break
+                later = [m for m in mdps if m > p and not taken[m]]
+                free = [i for i in residents if not taken[i]]
+                if len(later) + 1 > len(free):  # not every moved-down player can pair: maybe not this one
+                    rest_f = later + free
+                    for extra in range(3):
+                        best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
+                                               tries=8, floats=float_cost, extra=extra)
+                        if best is not None:
+                            break
+                    if best is not None:
+                        left = best[2]
+                        ranked.append((1 + len(left), -sum(lvl[f] for f in left) - lvl[p], best[0][0], best[0][1],
+                                       best[0][2], sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
+                ranked.sort()
+                cands = [k[-1] for k in ranked]
+                if cands and cands[0] == n:  # it floats on: the others pair better without it
+                    floating.append(p)
+                    continue
+                cands = [q for q in cands if q != n]
+            else:
+                cands.sort(key=lambda q: (up[0][q], up[1][q], q))
+            for q in cands:
+                if (small or budget.allows(p, q, bad(p, q))) and take(p, q):
+                    budget.pair(p, q, bad(p, q))
+                    break
+            else:
+                for q in cands:
+                    if not taken[q] and take(p, q):
+                        budget.pair(p, q, bad(p, q))
+                        break
+                else:
+                    floating.append(p)
         rest = [i for i in residents if not taken[i]]
         floater = None
-        if len(rest) % 2 and not last:
-            floater = next((i for i in reversed(rest) if not last_down[i]), rest[-1])
+        exact = None
+        extra_floaters: list[int] = []
+        if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
+            for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
+                exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength),
+                                        floats=float_cost, extra=extra, tries=24 if len(rest) <= 32 else 6)
+                if exact is not None and _commit(exact[1], matcher, taken, pairs):
+                    left = exact[2]
+                    if len(left) % 2:
+                        floater = left[-1]
+                        left = left[:-1]
+                    extra_floaters = left
+                    rest = [i for i in rest if i != floater and i not in left]
+                    break
+                exact = None
+        if exact is None and len(rest) % 2 and not last:
+            floater = _choose_floater(rest, ok, n, col, strength, down)
             rest.remove(floater)
-        half = len(rest) // 2
-        s1, s2 = rest[:half], rest[half:]
-        for k, p in enumerate(s1):
-            if taken[p]:
-                continue
-            if not first(p, s2):
-                first(p, list(reversed(s1[k + 1:])), good_first=False)  # exchange
+            budget.remove(floater)
+        if exact is not None:
+            pass
+        elif len(rest) % 2 == 0 and _pair_by_exchanges(rest, ok, n, matcher, _Budget(rest, col, strength), bad, taken, pairs):
+            pass
+        else:
+            local = _Matcher(n, ok, rest)
+            if local.maximise():
+                local = None  # the remainder cannot all pair among themselves: completion decides
+            half = len(rest) // 2
+            s1, s2 = rest[:half], rest[half:]
+            for k, p in enumerate(s1):
+                if taken[p]:
+                    continue
+                done = False
+                for strict_colours in (True, False):
+                    for q in s2:
+                        if not taken[q] and (not strict_colours or budget.allows(p, q, bad(p, q))) and take(p, q, local):
+                            budget.pair(p, q, bad(p, q))
+                            done = True
+                            break
+                    if done:
+                        break
+                    for q in reversed(s1[k + 1:]):  # exchange
+                        if not taken[q] and (not strict_colours or budget.allows(p, q, bad(p, q))) and take(p, q, local):
+                            budget.pair(p, q, bad(p, q))
+                            done = True
+                            break
+                    if done:
+                        break
         leftovers = [i for i in floating + rest if not taken[i]]
+        leftovers.sort()
         for k, p in enumerate(leftovers):
             if not taken[p]:
-                first(p, leftovers[k + 1:])
-        mdps = [i for i in leftovers if not taken[i]]
+                for q in leftovers[k + 1:]:
+                    if not taken[q] and take(p, q):
+                        break
+        mdps = [i for i in leftovers if not taken[i]] + extra_floaters
         if floater is not None:
             mdps.append(floater)
         mdps.sort()
     for k, p in enumerate(mdps):  # the lowest bracket: whatever is left pairs up
-        if not taken[p] and not first(p, mdps[k + 1:]):
-            raise AssertionError("completion matching lost")  # pragma: no cover
+        if not taken[p]:
+            for q in mdps[k + 1:]:
+                if not taken[q] and take(p, q):
+                    break
+            else:
+                raise AssertionError("completion matching lost")  # pragma: no cover
 
     boards: list[tuple[str, str]] = []
     downs: set[str] = set()
     ups: set[str] = set()
     for i, j in pairs:  # i is the higher ranked
-        w, b = _allocate(i, j, pref, colours, by_round, number[order[i]], initial_colour)
+        w, b = _allocate(i, j, pref, colours, number[order[i]], initial_colour)
         boards.append((order[w], order[b]))
-        if score[order[i]] != score[order[j]]:
+        if lvl[i] != lvl[j]:
             downs.add(order[i])
             ups.add(order[j])
     boards.sort(key=lambda wb: (
@@ -529,12 +697,412 @@ def swiss_pairings(
     )
 
 
+def _exchanges(rest: list[int], half: int | None = None) -> Iterable[set[int]]:
+    """S1 of a remainder in the order the exchanges are tried: none; then one
+    S1 player for one S2 player, the smallest difference of bracket sequence
+    numbers first, the lowest S1 player and then the highest S2 player first;
+    then two for two the same way (among the four lowest of S1 and the four
+    highest of S2). ``half``: the size of S1 (default: half the players)."""
+    if half is None:
+        half = len(rest) // 2
+    s1 = set(rest[:half])
+    yield s1
+    singles = sorted(((b - a, -a, b) for a in range(half) for b in range(half, len(rest))))
+    for _, a, b in singles:
+        yield (s1 - {rest[-a]}) | {rest[b]}
+    low, high = range(max(0, half - 4), half), range(half, min(len(rest), half + 4))
+    doubles = sorted(
+        ((b1 + b2 - a1 - a2, -max(a1, a2), -min(a1, a2), b1, b2), (a1, a2, b1, b2))
+        for a1, a2 in combinations(low, 2) for b1, b2 in combinations(high, 2)
+    )
+    for _, (a1, a2, b1, b2) in doubles:
+        yield (s1 - {rest[a1], rest[a2]}) | {rest[b1], rest[b2]}
+
+
+def _pair_by_exchanges(rest: list[int], ok: Callable[[int, int], bool], n: int, matcher: _Matcher,
+                       budget: _Budget, bad: Callable[[int, int], int], taken: list[bool],
+                       pairs: list[tuple[int, int]]) -> bool:
+    """Pair an even remainder S1 against S2: the first exchange (see
+    ``_exchanges``) whose S1 and S2 can be paired completely within the colour
+    minimum, then each S1 player with the first S2 player that keeps that
+    possible (transpositions) and the rest of the round completable (C.4).
+    Returns False, touching nothing, when no exchange tried works."""
+    base = list(budget.allowed)
+    for extra in range(4):  # the count bounds can be short of the true minimums
+        budget.allowed = [base[0] + extra, base[1] + extra]
+        exact = budget.allowed[0] == budget.spent[0]  # no pair may deny a preference
+        for s1set in _exchanges(rest):
+            if _try_exchange(rest, s1set, ok, n, matcher, budget, bad, taken, pairs, exact):
+                return True
+    budget.allowed = base
+    return False
+
+
+def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
+    """Minimum-cost perfect assignment of a square matrix (the Hungarian
+    method with potentials, O(n^3)): (cost, column of each row). Exact on
+    Python integers, however large the weights."""
+    n = len(cost)
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    way = [0] * (n + 1)
+    p = [0] * (n + 1)  # p[j]: row matched to column j (1-based), 0 = none
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv: list[Any] = [None] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta: Any = None
+            j1 = 0
+            row = cost[i0 - 1]
+            ui0 = u[i0]
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if minv[j] is None or cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if delta is None or minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    assign = [0] * n
+    for j in range(1, n + 1):
+        assign[p[j] - 1] = j - 1
+    return sum(cost[i][assign[i]] for i in range(n)), assign
+
+
+#: Remainders up to this many pairs are paired exactly (one assignment per
+#: exchange tried); larger ones by the greedy transpositions below.
+EXACT_PAIRS = 40
+
+
+def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
+                    quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
+                    floats: Callable[[int], tuple[int, int]] | None = None, extra: int = 0,
+                    ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
+    """The pairing of a remainder by the rules' order, exactly: over the
+    exchanges tried (see ``_exchanges``), first the players left over
+    (``len(rest) % 2 + 2 * extra`` of them) who cannot meet anyone in the next
+    bracket (C.7, ``floats(q)[0]``), then the least total ``quality`` (colour
+    criteria C.12, then C.13), then the repeated downfloats of those left over
+    (C.14, C.16, ``floats(q)[1]``), and for that the first exchange, then the
+    first transposition (S1 players in order, each the lowest S2 player
+    possible; the S2 players left over float). One assignment problem per
+    exchange: the weight of S1[i]–S2[j] is the criteria above j·base^(P-1-i),
+    so the minimum is lexicographically the first transposition. ``floor``:
+    lower bounds of the denied preferences; reaching it ends the search, as
+    does ``tries`` exchanges. Returns ((C.7, C.12, C.13) totals, pairs,
+    floaters), or None if no exchange tried gives a legal pairing."""
+    left = len(rest) % 2 + 2 * extra
+    half = (len(rest) - left) // 2
+    if half < 0:
+        return None
+    if not half:
+        return (0, 0, 0), [], list(rest)
+    t = half + left + 2  # above any total of one criterion
+    fb = 3 * left + 1
+    base = half + 2
+    scale = base ** half
+    worst = t ** 3 * fb * scale * 4
+    floor12, floor13 = floor if not extra else (0, 0)  # the bounds assume everyone but one paired
+    floor_q = (floor12 * t + floor13) * fb
+    best: tuple[int, list[tuple[int, int]], list[int]] | None = None
+    place = [base ** (half - 1 - k) for k in range(half)]
+
+    def packed(nb: int, c12: int, c13: int, fl: int) -> int:
+        return ((nb * t + c12) * t + c13) * fb + fl
+
+    for tried, s1set in enumerate(_exchanges(rest, half)):
+        s1 = [i for i in rest if i in s1set]
+        s2 = [i for i in rest if i not in s1set]
+        cost = []
+        for k, p in enumerate(s1):
+            row = []
+            for j, q in enumerate(s2):
+                if ok(p, q):
+                    c12, c13 = quality(p, q)
+                    row.append(packed(0, c12, c13, 0) * scale + j * place[k])
+                else:
+                    row.append(worst)
+            cost.append(row)
+        if left:
+            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0))) * scale
+                     for q in s2]
+            cost.extend(list(dummy) for _ in range(left))
+        total, assign = _assignment(cost)
+        if total >= worst:
+            continue
+        q_cost = total // scale
+        if best is None or q_cost < best[0]:
+            used = {assign[k] for k in range(half)}
+            best = (q_cost, [(s1[k], s2[assign[k]]) for k in range(half)],
+                    [q for j, q in enumerate(s2) if j not in used])
+        if best[0] <= floor_q or tried >= tries:
+            break
+    if best is None:
+        return None
+    rest_q, _ = divmod(best[0], fb)
+    rest_q, c13 = divmod(rest_q, t)
+    nb, c12 = divmod(rest_q, t)
+    return (nb, c12, c13), best[1], best[2]
+
+
+def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
+            pairs: list[tuple[int, int]]) -> bool:
+    """Fix the pairs if the round stays completable (C.4); else change nothing."""
+    done: list[tuple[int, int]] = []
+    for p, q in chosen:
+        if not matcher.fix(p, q):
+            for a, b in done:
+                matcher.unfix(a, b)
+            return False
+        done.append((p, q))
+    for p, q in done:
+        taken[p] = taken[q] = True
+        pairs.append((p, q) if p < q else (q, p))
+    return True
+
+
+def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], bool], n: int,
+                  matcher: _Matcher, budget: _Budget, bad: Callable[[int, int], int],
+                  taken: list[bool], pairs: list[tuple[int, int]], exact: bool) -> bool:
+    s1 = [i for i in rest if i in s1set]
+    s2 = [i for i in rest if i not in s1set]
+
+    def across(a: int, b: int) -> bool:
+        return (a in s1set) != (b in s1set) and ok(a, b) and not (exact and bad(a, b))
+
+    local = _Matcher(n, across, rest)
+    if local.maximise():
+        return False
+    saved = budget.snapshot()
+    chosen: list[tuple[int, int]] = []
+    for p in s1:
+        for q in s2:
+            if taken[q]:
+                continue
+            cost = bad(p, q)
+            if not across(p, q) or not budget.allows(p, q, cost):
+                continue
+            if not local.fix(p, q):
+                continue
+            if not matcher.fix(p, q):
+                local.unfix(p, q)
+                continue
+            budget.pair(p, q, cost)
+            taken[p] = taken[q] = True
+            chosen.append((p, q))
+            break
+        else:
+            break
+    if len(chosen) == len(s1):
+        pairs.extend((p, q) if p < q else (q, p) for p, q in chosen)
+        return True
+    for p, q in chosen:  # undo and try the next exchange
+        matcher.unfix(p, q)
+        taken[p] = taken[q] = False
+    budget.restore(saved)
+    return False
+
+
+class _Budget:
+    """The colour preferences a bracket cannot all grant, as counts: with W
+    white and B black preferences among 2P players to pair, at least
+    max(0, W - P, B - P) pairs join two players wanting the same colour (C.12),
+    and such a pair denies a strong preference unless one of them is mild
+    (C.13). A pair that denies a preference is accepted only while both
+    minimums stay reachable by the players left."""
+
+    def __init__(self, members: list[int], col: list[int], strength: list[int]) -> None:
+        self.col, self.strength = col, strength
+        self.counts = [0, 0, 0, 0, len(members)]  # white, black, mild white, mild black, size
+        for i in members:
+            self._count(i, 1)
+        self.spent = [0, 0]
+        self.allowed = list(self._bound(self.counts))
+
+    def _count(self, i: int, sign: int) -> None:
+        c = self.col[i]
+        if c:
+            k = 0 if c == WHITE else 1
+            self.counts[k] += sign
+            if self.strength[i] == 1:
+                self.counts[k + 2] += sign
+
+    @staticmethod
+    def _bound(counts: list[int]) -> tuple[int, int]:
+        white, black, mild_w, mild_b, size = counts
+        pairs = size // 2
+        cw, cb = max(0, white - pairs), max(0, black - pairs)
+        return cw + cb, max(0, cw - mild_w) + max(0, cb - mild_b)
+
+    def _cost13(self, i: int, j: int) -> int:
+        si, sj = self.strength[i], self.strength[j]
+        return int(bool(self.col[i]) and self.col[i] == self.col[j] and si >= 2 and sj >= 2 and not si == sj == 3)
+
+    def allows(self, i: int, j: int, cost: int) -> bool:
+        self._count(i, -1)
+        self._count(j, -1)
+        self.counts[4] -= 2
+        b12, b13 = self._bound(self.counts)
+        self._count(i, 1)
+        self._count(j, 1)
+        self.counts[4] += 2
+        return (self.spent[0] + cost + b12 <= self.allowed[0]
+                and self.spent[1] + self._cost13(i, j) + b13 <= self.allowed[1])
+
+    def pair(self, i: int, j: int, cost: int) -> None:
+        self._count(i, -1)
+        self._count(j, -1)
+        self.counts[4] -= 2
+        self.spent[0] += cost
+        self.spent[1] += self._cost13(i, j)
+
+    def remove(self, i: int) -> None:
+        self._count(i, -1)
+        self.counts[4] -= 1
+        b12, b13 = self._bound(self.counts)
+        self.allowed = [self.spent[0] + b12, self.spent[1] + b13]
+
+    def snapshot(self) -> tuple[list[int], list[int]]:
+        return list(self.counts), list(self.spent)
+
+    def restore(self, snap: tuple[list[int], list[int]]) -> None:
+        self.counts, self.spent = list(snap[0]), list(snap[1])
+
+
+def _one_of_each(members: list[int], col: list[int], strength: list[int] | None) -> list[int]:
+    """One member of each (colour, strength) kind: the candidates to leave out."""
+    seen: dict[tuple[int, int], int] = {}
+    for i in members:
+        seen.setdefault((col[i], strength[i] if strength is not None else 0), i)
+    return list(seen.values())
+
+
+def _colour_cost(members: list[int], col: list[int], strength: list[int] | None = None) -> tuple[int, int]:
+    """Lower bounds of the colour preferences (C.12) and strong ones (C.13)
+    that pairing ``members`` among themselves must deny: with W white
+    preferences and P pairs, W - P pairs join two of them (the same for
+    black); such a pair denies a strong preference unless one is mild."""
+    if len(members) % 2:  # one of them floats: the best one to leave out
+        return min(_colour_cost([i for i in members if i != c], col, strength) for c in _one_of_each(members, col, strength))
+    pairs = len(members) // 2
+    c12 = c13 = 0
+    for colour in (WHITE, BLACK):
+        wanting = [i for i in members if col[i] == colour]
+        clash = max(0, len(wanting) - pairs)
+        c12 += clash
+        if strength is not None:
+            mild = sum(1 for i in wanting if strength[i] == 1)
+            c13 += max(0, clash - mild)
+    return c12, c13
+
+
+def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
+                    col: list[int], strength: list[int], down: list[list[bool]]) -> int:
+    """The resident an odd remainder sends down: the fewest unmet colour
+    preferences among those left (C.12), no repeated downfloat (C.14, C.16),
+    then the lowest ranked; the others must still pair among themselves."""
+    by_kind: dict[tuple[int, int], tuple[int, int]] = {}  # the cost depends on the kind left out
+    for c in _one_of_each(rest, col, strength):
+        by_kind[col[c], strength[c]] = _colour_cost([i for i in rest if i != c], col, strength)
+
+    def key(c: int) -> tuple[tuple[int, int], bool, bool, int]:
+        return by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
+
+    for c in sorted(rest, key=key):
+        local = _Matcher(n, ok, [i for i in rest if i != c])
+        if not local.maximise():
+            return c
+    return rest[-1]
+
+
+def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Matcher,
+                  taken: list[bool], order: list[str], score: dict[str, Fraction],
+                  had_bye: list[bool], played: list[int], down: list[list[bool]],
+                  ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+                  col: list[int], strength: list[int]) -> tuple[int, list[int], list[int]]:
+    """The bye once the last bracket is known: among the players of the bye's
+    score there (C.5/C.6), the fewest unplayed games (C.9), then the fewest
+    denied colour preferences among the others (C.12, C.13), then no repeated
+    downfloat (C.14, C.16), then the lowest ranked. Returns the bye and the
+    moved-down players and residents to pair."""
+    members = sorted(mdps + residents + [bye])
+    bye_score = score[order[bye]]
+    cands = [c for c in members if score[order[c]] == bye_score and not had_bye[c] and (c == bye or not taken[c])]
+
+    most = max(played[c] for c in members)
+
+    def bye_cost(c: int) -> tuple[int, int]:
+        """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
+        return (1000 if c not in cands else most - played[c]), 2 * down[0][c] + down[1][c]
+
+    best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost)
+    first = best[2][0] if best is not None and best[2] else None
+
+    def key(c: int) -> tuple[int, ...]:
+        return (c != first,)
+
+    for c in sorted(cands, key=key):
+        if c == bye:
+            break
+        matcher.alive[bye] = None  # back in, unpaired
+        matcher.mate[bye] = -1
+        if matcher.drop(c, bye):
+            taken[bye], taken[c] = False, True
+            residents = sorted(i for i in residents + [bye] if i != c)
+            return c, [i for i in mdps if i != c], residents
+        del matcher.alive[bye]
+    return bye, mdps, residents
+
+
+def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
+                had_bye: list[bool], played: list[int], col: list[int], strength: list[int],
+                down: list[list[bool]]) -> int | None:
+    """The pairing-allocated bye: the lowest score that leaves a complete
+    pairing (C.5/C.6), then the fewest unplayed games (C.9), the fewest unmet
+    colour preferences in that score group (C.12), no repeated downfloat
+    (C.14, C.16), the lowest ranked. Takes the player out of ``m``."""
+    n = len(order)
+    by_score: dict[Fraction, list[int]] = {}
+    for c in range(n):
+        by_score.setdefault(score[order[c]], []).append(c)
+    for s in sorted(by_score):
+        group = by_score[s]
+
+        by_kind = {(col[c], strength[c]): _colour_cost([i for i in group if i != c], col, strength)
+                   for c in _one_of_each(group, col, strength)}
+
+        def key(c: int) -> tuple[int, tuple[int, int], bool, bool, int]:
+            return -played[c], by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
+
+        for c in sorted((c for c in group if not had_bye[c]), key=key):
+            if m.drop(c, exposed):
+                return c
+    return None
+
+
 def _allocate(
     i: int,
     j: int,
     pref: list[tuple[int, int]],
     colours: list[list[int]],
-    by_round: list[dict[int, int]],
     number_i: int,
     initial_colour: int,
 ) -> tuple[int, int]:
@@ -545,25 +1113,27 @@ def _allocate(
         other = j if p == i else i
         return (p, other) if c == WHITE else (other, p)
 
-    if ci and cj and ci != cj:  # E.1
+    if ci != cj or not ci:  # E.1: compatible (or no) preferences
+        if ci:
+            return give(i, ci)
+        if cj:
+            return give(j, cj)
+        return give(i, initial_colour if number_i % 2 else -initial_colour)  # E.5
+    # the same preference: E.2, the stronger wins
+    di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
+    if si == 3 and (sj < 3 or di > dj):
         return give(i, ci)
-    if ci and not cj:
-        return give(i, ci)
-    if cj and not ci:
+    if sj == 3 and (si < 3 or dj > di):
         return give(j, cj)
-    if ci and cj:
-        if si != sj:  # E.2
-            return give(i, ci) if si > sj else give(j, cj)
-        if si == 3:  # both absolute (colour rule relaxed): the wider difference wins
-            di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
-            if di != dj:
-                return give(i, ci) if di > dj else give(j, cj)
-        for r in sorted(set(by_round[i]) & set(by_round[j]), reverse=True):  # E.3
-            if by_round[i][r] != by_round[j][r]:
-                return give(i, -by_round[i][r])
-        return give(i, ci)  # E.4
-    # E.5: no preferences at all
-    return give(i, initial_colour if number_i % 2 else -initial_colour)
+    if si == 2 and sj < 2:
+        return give(i, ci)
+    if sj == 2 and si < 2:
+        return give(j, cj)
+    # E.3: alternate from the latest game both played with different colours (by games played)
+    for a, b in zip(reversed(colours[i]), reversed(colours[j])):
+        if a != b:
+            return give(i, b)
+    return give(i, ci)  # E.4
 
 
 # -- multi-player tables ----------------------------------------------------------
@@ -613,7 +1183,8 @@ def table_groups(
         raise ValueError("players must be distinct")
     score = {p: Fraction(s) for p, s in standings}
     number = {p: i for i, p in enumerate(names)}
-    order = sorted(names, key=lambda p: (-score[p], number[p]))
+    score_level = {s: k for k, s in enumerate(sorted(set(score.values()), reverse=True))}  # 0 = top
+    order = sorted(names, key=lambda p: (score_level[score[p]], number[p]))
     sizes = table_sizes(len(order), size_min, size_max, preferred)
 
     met: Counter[tuple[str, str]] = Counter()

@@ -163,7 +163,8 @@ class LeagueService:
 
         registry.get(game)  # 404 for an unknown game
         check_league_setup(name, players, rules)
-        data = {"name": name, "game": game, "format": format, "rounds": rounds, "rules": rules}
+        data = {"name": name, "game": game, "format": format, "rounds": rounds, "rules": rules,
+                "pairing_system": L.PAIRING_SYSTEM}
         check_value(data)
         L.start(data)  # refuse a bad setup before writing anything
         league_id = secrets.token_hex(8)

@@ -13,14 +13,14 @@ import math
 from typing import Any
 
 from . import knowledge as K
-from .game import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, OVER, RES, ROAD_COST, SETTLEMENT_COST, State
+from .pieces import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, OVER, RES, ROAD_COST, SETTLEMENT_COST
 
 #: ways to roll each sum 2..12 with two dice, out of 36
 WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
 BUILDS = (("road", ROAD_COST), ("settlement", SETTLEMENT_COST), ("city", CITY_COST), ("development card", DEV_COST))
 
 
-def _n(s: State, seat: int | None) -> str:
+def _n(s: Any, seat: int | None) -> str:
     if seat is None:
         return "the table"
     return s.names[seat] if 0 <= seat < len(s.names) else f"seat {seat}"
@@ -30,7 +30,7 @@ def _cards(d: dict[str, int]) -> str:
     return ", ".join(f"{k} {name}" for name, k in d.items()) or "nothing"
 
 
-def _vertex(s: State, v: int) -> str:
+def _vertex(s: Any, v: int) -> str:
     topo = s.topo
     parts = []
     for c in topo.vertices[v]:
@@ -43,7 +43,7 @@ def _vertex(s: State, v: int) -> str:
     return f"intersection {v} ({' / '.join(parts)})"
 
 
-def _hex(s: State, at) -> str:
+def _hex(s: Any, at) -> str:
     topo = s.topo
     h = topo.hex_index.get(tuple(at))
     if h is None:
@@ -52,7 +52,7 @@ def _hex(s: State, at) -> str:
     return f"{topo.terrain[h]}{' ' + str(num) if num else ''}"
 
 
-def _path(s: State, e: int) -> str:
+def _path(s: Any, e: int) -> str:
     return f"path {e} ({' | '.join(_hex(s, c) for c in s.topo.edges[e])})"
 
 
@@ -60,7 +60,7 @@ def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
-def describe(game: Any, b: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> str:
+def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any) -> str:
     who = _n(b, seat)
     if type == "build_settlement":
         free = " (set-up)" if b.phase == 0 else ""
@@ -164,7 +164,7 @@ def _build_options(h: K.Hand) -> dict[str, str]:
     return out
 
 
-def annotate(game: Any, b: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> list[dict[str, Any]]:
+def annotate(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any) -> list[dict[str, Any]]:
     notes: list[dict[str, Any]] = []
     n = b.cfg.n
     pub = n

@@ -77,8 +77,35 @@ def test_double_round_robin_repeats_with_colours_reversed():
     players = list("abcdef")
     single = berger_round_robin(players)
     double = berger_round_robin(players, double=True)
-    assert double[:5] == single
+    assert double[:3] == single[:3]
+    assert double[3:5] == [single[4], single[3]]  # the last two rounds of cycle 1 swapped
     assert double[5:] == [[(b, w) for w, b in rnd] for rnd in single]
+
+
+def _longest_colour_run(rounds, player):
+    seq = [w == player for rnd in rounds for w, b in rnd if player in (w, b) and None not in (w, b)]
+    best = run = 0
+    for k, white in enumerate(seq):
+        run = run + 1 if k and seq[k - 1] == white else 1
+        best = max(best, run)
+    return best
+
+
+@pytest.mark.rule("C.05-annex-1-double")
+@pytest.mark.parametrize("n", range(3, 21))
+def test_double_round_robin_never_gives_three_same_colours_in_a_row_at_the_seam(n):
+    # C.05 Annex 1: for a double round robin the last two rounds of the first
+    # cycle are swapped, so nobody plays a third game in a row with one colour
+    # where the cycles meet (the plain repeat gives it to even counts).
+    players = [f"P{i}" for i in range(1, n + 1)]
+    double = berger_round_robin(players, double=True)
+    assert max(_longest_colour_run(double, p) for p in players) <= 2
+    plain = berger_round_robin(players)
+    plain = plain + [[(b, w) for w, b in rnd] for rnd in plain]
+    if n % 2 == 0:  # the defect the swap removes
+        assert max(_longest_colour_run(plain, p) for p in players) == 3
+    pairs = [frozenset(b) for rnd in double for b in rnd if None not in b]
+    assert all(pairs.count(x) == 2 for x in set(pairs)) and len(set(pairs)) == n * (n - 1) // 2
 
 
 # -- Swiss ------------------------------------------------------------------------
@@ -118,11 +145,15 @@ def test_odd_group_floats_its_lowest_player_down():
 def test_bye_goes_to_the_lowest_ranked_player_without_one():
     got = swiss_pairings([(p, 0) for p in names(5)], [], 1)
     assert got.bye == "p05"
-    # Round 2: p05 (now 1 point) cannot have another; the lowest on 0 gets it.
+    # Round 2: p05 (now 1 point) cannot have another, and the bye stays on 0
+    # points. p01-p03 met, so p03 floats down to p02 and p04: the bye goes to
+    # p02, not to the lower p04, because p03 (wants white) and p04 (wants
+    # black) then both get their colours (C.12 comes before the rank).
     standings = [("p01", 1), ("p02", 0), ("p03", 1), ("p04", 0), ("p05", 1)]
     history = [[("p01", "p03"), ("p04", "p02"), ("p05", None)]]
     got2 = swiss_pairings(standings, history, 2)
-    assert got2.bye == "p04"
+    assert got2.bye == "p02"
+    assert ("p03", "p04") in got2.boards
 
 
 def test_bye_skips_a_player_whose_absence_leaves_a_rematch():
@@ -297,14 +328,29 @@ def test_table_seats_rotate():
     assert got == [list(reversed(players))]
 
 
+@pytest.mark.rule("C.04.3-C.14")
 def test_odd_bracket_floats_someone_who_did_not_float_last_round():
-    # C.12: p03 floated down last round, so p02 floats this time.
-    last = Pairings(round=1, boards=(("p01", "p04"), ("p05", "p02"), ("p03", "p06")), downfloaters=frozenset({"p03"}))
+    # C.14: p03 floated down last round, so p02 floats this time (all three
+    # had white, so whoever floats, one pair denies a colour: C.12 is even).
+    last = Pairings(round=1, boards=(("p01", "p04"), ("p02", "p05"), ("p03", "p06")), downfloaters=frozenset({"p03"}))
     standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
     got = swiss_pairings(standings, [last], 2)
     assert {frozenset(b) for b in got.boards} == {
         frozenset(("p01", "p03")), frozenset(("p02", "p04")), frozenset(("p05", "p06"))}
     assert got.downfloaters == {"p02"}
+
+
+@pytest.mark.rule("C.04.3-C.12")
+def test_colour_preferences_outrank_a_repeated_downfloat():
+    # C.12 comes before C.14: p01 and p03 want black, p02 white. Floating p02
+    # (the only one who did not float last round) would leave p01-p03 both
+    # wanting black; so p03 floats again. Without the floats bbpPairings v6
+    # gives the same boards (p02-p01, p04-p03, p06-p05).
+    last = Pairings(round=1, boards=(("p01", "p04"), ("p05", "p02"), ("p03", "p06")),
+                    downfloaters=frozenset({"p01", "p03"}))
+    standings = [("p01", 1), ("p02", 1), ("p03", 1), ("p04", 0), ("p05", 0), ("p06", 0)]
+    got = swiss_pairings(standings, [last], 2)
+    assert set(got.boards) == {("p02", "p01"), ("p04", "p03"), ("p06", "p05")}
 
 
 @settings(max_examples=40, deadline=None)
