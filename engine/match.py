@@ -374,8 +374,14 @@ def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None,
     The RNG is derived from the recorded seed and the depth of the effective
     line, so replays, and redoing an undone move, draw bit-for-bit the same.
     """
+    return draw_chance(ms, first_seq)[0]
+
+
+def draw_chance(ms: MatchState, first_seq: int) -> tuple[list[tuple[str, int | None, dict[str, Any]]], MatchState]:
+    """``chance_events`` and the match after them: a caller that applies the
+    draws anyway (a simulation) need not apply each one a second time."""
     if not ms.simulated:
-        return []
+        return [], ms
     drawn = []
     seq = first_seq
     while CHANCE in ms.game.actors(ms.state) and ms.result is None:
@@ -389,7 +395,7 @@ def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None,
         seq += 1
         if len(drawn) > 10_000:
             raise RuntimeError("chance draws do not terminate")
-    return drawn
+    return drawn, ms
 
 
 def replay_steps(
@@ -593,6 +599,7 @@ __all__ = [
     "apply_event",
     "chance_due",
     "chance_events",
+    "draw_chance",
     "decode",
     "encode",
     "event_view",

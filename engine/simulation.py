@@ -66,8 +66,53 @@ class Table:
         return data
 
     def draw_chance(self) -> None:
-        for type_, seat, data in M.chance_events(self.ms, self.ms.seq + 1):
-            self.apply(type_, seat, data)
+        drawn, self.ms = M.draw_chance(self.ms, self.ms.seq + 1)
+        if self.keep_log:
+            seq = self.ms.seq - len(drawn)
+            for type_, seat, data in drawn:
+                seq += 1
+                self.log.append({"seq": seq, "type": type_, "seat": seat, "data": data})
+
+
+def _play_engine_only(
+    setup: dict[str, Any], bots: Sequence[Bot], rng: random.Random, max_events: int, keep_log: bool
+) -> tuple[Game, int, Any, Any, list[dict[str, Any]]]:
+    """``Table``'s game without the framework: the game's reducer, its legal
+    chance outcomes drawn from the RNG ``engine.match.draw_chance`` derives
+    (seed and depth: here every event deepens the line, there is no undo),
+    canonicalised by the game's own ``normalize``. Returns the game, the last
+    seq, the final state, its result and the log (when kept)."""
+    game = registry.get(setup["game"])
+    state = game.setup(tuple(setup["players"]), setup["options"])
+    seed = setup["seed"]
+    seq = 1
+    log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
+    apply, actors, result_of = game.apply, game.actors, game.result
+
+    def draw_chance() -> None:
+        nonlocal state, seq
+        while CHANCE in actors(state) and result_of(state) is None:
+            move = game.chance_outcome(state, random.Random(f"{seed}:{seq - 1}"))
+            if move is None:
+                break
+            data = game.normalize(state, move.type, move.seat, move.data)
+            state = apply(state, move.type, move.seat, data)
+            seq += 1
+            if keep_log:
+                log.append({"seq": seq, "type": move.type, "seat": move.seat, "data": data})
+
+    draw_chance()
+    result = result_of(state)
+    while result is None and seq < max_events:
+        seat = next(a for a in actors(state) if a != CHANCE and a != "table")
+        move = bots[seat](game, state, seat, rng)
+        state = apply(state, move.type, seat, move.data)
+        seq += 1
+        if keep_log:
+            log.append({"seq": seq, "type": move.type, "seat": seat, "data": move.data})
+        draw_chance()
+        result = result_of(state)
+    return game, seq, state, result, log
 
 
 def check_players(game_id: str, players: int) -> Game:
@@ -112,34 +157,43 @@ class Simulator:
         max_events: int = 20_000,
         keep_log: bool = False,
         validate: bool = True,
+        engine_only: bool = False,
     ) -> dict[str, Any]:
         """One simulated game; ``strategies[s]`` plays seat s. Returns its
-        record (and, with ``keep_log``, the log as stored: setup first)."""
+        record (and, with ``keep_log``, the log as stored: setup first).
+
+        ``engine_only`` plays the same game on the game's own reducer, without
+        ``engine.match`` (no undo stack, no JSON-schema checks of the drawn
+        chance outcomes, no shape checks of the bots' moves): the same
+        seeded draws, so the same log, which the tests check. It is what a
+        bench compares with other engines' own game loops."""
         for name in strategies:
             if name not in self.bots:
                 raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(self.bots))}")
         setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed)
-        table = Table(setup, keep_log)
-        game = table.game
         rng = random.Random(f"{seed}:bots")
         bots = [self.bots[strategies[s]] for s in range(players)]
-        while table.ms.result is None and table.ms.seq < max_events:
-            state = table.ms.state
-            seat = next(a for a in game.actors(state) if a != CHANCE and a != "table")
-            move = bots[seat](game, state, seat, rng)
-            table.enter(move.type, seat, move.data, validate)
-        ms = table.ms
-        result = ms.result
+        if engine_only:
+            game, seq, state, result, log = _play_engine_only(setup, bots, rng, max_events, keep_log)
+        else:
+            table = Table(setup, keep_log)
+            game = table.game
+            while table.ms.result is None and table.ms.seq < max_events:
+                state = table.ms.state
+                seat = next(a for a in game.actors(state) if a != CHANCE and a != "table")
+                move = bots[seat](game, state, seat, rng)
+                table.enter(move.type, seat, move.data, validate)
+            seq, state, result, log = table.ms.seq, table.ms.state, table.ms.result, table.log
         out: dict[str, Any] = {
             "seed": seed,
             "strategies": list(strategies),
             "finished": result is not None,
             "winner": result.winners[0] if result else None,
-            "events": ms.seq,
-            **self.record(game, ms.state),
+            "events": seq,
+            **self.record(game, state),
         }
         if keep_log:
-            out["log"] = table.log
+            out["log"] = log
         return out
 
     def simulate(
@@ -152,6 +206,7 @@ class Simulator:
         max_events: int = 20_000,
         progress: Callable[[dict[str, Any]], None] | None = None,
         validate: bool = False,
+        engine_only: bool = False,
     ) -> dict[str, Any]:
         """Play ``games`` full games and summarise them.
 
@@ -174,7 +229,8 @@ class Simulator:
         records = []
         for g in range(games):
             per_seat = [strategies[(s + g) % k] for s in range(players)]
-            rec = self.play_game(players, per_seat, seed * 1_000_003 + g, options, max_events, validate=validate)
+            rec = self.play_game(players, per_seat, seed * 1_000_003 + g, options, max_events, validate=validate,
+                                 engine_only=engine_only)
             records.append(rec)
             if progress is not None:
                 progress(rec)

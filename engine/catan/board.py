@@ -262,6 +262,10 @@ class Topology(NamedTuple):
     by_number: dict[int, tuple[int, ...]]
     placeholder: bool
     harbor_vertices: tuple[tuple[int, int], ...]  # (vertex, kind) of every harbour intersection
+    #: per number token: (hex, resource, its intersections) of each producing hex (what a roll pays)
+    number_sites: dict[int, tuple[tuple[int, int, tuple[int, ...]], ...]]
+    #: per path, per end (as in ``edge_vertices``): the other paths at that intersection
+    edge_next: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
 
 
 def topology(doc: dict[str, Any], players: int) -> Topology:
@@ -324,6 +328,9 @@ def _topology(text: str, players: int) -> Topology:
     for i, h in enumerate(land):
         if h.get("number"):
             by_number.setdefault(h["number"], []).append(i)
+    hex_v = tuple(tuple(vertex_index[v] for v in hex_vertices(c)) for c in coords)
+    resource = tuple(PRODUCES.get(h["terrain"], -1) if h.get("number") else -1 for h in land)
+    vertex_edges = tuple(tuple(sorted(e)) for e in vedges)
     return Topology(
         hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         name=doc["name"],
@@ -331,14 +338,14 @@ def _topology(text: str, players: int) -> Topology:
         hexes=coords,
         terrain=tuple(h["terrain"] for h in land),
         number=tuple(h.get("number", 0) for h in land),
-        resource=tuple(PRODUCES.get(h["terrain"], -1) if h.get("number") else -1 for h in land),
+        resource=resource,
         hex_index=hex_index,
-        hex_vertices=tuple(tuple(vertex_index[v] for v in hex_vertices(c)) for c in coords),
+        hex_vertices=hex_v,
         vertices=vertices,
         vertex_index=vertex_index,
         vertex_hexes=tuple(tuple(hex_index[c] for c in v if c in hex_index) for v in vertices),
         vertex_adj=tuple(tuple(sorted(a)) for a in adj),
-        vertex_edges=tuple(tuple(sorted(e)) for e in vedges),
+        vertex_edges=vertex_edges,
         edges=edges,
         edge_index=edge_index,
         edge_vertices=edge_v,
@@ -347,6 +354,8 @@ def _topology(text: str, players: int) -> Topology:
         by_number={k: tuple(v) for k, v in by_number.items()},
         placeholder=doc["provenance"] == "placeholder",
         harbor_vertices=tuple((v, k) for v, k in enumerate(harbor) if k >= 0),
+        number_sites={k: tuple((h, resource[h], hex_v[h]) for h in v if resource[h] >= 0) for k, v in by_number.items()},
+        edge_next=tuple(tuple(tuple(f for f in vertex_edges[v] if f != e) for v in ends) for e, ends in enumerate(edge_v)),
     )
 
 

@@ -99,6 +99,26 @@ class State(NamedTuple):
         return self.cfg.topo
 
 
+_FIELD = {name: i for i, name in enumerate(State._fields)}
+_new_state = _new_hand = tuple.__new__
+
+
+def _fast_replace(self: State, **changes: Any) -> State:
+    """``State._replace`` without the generic namedtuple machinery (a state
+    has 40 fields and every event replaces a few; the stock one rebuilds the
+    tuple through a dict per call and was the reducer's largest single cost)."""
+    values = list(self)
+    try:
+        for name, value in changes.items():
+            values[_FIELD[name]] = value
+    except KeyError:
+        raise ValueError(f"State has no field {name!r}") from None
+    return _new_state(State, values)
+
+
+State._replace = _fast_replace  # type: ignore[method-assign]  # NamedTuple forbids defining it in the body
+
+
 def _put(t: tuple, i: int, v: Any) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
@@ -108,9 +128,14 @@ def _add(a: tuple[int, ...], b: tuple[int, ...], k: int = 1) -> tuple[int, ...]:
 
 
 def _one(r: int, n: int = 1) -> tuple[int, ...]:
+    if n == 1:
+        return _ONES[r]
     out = [0, 0, 0, 0, 0]
     out[r] = n
     return tuple(out)
+
+
+_ONES = ((1, 0, 0, 0, 0), (0, 1, 0, 0, 0), (0, 0, 1, 0, 0), (0, 0, 0, 1, 0), (0, 0, 0, 0, 1))
 
 
 def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -558,9 +583,9 @@ class Catan(Game):
         out = [new_ref] * len(row)
         last_in = last_out = None
         for i, h in enumerate(row):
-            if h is ref:
+            if h is ref or h == ref:
                 continue
-            if h is last_in:
+            if h is last_in or h == last_in:
                 out[i] = last_out
                 continue
             try:
@@ -574,20 +599,53 @@ class Catan(Game):
         return _put(hands, seat, tuple(out))
 
     def _pay(self, s: State, hands: tuple, seat: int, cost: tuple[int, ...]) -> tuple:
-        return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
+        """``_map_hand`` with ``knowledge.pay``, inlined for the common case
+        (every viewer sees the cost among the known cards)."""
+        row = hands[seat]
+        ref = row[-1]
+        c0, c1, c2, c3, c4 = cost
+        k = ref.known
+        if not (k[0] >= c0 and k[1] >= c1 and k[2] >= c2 and k[3] >= c3 and k[4] >= c4):
+            return self._map_hand(s, hands, seat, lambda h: K.pay(h, cost))
+        new_ref = _new_hand(Hand, ((k[0] - c0, k[1] - c1, k[2] - c2, k[3] - c3, k[4] - c4), ref.unseen))
+        out = [new_ref] * len(row)
+        last_in = last_out = None
+        for i, h in enumerate(row):
+            if h is ref or h == ref:
+                continue
+            if h is not last_in and h != last_in:
+                k = h.known
+                if k[0] >= c0 and k[1] >= c1 and k[2] >= c2 and k[3] >= c3 and k[4] >= c4:
+                    got = _new_hand(Hand, ((k[0] - c0, k[1] - c1, k[2] - c2, k[3] - c3, k[4] - c4), h.unseen))
+                else:
+                    try:
+                        got = K.pay(h, cost)
+                    except Contradiction:
+                        got = Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * new_ref.size)))
+                last_in, last_out = h, got
+            out[i] = last_out
+        if seat < s.cfg.n:
+            out[seat] = new_ref
+        return hands[:seat] + (tuple(out),) + hands[seat + 1:]
 
     def _gain(self, s: State, hands: tuple, seat: int, gain: tuple[int, ...]) -> tuple:
         """Known cards arrive (seen by all): cannot fail, so no checks."""
         row = hands[seat]
         g0, g1, g2, g3, g4 = gain
-        out = []
-        last_in = last_out = None
-        for h in row:
-            if h is not last_in:
+        first = row[0]
+        k = first.known
+        got = _new_hand(Hand, ((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), first.unseen))
+        out = [got] * len(row)
+        last_in, last_out = first, got
+        for i, h in enumerate(row):  # viewers share Hand objects: one new Hand per distinct one
+            if h is first or h == first:
+                continue
+            if h is not last_in and h != last_in:
                 k = h.known
-                last_in, last_out = h, Hand((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen)
-            out.append(last_out)
-        return _put(hands, seat, tuple(out))
+                last_in = h
+                last_out = _new_hand(Hand, ((k[0] + g0, k[1] + g1, k[2] + g2, k[3] + g3, k[4] + g4), h.unseen))
+            out[i] = last_out
+        return hands[:seat] + (tuple(out),) + hands[seat + 1:]
 
     # placement ----------------------------------------------------------------------
     def _distance_ok(self, s: State, v: int) -> bool:
@@ -714,35 +772,65 @@ class Catan(Game):
 
     # longest road -------------------------------------------------------------------
     def road_length(self, s: State, seat: int) -> int:
-        """The longest trail of ``seat``'s roads; other players' buildings cut it."""
+        """The longest trail of ``seat``'s roads; other players' buildings cut it.
+
+        A depth-first walk over the trails, started only where a longest trail
+        can start: at a dead end or a fork (odd degree) or at another player's
+        building. Any other start has two roads and no building: a longest
+        trail from there also uses its second road, so it is a closed circuit,
+        and the circuit can start at any of its intersections, so at one of
+        those unless the whole network piece is a plain ring (counted whole)."""
         topo = s.topo
         roads, bld = s.roads, s.buildings
-        own = [e for e in range(len(roads)) if roads[e] == seat]
-        if not own:
-            return 0
-        local = {e: i for i, e in enumerate(own)}
+        own = [e for e, o in enumerate(roads) if o == seat]
+        if len(own) < 2:
+            return len(own)
+        edge_vertices = topo.edge_vertices
         at: dict[int, list[tuple[int, int]]] = {}
-        for e in own:
-            a, b = topo.edge_vertices[e]
-            at.setdefault(a, []).append((local[e], b))
-            at.setdefault(b, []).append((local[e], a))
-        blocked = {v for v in at if bld[v] != -1 and bld[v] >> 1 != seat}
+        for i, e in enumerate(own):
+            a, b = edge_vertices[e]
+            at.setdefault(a, []).append((1 << i, b))
+            at.setdefault(b, []).append((1 << i, a))
+        mine = (seat * 2, seat * 2 + 1)
+        blocked = {v for v in at if bld[v] != -1 and bld[v] not in mine}
+        starts = [v for v, ways in at.items() if len(ways) != 2 or v in blocked]
         best = 0
+        total = len(own)
 
         def walk(v: int, used: int, length: int) -> None:
             nonlocal best
             if length > best:
                 best = length
-            if v in blocked and length:
+            if length and v in blocked:
                 return
-            for i, w in at[v]:
-                if not used >> i & 1:
-                    walk(w, used | 1 << i, length + 1)
+            for bit, w in at[v]:
+                if not used & bit:
+                    walk(w, used | bit, length + 1)
 
-        for v in at:  # every start: the graphs are small (at most 15 roads)
+        for v in starts:
             walk(v, 0, 0)
-            if best == len(own):
-                break
+            if best == total:
+                return best
+        # the pieces without a start are rings of two-road intersections
+        seen = set(starts)
+        stack = list(starts)
+        while stack:
+            for _, w in at[stack.pop()]:
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        for v in at:
+            if v not in seen:  # a ring: its whole length is a trail
+                ring = {v}
+                stack = [v]
+                while stack:
+                    x = stack.pop()
+                    for _, w in at[x]:
+                        if w not in ring:
+                            ring.add(w)
+                            stack.append(w)
+                seen |= ring
+                best = max(best, len(ring))  # a ring has as many roads as intersections
         return best
 
     def _longest(self, s: State, seats: set[int]) -> State:
@@ -772,70 +860,73 @@ class Catan(Game):
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
         d = data["dice"]
         total = d[0] + d[1]
-        rolled = {"dice": (d[0], d[1]), "hist": _put(s.hist, total - 2, s.hist[total - 2] + 1)}
+        hist = s.hist
+        rolled = {"dice": (d[0], d[1]), "hist": hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]}
         n = s.cfg.n
         if total != 7:
-            return self._produce(s, total, phase=MAIN, **rolled)
+            rolled["phase"] = MAIN
+            return self._produce(s, total, rolled)
         limit = s.cfg.discard_limit
         pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
         if any(pending):
             return s._replace(phase=DISCARD, pending=pending, **rolled)
         return s._replace(phase=ROBBER, ret=MAIN, **rolled)
 
-    def _produce(self, s: State, total: int, **also: Any) -> State:
-        """Pay the roll ``total``; ``also``: more fields to set in the same step."""
-        topo = s.topo
+    def _produce(self, s: State, total: int, also: dict[str, Any]) -> State:
+        """Pay the roll ``total``; ``also``: more fields to set in the same step.
+
+        The bank-shortage rule: a resource the bank cannot pay in full goes to
+        nobody, unless only one player is owed it (who gets what is left)."""
         bld = s.buildings
         robber = s.robber
-        owed: dict[int, dict[int, int]] = {}  # resource -> seat -> cards
-        yields: list[tuple[int, int, int]] = []  # (hex, resource, cards)
+        gains: dict[int, list[int]] = {}  # seat -> cards per resource
+        need = [0, 0, 0, 0, 0]
+        yields = []  # (hex, resource, cards)
         blocked = s.blocked
-        for h in topo.by_number.get(total, ()):
-            r = topo.resource[h]
-            if r < 0:
-                continue
+        for h, r, verts in s.topo.number_sites.get(total, ()):
             k_hex = 0
-            for v in topo.hex_vertices[h]:
+            for v in verts:
                 b = bld[v]
                 if b >= 0:
                     k = 1 + (b & 1)
+                    p = b >> 1
                     if h == robber:
-                        blocked = _put(blocked, b >> 1, blocked[b >> 1] + k)
+                        blocked = blocked[:p] + (blocked[p] + k,) + blocked[p + 1:]
                     else:
-                        per = owed.setdefault(r, {})
-                        per[b >> 1] = per.get(b >> 1, 0) + k
+                        g = gains.get(p)
+                        if g is None:
+                            g = gains[p] = [0, 0, 0, 0, 0]
+                        g[r] += k
                         k_hex += k
             if k_hex:
+                need[r] += k_hex
                 yields.append((h, r, k_hex))
-        if not owed:
-            return s._replace(blocked=blocked, **also)
+        also["blocked"] = blocked
+        if not gains:
+            return s._replace(**also)
         bank = list(s.bank)
-        gains: dict[int, list[int]] = {}
-        full = set()
-        for r, per in owed.items():
-            need = sum(per.values())
-            if need <= bank[r]:
-                pay = per
-                full.add(r)
-            elif len(per) == 1:
-                (p,) = per
-                pay = {p: bank[r]}  # the only one owed gets what is left
-            else:
-                continue  # nobody gets it
-            for p, k in pay.items():
-                gains.setdefault(p, [0, 0, 0, 0, 0])[r] += k
-                bank[r] -= k
+        for r in range(5):
+            if need[r] > bank[r]:
+                owed = [g for g in gains.values() if g[r]]
+                if len(owed) == 1:
+                    owed[0][r] = bank[r]  # the only one owed gets what is left
+                else:
+                    for g in owed:
+                        g[r] = 0  # nobody gets it
+                need[r] = -1  # short: no hex counts as having paid out
         hex_yield = s.hex_yield
         for h, r, k in yields:
-            if r in full:
-                hex_yield = _put(hex_yield, h, hex_yield[h] + k)
+            if need[r] >= 0:
+                hex_yield = hex_yield[:h] + (hex_yield[h] + k,) + hex_yield[h + 1:]
         hands = s.hands
         produced = s.produced
         for p, g in gains.items():
             g_t = tuple(g)
-            hands = self._gain(s, hands, p, g_t)
-            produced = _put(produced, p, _add(produced[p], g_t))
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, blocked=blocked, hex_yield=hex_yield, **also)
+            if any(g_t):
+                bank = [bank[r] - g_t[r] for r in range(5)]
+                hands = self._gain(s, hands, p, g_t)
+                produced = produced[:p] + (_add(produced[p], g_t),) + produced[p + 1:]
+        return s._replace(hands=hands, bank=tuple(bank), produced=produced, hex_yield=hex_yield, **also)
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
@@ -1109,16 +1200,41 @@ class Catan(Game):
 
     # trading ----------------------------------------------------------------------------
     def ratio(self, s: State, seat: int, r: int) -> int:
-        best = 4
+        """Cards of ``r`` that ``seat`` gives the bank for one card."""
+        return self.ratios(s, seat)[r]
+
+    def ratios(self, s: State, seat: int) -> tuple[int, ...]:
+        """Per resource: cards ``seat`` gives the bank for one (4, 3 with a 3:1
+        harbour, 2 with that resource's 2:1 harbour)."""
         bld = s.buildings
-        for v, kind in s.cfg.topo.harbor_vertices:
+        topo = s.cfg.topo
+        memo = _RATIO_MEMO.get(id(bld))
+        if memo is None or memo[0] is not bld or memo[1] is not topo:
+            if len(_RATIO_MEMO) > 256:
+                _RATIO_MEMO.clear()
+            memo = _RATIO_MEMO[id(bld)] = (bld, topo, {})
+        got = memo[2].get(seat)
+        if got is None:
+            got = memo[2][seat] = self._ratios(bld, topo, seat)
+        return got
+
+    @staticmethod
+    def _ratios(bld: tuple[int, ...], topo: B.Topology, seat: int) -> tuple[int, ...]:
+        own, city = seat * 2, seat * 2 + 1
+        generic = 4
+        out = None
+        for v, kind in topo.harbor_vertices:
             b = bld[v]
-            if b >= 0 and b >> 1 == seat:
-                if kind == r:
-                    return 2
+            if b == own or b == city:
                 if kind == B.GENERIC:
-                    best = 3
-        return best
+                    generic = 3
+                else:
+                    if out is None:
+                        out = [0, 0, 0, 0, 0]
+                    out[kind] = 2
+        if out is None:
+            return _RATIOS[generic]
+        return tuple(x or generic for x in out)
 
     def _a_trade_bank(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:
@@ -1192,61 +1308,90 @@ class Catan(Game):
 
     # -- legal moves ----------------------------------------------------------------------
     def legal_moves(self, s: State, seat: int | None) -> list[Move]:
-        if seat is None or seat not in self.actors(s):
-            return []
         ph = s.phase
+        if ph == MAIN or ph == PRE_ROLL or ph == ROBBER:  # the turn's player acts (as ``actors`` says)
+            if seat != s.turn:
+                return []
+        elif seat is None or seat not in self.actors(s):
+            return []
         topo = s.topo
-        out: list[Move] = []
+        if ph == MAIN or ph == SBP:
+            out = [Move("end_turn", seat, {})]
+            hand = s.hands[seat][-1]
+            b, c, r = s.built[seat]
+            k0, k1, k2, k3, k4 = hand.known
+            if hand.unseen:
+                can = K.can_pay
+                road, settle = can(hand, ROAD_COST), can(hand, SETTLEMENT_COST)
+                city, dev = can(hand, CITY_COST), can(hand, DEV_COST)
+            else:
+                road = k0 and k1
+                settle = road and k2 and k3
+                city = k3 >= 2 and k4 >= 3
+                dev = k2 and k3 and k4
+            if road and r < MAX_ROADS:
+                out.extend([Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)])
+            if settle and b < MAX_SETTLEMENTS:
+                out.extend([Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)])
+            if city and c < MAX_CITIES:
+                own = seat * 2
+                out.extend([Move("build_city", seat, {"vertex": v}) for v, x in enumerate(s.buildings) if x == own])
+            if dev and s.deck:
+                out.append(Move("buy_dev", seat, {}))
+            if ph == MAIN:
+                least = hand.known if not hand.unseen else tuple(hand.least(g) for g in range(5))
+                if max(least) >= 2:
+                    ratios = self.ratios(s, seat)
+                    bank = s.bank
+                    for give in range(5):
+                        if least[give] >= 2 and least[give] >= ratios[give]:
+                            out.extend([Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
+                                        for get in range(5) if get != give and bank[get]])
+                if not s.dev_played:
+                    out.extend(self._dev_moves(s, seat))
+            return out
+        if ph == PRE_ROLL:
+            out = [Move("roll", seat, {})]
+            if not s.dev_played:
+                out.extend(self._dev_moves(s, seat))
+            return out
+        if ph == ROBBER:
+            out = []
+            bld = s.buildings
+            hands = s.hands
+            robber = s.robber
+            own, city = seat * 2, seat * 2 + 1
+            victims: dict[int, set[int]] = {}  # hex -> other players with a building there
+            vertex_hexes = topo.vertex_hexes
+            for v, x in enumerate(bld):
+                if x >= 0 and x != own and x != city:
+                    for h in vertex_hexes[v]:
+                        victims.setdefault(h, set()).add(x >> 1)
+            for h, (q, r_) in enumerate(topo.hexes):
+                if h == robber:
+                    continue
+                there = victims.get(h)
+                with_cards = [p for p in sorted(there) if hands[p][-1].size] if there else ()
+                if with_cards:
+                    out.extend([Move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards])
+                else:
+                    out.append(Move("move_robber", seat, {"hex": [q, r_], "victim": None}))
+            return out
         if ph == SETUP_S:
             return [Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
         if ph == SETUP_R or ph == ROAD_BUILDING:
             return [Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
             return [Move("discard", seat, {"cards": self._cards_dict(c)}) for c in self._discards(self._ref(s, seat), s.pending[seat])]
-        if ph == ROBBER:
-            for h in range(len(topo.hexes)):
-                if h == s.robber:
-                    continue
-                victims = [p for p in self._victims(s, h, seat) if self._ref(s, p).size]
-                at = list(topo.hexes[h])
-                if victims:
-                    out.extend(Move("move_robber", seat, {"hex": at, "victim": p}) for p in victims)
-                else:
-                    out.append(Move("move_robber", seat, {"hex": at, "victim": None}))
-            return out
-        if ph == PRE_ROLL:
-            out.append(Move("roll", seat, {}))
-            out.extend(self._dev_moves(s, seat))
-            return out
-        if ph in (MAIN, SBP):
-            out.append(Move("end_turn", seat, {}))
-            hand = self._ref(s, seat)
-            b, c, r = s.built[seat]
-            if r < MAX_ROADS and K.can_pay(hand, ROAD_COST):
-                out.extend(Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat))
-            if b < MAX_SETTLEMENTS and K.can_pay(hand, SETTLEMENT_COST):
-                out.extend(Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat))
-            if c < MAX_CITIES and K.can_pay(hand, CITY_COST):
-                out.extend(Move("build_city", seat, {"vertex": v}) for v in range(len(topo.vertices))
-                           if s.buildings[v] == seat * 2)
-            if s.deck and K.can_pay(hand, DEV_COST):
-                out.append(Move("buy_dev", seat, {}))
-            if ph == MAIN:
-                for give in range(5):
-                    if hand.least(give) < 2:
-                        continue
-                    k = self.ratio(s, seat, give)
-                    if hand.least(give) >= k:
-                        out.extend(Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
-                                   for get in range(5) if get != give and s.bank[get])
-                out.extend(self._dev_moves(s, seat))
-        return out
+        return []
 
     def _dev_moves(self, s: State, seat: int) -> list[Move]:
         if s.dev_played:
             return []
         ref = s.cfg.n + 1
         known, unk = s.dev[seat][ref]
+        if not (known[0] or known[1] or known[2] or known[3]):
+            return []
         fk, fu = s.fresh[seat]
         old = tuple(known[k] - fk[k] for k in range(5))
         if not any(old[:4]):
@@ -1463,6 +1608,12 @@ def _tuplify(v: Any) -> Any:
 
 #: the most joint assignments the log keeps before it falls back to each hand's own knowledge
 MAX_WORLDS = 4096
+
+_RATIOS = {4: (4, 4, 4, 4, 4), 3: (3, 3, 3, 3, 3)}
+#: id(buildings) -> (buildings, topology, {seat: ratios}): the harbour ratios
+#: change only when a building does, and states share their buildings tuple
+#: until then (the tuple is kept, so its id is not reused while cached)
+_RATIO_MEMO: dict[int, tuple[tuple[int, ...], Any, dict[int, tuple[int, ...]]]] = {}
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})
