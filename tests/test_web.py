@@ -573,3 +573,140 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
     final = api(base, token, "GET", f"/matches/{match_id}").json()
     assert final["status"] == "finished", final
     assert page.errors == []
+
+
+# -- Catan: a board game recorded by tapping ---------------------------------------------------
+
+
+def value_at(data, path):
+    """The value at a decision-tree path ("cards.wool", "hex", "a[0]") of a move's data; None when absent."""
+    import json as _json
+
+    for part in re.findall(r"[^.[\]]+", path):
+        if isinstance(data, list):
+            data = data[int(part)] if int(part) < len(data) else None
+        elif isinstance(data, dict):
+            data = data.get(part)
+        else:
+            return None
+    return _json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data is not None else ""
+
+
+def tap_move(page, move):
+    """Tap a move's buttons as the page offers them: at each level the button whose value the move has."""
+    seat = "table" if move["seat"] is None else str(move["seat"])
+    group = page.locator(f"#moves .group[data-type='{move['type']}'][data-seat='{seat}']")
+    before = seq_of(page)
+    for _ in range(12):
+        single = group.locator("button.move.big")
+        if single.count():
+            single.click()
+            break
+        path = group.locator("button.move").first.get_attribute("data-path")
+        crumbs = page.locator("#moves .crumb").count()
+        group.locator(f"button.move[data-path='{path}'][data-value='{value_at(move['data'], path)}']").click()
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+            f" || document.querySelectorAll('#moves .crumb').length > {crumbs}"
+            " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+        if seq_of(page) > before or page.locator("#flash.error:not([hidden])").count():
+            break
+    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+    error = page.locator("#flash.error:not([hidden])")
+    assert not error.count(), error.inner_text()
+
+
+def domestic_trade(ms):
+    """A one-for-one trade the player to move could make with someone (from the log's knowledge), or None."""
+    from engine.catan.game import MAIN, RES
+
+    s = ms.state
+    if s.phase != MAIN:
+        return None
+    mine = s.hands[s.turn][-1].known
+    for other in range(s.cfg.n):
+        theirs = s.hands[other][-1].known
+        for give in range(5):
+            for get in range(5):
+                if other != s.turn and give != get and mine[give] and theirs[get]:
+                    return {"type": "trade", "seat": s.turn, "data": {"with": other, "give": {RES[give]: 1}, "get": {RES[get]: 1}}}
+    return None
+
+
+def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
+    """Three players, every event tapped on a 390x844 screen: set-up spots and
+    roads from the legal moves (named by their hexes, the board drawn), dice
+    with the dice picker, steals and development cards with the chance
+    pickers (the first steal entered as unknown, as a table that did not see
+    it would), maritime trades from the legal moves, and one domestic trade
+    entered with the form built from the trade's JSON Schema. The engine's
+    greedy bot chooses each move (it plays to win, so the game ends in about
+    400 events); the test only taps what the page offers."""
+    import random
+
+    from engine.catan.bots import greedy_bot
+
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=catan")
+    page.wait_for_selector("#options .field")
+    assert page.locator("#players input").count() == 3
+    no_horizontal_scroll(page)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#board svg.catan")
+    assert page.locator("#board svg.catan .hex").count() == 19
+    first = page.locator("#moves .group[data-type=build_settlement] button.move").first.inner_text()
+    assert re.match(r"#\d+ (forest|hills|pasture|fields|mountains|desert|sea)", first), first  # a spot named by its hexes
+    no_horizontal_scroll(page)
+    rng = random.Random(11)
+    unknown_steal = traded = False
+    for step in range(900):
+        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
+        if page.locator("#status").inner_text().startswith("Finished"):
+            break
+        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+        ms = M.replay(log)
+        actors = list(ms.game.actors(ms.state))
+        if "chance" in actors:
+            move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
+            data = {"card": move["data"]["card"]} if move["type"] in ("steal", "draw_dev") else move["data"]
+            if move["type"] == "steal" and data["card"] is not None and not unknown_steal:
+                data, unknown_steal = {"card": None}, True  # the table did not see which card went
+            group = page.locator("#moves .group[data-type=chance]")
+            group.locator(".seatsel").select_option("" if move["seat"] is None else str(move["seat"]))
+            pick_values(page, group.locator(".objectfield").first, data, "")
+            click_and_wait(page, group.locator("button[data-submit]"))
+            continue
+        trade = None if traded or step < 40 else domestic_trade(ms)
+        if trade:
+            page.locator("#moves details.othermoves summary").click()
+            page.locator("#moves button[data-other=trade]").click()
+            form = page.locator("#moves details.othermoves .objectfield").first
+            form.locator(f"[data-field=with] button[data-value='{trade['data']['with']}']").click()
+            for side in ("give", "get"):
+                (res, n), = trade["data"][side].items()
+                form.locator(f"[data-field={side}] .count[data-key={res}] button[data-step='1']").click()
+            click_and_wait(page, page.locator("#moves button[data-submit-other=trade]"))
+            traded = True
+            continue
+        seat = next(a for a in actors if isinstance(a, int))
+        tap_move(page, greedy_bot(ms.game, ms.state, seat, rng).to_dict())
+        if step == 60:
+            no_horizontal_scroll(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(IMG / "catan-phone.png"))
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    types = [e["type"] for e in log]
+    for kind in ("dice", "steal", "draw_dev", "trade_bank", "trade", "build_city"):
+        assert kind in types, f"no {kind} was recorded: {sorted(set(types))}"
+    trade = next(e for e in log if e["type"] == "trade")
+    assert sum(trade["data"]["give"].values()) == 1 and sum(trade["data"]["get"].values()) == 1
+    assert any(e["type"] == "steal" and e["data"]["card"] is None for e in log), "the unknown steal"
+    assert page.locator("#board svg.catan rect.city").count() >= 1
+    no_horizontal_scroll(page)
+    assert page.errors == []
