@@ -234,6 +234,9 @@
       };
       if (due.length) {
         box.append(h("div.grouptitle", h("b", "Chance: "), `enter the ${due[0].type.replace(/_/g, " ")}`));
+        const others = types.filter((t) => t !== due[0].type);
+        // what the table saw may differ from what is due (a draw pile shuffled against the rules): one tap away
+        if (others.length) box.append(h("div.buttons.othertypes", h("small.muted", "or: "), others.map((t) => h("button.button.small", { type: "button", "data-chance": t, onclick: () => open(t, due[0].seat) }, t.replace(/_/g, " ")))));
         box.append(slot); open(due[0].type, due[0].seat);
       } else {
         box.append(h("div.grouptitle", h("b", "Chance: "), "which outcome?"), h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-chance": t, onclick: () => open(t, null) }, t.replace(/_/g, " ")))), slot);
