@@ -219,7 +219,7 @@ const Boards = (() => {
       h("div.muted", `dev ${p.development_cards}${Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ") + ")" : ""} · knights ${p.knights_played} · road ${p.road_length} · ${p.settlements}/${p.cities}/${p.roads} placed`)));
     const rest = {};
     for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
-    return [h("div.tile.phase", `${view.phase.replace(/_/g, " ")} · turn ${view.turn_number}`, view.dice && view.dice.length ? ` · dice ${view.dice.join("+")}` : ""),
+    return [h("div.phase", `${view.phase.replace(/_/g, " ")} · turn ${view.turn_number}`, view.dice && view.dice.length ? ` · dice ${view.dice.join("+")}` : ""),
       svg, h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
   };
 

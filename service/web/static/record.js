@@ -264,7 +264,7 @@
             send(type, Number(seatPick.value), data);
           } }, `Record ${type.replace(/_/g, " ")}`));
       };
-      return h("details.othermoves", { "data-type": "other" }, h("summary", "Another move (not in the list: ", types.map((t) => t.replace(/_/g, " ")).join(", "), ")"),
+      return h("details.othermoves", { "data-type": "other" }, h("summary", "Another move… ", h("small.muted", "(one not listed above, e.g. a trade)")),
         h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-other": t, onclick: () => open(t) }, t.replace(/_/g, " ")))), slot);
     };
 
