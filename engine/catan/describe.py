@@ -13,7 +13,9 @@ import math
 from typing import Any
 
 from . import knowledge as K
-from .game import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, OVER, RES, ROAD_COST, SETTLEMENT_COST, State
+from .pieces import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, RES, ROAD_COST, SETTLEMENT_COST
+
+State = Any  # engine.catan.game.State (not imported: game imports this module)
 
 #: ways to roll each sum 2..12 with two dice, out of 36
 WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
@@ -128,7 +130,7 @@ def describe(game: Any, b: State, type: str, seat: int | None, data: dict[str, A
         text += f"; Longest Road: {_n(a, a.longest) if a.longest >= 0 else 'set aside'}"
     if a.army != b.army:
         text += f"; Largest Army: {_n(a, a.army)}"
-    if a.phase == OVER and b.phase != OVER:
+    if a.winner >= 0 > b.winner:
         text += f" — {_n(a, a.winner)} wins"
     return text
 
@@ -214,7 +216,7 @@ def annotate(game: Any, b: State, type: str, seat: int | None, data: dict[str, A
         changed = [c for c in changed if not c.endswith(": ")]
         notes.append({"kind": "trade_effect", "build_options": effect,
                       "text": "Build options as the table can tell: " + ("; ".join(changed) if changed else "unchanged")})
-    if a.phase == OVER and b.phase != OVER:
+    if a.winner >= 0 > b.winner:
         x, p = chi_square_p(a.hist)
         rolls = sum(a.hist)
         notes.append({"kind": "dice_histogram", "rolls": rolls, "observed": {str(t + 2): a.hist[t] for t in range(11)},

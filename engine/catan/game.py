@@ -20,10 +20,10 @@ from ..game_data import DataKind
 from . import board as B
 from . import knowledge as K
 from .knowledge import Contradiction, Hand
+from .pieces import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, RES, ROAD_COST, SETTLEMENT_COST
 from .rules import RULES
 
 P = "catan."
-RES = B.RESOURCES
 RES_ALIASES = {
     "lumber": 0, "wood": 0, "hout": 0, "brick": 1, "leem": 1, "baksteen": 1, "klei": 1, "wool": 2, "wol": 2,
     "sheep": 2, "grain": 3, "wheat": 3, "graan": 3, "koren": 3, "ore": 4, "erts": 4,
@@ -36,12 +36,7 @@ DEV_ALIASES = {
 KNIGHT, ROADS, PLENTY, MONOPOLY, VP = range(5)
 DECKS = {"3-4": (14, 2, 2, 2, 5), "5-6": (20, 3, 3, 3, 5)}
 
-ROAD_COST = (1, 1, 0, 0, 0)
-SETTLEMENT_COST = (1, 1, 1, 1, 0)
-CITY_COST = (0, 0, 0, 2, 3)
-DEV_COST = (0, 0, 1, 1, 1)
 ZERO = (0, 0, 0, 0, 0)
-MAX_SETTLEMENTS, MAX_CITIES, MAX_ROADS = 5, 4, 15
 
 # phases
 SETUP_S, SETUP_R, PRE_ROLL, DICE, DISCARD, ROBBER, STEAL, MAIN, DEV_DRAW, ROAD_BUILDING, SBP, OVER = range(12)
