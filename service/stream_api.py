@@ -21,12 +21,12 @@ from typing import Any, Iterator
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from . import schemas as S
 from .api import _doc_errors, guard_view, service
 from .errors import BadRequest, NotFound
+from .gate import Blueprint
 from .matches import MatchService
 
 stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")

@@ -540,8 +540,8 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
     """The generic recorder (legal moves as buttons, chance pickers from the
     event schemas) can enter any outcome and any move: the engine draws the
     chance outcomes and picks the moves, the test only taps what it chose.
-    (BraveRats is played to its end above; Troubadour's full game is ~1,600
-    events, its opening is recorded above with the same pickers.)"""
+    (BraveRats, Troubadour and Catan are played to their end in their own
+    tests below and above.)"""
     import random
 
     base, token = server
@@ -572,4 +572,228 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
             click_move(page, rng.choice(moves))
     final = api(base, token, "GET", f"/matches/{match_id}").json()
     assert final["status"] == "finished", final
+    assert page.errors == []
+
+
+# -- Catan: a board game recorded by tapping ---------------------------------------------------
+
+
+def value_at(data, path):
+    """The value at a decision-tree path ("cards.wool", "hex", "a[0]") of a move's data; None when absent."""
+    import json as _json
+
+    for part in re.findall(r"[^.[\]]+", path):
+        if isinstance(data, list):
+            data = data[int(part)] if int(part) < len(data) else None
+        elif isinstance(data, dict):
+            data = data.get(part)
+        else:
+            return None
+    return _json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data is not None else ""
+
+
+def tap_move(page, move):
+    """Tap a move's buttons as the page offers them: at each level the button whose value the move has."""
+    seat = "table" if move["seat"] is None else str(move["seat"])
+    group = page.locator(f"#moves .group[data-type='{move['type']}'][data-seat='{seat}']")
+    before = seq_of(page)
+    for _ in range(12):
+        single = group.locator("button.move.big")
+        if single.count():
+            single.click()
+            break
+        path = group.locator("button.move").first.get_attribute("data-path")
+        crumbs = page.locator("#moves .crumb").count()
+        group.locator(f"button.move[data-path='{path}'][data-value='{value_at(move['data'], path)}']").click()
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+            f" || document.querySelectorAll('#moves .crumb').length > {crumbs}"
+            " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+        if seq_of(page) > before or page.locator("#flash.error:not([hidden])").count():
+            break
+    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
+                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+    error = page.locator("#flash.error:not([hidden])")
+    assert not error.count(), error.inner_text()
+
+
+def domestic_trade(ms):
+    """A one-for-one trade the player to move could make with someone (from the log's knowledge), or None."""
+    from engine.catan.game import MAIN, RES
+
+    s = ms.state
+    if s.phase != MAIN:
+        return None
+    mine = s.hands[s.turn][-1].known
+    for other in range(s.cfg.n):
+        theirs = s.hands[other][-1].known
+        for give in range(5):
+            for get in range(5):
+                if other != s.turn and give != get and mine[give] and theirs[get]:
+                    return {"type": "trade", "seat": s.turn, "data": {"with": other, "give": {RES[give]: 1}, "get": {RES[get]: 1}}}
+    return None
+
+
+def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
+    """Three players, every event tapped on a 390x844 screen: set-up spots and
+    roads from the legal moves (named by their hexes, the board drawn), dice
+    with the dice picker, steals and development cards with the chance
+    pickers (the first steal entered as unknown, as a table that did not see
+    it would), maritime trades from the legal moves, and one domestic trade
+    entered with the form built from the trade's JSON Schema. The engine's
+    greedy bot chooses each move (it plays to win, so the game ends in about
+    400 events); the test only taps what the page offers."""
+    import random
+
+    from engine.catan.bots import greedy_bot
+
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=catan")
+    page.wait_for_selector("#options .field")
+    assert page.locator("#players input").count() == 3
+    no_horizontal_scroll(page)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#board svg.catan")
+    assert page.locator("#board svg.catan .hex").count() == 19
+    first = page.locator("#moves .group[data-type=build_settlement] button.move").first.inner_text()
+    assert re.match(r"#\d+ (forest|hills|pasture|fields|mountains|desert|sea)", first), first  # a spot named by its hexes
+    no_horizontal_scroll(page)
+    rng = random.Random(11)
+    unknown_steal = traded = shot = False
+    for step in range(900):
+        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
+        if page.locator("#status").inner_text().startswith("Finished"):
+            break
+        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+        ms = M.replay(log)
+        actors = list(ms.game.actors(ms.state))
+        if "chance" in actors:
+            move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
+            data = {"card": move["data"]["card"]} if move["type"] in ("steal", "draw_dev") else move["data"]
+            if move["type"] == "steal" and data["card"] is not None and not unknown_steal:
+                data, unknown_steal = {"card": None}, True  # the table did not see which card went
+            group = page.locator("#moves .group[data-type=chance]")
+            group.locator(".seatsel").select_option("" if move["seat"] is None else str(move["seat"]))
+            pick_values(page, group.locator(".objectfield").first, data, "")
+            click_and_wait(page, group.locator("button[data-submit]"))
+            continue
+        trade = None if traded or step < 40 else domestic_trade(ms)
+        if trade:
+            page.locator("#moves details.othermoves summary").click()
+            page.locator("#moves button[data-other=trade]").click()
+            form = page.locator("#moves details.othermoves .objectfield").first
+            form.locator(f"[data-field=with] button[data-value='{trade['data']['with']}']").click()
+            for side in ("give", "get"):
+                (res, n), = trade["data"][side].items()
+                form.locator(f"[data-field={side}] .count[data-key={res}] button[data-step='1']").click()
+            click_and_wait(page, page.locator("#moves button[data-submit-other=trade]"))
+            traded = True
+            continue
+        seat = next(a for a in actors if isinstance(a, int))
+        tap_move(page, greedy_bot(ms.game, ms.state, seat, rng).to_dict())
+        if step >= 60 and not shot:
+            shot = True
+            no_horizontal_scroll(page)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(IMG / "catan-phone.png"))
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    types = [e["type"] for e in log]
+    for kind in ("dice", "steal", "draw_dev", "trade_bank", "trade", "build_city"):
+        assert kind in types, f"no {kind} was recorded: {sorted(set(types))}"
+    trade = next(e for e in log if e["type"] == "trade")
+    assert sum(trade["data"]["give"].values()) == 1 and sum(trade["data"]["get"].values()) == 1
+    assert any(e["type"] == "steal" and e["data"]["card"] is None for e in log), "the unknown steal"
+    assert page.locator("#board svg.catan rect.city").count() >= 1
+    assert shot and len(log) > 200  # a whole game, not a shortened one
+    no_horizontal_scroll(page)
+    assert page.errors == []
+
+
+# -- Troubadour: a whole physical game -----------------------------------------------------------
+
+
+def lucky_chance(ms, rng):
+    """A chance outcome the table could have seen that helps the player it
+    falls to: a deal with the four aces face up, then each turned card the
+    lowest one its castles need, if that card can be the one (else the lowest
+    card that can). The engine refuses what cannot be, so every outcome is
+    legal; a game of such luck ends in ~340 events instead of ~1,600."""
+    from engine.troubadour.cards import CARD_IDS
+
+    move = ms.game.chance_outcome(ms.state, rng)
+    if move.type == "deal":
+        return move.type, move.seat, {"face_up": ["AS", "AD", "AC", "AH", "2S"]}
+    if move.type not in ("flip", "turn_up"):
+        return move.type, move.seat, move.data
+    castles = ms.state.players[move.seat].castles
+    for c in sorted(range(40), key=lambda c: (castles[c // 10] != c % 10, c % 10, c)):
+        data = {**move.data, "card": CARD_IDS[c]}
+        try:
+            M.apply_event(ms, ms.seq + 1, move.type, move.seat, M.normalize_event(ms, move.type, move.seat, data))
+        except Exception:  # noqa: BLE001 - not a card that can be turned here
+            continue
+        return move.type, move.seat, data
+    return move.type, move.seat, move.data
+
+
+def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, browser):
+    """Two players, every event tapped: the deals and turned-up village cards
+    in the card pickers, the secret trios and every build from the legal moves,
+    the flips, and once the shuffle picker (a discard pile turned over
+    shuffled, against the rules: the log forgets its order). The engine's
+    greedy bot picks the moves; the chance outcomes are the luckiest the
+    table could have seen (``lucky_chance``), so the game ends in a few
+    hundred events instead of ~1,600."""
+    import random
+
+    from engine.troubadour.bots import greedy_bot
+
+    base, token = server
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/record?game=troubadour")
+    page.wait_for_selector("#options .field")
+    assert page.locator("#players input").count() == 2
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    rng = random.Random(5)  # a seed whose game turns a discard pile over (so a shuffle can be entered): 380 events
+    shuffled = False
+    for _ in range(1200):
+        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
+        if page.locator("#status").inner_text().startswith("Finished"):
+            break
+        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+        ms = M.replay(log)
+        actors = list(ms.game.actors(ms.state))
+        if "chance" in actors:
+            s = ms.state
+            group = page.locator("#moves .group[data-type=chance]")
+            if not shuffled and s.current is not None and s.turn.flip is not None and s.players[s.current].ndraw == 0:
+                # the discard pile is turned over to be the draw pile, and the table shuffled it
+                group.locator("button[data-chance=shuffled]").click()
+                group.locator(".seatsel").select_option(str(s.current))
+                click_and_wait(page, group.locator("button[data-submit=shuffled]"))
+                shuffled = True
+                continue
+            type_, seat, data = lucky_chance(ms, rng)
+            if group.locator(f"button[data-chance='{type_}']").count():
+                group.locator(f"button[data-chance='{type_}']").click()
+            group.locator(".seatsel").select_option("" if seat is None else str(seat))
+            pick_values(page, group.locator(".objectfield").first, data, "")
+            click_and_wait(page, group.locator(f"button[data-submit='{type_}']"))
+            continue
+        seat = next(a for a in actors if isinstance(a, int))
+        tap_move(page, greedy_bot(ms.state, seat, rng).to_dict())
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    types = [e["type"] for e in log]
+    for kind in ("deal", "choose", "turn_over", "flip", "turn_up", "shuffled", "build", "end_turn"):
+        assert kind in types, f"no {kind} was recorded: {sorted(set(types))}"
+    assert sum(1 for e in log if e["type"] == "build" and e["data"]["to"] == "castle") >= 40  # four whole castles
     assert page.errors == []

@@ -76,6 +76,11 @@ const Boards = (() => {
       if (/lad/.test(path)) return n("ladies");
       return n("knights");
     }
+    if (id === "catan") {
+      if (type === "draw_dev") return CATAN_DEV;
+      if (type === "steal" || /resource/.test(desc) || /cards\[\]$/.test(path)) return CATAN_RES;
+      return null;
+    }
     if (/rank A 2.10 J Q K then suit/.test(desc) || ["sir_tommy", "stapelen", "twaalven"].includes(id)) return STANDARD;
     return null;
   };
@@ -128,7 +133,97 @@ const Boards = (() => {
     return [h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
   };
 
-  const BOARDS = { braverats };
+  // -- Catan ------------------------------------------------------------------------------------
+  const CATAN_RES = ["lumber", "brick", "wool", "grain", "ore"];
+  const CATAN_DEV = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
+  const TERRAIN = { forest: ["#2f7d32", "lumber"], hills: ["#c0602b", "brick"], pasture: ["#9ccc65", "wool"],
+    fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"] };
+  const SEAT_COLOURS = ["#d7263d", "#1f5fa8", "#f08a24", "#f4f4f4", "#6b3e26", "#7b3fa0"];
+  const S3 = Math.sqrt(3), R = 30;
+  const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
+  const mean = (pts) => [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+  const hexKey = (c) => `${c[0]},${c[1]}`;
+
+  /** A hex, an intersection or a path said as a table says it: "mountains 10", "#12 mountains 10 · pasture 2 · sea". */
+  const catanSpot = (view, kind, v) => {
+    const layout = view && view.layout;
+    if (!layout) return null;
+    const hexes = Object.fromEntries(layout.hexes.map((x) => [hexKey(x.at), x]));
+    const hexName = (c) => { const x = hexes[hexKey(c)]; return x ? `${x.terrain}${x.number ? " " + x.number : ""}` : "sea"; };
+    if (kind === "hex") return (Array.isArray(v) ? hexName(v) : layout.hexes[v] ? hexName(layout.hexes[v].at) : null);
+    const list = kind === "vertex" ? layout.vertices : layout.edges;
+    if (!Number.isInteger(v) || !list[v]) return null;
+    const names = list[v].map(hexName).filter((n, i, a) => n !== "sea" || a.indexOf(n) === i);
+    const harbour = kind === "vertex" && layout.harbors[String(v)] ? ` ⚓${layout.harbors[String(v)]}` : "";
+    return `#${v} ${names.join(" · ")}${harbour}`;
+  };
+
+  /** A label for a move's value when the game has a readable name for it (a board spot), else null. */
+  const spotLabel = (game, view, path, v) => {
+    if (!game || game.id !== "catan") return null;
+    const key = String(path).split(/[.[\]]/).filter(Boolean).pop();
+    if (key === "vertex" || key === "edge" || key === "hex") return catanSpot(view, key, v);
+    return null;
+  };
+  /** Values that are one thing though they are arrays (a hex's [q, r]): one button, not one per coordinate. */
+  const atomic = (game, path) => !!game && game.id === "catan" && /(^|\.)hex$/.test(path);
+  /** The keys of a map field ({"wool": 2, "ore": 1}): the resources. */
+  const mapKeys = (game, type, path) => (game && game.id === "catan" && !/given$/.test(path) ? CATAN_RES : null);
+
+  const catanSvg = (view) => {
+    const L = view.layout;
+    const land = L.hexes.map((x) => centre(x.at));
+    const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]);
+    const pad = R * 1.3;
+    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+    const out = [`<svg class="catan" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="the board">`];
+    const vpos = (i) => mean(L.vertices[i].map(centre));
+    const epos = (i) => {
+      const [a, b] = L.edges[i].map(centre), m = mean([a, b]);
+      const d = Math.hypot(b[0] - a[0], b[1] - a[1]), px = -(b[1] - a[1]) / d * R / 2, py = (b[0] - a[0]) / d * R / 2;
+      return [[m[0] + px, m[1] + py], [m[0] - px, m[1] - py]];
+    };
+    L.hexes.forEach((x, i) => {
+      const [cx, cy] = land[i];
+      const pts = Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${(cx + R * Math.cos(a)).toFixed(1)},${(cy + R * Math.sin(a)).toFixed(1)}`; });
+      const [fill, res] = TERRAIN[x.terrain] || ["#ccc", "?"];
+      const robber = view.robber && hexKey(view.robber) === hexKey(x.at);
+      out.push(`<g class="hex" data-hex="${hexKey(x.at)}" data-terrain="${res}"><polygon points="${pts.join(" ")}" fill="${fill}" stroke="#f3ead2" stroke-width="2"/>`);
+      if (x.number) out.push(`<circle cx="${cx}" cy="${cy}" r="9" fill="#fdf6e3"/><text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="${x.number === 6 || x.number === 8 ? "#c0262d" : "#222"}">${x.number}</text>`);
+      if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>robber</title></circle>`);
+      out.push("</g>");
+    });
+    for (const [v, kind] of Object.entries(L.harbors)) {
+      const [x, y] = vpos(Number(v));
+      out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1b4f72"><title>harbour ${kind}</title></circle>`);
+    }
+    for (const rd of view.roads || []) {
+      const [a, b] = epos(rd.edge);
+      out.push(`<line class="road" data-edge="${rd.edge}" data-owner="${rd.owner}" x1="${a[0].toFixed(1)}" y1="${a[1].toFixed(1)}" x2="${b[0].toFixed(1)}" y2="${b[1].toFixed(1)}" stroke="${SEAT_COLOURS[rd.owner]}" stroke-width="5" stroke-linecap="round"/>`);
+    }
+    for (const b of view.buildings || []) {
+      const [x, y] = vpos(b.vertex), s = b.kind === "city" ? 8 : 5.5;
+      out.push(`<rect class="${b.kind}" data-vertex="${b.vertex}" data-owner="${b.owner}" x="${(x - s).toFixed(1)}" y="${(y - s).toFixed(1)}" width="${2 * s}" height="${2 * s}" fill="${SEAT_COLOURS[b.owner]}" stroke="#111" stroke-width="1.2"/>`);
+    }
+    out.push("</svg>");
+    return out.join("");
+  };
+
+  const catan = (view, labels, ctx) => {
+    const svg = h("div.catanboard");
+    if (view.layout) svg.innerHTML = catanSvg(view);  // built from numbers and a fixed terrain list only
+    const seats = (view.players || []).map((p) => h("div.seat", { "data-seat": p.seat },
+      h("div.boxtitle", h("span.swatch", { style: `background:${SEAT_COLOURS[p.seat]}` }), ` ${ctx.players[p.seat] || p.name} · ${p.vp ?? p.public_vp} VP`,
+        view.turn === p.seat ? " · to play" : "", view.longest_road === p.seat ? " · longest road" : "", view.largest_army === p.seat ? " · largest army" : ""),
+      h("div", `cards ${p.cards}: `, renderValue(p.hand, labels, ctx, 1)),
+      h("div.muted", `dev ${p.development_cards}${Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ") + ")" : ""} · knights ${p.knights_played} · road ${p.road_length} · ${p.settlements}/${p.cities}/${p.roads} placed`)));
+    const rest = {};
+    for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
+    return [h("div.phase", `${view.phase.replace(/_/g, " ")} · turn ${view.turn_number}`, view.dice && view.dice.length ? ` · dice ${view.dice.join("+")}` : ""),
+      svg, h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
+  };
+
+  const BOARDS = { braverats, catan };
 
   const render = (game, view, ctx) => {
     const labels = ctx.labels || new Labels(game, view);
@@ -138,5 +233,5 @@ const Boards = (() => {
     return h("div.table", { "data-game": game.id }, body);
   };
 
-  return { Labels, deck, render, renderValue, STANDARD };
+  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys };
 })();

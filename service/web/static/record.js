@@ -133,6 +133,7 @@
 
     const showMoves = async (view) => {
       const section = document.getElementById("recorder");
+      currentView = view;
       const base = await K.api("GET", `/api/matches/${id}/legal-moves`);
       if (!base.ok) { section.hidden = true; return; }
       section.hidden = false;
@@ -151,6 +152,8 @@
       }
       const parts = groups.map((g) => moveGroup(g, view));
       if (toAct.includes("chance")) parts.push(chancePanel(base.data.chance || [], view));
+      const others = otherMoves(groups, toAct, view);
+      if (others) parts.push(others);
       movesBox.replaceChildren(...parts);
     };
 
@@ -159,17 +162,20 @@
       game.event_types[type] ? h("small.muted.desc", " " + game.event_types[type].description) : null);
 
     const flatten = (value, path = "", out = []) => {
-      if (value && typeof value === "object") {
+      if (value && typeof value === "object" && !Boards.atomic(game, path)) {
         const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v]) : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
         if (!entries.length) out.push([path, value]);
         for (const [p, v] of entries) flatten(v, p, out);
       } else out.push([path, value]);
       return out;
     };
-    const SEATISH = /(^|\.)(target|twelves|first|seat|winner)$/;
+    const SEATISH = /(^|\.)(target|twelves|first|seat|winner|victim|with|from)$/;
+    let currentView = null;
     const valueButton = (path, v) => {
       if (v === undefined) return "none";
       if (labels.isCard(v)) return labels.chip(v);
+      const spot = Boards.spotLabel(game, currentView, path, v);
+      if (spot) return spot;
       const key = path.split(/[.[\]]/).filter(Boolean).pop() || path;
       if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return `${key}: ${players[v]}`;
       if (typeof v === "object") return JSON.stringify(v) === "[]" ? `${key}: none` : JSON.stringify(v);
@@ -228,11 +234,38 @@
       };
       if (due.length) {
         box.append(h("div.grouptitle", h("b", "Chance: "), `enter the ${due[0].type.replace(/_/g, " ")}`));
+        const others = types.filter((t) => t !== due[0].type);
+        // what the table saw may differ from what is due (a draw pile shuffled against the rules): one tap away
+        if (others.length) box.append(h("div.buttons.othertypes", h("small.muted", "or: "), others.map((t) => h("button.button.small", { type: "button", "data-chance": t, onclick: () => open(t, due[0].seat) }, t.replace(/_/g, " ")))));
         box.append(slot); open(due[0].type, due[0].seat);
       } else {
         box.append(h("div.grouptitle", h("b", "Chance: "), "which outcome?"), h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-chance": t, onclick: () => open(t, null) }, t.replace(/_/g, " ")))), slot);
       }
       return box;
+    };
+
+    /** Moves the engine does not list (a domestic trade: what two players agree is theirs to say), entered with
+        a form built from the event type's JSON Schema; the server still checks them against the rules. */
+    const otherMoves = (groups, toAct, view) => {
+      const offered = new Set(groups.map((g) => g.type));
+      const seats = toAct.filter((a) => typeof a === "number");
+      const types = Object.entries(game.event_types).filter(([t, et]) => et.actor === "seat" && !offered.has(t) && t !== "undo"
+        && Object.keys((et.schema && et.schema.properties) || {}).length).map(([t]) => t);
+      if (!types.length || !seats.length) return null;
+      const slot = h("div");
+      const open = (type) => {
+        const form = SchemaForm.build(game.event_types[type].schema, "", { game, type, view, labels, players });
+        const seatPick = h("select.seatsel", { "aria-label": "seat" }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        seatPick.value = String(seats[0]);
+        slot.replaceChildren(typeTitle(type, seats[0]), h("label.small", "by ", seatPick), form.node,
+          h("button.move.big", { type: "button", "data-submit-other": type, onclick: () => {
+            let data;
+            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
+            send(type, Number(seatPick.value), data);
+          } }, `Record ${type.replace(/_/g, " ")}`));
+      };
+      return h("details.othermoves", { "data-type": "other" }, h("summary", "Another move… ", h("small.muted", "(one not listed above, e.g. a trade)")),
+        h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-other": t, onclick: () => open(t) }, t.replace(/_/g, " ")))), slot);
     };
 
     // -- live ------------------------------------------------------------------------------------

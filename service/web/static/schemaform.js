@@ -24,6 +24,7 @@ const SchemaForm = (() => {
     : (s.minimum !== undefined && s.maximum !== undefined && s.maximum - s.minimum <= 12
       ? Array.from({ length: s.maximum - s.minimum + 1 }, (_, i) => s.minimum + i) : null);
 
+  const SEATISH = /^(with|from|victim|seat|target)$/;
   const keyOf = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
 
   /** ctx: {game, type, view, labels, players} */
@@ -52,7 +53,8 @@ const SchemaForm = (() => {
   };
 
   const valueLabel = (v, path, ctx) => {
-    if (v === null) return "—";
+    if (v === null) return /card$/.test(keyOf(path)) ? "unknown" : "—";
+    if (typeof v === "number" && SEATISH.test(keyOf(path)) && ctx.players && ctx.players[v] !== undefined) return ctx.players[v];
     if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
     return String(v);
   };
@@ -125,7 +127,26 @@ const SchemaForm = (() => {
     return { node: wrap, get: () => parts.map((p) => p.get()) };
   };
 
+  /** A map of counts ({"wool": 2, "ore": 1}) over keys the game names: a − n + stepper per key; zeros are left out. */
+  const countsField = (s, path, keys) => {
+    const max = (s.additionalProperties && s.additionalProperties.maximum) || 99;
+    const n = Object.fromEntries(keys.map((k) => [k, 0]));
+    const wrap = h("div.counts", { "data-path": path });
+    for (const k of keys) {
+      const shown = h("b", { "data-count": k }, "0");
+      const step = (d) => { n[k] = Math.max(0, Math.min(max, n[k] + d)); shown.textContent = String(n[k]); };
+      wrap.append(h("span.count", { "data-key": k }, k, " ",
+        h("button.pick", { type: "button", "data-step": "-1", "aria-label": `one ${k} less`, onclick: () => step(-1) }, "−"), shown,
+        h("button.pick", { type: "button", "data-step": "1", "aria-label": `one ${k} more`, onclick: () => step(1) }, "+")));
+    }
+    return { node: wrap, get: () => Object.fromEntries(Object.entries(n).filter(([, x]) => x > 0)) };
+  };
+
   const objectField = (s, path, ctx) => {
+    if (!s.properties && s.additionalProperties && typeof s.additionalProperties === "object") {
+      const keys = Boards.mapKeys(ctx.game, ctx.type, path);
+      if (keys) return countsField(s, path, keys);
+    }
     const props = Object.entries(s.properties || {}).filter(([, p]) => !/filled in by the server/.test(p.description || ""));
     const required = new Set(s.required || []);
     const fields = {};
