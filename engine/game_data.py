@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .core import InvalidOptions, KroniekError
+
 
 def canonical_json(doc: Any) -> str:
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -49,3 +51,24 @@ class DataKind:
 
 def data_kinds(game: Any) -> dict[str, DataKind]:
     return getattr(game, "data_kinds", {}) or {}
+
+
+def check_embedded(doc: Any, recorded: str | None, *, validate: Callable[[Any], Any], hash_of: Callable[[Any], str],
+                   errors: type[KroniekError], what: str, kind: str, doc_option: str, hash_option: str,
+                   rule: str) -> tuple[Any, str]:
+    """An embedded document as a match's options carry it: valid, already in
+    canonical form, and hashing to the ``recorded`` hash when there is one.
+    Returns (canonical document, its hash); refuses with InvalidOptions."""
+    try:
+        canon = validate(doc)
+    except errors as exc:
+        raise InvalidOptions(f"options.{doc_option}: {exc.message}", field=f"options.{doc_option}", rule=rule) from None
+    actual = hash_of(canon)
+    if canon != doc:
+        raise InvalidOptions(f"options.{doc_option} is not in canonical form (store it via the {kind} endpoint)",
+                             field=f"options.{doc_option}", rule=rule)
+    if recorded is not None and recorded != actual:
+        raise InvalidOptions(f"the embedded {what} hashes to {actual}, not to the recorded {recorded} "
+                             f"(name it with options.{hash_option} = {actual})", field=f"options.{hash_option}",
+                             rule=rule)
+    return canon, actual

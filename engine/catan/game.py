@@ -16,7 +16,7 @@ from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
-from ..game_data import DataKind
+from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
 from .knowledge import Contradiction, Hand
@@ -283,17 +283,9 @@ class Catan(Game):
         digest = options.get("board")
         doc = options.get("board_doc")
         if doc is not None:
-            try:
-                canon = B.validate_board(doc)
-            except B.BoardError as exc:
-                raise InvalidOptions(f"options.board_doc: {exc.message}", field="options.board_doc", rule=P + "board") from None
-            actual = B.board_hash(canon)
-            if canon != doc:
-                raise InvalidOptions("options.board_doc is not in canonical form (store it via the boards endpoint)",
-                                     field="options.board_doc", rule=P + "board")
-            if digest is not None and digest != actual:
-                raise InvalidOptions(f"the embedded board hashes to {actual}, not to the recorded {digest}",
-                                     field="options.board", rule=P + "board")
+            canon, actual = check_embedded(doc, digest, validate=B.validate_board, hash_of=B.board_hash,
+                                           errors=B.BoardError, what="board", kind="boards", doc_option="board_doc",
+                                           hash_option="board", rule=P + "board")
         elif digest is not None:
             builtin = B.builtin_boards()
             if digest not in builtin:

@@ -16,7 +16,7 @@ import random
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from ..game_data import DataKind
+from ..game_data import DataKind, check_embedded
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
 from . import cards as C
 from .analysis import analyse_log as analyse, annotate as annotate_event
@@ -252,18 +252,9 @@ class RidderToernooi(Game):
         digest = options.get("card_set")
         doc = options.get("cards")
         if doc is not None:
-            try:
-                canon = C.validate_card_set(doc)
-            except C.CardSetError as exc:
-                raise InvalidOptions(f"options.cards: {exc.message}", field="options.cards", rule=P + "card_set") from None
-            actual = C.card_set_hash(canon)
-            if canon != doc:
-                raise InvalidOptions("options.cards is not in canonical form (store it via the card-sets endpoint)",
-                                     field="options.cards", rule=P + "card_set")
-            if digest is not None and digest != actual:
-                raise InvalidOptions(f"the embedded card set hashes to {actual}, not to the recorded {digest} "
-                                     f"(name it with options.card_set = {actual})",
-                                     field="options.card_set", rule=P + "card_set")
+            canon, _ = check_embedded(doc, digest, validate=C.validate_card_set, hash_of=C.card_set_hash,
+                                      errors=C.CardSetError, what="card set", kind="card-sets", doc_option="cards",
+                                      hash_option="card_set", rule=P + "card_set")
             return canon, C.cards_from_doc(canon)
         builtin = C.builtin_sets()
         digest = digest or C.placeholder_hash()
