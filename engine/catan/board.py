@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core import MalformedEvent
-from ..game_data import canonical_json
+from ..game_data import canonical_json, digest
 
 FORMAT = "kroniek.catan.board/1"
 RESOURCES = ("lumber", "brick", "wool", "grain", "ore")
@@ -476,8 +476,8 @@ def builtin_boards() -> dict[str, dict[str, Any]]:
     return out
 
 
-def board_hash(doc: Any) -> str:
-    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+#: SHA-256 (hex) of a board's canonical JSON: the game-data hash every stored document gets.
+board_hash = digest
 
 
 @lru_cache(maxsize=1)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core import MalformedEvent
+from ..game_data import canonical_json, digest
 
 FORMAT = "kroniek.ridder-toernooi.cardset/1"
 PROVENANCES = ("printed", "printed-partial", "user", "placeholder")
@@ -108,13 +109,8 @@ def no_such_card(cards: tuple, ident: str, what: str) -> str:
     return f"no {what} {ident!r} in the card set"
 
 
-def canonical_json(doc: Any) -> str:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def card_set_hash(doc: Any) -> str:
-    """SHA-256 (hex) of the canonical JSON of a card set."""
-    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+#: SHA-256 (hex) of a card set's canonical JSON: the game-data hash every stored document gets.
+card_set_hash = digest
 
 
 def _err(message: str, field: str, card: str | None = None) -> CardSetError:
