@@ -6,6 +6,11 @@ P = "catan."
 RULES: dict[str, str] = {
     P + "board": "A match is played on one validated board (bord), recorded in the setup with its SHA-256; a board "
     "that does not hash to the recorded hash is refused.",
+    P + "frame": "The standard boards use the printed frames (zeerand): the base game's 9 harbours (havens: 4 "
+    "generic 3:1, one 2:1 per resource) where the beginner set-up's frame has them, and the 5–6 extension's 11 (5 "
+    "generic, 6 special with a second wool) where the base frame with the extension's four pieces has them; each "
+    "harbour serves the two coastal intersections at the ends of its edge, and no intersection is served twice. "
+    "A random board lays the shuffled harbour pieces on those places.",
     P + "setup_order": "Set-up (opbouw): each player places one settlement and one road in turn order from the start "
     "player, then one settlement and one road in reverse order (the last player places twice in a row).",
     P + "setup_settlement": "A set-up settlement (dorp) may go on any free intersection that keeps the distance rule; "
