@@ -73,6 +73,19 @@ RULES: dict[str, str] = {
     "turn wins at the start of one's own turn.",
     P + "sbp": "5–6 players: after each turn every other player in turn order may build and buy development cards "
     "(extra bouwfase, Special Building Phase) but not trade, play development cards or win.",
+    P + "paired_order": "Paired players' turn (option turn_model \"paired\", 5–6 players; the newer official "
+    "alternative to the Special Building Phase): two players share each turn. Settler 1 rolls for everyone's "
+    "production and plays their turn as usual; when Settler 1 ends it, Settler 2 — the third player to Settler 1's "
+    "left — takes a part of the same turn; when Settler 2 ends it, the player to Settler 1's left is the next "
+    "Settler 1.",
+    P + "paired_trade": "Paired players' turn: Settler 2 may build and buy as much as they like and trade with the "
+    "bank (maritime trade), but may not trade with other players (domestic trade).",
+    P + "paired_cards": "Paired players' turn: Settler 1 and Settler 2 may each play a development card in their "
+    "part of the turn (one knight or progress card each); only Settler 1 may play a knight before the roll. A "
+    "card cannot be played in the part it was bought in.",
+    P + "paired_victory": "Paired players' turn: Settler 2's part is their own turn, so Settler 2 wins there on "
+    "reaching the VP goal, also at its start (the rule calls it Settler 2's turn; SBP, by contrast, is nobody's "
+    "turn).",
     P + "bank_size": "The bank holds 19 cards of each resource (24 with 5–6 players) and 25 development cards "
     "(34 with 5–6 players).",
     P + "phase": "A move fits its moment: building, trading and buying come after the roll, discards before the "
