@@ -210,8 +210,8 @@ class Catan(Game):
     version = "1"
     min_players = 3
     max_players = 6
-    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase), on a standard, random or "
-               "user-entered board; hands tracked per viewer with unseen cards.")
+    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
+               "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
