@@ -1,5 +1,6 @@
 """The Troje (Troy) scenario's rules catalogue: rule id -> English statement,
-with the Dutch term of ``shared/rules/catan-troje.nl.txt`` in brackets.
+with the Dutch term of the rules text in brackets (Troje, Klaus Teuber / Kosmos
+2001, "vrij vertaald door A.J. van Kesteren", Vlaams Spellenarchief).
 
 Every sentence of the Dutch text that states a rule has an id here (the
 story, the author's note and the component lists, lost in the transcription,
@@ -122,7 +123,8 @@ RULES: dict[str, str] = {
     "anyone who does not know his allegiance, and a claimed 15-point win is checked at the reveal.",
 }
 
-#: Rules the text does not state, and where they come from (notes: shared/notes/catan-troje.md).
+#: Rules the text does not state, and where they come from ("notes": the
+#: project's research notes on the scenario, their section numbers).
 SOURCES: dict[str, str] = {
     P + "players": "components (BGG review, French list: team game for 4 or 6)",
     P + "allegiance_teams": "components: 3 Troy + 3 Mycenae decision cards, 2 + 2 with 4 players (French list)",

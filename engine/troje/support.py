@@ -39,6 +39,8 @@ NEUTRAL = (1,)  # brick
 SIDES = ("troy", "mycenae")
 
 
+#: the Catan engine's resource names plus the Dutch text's "steen" (brick)
+RESOURCE_ALIASES = {**RES_ALIASES, "steen": 1}
 TRADE_POINT_NAMES = frozenset({"trade_point", "trade_points", "handelspunt", "handelspunten"})
 
 
@@ -49,9 +51,9 @@ def resource(name: str) -> int:
     if key in TRADE_POINT_NAMES:
         raise RuleViolation(P + "trade_points_not_resources", "trade points are not resources: they cannot be "
                             "traded, exchanged, donated, stolen or discarded")
-    if key not in RES_ALIASES:
+    if key not in RESOURCE_ALIASES:
         raise RuleViolation(P + "donate_any", f"{name!r} is no resource (lumber, brick, wool, grain, ore)")
-    return RES_ALIASES[key]
+    return RESOURCE_ALIASES[key]
 
 
 def counts(cards: dict[str, int]) -> tuple[int, ...]:
