@@ -123,8 +123,8 @@ def ratios(seat: int, ships: tuple, chips: tuple[Chip, ...], sea_people: int,
            blocked_blocks_chip: bool = True) -> tuple[int, ...]:
     """The maritime ratio per resource that ``seat``'s ships give (4 without
     any): 3 with a usable 3:1 ship, 2 with a usable chip (``troje.adv_harbor``,
-    ``troje.adv_chip``). The Catan engine takes the lower of this and its
-    harbours."""
+    ``troje.adv_chip``); ``chips`` are the trade chips ``seat`` holds. The
+    Catan engine takes the lower of this and its harbours."""
     out = [4, 4, 4, 4, 4]
     for t, ship in enumerate(ships):
         if ship is not None and ship[0] == seat and ship[1] == HARBOUR and not blocked(t, sea_people):
