@@ -204,3 +204,26 @@ def test_the_5_6_frame_is_the_base_frame_with_the_extensions_four_pieces():
     joints = ["short" if len(side) == 2 else big[side[-1] % len(big)][1] for side in sides]
     expected = ["short", None, "wool", "short", "3:1", None]
     assert any(joints == expected[k:] + expected[:k] for k in range(6)), joints
+
+
+def test_the_3_4_board_is_the_beginner_set_up_and_the_5_6_board_uses_the_extensions_tokens():
+    """The 3–4 land and tokens are the starting set-up for beginners (rows from
+    the top; it is a fixed layout, not the A–R token spiral of the variable
+    set-up). The 5–6 land was generated: the extension's hexes and 28 tokens
+    (checked above), its 6s and 8s apart."""
+    rows = [
+        [("mountains", 10), ("pasture", 2), ("forest", 9)],
+        [("fields", 12), ("hills", 6), ("pasture", 4), ("hills", 10)],
+        [("fields", 9), ("forest", 11), ("desert", None), ("forest", 3), ("mountains", 8)],
+        [("forest", 8), ("mountains", 3), ("fields", 4), ("pasture", 5)],
+        [("hills", 5), ("fields", 6), ("pasture", 11)],
+    ]
+    doc = _standard(4)
+    got = {}
+    for h in doc["hexes"]:
+        got.setdefault(h["at"][1], []).append((h["at"][0], h["terrain"], h.get("number")))
+    assert [[(t, n) for _, t, n in sorted(got[r])] for r in sorted(got)] == rows
+    assert doc["robber"] == [0, 0]
+    big = _standard(6)
+    assert B.red_apart({tuple(h["at"]): h["number"] for h in big["hexes"] if "number" in h})
+    assert sorted(tuple(h["at"]) for h in big["hexes"]) == sorted(B.land_shape("5-6"))
