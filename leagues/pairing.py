@@ -455,6 +455,8 @@ def swiss_pairings(
 
     # -- the bye, and the completion matcher ---------------------------------
     bye: int | None = None
+    bye_open = False  # n is odd: the bye is handed in the last bracket
+    bye_ok: list[bool] = []
     matcher = None
     relaxed: tuple[str, ...] = ()
     for level, ok in (((), strict), (("colour",), loose)):
@@ -469,6 +471,27 @@ def swiss_pairings(
             bye = _choose_bye(m, exposed[0], order, score, had_bye, played, col, strength, down)
             if bye is None:
                 continue
+            # The bye's score is now known: the lowest that leaves a complete
+            # pairing (C.5). Who of that score (or below) gets it is left to the
+            # bracket that ends up with an odd player over, as the rules pair
+            # the higher brackets first (C.5-C.8 before C.9): a vertex ``n``
+            # stands for the bye in the completion matcher, joined to every
+            # player who may still get it.
+            bye_score = score[order[bye]]
+            bye_ok = [not had_bye[i] and score[order[i]] <= bye_score for i in range(n)]
+
+            def with_bye(i: int, j: int, ok: Callable[[int, int], bool] = ok) -> bool:
+                if i == n:
+                    return bye_ok[j]
+                if j == n:
+                    return bye_ok[i]
+                return ok(i, j)
+
+            m = _Matcher(n + 1, with_bye, range(n + 1))
+            if m.maximise():  # pragma: no cover - the bye found above completes it
+                continue
+            bye = None
+            bye_open = True
         matcher, relaxed = m, level
         break
     if matcher is None:
@@ -526,9 +549,10 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
-        if last and bye is not None and len(mdps) + len(residents) <= 2 * EXACT_PAIRS:
-            bye, mdps, residents = _rechoose_bye(bye, mdps, residents, matcher, taken, order, score,
-                                           had_bye, played, down, ok, quality, col, strength)
+        if last and bye_open:
+            bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
+                                             ok, quality, col, strength, lvl)
+            bye_open = False
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
@@ -556,7 +580,7 @@ def swiss_pairings(
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
                         best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
-                                               tries=8, floats=float_cost, extra=extra)
+                                               tries=8, floats=float_cost, extra=extra, level=lvl)
                         if best is not None:
                             break
                     c12, c13 = quality(p, q)
@@ -576,7 +600,7 @@ def swiss_pairings(
                     rest_f = later + free
                     for extra in range(3):
                         best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
-                                               tries=8, floats=float_cost, extra=extra)
+                                               tries=8, floats=float_cost, extra=extra, level=lvl)
                         if best is not None:
                             break
                     if best is not None:
@@ -795,6 +819,7 @@ EXACT_PAIRS = 40
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
                     floats: Callable[[int], tuple[int, int]] | None = None, extra: int = 0,
+                    level: Sequence[int] | None = None,
                     ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
     """The pairing of a remainder by the rules' order, exactly: over the
     exchanges tried (see ``_exchanges``), first the players left over
@@ -803,7 +828,11 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     criteria C.12, then C.13), then the repeated downfloats of those left over
     (C.14, C.16, ``floats(q)[1]``), and for that the first exchange, then the
     first transposition (S1 players in order, each the lowest S2 player
-    possible; the S2 players left over float). One assignment problem per
+    possible; the S2 players left over float). Above all of these, when
+    ``rest`` mixes scores (moved-down players with residents; ``level`` gives
+    each player's score level, 0 = top), the players left over are the
+    lowest scored possible: the highest scores are paired first (C.6). One
+    assignment problem per
     exchange: the weight of S1[i]–S2[j] is the criteria above j·base^(P-1-i),
     so the minimum is lexicographically the first transposition. ``floor``:
     lower bounds of the denied preferences; reaching it ends the search, as
@@ -819,14 +848,24 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     fb = 3 * left + 1
     base = half + 2
     scale = base ** half
-    worst = t ** 3 * fb * scale * 4
+    # C.6: leaving over a player of the k-th lowest score in ``rest`` costs
+    # (left + 1) ** k - 1, so fewer high scores left over always wins
+    lowest = max(level[q] for q in rest) if level is not None else 0
+    above = len({level[q] for q in rest}) if level is not None else 1
+    ranks = sorted({level[q] for q in rest}, reverse=True) if level is not None else [0]
+    score_rank = {lv: k for k, lv in enumerate(ranks)}
+    sc_radix = (left + 1) ** above
+    worst = sc_radix * t ** 3 * fb * scale * 4
+
+    def sc_cost(q: int) -> int:
+        return 0 if level is None or level[q] == lowest else (left + 1) ** score_rank[level[q]] - 1
     floor12, floor13 = floor if not extra else (0, 0)  # the bounds assume everyone but one paired
     floor_q = (floor12 * t + floor13) * fb
     best: tuple[int, list[tuple[int, int]], list[int]] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
 
-    def packed(nb: int, c12: int, c13: int, fl: int) -> int:
-        return ((nb * t + c12) * t + c13) * fb + fl
+    def packed(nb: int, c12: int, c13: int, fl: int, sc: int = 0) -> int:
+        return (((sc * t + nb) * t + c12) * t + c13) * fb + fl
 
     for tried, s1set in enumerate(_exchanges(rest, half)):
         s1 = [i for i in rest if i in s1set]
@@ -842,7 +881,7 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     row.append(worst)
             cost.append(row)
         if left:
-            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0))) * scale
+            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0)), sc_cost(q)) * scale
                      for q in s2]
             cost.extend(list(dummy) for _ in range(left))
         total, assign = _assignment(cost)
@@ -859,7 +898,8 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
         return None
     rest_q, _ = divmod(best[0], fb)
     rest_q, c13 = divmod(rest_q, t)
-    nb, c12 = divmod(rest_q, t)
+    rest_q, c12 = divmod(rest_q, t)
+    nb = rest_q % t
     return (nb, c12, c13), best[1], best[2]
 
 
@@ -1031,6 +1071,43 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
         if not local.maximise():
             return c
     return rest[-1]
+
+
+def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: list[bool],
+              bye_ok: list[bool], played: list[int], down: list[list[bool]],
+              ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+              col: list[int], strength: list[int], lvl: list[int]) -> tuple[int, list[int], list[int]]:
+    """The pairing-allocated bye, handed in the last bracket (an odd one):
+    the player that bracket's pairing leaves over, by the criteria in their
+    order — as many pairs and the highest scores paired (C.5, C.6), among
+    those who may get it (C.2, the bye's score) the fewest unplayed games
+    (C.9), the fewest denied colour preferences among the others (C.12,
+    C.13), no repeated downfloat (C.14, C.16), then the rules' order of
+    candidates (the lowest ranked). The matcher's bye vertex (``len(taken)``)
+    is paired with him. Returns the bye and the moved-down players and
+    residents left to pair."""
+    n = len(taken)
+    members = sorted(mdps + residents)
+    cands = [c for c in members if bye_ok[c]]
+    most = max(played[c] for c in members)
+
+    def bye_cost(c: int) -> tuple[int, int]:
+        """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
+        return (1000 if not bye_ok[c] else most - played[c]), 2 * down[0][c] + down[1][c]
+
+    first = None
+    if len(members) <= 2 * EXACT_PAIRS + 1:
+        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl)
+        first = best[2][0] if best is not None and best[2] else None
+
+    def key(c: int) -> tuple[bool, int, bool, bool, int]:
+        return c != first, -played[c], down[0][c], down[1][c], -c
+
+    for c in sorted(cands, key=key):
+        if matcher.fix(c, n):
+            taken[c] = True
+            return c, [i for i in mdps if i != c], [i for i in residents if i != c]
+    raise AssertionError("no player can take the bye")  # pragma: no cover - the matcher holds one
 
 
 def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Matcher,
