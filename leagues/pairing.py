@@ -559,11 +559,17 @@ def swiss_pairings(
         # the next score group (C.7), the bye's player included: he is not paired there
         below = [] if last else group_of.get(lvl[residents[-1]] + 1, [])
 
-        def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
+        meets_below: dict[int, bool] = {}
+
+        def float_cost(i: int, below: list[int] = below, memo: dict[int, bool] = meets_below) -> tuple[int, int]:
             """For a player left over: (cannot meet anyone in the next
-            bracket (C.7), repeated downfloat: C.14 then C.16)."""
-            stuck = 0 if not below or any(not taken[r] and ok(i, r) for r in below) else 1
-            return stuck, 2 * down[0][i] + down[1][i]
+            bracket (C.7), repeated downfloat: C.14 then C.16). Meeting
+            someone there counts only if the rest of the round can still be
+            paired around that game (C.4), so the player who must take the
+            bye is no opponent."""
+            if i not in memo:
+                memo[i] = not below or any(not taken[r] and ok(i, r) and _completes(matcher, i, r) for r in below)
+            return (0 if memo[i] else 1), 2 * down[0][i] + down[1][i]
 
         # moved-down players first, each with the highest resident that keeps the criteria
         small = len(residents) <= 2 * EXACT_PAIRS
@@ -901,6 +907,16 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     rest_q, c12 = divmod(rest_q, t)
     nb = rest_q % t
     return (nb, c12, c13), best[1], best[2]
+
+
+def _completes(matcher: _Matcher, i: int, j: int) -> bool:
+    """Whether the round can still be paired completely with i against j."""
+    if i not in matcher.alive or j not in matcher.alive:
+        return False
+    if matcher.fix(i, j):
+        matcher.unfix(i, j)
+        return True
+    return False
 
 
 def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],

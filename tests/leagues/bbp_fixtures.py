@@ -35,8 +35,8 @@ class RoundCheck:
     differences: list[str] = field(default_factory=list)
 
 
-def load() -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted(FIXTURES.glob("*.json"))]
+def load(folder: Path = FIXTURES) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
 
 
 def name(i: int) -> str:
@@ -115,8 +115,8 @@ def replay(data: dict) -> list[RoundCheck]:
     return out
 
 
-def replay_all() -> list[RoundCheck]:
-    return [c for data in load() for c in replay(data)]
+def replay_all(folder: Path = FIXTURES) -> list[RoundCheck]:
+    return [c for data in load(folder) for c in replay(data)]
 
 
 def summary(checks: list[RoundCheck]) -> dict:
@@ -134,7 +134,9 @@ def summary(checks: list[RoundCheck]) -> dict:
 
 
 if __name__ == "__main__":
-    checks = replay_all()
+    import sys
+
+    checks = replay_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FIXTURES)
     s = summary(checks)
     print(s)
     by_nr: dict[tuple[int, int], list[RoundCheck]] = defaultdict(list)
