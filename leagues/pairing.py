@@ -944,6 +944,9 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
     def across(a: int, b: int) -> bool:
         return (a in s1set) != (b in s1set) and ok(a, b) and not (exact and bad(a, b))
 
+    split = _SplitCount(s1, s2, budget.col, budget.strength)
+    if not split.reachable(budget.spent, budget.allowed):
+        return False  # this S1/S2 cannot keep the colour minimum (C.12, C.13 before exchanges)
     local = _Matcher(n, across, rest)
     if local.maximise():
         return False
@@ -954,14 +957,26 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
             if taken[q]:
                 continue
             cost = bad(p, q)
-            if not across(p, q) or not budget.allows(p, q, cost):
+            if not across(p, q) or not budget.allows(p, q, cost) or not split.allows(p, q, budget, cost):
                 continue
+            last_denial = None
+            if cost and budget.spent[0] + cost == budget.allowed[0]:
+                # the last preference this bracket may deny: the players left
+                # must then pair with no denied preference at all, rematches
+                # avoided (C.1, C.12), or this pair is not the one to make
+                last_denial = _Matcher(n, lambda a, b: across(a, b) and not bad(a, b),
+                                       [i for i in rest if not taken[i] and i != p and i != q])
+                if last_denial.maximise():
+                    continue
             if not local.fix(p, q):
                 continue
             if not matcher.fix(p, q):
                 local.unfix(p, q)
                 continue
             budget.pair(p, q, cost)
+            split.pair(p, q)
+            if last_denial is not None:
+                local = last_denial
             taken[p] = taken[q] = True
             chosen.append((p, q))
             break
@@ -975,6 +990,55 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
         taken[p] = taken[q] = False
     budget.restore(saved)
     return False
+
+
+class _SplitCount:
+    """The colour preferences S1 against S2 must deny, as counts (C.12, C.13).
+    Each S1 player meets one S2 player, so with w1 white and b1 black
+    preferences in S1, w2, b2 in S2 and z2 players without one in S2 (the
+    halves being equal in size), at least max(0, w1 - b2 - z2, b1 - w2 - z2)
+    pairs join two players wanting the same colour; such a pair denies a
+    strong preference unless one of the two is mild, so at least that excess
+    less the mild players of that colour on both sides deny a strong one."""
+
+    def __init__(self, s1: list[int], s2: list[int], col: list[int], strength: list[int]) -> None:
+        self.col, self.strength = col, strength
+        self.counts = [[0] * 5 for _ in range(2)]  # per half: white, black, none, mild white, mild black
+        self.side: dict[int, int] = {}
+        for half, members in enumerate((s1, s2)):
+            for i in members:
+                self.side[i] = half
+                self._count(i, 1)
+
+    def _count(self, i: int, sign: int) -> None:
+        c, counts = self.col[i], self.counts[self.side[i]]
+        k = 2 if not c else (0 if c == WHITE else 1)
+        counts[k] += sign
+        if c and self.strength[i] == 1:
+            counts[k + 3] += sign
+
+    def bound(self) -> tuple[int, int]:
+        (w1, b1, z1, mw1, mb1), (w2, b2, z2, mw2, mb2) = self.counts
+        white = max(0, w1 - b2 - z2)
+        black = max(0, b1 - w2 - z2)
+        return white + black, max(0, white - mw1 - mw2) + max(0, black - mb1 - mb2)
+
+    def reachable(self, spent: list[int], allowed: list[int]) -> bool:
+        b12, b13 = self.bound()
+        return spent[0] + b12 <= allowed[0] and spent[1] + b13 <= allowed[1]
+
+    def allows(self, p: int, q: int, budget: _Budget, cost: int) -> bool:
+        self._count(p, -1)
+        self._count(q, -1)
+        b12, b13 = self.bound()
+        self._count(p, 1)
+        self._count(q, 1)
+        return (budget.spent[0] + cost + b12 <= budget.allowed[0]
+                and budget.spent[1] + budget._cost13(p, q) + b13 <= budget.allowed[1])
+
+    def pair(self, p: int, q: int) -> None:
+        self._count(p, -1)
+        self._count(q, -1)
 
 
 class _Budget:
