@@ -510,14 +510,38 @@ def swiss_pairings(
         """C.12 cost of the pair: 1 when one of them cannot get his preference."""
         return 1 if col[i] and col[i] == col[j] else 0
 
-    def quality(i: int, j: int) -> int:
-        """C.12 then C.13 as one number: denied preferences, then denied
-        strong ones (a strong or absolute player meeting one with the same
-        preference who is not weaker)."""
+    weight = n + 2  # above any count of pairs: C.10 over C.11 over C.12
+
+    def repeated(i: int) -> int:
+        """The colour of the player's two latest games if they were the same."""
+        c = colours[i]
+        return c[-1] if len(c) >= 2 and c[-1] == c[-2] else 0
+
+    def quality(i: int, j: int) -> tuple[int, int]:
+        """(C.10–C.12, C.13) of one pair: a denied preference counts 1 (C.12)
+        and a denied strong one (a strong or absolute player meeting one with
+        the same preference who is not weaker) 1 in the second place (C.13).
+        Two absolute preferences of one colour meet only among topscorers in
+        the final round (C.3); there, that one of them ends with a colour
+        difference beyond ±2 weighs above all C.12 denials (C.10), and that
+        the one E.2 denies gets a third same colour in a row (C.11) above
+        them too."""
         if not col[i] or col[i] != col[j]:
             return 0, 0
         strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
-        return 1, 1 if strong else 0
+        c12 = 1
+        if strength[i] == 3 and strength[j] == 3:
+            di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
+            if di > 1 and dj > 1:
+                c12 += weight * weight  # C.10
+            if di == dj:
+                c11 = repeated(i) != 0 and repeated(i) == repeated(j)
+            else:
+                c11 = repeated(j if di > dj else i) == -col[i]  # E.2: the wider difference gets his colour
+            c12 += weight * c11  # C.11
+        return c12, 1 if strong else 0
+
+    quality.most = 1 + weight + weight * weight  # type: ignore[attr-defined]  # the largest C.12 value
 
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
@@ -850,7 +874,7 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
         return None
     if not half:
         return (0, 0, 0), [], list(rest)
-    t = half + left + 2  # above any total of one criterion
+    t = (half + left + 2) * getattr(quality, "most", 1)  # above any total of one criterion
     fb = 3 * left + 1
     base = half + 2
     scale = base ** half
