@@ -605,6 +605,7 @@ def swiss_pairings(
                 # stops at the first one that reaches the colour lower bound
                 floor = _colour_cost([i for i in bracket if not taken[i] or i == p], col, strength)
                 ranked = []
+                mdp_left = False  # the best pairing with p leaves another moved-down player over
                 for q in cands:
                     later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
@@ -618,6 +619,7 @@ def swiss_pairings(
                         k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
                     else:
                         left = best[2]
+                        mdp_left = mdp_left or any(f in later for f in left)
                         k = (len(left), -sum(lvl[f] for f in left), best[0][0], c12 + best[0][1], c13 + best[0][2],
                              sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
                     ranked.append(k)
@@ -626,7 +628,7 @@ def swiss_pairings(
                         break
                 later = [m for m in mdps if m > p and not taken[m]]
                 free = [i for i in residents if not taken[i]]
-                if len(later) + 1 > len(free):  # not every moved-down player can pair: maybe not this one
+                if len(later) + 1 > len(free) or mdp_left:  # not every moved-down player pairs: maybe not this one
                     rest_f = later + free
                     for extra in range(3):
                         best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
@@ -634,9 +636,14 @@ def swiss_pairings(
                         if best is not None:
                             break
                     if best is not None:
-                        left = best[2]
-                        ranked.append((1 + len(left), -sum(lvl[f] for f in left) - lvl[p], best[0][0], best[0][1],
-                                       best[0][2], sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
+                        # p floats on: his own C.7 and repeated downfloat count
+                        # as those of the players left over (C.14, C.16; a
+                        # repeated downfloater paired in the nearer bracket
+                        # keeps his score difference smaller, C.18, C.20)
+                        left = best[2] + [p]
+                        ranked.append((len(left), -sum(lvl[f] for f in left), best[0][0] + float_cost(p)[0],
+                                       best[0][1], best[0][2], sum(down[0][f] for f in left), 0,
+                                       sum(down[1][f] for f in left), 0, n))
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
                 if cands and cands[0] == n:  # it floats on: the others pair better without it
