@@ -595,6 +595,17 @@ def swiss_pairings(
                 memo[i] = not below or any(not taken[r] and ok(i, r) and _completes(matcher, i, r) for r in below)
             return (0 if memo[i] else 1), 2 * down[0][i] + down[1][i]
 
+        completes: dict[tuple[int, int], bool] = {}
+
+        def ok_here(a: int, b: int, memo: dict[tuple[int, int], bool] = completes) -> bool:
+            """A pair the rest of the round can be completed around (C.4), so
+            that a remainder planned for a moved-down player's choice is one
+            the round can keep."""
+            key = (a, b) if a < b else (b, a)
+            if key not in memo:
+                memo[key] = ok(a, b) and _completes(matcher, a, b)
+            return memo[key]
+
         # moved-down players first, each with the highest resident that keeps the criteria
         small = len(residents) <= 2 * EXACT_PAIRS
         for p in mdps:
@@ -610,7 +621,7 @@ def swiss_pairings(
                     later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
-                        best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
+                        best = _best_remainder(rest_q, ok_here, quality, _colour_cost(rest_q, col, strength),
                                                tries=8, floats=float_cost, extra=extra, level=lvl)
                         if best is not None:
                             break
@@ -631,7 +642,7 @@ def swiss_pairings(
                 if len(later) + 1 > len(free) or mdp_left:  # not every moved-down player pairs: maybe not this one
                     rest_f = later + free
                     for extra in range(3):
-                        best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
+                        best = _best_remainder(rest_f, ok_here, quality, _colour_cost(rest_f, col, strength),
                                                tries=8, floats=float_cost, extra=extra, level=lvl)
                         if best is not None:
                             break
@@ -669,7 +680,7 @@ def swiss_pairings(
         extra_floaters: list[int] = []
         if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
             for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
-                exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength),
+                exact = _best_remainder(rest, ok_here, quality, _colour_cost(rest, col, strength),
                                         floats=float_cost, extra=extra, tries=24 if len(rest) <= 32 else 6)
                 if exact is not None and _commit(exact[1], matcher, taken, pairs):
                     left = exact[2]
