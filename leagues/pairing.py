@@ -543,6 +543,10 @@ def swiss_pairings(
 
     quality.most = 1 + weight + weight * weight  # type: ignore[attr-defined]  # the largest C.12 value
 
+    def up_cost(i: int) -> int:
+        """An upfloat for i repeats last round's (C.15) or the one before's (C.17)."""
+        return 2 * up[0][i] + up[1][i]
+
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
             return False
@@ -575,7 +579,7 @@ def swiss_pairings(
         last = g == len(groups) - 1
         if last and bye_open:
             bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
-                                             ok, quality, col, strength, lvl)
+                                             ok, quality, col, strength, lvl, up_cost)
             bye_open = False
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
@@ -622,7 +626,8 @@ def swiss_pairings(
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
                         best = _best_remainder(rest_q, ok_here, quality, _colour_cost(rest_q, col, strength),
-                                               tries=8, floats=float_cost, extra=extra, level=lvl)
+                                               tries=8, floats=float_cost, extra=extra, level=lvl,
+                                               upfloat=up_cost)
                         if best is not None:
                             break
                     c12, c13 = quality(p, q)
@@ -643,7 +648,8 @@ def swiss_pairings(
                     rest_f = later + free
                     for extra in range(3):
                         best = _best_remainder(rest_f, ok_here, quality, _colour_cost(rest_f, col, strength),
-                                               tries=8, floats=float_cost, extra=extra, level=lvl)
+                                               tries=8, floats=float_cost, extra=extra, level=lvl,
+                                               upfloat=up_cost)
                         if best is not None:
                             break
                     if best is not None:
@@ -867,7 +873,7 @@ EXACT_PAIRS = 40
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
                     floats: Callable[[int], tuple[int, int]] | None = None, extra: int = 0,
-                    level: Sequence[int] | None = None,
+                    level: Sequence[int] | None = None, upfloat: Callable[[int], int] | None = None,
                     ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
     """The pairing of a remainder by the rules' order, exactly: over the
     exchanges tried (see ``_exchanges``), first the players left over
@@ -879,8 +885,10 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     possible; the S2 players left over float). Above all of these, when
     ``rest`` mixes scores (moved-down players with residents; ``level`` gives
     each player's score level, 0 = top), the players left over are the
-    lowest scored possible: the highest scores are paired first (C.6). One
-    assignment problem per
+    lowest scored possible: the highest scores are paired first (C.6); and
+    below the repeated downfloats of those left over come the repeated
+    upfloats of the lower players of mixed-score pairs (C.15, C.17:
+    ``upfloat(q)``). One assignment problem per
     exchange: the weight of S1[i]–S2[j] is the criteria above j·base^(P-1-i),
     so the minimum is lexicographically the first transposition. ``floor``:
     lower bounds of the denied preferences; reaching it ends the search, as
@@ -893,7 +901,8 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     if not half:
         return (0, 0, 0), [], list(rest)
     t = (half + left + 2) * getattr(quality, "most", 1)  # above any total of one criterion
-    fb = 3 * left + 1
+    ufb = 3 * half + 1  # above any total of the pairs' repeated upfloats
+    fb = (3 * left + 1) * ufb
     base = half + 2
     scale = base ** half
     # C.6: leaving over a player of the k-th lowest score in ``rest`` costs
@@ -924,12 +933,15 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
             for j, q in enumerate(s2):
                 if ok(p, q):
                     c12, c13 = quality(p, q)
-                    row.append(packed(0, c12, c13, 0) * scale + j * place[k])
+                    fl = 0
+                    if upfloat is not None and level is not None and level[p] != level[q]:
+                        fl = upfloat(q if level[q] > level[p] else p)
+                    row.append(packed(0, c12, c13, fl) * scale + j * place[k])
                 else:
                     row.append(worst)
             cost.append(row)
         if left:
-            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0)), sc_cost(q)) * scale
+            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1] * ufb) if floats else (0, 0, 0, 0)), sc_cost(q)) * scale
                      for q in s2]
             cost.extend(list(dummy) for _ in range(left))
         total, assign = _assignment(cost)
@@ -1198,14 +1210,16 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
 def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: list[bool],
               bye_ok: list[bool], played: list[int], down: list[list[bool]],
               ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
-              col: list[int], strength: list[int], lvl: list[int]) -> tuple[int, list[int], list[int]]:
+              col: list[int], strength: list[int], lvl: list[int],
+              up_cost: Callable[[int], int]) -> tuple[int, list[int], list[int]]:
     """The pairing-allocated bye, handed in the last bracket (an odd one):
     the player that bracket's pairing leaves over, by the criteria in their
     order — as many pairs and the highest scores paired (C.5, C.6), among
     those who may get it (C.2, the bye's score) the fewest unplayed games
     (C.9), the fewest denied colour preferences among the others (C.12,
-    C.13), no repeated downfloat (C.14, C.16), then the rules' order of
-    candidates (the lowest ranked). The matcher's bye vertex (``len(taken)``)
+    C.13), no repeated downfloat (C.14, C.16) nor upfloat of the players
+    paired (C.15, C.17), then the rules' order of candidates (the lowest
+    ranked). The matcher's bye vertex (``len(taken)``)
     is paired with him. Returns the bye and the moved-down players and
     residents left to pair."""
     n = len(taken)
@@ -1219,7 +1233,8 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
 
     first = None
     if len(members) <= 2 * EXACT_PAIRS + 1:
-        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl)
+        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl,
+                               upfloat=up_cost)
         first = best[2][0] if best is not None and best[2] else None
 
     def key(c: int) -> tuple[bool, int, bool, bool, int]:
