@@ -636,10 +636,12 @@ def swiss_pairings(
                     else:
                         left = best[2]
                         mdp_left = mdp_left or any(f in later for f in left)
+                        lower = [q] + [b if lvl[b] > lvl[a] else a for a, b in best[1] if lvl[a] != lvl[b]]
                         k = (len(left), -sum(lvl[f] for f in left), best[0][0], c12 + best[0][1], c13 + best[0][2],
-                             sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
+                             sum(down[0][f] for f in left), sum(up[0][u] for u in lower),
+                             sum(down[1][f] for f in left), sum(up[1][u] for u in lower), q)
                     ranked.append(k)
-                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, False, 0, False) and (
+                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, 0, 0, 0) and (
                             not k[0] or k[1] == -lvl[residents[-1]]):
                         break
                 later = [m for m in mdps if m > p and not taken[m]]
@@ -658,9 +660,11 @@ def swiss_pairings(
                         # repeated downfloater paired in the nearer bracket
                         # keeps his score difference smaller, C.18, C.20)
                         left = best[2] + [p]
+                        lower = [b if lvl[b] > lvl[a] else a for a, b in best[1] if lvl[a] != lvl[b]]
                         ranked.append((len(left), -sum(lvl[f] for f in left), best[0][0] + float_cost(p)[0],
-                                       best[0][1], best[0][2], sum(down[0][f] for f in left), 0,
-                                       sum(down[1][f] for f in left), 0, n))
+                                       best[0][1], best[0][2], sum(down[0][f] for f in left),
+                                       sum(up[0][u] for u in lower), sum(down[1][f] for f in left),
+                                       sum(up[1][u] for u in lower), n))
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
                 if cands and cands[0] == n:  # it floats on: the others pair better without it
