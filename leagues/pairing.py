@@ -628,8 +628,9 @@ def swiss_pairings(
                         best = _best_remainder(rest_q, ok_here, quality, _colour_cost(rest_q, col, strength),
                                                tries=8, floats=float_cost, extra=extra, level=lvl,
                                                upfloat=up_cost)
-                        if best is not None:
+                        if best is not None and _plan_completes(matcher, [(p, q)] + best[1]):
                             break
+                        best = None
                     c12, c13 = quality(p, q)
                     if best is None:
                         k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
@@ -652,8 +653,9 @@ def swiss_pairings(
                         best = _best_remainder(rest_f, ok_here, quality, _colour_cost(rest_f, col, strength),
                                                tries=8, floats=float_cost, extra=extra, level=lvl,
                                                upfloat=up_cost)
-                        if best is not None:
+                        if best is not None and _plan_completes(matcher, best[1]):
                             break
+                        best = None
                     if best is not None:
                         # p floats on: his own C.7 and repeated downfloat count
                         # as those of the players left over (C.14, C.16; a
@@ -975,6 +977,21 @@ def _completes(matcher: _Matcher, i: int, j: int) -> bool:
         matcher.unfix(i, j)
         return True
     return False
+
+
+def _plan_completes(matcher: _Matcher, chosen: list[tuple[int, int]]) -> bool:
+    """Whether the round can still be paired completely with all these pairs
+    made together (C.4); the matcher is left as it was."""
+    done: list[tuple[int, int]] = []
+    fine = True
+    for p, q in chosen:
+        if not matcher.fix(p, q):
+            fine = False
+            break
+        done.append((p, q))
+    for p, q in reversed(done):
+        matcher.unfix(p, q)
+    return fine
 
 
 def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
