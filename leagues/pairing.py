@@ -349,18 +349,23 @@ def swiss_pairings(
       paired (an incremental Edmonds matching over all players), so a legal
       pairing is found whenever one exists, never by backtracking; if C.3
       leaves none, it is relaxed (``relaxed == ("colour",)``).
-    - the bye (C.2, C.5–C.9): it stays at the lowest score that still leaves
-      a complete pairing; once the last bracket is known, it goes to the
-      player that bracket's pairing leaves over (below), among those without
-      a bye and with the fewest unplayed games (C.9).
+    - the bye (C.2, C.5–C.9): its score is the lowest that still leaves a
+      complete pairing; who gets it is left open (a bye vertex in the
+      completion matching, joined to everyone of that score or below without
+      a bye) until the last bracket, so the higher brackets are paired
+      first, by C.5–C.8, as the rules order them; there it goes to the
+      player that bracket's pairing leaves over: the highest scores paired
+      (C.6), the fewest unplayed games (C.9), then the criteria below.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
-      someone in the next bracket (C.7, in part), the fewest denied colour
-      preferences (C.12) and strong ones (C.13) over the whole bracket, no
-      repeated downfloat or upfloat (C.14–C.17), then the highest resident;
-      when not all of them can pair, the one that floats on is chosen the
-      same way.
+      someone in the next bracket with the round still completable (C.7, in
+      part), the fewest denied colour preferences (C.12) and strong ones
+      (C.13) over the whole bracket, no repeated downfloat or upfloat
+      (C.14–C.17, counted over every pair the choice leads to), then the
+      highest resident; each choice is judged by a plan for the whole
+      bracket that the round can complete (C.4). A moved-down player floats
+      on instead when that plan is better, his own float counted.
     - the remainder, up to ``EXACT_PAIRS`` pairs, is paired exactly by those
       criteria and then by the rules' order of candidates: the fewest and
       smallest exchanges between S1 (top half) and S2, then the first
@@ -369,8 +374,13 @@ def swiss_pairings(
       transposition leaves over. One assignment problem per exchange tried
       (``_best_remainder``). Larger remainders (big brackets at 1,024
       players) pair S1 against S2 greedily in transposition order, each pair
-      accepted only while the colour minimums (counted: white and black
-      preferences against the pairs to make) stay reachable.
+      accepted only while the colour minimums stay reachable, counted for the
+      bracket and for S1 against S2 (``_SplitCount``); the last preference
+      the bracket may deny is spent only if the players left can then pair
+      without denying one.
+    - in the final round, pairs of topscorers with the same absolute
+      preference weigh C.10 (a colour difference beyond ±2) and C.11 (a
+      third same colour in a row) above C.12 in the exact remainders.
     - colours (E.1–E.5): both preferences; else the stronger (absolute over
       strong over mild; between absolutes the wider colour difference); else
       alternate from the last game both played with different colours,
@@ -379,15 +389,17 @@ def swiss_pairings(
       ``initial_colour`` (E.5).
 
     Simplified, so the pairing can differ from bbpPairings (the FIDE-endorsed
-    engine; never in legality): brackets are settled one after the other
-    (moved-down players' opponents, then the remainder, then the bye) where
-    the rules weigh them together; C.7 and C.8 only as far as a floater can
-    meet someone in the next bracket; C.10/C.11 (final-round topscorer
-    colours) and C.18–C.21 (score differences of repeated floaters) are not
-    weighed; large brackets use the greedy path above; forfeited games in
+    engine; never in legality): within a bracket the moved-down players'
+    opponents are chosen one by one, each by a planned remainder, where the
+    rules weigh the whole bracket at once; C.7 and C.8 only as far as a
+    floater can meet someone in the next bracket; C.18–C.21 (score
+    differences of repeated floaters) only through which moved-down player
+    floats on; large brackets use the greedy path above; forfeited games in
     the history count as played for rematches and colours. On the committed
-    random tournaments 92% of rounds are identical to bbpPairings v6
-    (tests/leagues/test_dutch_vs_bbp.py).
+    random tournaments 97.5% of rounds are identical to bbpPairings v6
+    (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
+    made the same way. This is pairing system 3; leagues recorded with
+    system 2 replay with ``leagues.pairing_v2``.
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
@@ -468,7 +480,7 @@ def swiss_pairings(
         else:
             if len(exposed) != 1:
                 continue
-            bye = _choose_bye(m, exposed[0], order, score, had_bye, played, col, strength, down)
+            bye = _bye_score_player(m, exposed[0], order, score, had_bye)
             if bye is None:
                 continue
             # The bye's score is now known: the lowest that leaves a complete
@@ -1268,67 +1280,19 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
     raise AssertionError("no player can take the bye")  # pragma: no cover - the matcher holds one
 
 
-def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Matcher,
-                  taken: list[bool], order: list[str], score: dict[str, Fraction],
-                  had_bye: list[bool], played: list[int], down: list[list[bool]],
-                  ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
-                  col: list[int], strength: list[int]) -> tuple[int, list[int], list[int]]:
-    """The bye once the last bracket is known: among the players of the bye's
-    score there (C.5/C.6), the fewest unplayed games (C.9), then the fewest
-    denied colour preferences among the others (C.12, C.13), then no repeated
-    downfloat (C.14, C.16), then the lowest ranked. Returns the bye and the
-    moved-down players and residents to pair."""
-    members = sorted(mdps + residents + [bye])
-    bye_score = score[order[bye]]
-    cands = [c for c in members if score[order[c]] == bye_score and not had_bye[c] and (c == bye or not taken[c])]
-
-    most = max(played[c] for c in members)
-
-    def bye_cost(c: int) -> tuple[int, int]:
-        """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
-        return (1000 if c not in cands else most - played[c]), 2 * down[0][c] + down[1][c]
-
-    best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost)
-    first = best[2][0] if best is not None and best[2] else None
-
-    def key(c: int) -> tuple[int, ...]:
-        return (c != first,)
-
-    for c in sorted(cands, key=key):
-        if c == bye:
-            break
-        matcher.alive[bye] = None  # back in, unpaired
-        matcher.mate[bye] = -1
-        if matcher.drop(c, bye):
-            taken[bye], taken[c] = False, True
-            residents = sorted(i for i in residents + [bye] if i != c)
-            return c, [i for i in mdps if i != c], residents
-        del matcher.alive[bye]
-    return bye, mdps, residents
-
-
-def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
-                had_bye: list[bool], played: list[int], col: list[int], strength: list[int],
-                down: list[list[bool]]) -> int | None:
-    """The pairing-allocated bye: the lowest score that leaves a complete
-    pairing (C.5/C.6), then the fewest unplayed games (C.9), the fewest unmet
-    colour preferences in that score group (C.12), no repeated downfloat
-    (C.14, C.16), the lowest ranked. Takes the player out of ``m``."""
+def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
+                      had_bye: list[bool]) -> int | None:
+    """A player of the lowest score who can be left out for the bye (no bye
+    yet, C.2) with everyone else still paired (C.4): that fixes the bye's
+    score; who of it gets the bye is settled in the last bracket
+    (``_hand_bye``). Takes the player out of ``m``; None if nobody can."""
     n = len(order)
     by_score: dict[Fraction, list[int]] = {}
     for c in range(n):
         by_score.setdefault(score[order[c]], []).append(c)
     for s in sorted(by_score):
-        group = by_score[s]
-
-        by_kind = {(col[c], strength[c]): _colour_cost([i for i in group if i != c], col, strength)
-                   for c in _one_of_each(group, col, strength)}
-
-        def key(c: int) -> tuple[int, tuple[int, int], bool, bool, int]:
-            return -played[c], by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
-
-        for c in sorted((c for c in group if not had_bye[c]), key=key):
-            if m.drop(c, exposed):
+        for c in reversed(by_score[s]):
+            if not had_bye[c] and m.drop(c, exposed):
                 return c
     return None
 
