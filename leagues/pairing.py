@@ -598,17 +598,23 @@ def swiss_pairings(
         floating: list[int] = []
         # the next score group (C.7), the bye's player included: he is not paired there
         below = [] if last else group_of.get(lvl[residents[-1]] + 1, [])
+        # when the next bracket is the last and the bye is still open, one
+        # player moved down there takes the bye instead of a game
+        bye_below = bye_open and bool(below) and lvl[below[0]] == max(lvl)
 
         meets_below: dict[int, bool] = {}
 
-        def float_cost(i: int, below: list[int] = below, memo: dict[int, bool] = meets_below) -> tuple[int, int]:
+        def float_cost(i: int, below: list[int] = below, memo: dict[int, bool] = meets_below,
+                       bye_below: bool = bye_below) -> tuple[int, int]:
             """For a player left over: (cannot meet anyone in the next
             bracket (C.7), repeated downfloat: C.14 then C.16). Meeting
             someone there counts only if the rest of the round can still be
             paired around that game (C.4), so the player who must take the
-            bye is no opponent."""
+            bye is no opponent; taking the bye handed in the next (last)
+            bracket costs no game there either."""
             if i not in memo:
-                memo[i] = not below or any(not taken[r] and ok(i, r) and _completes(matcher, i, r) for r in below)
+                memo[i] = (not below or any(not taken[r] and ok(i, r) and _completes(matcher, i, r) for r in below)
+                           or (bye_below and bye_ok[i] and _completes(matcher, i, n)))
             return (0 if memo[i] else 1), 2 * down[0][i] + down[1][i]
 
         completes: dict[tuple[int, int], bool] = {}
@@ -983,7 +989,7 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
 
 def _completes(matcher: _Matcher, i: int, j: int) -> bool:
     """Whether the round can still be paired completely with i against j."""
-    if i not in matcher.alive or j not in matcher.alive:
+    if i == j or i not in matcher.alive or j not in matcher.alive:
         return False
     if matcher.fix(i, j):
         matcher.unfix(i, j)
