@@ -922,8 +922,8 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     half = (len(rest) - left) // 2
     if half < 0:
         return None
-    if not half:
-        return (0, 0, 0), [], list(rest)
+    if not half:  # nobody pairs: all float, each counted for C.7 as below
+        return (sum(floats(q)[0] for q in rest) if floats else 0, 0, 0), [], list(rest)
     t = (half + left + 2) * getattr(quality, "most", 1)  # above any total of one criterion
     ufb = 3 * half + 1  # above any total of the pairs' repeated upfloats
     fb = (3 * left + 1) * ufb
