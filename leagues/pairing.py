@@ -1231,13 +1231,24 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
                     col: list[int], strength: list[int], down: list[list[bool]]) -> int:
     """The resident an odd remainder sends down: the fewest unmet colour
     preferences among those left (C.12), no repeated downfloat (C.14, C.16),
-    then the lowest ranked; the others must still pair among themselves."""
+    then the one the first transposition leaves over (S1 players in order,
+    each with the first S2 player he may meet, granting both preferences
+    where he can), then the lowest ranked; the others must still pair among
+    themselves."""
     by_kind: dict[tuple[int, int], tuple[int, int]] = {}  # the cost depends on the kind left out
     for c in _one_of_each(rest, col, strength):
         by_kind[col[c], strength[c]] = _colour_cost([i for i in rest if i != c], col, strength)
+    half = len(rest) // 2
+    free = list(rest[half:])
+    for p in rest[:half]:
+        fits = [q for q in free if ok(p, q)]
+        good = [q for q in fits if not (col[p] and col[p] == col[q])]
+        if good or fits:
+            free.remove((good or fits)[0])
+    over = set(free)
 
-    def key(c: int) -> tuple[tuple[int, int], bool, bool, int]:
-        return by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
+    def key(c: int) -> tuple[tuple[int, int], bool, bool, bool, int]:
+        return by_kind[col[c], strength[c]], down[0][c], down[1][c], c not in over, -c
 
     for c in sorted(rest, key=key):
         local = _Matcher(n, ok, [i for i in rest if i != c])
