@@ -643,12 +643,11 @@ def swiss_pairings(
                     later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
-                        best = _best_remainder(rest_q, ok_here, quality, _colour_cost(rest_q, col, strength),
-                                               tries=8, floats=float_cost, extra=extra, level=lvl,
-                                               upfloat=up_cost)
-                        if best is not None and _plan_completes(matcher, [(p, q)] + best[1]):
+                        best = _completable_remainder(rest_q, [(p, q)], matcher, ok_here, quality,
+                                                      _colour_cost(rest_q, col, strength), float_cost, extra, lvl,
+                                                      up_cost)
+                        if best is not None:
                             break
-                        best = None
                     c12, c13 = quality(p, q)
                     if best is None:
                         k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
@@ -668,12 +667,11 @@ def swiss_pairings(
                 if len(later) + 1 > len(free) or mdp_left:  # not every moved-down player pairs: maybe not this one
                     rest_f = later + free
                     for extra in range(3):
-                        best = _best_remainder(rest_f, ok_here, quality, _colour_cost(rest_f, col, strength),
-                                               tries=8, floats=float_cost, extra=extra, level=lvl,
-                                               upfloat=up_cost)
-                        if best is not None and _plan_completes(matcher, best[1]):
+                        best = _completable_remainder(rest_f, [], matcher, ok_here, quality,
+                                                      _colour_cost(rest_f, col, strength), float_cost, extra, lvl,
+                                                      up_cost)
+                        if best is not None:
                             break
-                        best = None
                     if best is not None:
                         # p floats on: his own C.7 and repeated downfloat count
                         # as those of the players left over (C.14, C.16; a
@@ -995,6 +993,29 @@ def _completes(matcher: _Matcher, i: int, j: int) -> bool:
         matcher.unfix(i, j)
         return True
     return False
+
+
+def _completable_remainder(rest: list[int], prefix: list[tuple[int, int]], matcher: _Matcher,
+                           ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+                           floor: tuple[int, int], floats: Callable[[int], tuple[int, int]], extra: int,
+                           level: Sequence[int], upfloat: Callable[[int], int],
+                           ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
+    """``_best_remainder`` of ``rest`` (``tries=8``) that the round can
+    complete together with the ``prefix`` pairs (C.4): when the best one
+    cannot, the best of those without one of its pairs that can."""
+    best = _best_remainder(rest, ok, quality, floor, tries=8, floats=floats, extra=extra, level=level, upfloat=upfloat)
+    if best is None or _plan_completes(matcher, prefix + best[1]):
+        return best
+    found = None
+    for a, b in best[1]:
+        def without(x: int, y: int, a: int = a, b: int = b) -> bool:
+            return ok(x, y) and {x, y} != {a, b}
+
+        alt = _best_remainder(rest, without, quality, floor, tries=8, floats=floats, extra=extra, level=level,
+                              upfloat=upfloat)
+        if alt is not None and (found is None or alt[0] < found[0]) and _plan_completes(matcher, prefix + alt[1]):
+            found = alt
+    return found
 
 
 def _plan_completes(matcher: _Matcher, chosen: list[tuple[int, int]]) -> bool:
