@@ -396,7 +396,7 @@ def swiss_pairings(
     differences of repeated floaters) only through which moved-down player
     floats on; large brackets use the greedy path above; forfeited games in
     the history count as played for rematches and colours. On the committed
-    random tournaments 98% of rounds are identical to bbpPairings v6
+    random tournaments 99% of rounds are identical to bbpPairings v6
     (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
     made the same way. This is pairing system 3; leagues recorded with
     system 2 replay with ``leagues.pairing_v2``.
