@@ -710,6 +710,9 @@ def swiss_pairings(
             for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
                 exact = _best_remainder(rest, ok_here, quality, _colour_cost(rest, col, strength),
                                         floats=float_cost, extra=extra, tries=24 if len(rest) <= 32 else 6)
+                if exact is not None and len(rest) <= 2 * BAN_RETRY_PAIRS and not _plan_completes(matcher, exact[1]):
+                    exact = _completable_remainder(rest, [], matcher, ok_here, quality,
+                                                   _colour_cost(rest, col, strength), float_cost, extra, lvl, up_cost)
                 if exact is not None and _commit(exact[1], matcher, taken, pairs):
                     left = exact[2]
                     if len(left) % 2:
@@ -890,6 +893,9 @@ def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
 #: Remainders up to this many pairs are paired exactly (one assignment per
 #: exchange tried); larger ones by the greedy transpositions below.
 EXACT_PAIRS = 40
+#: A remainder up to this many pairs whose best pairing the round cannot
+#: complete tries the best ones without one of its pairs before more floaters.
+BAN_RETRY_PAIRS = 12
 
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
