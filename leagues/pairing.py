@@ -372,7 +372,10 @@ def swiss_pairings(
       transposition (S1 players in order, each with the lowest S2 player
       possible); an odd remainder floats the S2 player the first
       transposition leaves over. One assignment problem per exchange tried
-      (``_best_remainder``). Larger remainders (big brackets at 1,024
+      (``_best_remainder``), over pairs the round can be completed around;
+      when the best pairing as a whole cannot complete it, the best ones
+      without one of its pairs are tried before more players float (C.4
+      before C.5). Larger remainders (big brackets at 1,024
       players) pair S1 against S2 greedily in transposition order, each pair
       accepted only while the colour minimums stay reachable, counted for the
       bracket and for S1 against S2 (``_SplitCount``); the last preference
