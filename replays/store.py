@@ -100,7 +100,8 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
-        # On a Cluster the owed mark (another slot) cannot ride in the append's pipeline.
+        self._append_one_owed = client.register_script(lua.APPEND_ONE_OWED)
+        # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
 
     # -- keys ---------------------------------------------------------------
@@ -158,7 +159,9 @@ class EventStore:
 
         One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
         an id not above the stream's last one, so the XADD is itself the
-        compare-and-set, as cheap as an append can be. Several events at once
+        compare-and-set, as cheap as an append can be (with ``owe``, on one
+        Redis, it runs with the mark in one script, ``lua.APPEND_ONE_OWED``:
+        one command instead of a pipeline of two). Several events at once
         (a move and the chance outcomes drawn for it), or an Idempotency-Key
         to record with them, go through a script that checks the last seq
         first. ``status``/``result``, when not empty, are then written to the
@@ -169,6 +172,31 @@ class EventStore:
         outcome says the mark was new, whatever the append's outcome.
         """
         single = len(events) == 1 and not idem_key
+        if single and owe and not self._cluster:
+            # The usual move: one command, the XADD and the mark in one script.
+            event = events[0]
+            res = self._append_one_owed(
+                keys=[self.key(match_id, "log"), self.owed_key(owe)],
+                args=[event["seq"], event["text"], event["hash"], time.time(), match_id],
+            )
+            if res[0] == "missing":
+                return AppendOutcome("missing")
+            if res[0] not in ("ok", "conflict"):
+                raise StoreError(f"unexpected answer from the append script: {res!r}")
+            outcome, owed = AppendOutcome(res[0]), res[1] == 1
+        else:
+            outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
+        if outcome.status != "ok":
+            return AppendOutcome(outcome.status, outcome.stored, owed)
+        if status:
+            self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+        return AppendOutcome("ok", owed=owed)
+
+    def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
+                      idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:
+        """An append that is not a single event with a mark on one Redis:
+        several events or an Idempotency-Key (a script), with the mark in
+        the same pipeline; or on a Cluster, the mark after the append."""
 
         def issue(client: Any) -> Any:
             if single:
@@ -200,11 +228,7 @@ class EventStore:
         if owed and outcome.status == "missing":
             self.take_owed(owe, match_id)  # nothing to validate there
             owed = False
-        if outcome.status != "ok":
-            return AppendOutcome(outcome.status, outcome.stored, owed)
-        if status:
-            self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
-        return AppendOutcome("ok", owed=owed)
+        return outcome, owed
 
     @staticmethod
     def _outcome(res: Any, single: bool) -> AppendOutcome:

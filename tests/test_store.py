@@ -252,3 +252,17 @@ def test_an_append_marks_its_match_owed_in_the_same_round_trip(svc, store):
     assert store.append("no-such-match", [event], owe="validation").status == "missing"
     assert "no-such-match" not in store.overdue("validation", time.time() + 1)
     assert ms.seq == 1
+
+
+def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, store, redis_client):
+    """The one-command append (XADD and mark in one script) tells a
+    refused id (a conflict) from any other error, which it raises."""
+    import redis
+
+    from replays import seal
+
+    redis_client.set(store.key("not-a-stream", "log"), "text")
+    event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", GENESIS)
+    with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        store.append("not-a-stream", [event], owe="validation")
+    assert "not-a-stream" not in store.overdue("validation", time.time() + 1)
