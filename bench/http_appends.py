@@ -302,11 +302,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per server, alternating")
     parser.add_argument("--serve-bare", action="store_true", help="serve the bare endpoint (used by the bench)")
     parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--workers", type=int, default=2, help="--serve-bare: gunicorn processes (as kroniek serve)")
+    parser.add_argument("--threads", type=int, default=8, help="--serve-bare: threads per process (as kroniek serve)")
     args = parser.parse_args()
     if args.serve_bare:
         from service.gunicorn_worker import serve_app
 
-        serve_app(bare_app, "127.0.0.1", args.port)
+        serve_app(bare_app, "127.0.0.1", args.port, args.workers, args.threads)
         return
     from rich.table import Table
 

@@ -52,7 +52,7 @@ class Access:
         the endpoint, and so is a write without one when tokens are required."""
         req = request._get_current_object()  # one proxy lookup, not one per attribute
         header = req.headers.get("Authorization")
-        g.kroniek_user = ANONYMOUS
+        # Until a token says otherwise the user is ANONYMOUS (``user``'s default).
         if req.routing_exception is not None:
             return  # no such endpoint or method: that 404 or 405 says more than a 401 would
         if header is None:
