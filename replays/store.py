@@ -33,6 +33,7 @@ from typing import Any, Iterator
 import orjson
 import redis
 from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError
 
 from . import lua
 from .hashing import canonical
@@ -68,6 +69,11 @@ class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing
     stored: str | None = None
     owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
+
+
+#: the outcomes of the one-command append, made once (they are frozen)
+_ONE_OWED = {(status, owed): AppendOutcome(status, owed=owed) for status in ("ok", "conflict") for owed in (False, True)}
+_MISSING = AppendOutcome("missing")
 
 
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
@@ -174,23 +180,32 @@ class EventStore:
         single = len(events) == 1 and not idem_key
         if single and owe and not self._cluster:
             # The usual move: one command, the XADD and the mark in one script.
-            event = events[0]
-            res = self._append_one_owed(
-                keys=[self.key(match_id, "log"), self.owed_key(owe)],
-                args=[event["seq"], event["text"], event["hash"], time.time(), match_id],
-            )
-            if res[0] == "missing":
-                return AppendOutcome("missing")
-            if res[0] not in ("ok", "conflict"):
-                raise StoreError(f"unexpected answer from the append script: {res!r}")
-            outcome, owed = AppendOutcome(res[0]), res[1] == 1
-        else:
-            outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
+            outcome = self._append_one(match_id, events[0], owe)
+            if outcome.status == "ok" and status:
+                self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+            return outcome
+        outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
         if outcome.status != "ok":
             return AppendOutcome(outcome.status, outcome.stored, owed)
         if status:
             self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
         return AppendOutcome("ok", owed=owed)
+
+    def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
+        """One event and the owed mark, by ``lua.APPEND_ONE_OWED``: EVALSHA
+        sent straight (the script object's call builds the same command
+        through three more layers), loaded by that object when Redis does
+        not know it yet (a new or flushed server)."""
+        args = (self.key(match_id, "log"), self.owed_key(owe),
+                event["seq"], event["text"], event["hash"], time.time(), match_id)
+        try:
+            res = self.r.execute_command("EVALSHA", self._append_one_owed.sha, 2, *args)
+        except NoScriptError:
+            res = self._append_one_owed(keys=args[:2], args=args[2:])
+        try:
+            return _ONE_OWED[res[0], res[1] == 1] if res[0] != "missing" else _MISSING
+        except (KeyError, IndexError, TypeError):
+            raise StoreError(f"unexpected answer from the append script: {res!r}") from None
 
     def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
                       idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:

@@ -93,9 +93,9 @@ class Access:
         user = self.user
         if user.admin:
             return user
-        if {r.split(":")[0] for r in self.roles(kind, object_id, fresh=False)} & needed:
+        if {r.split(":")[0] for r in self.accounts.roles(kind, object_id, user, fresh=False)} & needed:
             return user  # roles read within the last second let a request in
-        held = {r.split(":")[0] for r in self.roles(kind, object_id)}  # a refusal is decided on a fresh read
+        held = {r.split(":")[0] for r in self.accounts.roles(kind, object_id, user)}  # a refusal: on a fresh read
         if held & needed:
             return user
         if user is ANONYMOUS:

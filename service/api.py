@@ -193,6 +193,7 @@ class Events(MethodView):
             expected_seq=body["expected_seq"],
             idempotency_key=key,
             recorded_by=user,
+            data_checked=True,  # the gate checked the body that holds it
         )
         # Encoded once, as AppendOut documents it (it has exactly those fields), not dumped by the schema again.
         encoded = answer.json() if isinstance(answer, Appended) else orjson.dumps(answer)
