@@ -178,10 +178,12 @@ class Events(MethodView):
 
         Send the `Idempotency-Key` header to make a retry safe: the same key
         returns the first answer and writes nothing."""
-        body = matches.ARGUMENTS_PARSER.parse(S.EventIn, location="json", error_status_code=400)
-        svc = service()
-        user = guard("match.append", match_id, svc.store)
-        key = request.headers.get("Idempotency-Key")
+        app, req = current_app._get_current_object(), request._get_current_object()  # one proxy lookup each
+        body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
+        svc = app.extensions["kroniek"]
+        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id).name,
+                       svc.store, match_id)
+        key = req.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise BadRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
                              field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
@@ -197,7 +199,7 @@ class Events(MethodView):
         )
         # Encoded once, as AppendOut documents it (it has exactly those fields), not dumped by the schema again.
         encoded = answer.json() if isinstance(answer, Appended) else orjson.dumps(answer)
-        return current_app.response_class(encoded, status=201, mimetype="application/json")
+        return app.response_class(encoded, status=201, content_type="application/json")
 
     @matches.arguments(S.EventsArgs, location="query", error_status_code=400)
     @matches.response(200, S.EventList)

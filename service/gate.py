@@ -121,8 +121,8 @@ def _fine(value: Any, depth: int) -> bool:
     """True when every part of ``value`` is within the limits: the quick pass
     (no paths built), run first; ``_check`` then finds and names a problem."""
     t = type(value)
-    if t is str:
-        return len(value) <= MAX_STRING and not _SURROGATE.search(value)
+    if t is str:  # an ASCII string (CPython knows it without a scan) holds no surrogate
+        return len(value) <= MAX_STRING and (value.isascii() or not _SURROGATE.search(value))
     if t is int:
         return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
     if value is None or t is bool:
@@ -131,7 +131,8 @@ def _fine(value: Any, depth: int) -> bool:
         if depth > MAX_DEPTH or len(value) > MAX_MEMBERS or getattr(value, "twice", None) is not None:
             return False
         for key, item in value.items():
-            if type(key) is not str or len(key) > MAX_KEY or _SURROGATE.search(key) or not _fine(item, depth + 1):
+            if (type(key) is not str or len(key) > MAX_KEY or (not key.isascii() and _SURROGATE.search(key))
+                    or not _fine(item, depth + 1)):
                 return False
         return True
     if t is list:
