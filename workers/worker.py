@@ -134,6 +134,17 @@ class Scheduler(RQScheduler):
         self.stop()
 
 
+class QuietMaintenance(logging.Filter):
+    """Drops RQ's INFO line for each registry clean-up: ours runs every
+    ``MAINTENANCE_INTERVAL`` s (that is how lost jobs come back quickly), and
+    three such lines a worker every few seconds buried what ``kroniek run``
+    has to say. Warnings and errors from the clean-up still show."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno <= logging.INFO and isinstance(record.msg, str)
+                    and "cleaning" in record.msg and "registries" in record.msg)
+
+
 class KroniekWorker(Worker):
     """RQ's worker with the recovery described in the module docstring."""
 
@@ -142,6 +153,8 @@ class KroniekWorker(Worker):
         kwargs.setdefault("job_monitoring_interval", JOB_MONITORING)
         kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
         super().__init__(*args, **kwargs)
+        if not any(isinstance(f, QuietMaintenance) for f in self.log.filters):
+            self.log.addFilter(QuietMaintenance())
         self.prefix = prefix
         self.max_connection_wait_time = 10.0
         self.stopping = False
