@@ -12,6 +12,7 @@ shows only its own. docs/games/catan.md lists the events and options.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
@@ -869,13 +870,60 @@ class Catan(Game):
 
         The bank-shortage rule: a resource the bank cannot pay in full goes to
         nobody, unless only one player is owed it (who gets what is left)."""
-        bld = s.buildings
-        robber = s.robber
+        topo = s.topo
+        placed = _placed(s.buildings, topo)
+        robber = s.robber if topo.number[s.robber] == total else -1  # elsewhere the robber changes nothing
+        key = robber << 4 | total
+        roll = placed.rolls.get(key)
+        if roll is None:
+            roll = placed.rolls[key] = self._roll(topo, s.buildings, robber, total)
+        if roll.blocked:
+            blocked = list(s.blocked)
+            for p, k in roll.blocked:
+                blocked[p] += k
+            also["blocked"] = tuple(blocked)
+        gains = roll.gains
+        if not gains:
+            return s._replace(**also)
+        bank = s.bank
+        need = roll.need
+        if need[0] <= bank[0] and need[1] <= bank[1] and need[2] <= bank[2] and need[3] <= bank[3] and need[4] <= bank[4]:
+            bank = (bank[0] - need[0], bank[1] - need[1], bank[2] - need[2], bank[3] - need[3], bank[4] - need[4])
+            yields = roll.yields
+        else:
+            paid = {p: list(g) for p, g in gains}
+            short = set()
+            for r in range(5):
+                if need[r] > bank[r]:
+                    owed = [g for g in paid.values() if g[r]]
+                    if len(owed) == 1:
+                        owed[0][r] = bank[r]  # the only one owed gets what is left
+                    else:
+                        for g in owed:
+                            g[r] = 0  # nobody gets it
+                    short.add(r)  # no hex counts as having paid out
+            gains = tuple((p, tuple(g)) for p, g in paid.items() if any(g))
+            yields = tuple(y for y in roll.yields if y[1] not in short)
+            bank = _add(bank, tuple(sum(g[r] for _, g in gains) for r in range(5)), -1)
+        hex_yield = list(s.hex_yield)
+        for h, _, k in yields:
+            hex_yield[h] += k
+        hands = s.hands
+        produced = list(s.produced)
+        for p, g in gains:
+            hands = self._gain(s, hands, p, g)
+            produced[p] = _add(produced[p], g)
+        return s._replace(hands=hands, bank=bank, produced=tuple(produced), hex_yield=tuple(hex_yield), **also)
+
+    @staticmethod
+    def _roll(topo: B.Topology, bld: tuple[int, ...], robber: int, total: int) -> _Roll:
+        """What a roll of ``total`` pays on these buildings with the robber on
+        ``robber``, before the bank is asked (``_produce`` applies it)."""
         gains: dict[int, list[int]] = {}  # seat -> cards per resource
         need = [0, 0, 0, 0, 0]
-        yields = []  # (hex, resource, cards)
-        blocked = s.blocked
-        for h, r, verts in s.topo.number_sites.get(total, ()):
+        yields = []
+        blocked: dict[int, int] = {}
+        for h, r, verts in topo.number_sites.get(total, ()):
             k_hex = 0
             for v in verts:
                 b = bld[v]
@@ -883,7 +931,7 @@ class Catan(Game):
                     k = 1 + (b & 1)
                     p = b >> 1
                     if h == robber:
-                        blocked = blocked[:p] + (blocked[p] + k,) + blocked[p + 1:]
+                        blocked[p] = blocked.get(p, 0) + k
                     else:
                         g = gains.get(p)
                         if g is None:
@@ -893,32 +941,8 @@ class Catan(Game):
             if k_hex:
                 need[r] += k_hex
                 yields.append((h, r, k_hex))
-        also["blocked"] = blocked
-        if not gains:
-            return s._replace(**also)
-        bank = list(s.bank)
-        for r in range(5):
-            if need[r] > bank[r]:
-                owed = [g for g in gains.values() if g[r]]
-                if len(owed) == 1:
-                    owed[0][r] = bank[r]  # the only one owed gets what is left
-                else:
-                    for g in owed:
-                        g[r] = 0  # nobody gets it
-                need[r] = -1  # short: no hex counts as having paid out
-        hex_yield = s.hex_yield
-        for h, r, k in yields:
-            if need[r] >= 0:
-                hex_yield = hex_yield[:h] + (hex_yield[h] + k,) + hex_yield[h + 1:]
-        hands = s.hands
-        produced = s.produced
-        for p, g in gains.items():
-            g_t = tuple(g)
-            if any(g_t):
-                bank = [bank[r] - g_t[r] for r in range(5)]
-                hands = self._gain(s, hands, p, g_t)
-                produced = produced[:p] + (_add(produced[p], g_t),) + produced[p + 1:]
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, hex_yield=hex_yield, **also)
+        return _Roll(tuple((p, tuple(g)) for p, g in gains.items()), tuple(need), tuple(yields),
+                     tuple(blocked.items()))
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
@@ -1104,8 +1128,14 @@ class Catan(Game):
             return []
         if s.phase == SETUP_R:
             return [e for e in s.topo.vertex_edges[s.last_placed] if s.roads[e] == -1]
-        topo = s.topo
-        roads, bld = s.roads, s.buildings
+        net = _network(s.roads, s.buildings, s.topo)
+        got = net.road_spots.get(seat)
+        if got is None:
+            got = net.road_spots[seat] = self._find_road_spots(s.topo, s.roads, s.buildings, seat)
+        return list(got)
+
+    @staticmethod
+    def _find_road_spots(topo: B.Topology, roads: tuple[int, ...], bld: tuple[int, ...], seat: int) -> tuple[int, ...]:
         ends = set()
         for e, o in enumerate(roads):
             if o == seat:
@@ -1121,15 +1151,19 @@ class Catan(Game):
             for e in topo.vertex_edges[v]:
                 if roads[e] == -1:
                     spots.add(e)
-        return sorted(spots)
+        return tuple(sorted(spots))
 
     def _settlement_spots(self, s: State, seat: int) -> list[int]:
-        topo = s.topo
-        near = set()
-        for e, o in enumerate(s.roads):
-            if o == seat:
-                near.update(topo.edge_vertices[e])
-        return sorted(v for v in near if self._distance_ok(s, v))
+        net = _network(s.roads, s.buildings, s.topo)
+        got = net.settlement_spots.get(seat)
+        if got is None:
+            topo = s.topo
+            near = set()
+            for e, o in enumerate(s.roads):
+                if o == seat:
+                    near.update(topo.edge_vertices[e])
+            got = net.settlement_spots[seat] = tuple(sorted(v for v in near if self._distance_ok(s, v)))
+        return list(got)
 
     def _a_play_road_building(self, s: State, seat: int, data: dict[str, Any]) -> State:
         s = self._play_dev(s, seat, ROADS, "road building")
@@ -1200,14 +1234,10 @@ class Catan(Game):
         harbour, 2 with that resource's 2:1 harbour)."""
         bld = s.buildings
         topo = s.cfg.topo
-        memo = _RATIO_MEMO.get(id(bld))
-        if memo is None or memo[0] is not bld or memo[1] is not topo:
-            if len(_RATIO_MEMO) > 256:
-                _RATIO_MEMO.clear()
-            memo = _RATIO_MEMO[id(bld)] = (bld, topo, {})
-        got = memo[2].get(seat)
+        placed = _placed(bld, topo)
+        got = placed.ratios.get(seat)
         if got is None:
-            got = memo[2][seat] = self._ratios(bld, topo, seat)
+            got = placed.ratios[seat] = self._ratios(bld, topo, seat)
         return got
 
     @staticmethod
@@ -1308,11 +1338,12 @@ class Catan(Game):
             return []
         topo = s.topo
         if ph == MAIN or ph == SBP:
-            out = [Move("end_turn", seat, {})]
+            out = [_move("end_turn", seat, {})]
             hand = s.hands[seat][-1]
             b, c, r = s.built[seat]
-            k0, k1, k2, k3, k4 = hand.known
-            if hand.unseen:
+            known, unseen = hand
+            k0, k1, k2, k3, k4 = known
+            if unseen:
                 can = K.can_pay
                 road, settle = can(hand, ROAD_COST), can(hand, SETTLEMENT_COST)
                 city, dev = can(hand, CITY_COST), can(hand, DEV_COST)
@@ -1322,60 +1353,81 @@ class Catan(Game):
                 city = k3 >= 2 and k4 >= 3
                 dev = k2 and k3 and k4
             if road and r < MAX_ROADS:
-                out.extend([Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)])
+                out += [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
             if settle and b < MAX_SETTLEMENTS:
-                out.extend([Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)])
+                out += [_move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)]
             if city and c < MAX_CITIES:
-                own = seat * 2
-                out.extend([Move("build_city", seat, {"vertex": v}) for v, x in enumerate(s.buildings) if x == own])
+                out += [_move("build_city", seat, {"vertex": v}) for v in self._own_settlements(s, seat)]
             if dev and s.deck:
-                out.append(Move("buy_dev", seat, {}))
+                out.append(_move("buy_dev", seat, {}))
             if ph == MAIN:
-                least = hand.known if not hand.unseen else tuple(hand.least(g) for g in range(5))
+                least = known if not unseen else tuple(hand.least(g) for g in range(5))
                 if max(least) >= 2:
                     ratios = self.ratios(s, seat)
                     bank = s.bank
                     for give in range(5):
                         if least[give] >= 2 and least[give] >= ratios[give]:
-                            out.extend([Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
-                                        for get in range(5) if get != give and bank[get]])
+                            name = RES[give]
+                            out += [_move("trade_bank", seat, {"give": name, "get": RES[get], "count": 1})
+                                    for get in range(5) if get != give and bank[get]]
                 if not s.dev_played:
-                    out.extend(self._dev_moves(s, seat))
+                    out += self._dev_moves(s, seat)
             return out
         if ph == PRE_ROLL:
-            out = [Move("roll", seat, {})]
+            out = [_move("roll", seat, {})]
             if not s.dev_played:
-                out.extend(self._dev_moves(s, seat))
+                out += self._dev_moves(s, seat)
             return out
         if ph == ROBBER:
             out = []
-            bld = s.buildings
             hands = s.hands
             robber = s.robber
-            own, city = seat * 2, seat * 2 + 1
-            victims: dict[int, set[int]] = {}  # hex -> other players with a building there
-            vertex_hexes = topo.vertex_hexes
-            for v, x in enumerate(bld):
-                if x >= 0 and x != own and x != city:
-                    for h in vertex_hexes[v]:
-                        victims.setdefault(h, set()).add(x >> 1)
-            for h, (q, r_) in enumerate(topo.hexes):
+            for h, (q, r_), there in self._robber_targets(s, seat):
                 if h == robber:
                     continue
-                there = victims.get(h)
-                with_cards = [p for p in sorted(there) if hands[p][-1].size] if there else ()
+                with_cards = [p for p in there if hands[p][-1].size] if there else ()
                 if with_cards:
-                    out.extend([Move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards])
+                    out += [_move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards]
                 else:
-                    out.append(Move("move_robber", seat, {"hex": [q, r_], "victim": None}))
+                    out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": None}))
             return out
         if ph == SETUP_S:
-            return [Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
+            return [_move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
         if ph == SETUP_R or ph == ROAD_BUILDING:
-            return [Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
+            return [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
-            return [Move("discard", seat, {"cards": self._cards_dict(c)}) for c in self._discards(self._ref(s, seat), s.pending[seat])]
+            return [_move("discard", seat, {"cards": dict(c)}) for c in _discard_choices(self._ref(s, seat).known, s.pending[seat])]
         return []
+
+    def _own_settlements(self, s: State, seat: int) -> tuple[int, ...]:
+        """The intersections of ``seat``'s settlements (where a city can go)."""
+        placed = _placed(s.buildings, s.topo)
+        got = placed.settlements.get(seat)
+        if got is None:
+            own = seat * 2
+            got = placed.settlements[seat] = tuple(v for v, x in enumerate(s.buildings) if x == own)
+        return got
+
+    def _robber_targets(self, s: State, seat: int) -> tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]:
+        """Every land hex with the other players who have a building there
+        (sorted), for ``seat`` moving the robber."""
+        placed = _placed(s.buildings, s.topo)
+        got = placed.targets.get(seat)
+        if got is None:
+            everyone = placed.targets.get(-1)
+            if everyone is None:
+                topo = s.topo
+                owners: dict[int, set[int]] = {}  # hex -> players with a building there
+                vertex_hexes = topo.vertex_hexes
+                for v, x in enumerate(s.buildings):
+                    if x >= 0:
+                        for h in vertex_hexes[v]:
+                            owners.setdefault(h, set()).add(x >> 1)
+                everyone = placed.targets[-1] = tuple((h, at, tuple(sorted(owners.get(h, ()))))
+                                                      for h, at in enumerate(topo.hexes))
+            got = placed.targets[seat] = tuple((h, at, tuple(p for p in there if p != seat) if seat in there else there)
+                                               for h, at, there in everyone)
+        return got
 
     def _dev_moves(self, s: State, seat: int) -> list[Move]:
         if s.dev_played:
@@ -1390,51 +1442,43 @@ class Catan(Game):
             return []
         out = []
         if old[KNIGHT]:
-            out.append(Move("play_knight", seat, {}))
+            out.append(_move("play_knight", seat, {}))
         if old[ROADS] and s.built[seat][2] < MAX_ROADS:
-            out.append(Move("play_road_building", seat, {}))
+            out.append(_move("play_road_building", seat, {}))
         if old[PLENTY]:
             want = min(2, sum(s.bank))
             for combo in combinations_with_replacement(range(5), want):
                 if all(combo.count(r) <= s.bank[r] for r in set(combo)):
-                    out.append(Move("play_year_of_plenty", seat, {"cards": [RES[r] for r in combo]}))
+                    out.append(_move("play_year_of_plenty", seat, {"cards": [RES[r] for r in combo]}))
         if old[MONOPOLY]:
             exact = all(self._ref(s, p).exact for p in range(s.cfg.n))
             if exact:
-                out.extend(Move("play_monopoly", seat, {"resource": RES[r], "given": {
+                out.extend(_move("play_monopoly", seat, {"resource": RES[r], "given": {
                     str(p): self._ref(s, p).known[r] for p in range(s.cfg.n) if p != seat}}) for r in range(5))
-        return out
-
-    @staticmethod
-    def _discards(hand: Hand, k: int) -> list[tuple[int, ...]]:
-        """Every way to discard ``k`` of the known cards (a hand with unseen cards: none listed)."""
-        have = hand.known
-        out = []
-
-        def rec(r: int, left: int, acc: list[int]) -> None:
-            if r == 4:
-                if left <= have[4]:
-                    out.append(tuple(acc + [left]))
-                return
-            for x in range(min(left, have[r]) + 1):
-                rec(r + 1, left - x, acc + [x])
-
-        rec(0, k, [])
         return out
 
     # -- chance -------------------------------------------------------------------------
     def chance_outcome(self, s: State, rng: random.Random) -> Move | None:
         if s.phase == DICE:
-            return Move("dice", None, {"dice": [rng.randint(1, 6), rng.randint(1, 6)]})
+            if type(rng) is random.Random:  # randint(1, 6) as the stock Random draws it, without its three calls
+                bits = rng.getrandbits
+                a = bits(3)
+                while a >= 6:
+                    a = bits(3)
+                b = bits(3)
+                while b >= 6:
+                    b = bits(3)
+                return _move("dice", None, {"dice": [a + 1, b + 1]})
+            return _move("dice", None, {"dice": [rng.randint(1, 6), rng.randint(1, 6)]})
         if s.phase == STEAL:
             hand = self._ref(s, s.victim)
             cards = [r for r in range(5) for _ in range(hand.known[r])]
             card = RES[rng.choice(cards)] if cards and hand.exact else None
-            return Move("steal", s.turn, {"card": card, "from": s.victim})
+            return _move("steal", s.turn, {"card": card, "from": s.victim})
         if s.phase == DEV_DRAW:
             pool = s.pools[s.cfg.n + 1]
             cards = [k for k in range(5) for _ in range(pool[k])]
-            return Move("draw_dev", s.actor, {"card": DEV[rng.choice(cards)] if cards else None})
+            return _move("draw_dev", s.actor, {"card": DEV[rng.choice(cards)] if cards else None})
         return None
 
     # -- views ----------------------------------------------------------------------------
@@ -1602,10 +1646,117 @@ def _tuplify(v: Any) -> Any:
 MAX_WORLDS = 4096
 
 _RATIOS = {4: (4, 4, 4, 4, 4), 3: (3, 3, 3, 3, 3)}
-#: id(buildings) -> (buildings, topology, {seat: ratios}): the harbour ratios
-#: change only when a building does, and states share their buildings tuple
-#: until then (the tuple is kept, so its id is not reused while cached)
-_RATIO_MEMO: dict[int, tuple[tuple[int, ...], Any, dict[int, tuple[int, ...]]]] = {}
+
+
+class _Placed:
+    """What follows from the buildings alone, worked out once per buildings
+    tuple: harbour ratios per seat, what each roll pays (per robber hex and
+    number), who can be robbed on each hex. States share their buildings
+    tuple until a building changes, so a few hundred events reuse one."""
+
+    __slots__ = ("bld", "topo", "ratios", "rolls", "targets", "settlements")
+
+    def __init__(self, bld: tuple[int, ...], topo: B.Topology) -> None:
+        self.bld = bld  # kept, so its id is not reused while cached
+        self.topo = topo
+        self.ratios: dict[int, tuple[int, ...]] = {}
+        self.rolls: dict[int, _Roll] = {}
+        #: per mover: (hex, [q, r], the other players with a building there) of every hex
+        self.targets: dict[int, tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]] = {}
+        #: per seat: the intersections of its settlements
+        self.settlements: dict[int, tuple[int, ...]] = {}
+
+
+class _Roll(NamedTuple):
+    """What a roll pays before the bank is asked (``Catan._roll``)."""
+
+    gains: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, cards per resource), seats in first-paid order
+    need: tuple[int, ...]  # cards of each resource the bank owes in all
+    yields: tuple[tuple[int, int, int], ...]  # (hex, resource, cards) per hex that pays
+    blocked: tuple[tuple[int, int], ...]  # (seat, cards) the robber's hex withholds
+
+
+#: id(buildings) -> ``_Placed`` (the entry keeps the tuple, so the id stays its own)
+_PLACED: dict[int, _Placed] = {}
+
+
+def _placed(bld: tuple[int, ...], topo: B.Topology) -> _Placed:
+    got = _PLACED.get(id(bld))
+    if got is None or got.bld is not bld or got.topo is not topo:
+        if len(_PLACED) > 256:
+            _PLACED.clear()
+        got = _PLACED[id(bld)] = _Placed(bld, topo)
+    return got
+
+
+class _Network:
+    """What follows from the roads and buildings together, once per roads
+    tuple (and its buildings): where each seat can build a road or a
+    settlement."""
+
+    __slots__ = ("roads", "bld", "topo", "road_spots", "settlement_spots")
+
+    def __init__(self, roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> None:
+        self.roads = roads  # kept, as in ``_Placed``
+        self.bld = bld
+        self.topo = topo
+        self.road_spots: dict[int, tuple[int, ...]] = {}
+        self.settlement_spots: dict[int, tuple[int, ...]] = {}
+
+
+#: id(roads) -> ``_Network``
+_NETWORK: dict[int, _Network] = {}
+
+
+def _network(roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> _Network:
+    got = _NETWORK.get(id(roads))
+    if got is None or got.roads is not roads or got.bld is not bld or got.topo is not topo:
+        if len(_NETWORK) > 256:
+            _NETWORK.clear()
+        got = _NETWORK[id(roads)] = _Network(roads, bld, topo)
+    return got
+
+
+@lru_cache(maxsize=4096)
+def _discard_choices(have: tuple[int, ...], k: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every way to discard ``k`` of the known cards ``have``, each as the
+    items of its ``cards`` dict, in increasing order of lumber, then brick,
+    wool, grain (a hand with unseen cards: none listed)."""
+    h0, h1, h2, h3, h4 = have
+    r0, r1, r2, r3, r4 = RES
+    out = []
+    for x0 in range(min(k, h0) + 1):
+        a = k - x0
+        for x1 in range(min(a, h1) + 1):
+            b = a - x1
+            for x2 in range(min(b, h2) + 1):
+                c = b - x2
+                for x3 in range(max(0, c - h4), min(c, h3) + 1):
+                    x4 = c - x3
+                    out.append(tuple(item for item in ((r0, x0), (r1, x1), (r2, x2), (r3, x3), (r4, x4)) if item[1]))
+    return tuple(out)
+
+
+_new_move = object.__new__
+
+
+def _move(type_: str, seat: int | None, data: dict[str, Any]) -> Move:
+    """``Move(type_, seat, data)`` without the frozen dataclass's per-field
+    ``object.__setattr__`` (legal moves make thousands per game)."""
+    m = _new_move(Move)
+    d = m.__dict__
+    d["type"] = type_
+    d["seat"] = seat
+    d["data"] = data
+    return m
+
+
+try:
+    _MOVE_OK = _move("x", None, {}) == Move("x", None, {})
+except AttributeError:  # pragma: no cover  (Move without a __dict__)
+    _MOVE_OK = False
+if not _MOVE_OK:  # pragma: no cover
+    _move = Move  # type: ignore[assignment]  # noqa: F811
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})
