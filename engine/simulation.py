@@ -109,7 +109,10 @@ def _play_engine_only(
                 continue
         if seq >= max_events:
             break
-        seat = next(a for a in acting if a != CHANCE and a != "table")
+        if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
+            seat = acting[0]
+        else:
+            seat = next(a for a in acting if a != CHANCE and a != "table")
         move = bots[seat](game, state, seat, rng)
         state = apply(state, move.type, seat, move.data)
         seq += 1

@@ -773,37 +773,58 @@ class Catan(Game):
         trail from there also uses its second road, so it is a closed circuit,
         and the circuit can start at any of its intersections, so at one of
         those unless the whole network piece is a plain ring (counted whole)."""
-        topo = s.topo
-        roads, bld = s.roads, s.buildings
-        own = [e for e, o in enumerate(roads) if o == seat]
-        if len(own) < 2:
-            return len(own)
-        edge_vertices = topo.edge_vertices
-        at: dict[int, list[tuple[int, int]]] = {}
-        for i, e in enumerate(own):
+        roads = s.roads
+        total = roads.count(seat)
+        if total < 2:
+            return total
+        bld = s.buildings
+        edge_vertices = s.topo.edge_vertices
+        at: dict[int, list[tuple[int, int]]] = {}  # intersection -> (road's bit, the road's other end)
+        e = -1
+        bit = 1
+        for _ in range(total):
+            e = roads.index(seat, e + 1)
             a, b = edge_vertices[e]
-            at.setdefault(a, []).append((1 << i, b))
-            at.setdefault(b, []).append((1 << i, a))
-        mine = (seat * 2, seat * 2 + 1)
-        blocked = {v for v in at if bld[v] != -1 and bld[v] not in mine}
-        starts = [v for v, ways in at.items() if len(ways) != 2 or v in blocked]
-        best = 0
-        total = len(own)
+            ways = at.get(a)
+            if ways is None:
+                at[a] = [(bit, b)]
+            else:
+                ways.append((bit, b))
+            ways = at.get(b)
+            if ways is None:
+                at[b] = [(bit, a)]
+            else:
+                ways.append((bit, a))
+            bit <<= 1
+        blocked = set()
+        starts = []
+        for v, ways in at.items():
+            x = bld[v]
+            if x != -1 and x >> 1 != seat:
+                blocked.add(v)
+                starts.append(v)
+            elif len(ways) != 2:
+                starts.append(v)
 
-        def walk(v: int, used: int, length: int) -> None:
-            nonlocal best
-            if length > best:
-                best = length
-            if length and v in blocked:
-                return
+        def walk(v: int, used: int) -> int:
+            """The longest trail on from ``v``, the roads in ``used`` spent."""
+            longest = 0
             for bit, w in at[v]:
                 if not used & bit:
-                    walk(w, used | bit, length + 1)
+                    length = 1 if w in blocked else 1 + walk(w, used | bit)
+                    if length > longest:
+                        longest = length
+            return longest
 
+        best = 0
         for v in starts:
-            walk(v, 0, 0)
-            if best == total:
-                return best
+            length = walk(v, 0)
+            if length > best:
+                best = length
+                if best == total:
+                    return best
+        if len(at) - len(starts) < 6:
+            return best  # no room for a ring (the shortest is a hexagon's six roads)
         # the pieces without a start are rings of two-road intersections
         seen = set(starts)
         stack = list(starts)
@@ -860,7 +881,8 @@ class Catan(Game):
             rolled["phase"] = MAIN
             return self._produce(s, total, rolled)
         limit = s.cfg.discard_limit
-        pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
+        sizes = [sum(row[-1][0]) + len(row[-1][1]) for row in s.hands[:n]]
+        pending = tuple(k // 2 if k > limit else 0 for k in sizes)
         if any(pending):
             return s._replace(phase=DISCARD, pending=pending, **rolled)
         return s._replace(phase=ROBBER, ret=MAIN, **rolled)
@@ -1371,21 +1393,25 @@ class Catan(Game):
                             out += [_move("trade_bank", seat, {"give": name, "get": RES[get], "count": 1})
                                     for get in range(5) if get != give and bank[get]]
                 if not s.dev_played:
-                    out += self._dev_moves(s, seat)
+                    dk = s.dev[seat][-1][0]  # the development cards the log knows
+                    if dk[0] or dk[1] or dk[2] or dk[3]:
+                        out += self._dev_moves(s, seat)
             return out
         if ph == PRE_ROLL:
             out = [_move("roll", seat, {})]
             if not s.dev_played:
-                out += self._dev_moves(s, seat)
+                dk = s.dev[seat][-1][0]
+                if dk[0] or dk[1] or dk[2] or dk[3]:
+                    out += self._dev_moves(s, seat)
             return out
         if ph == ROBBER:
             out = []
-            hands = s.hands
             robber = s.robber
+            held = [len(row[-1][1]) or sum(row[-1][0]) for row in s.hands]  # zero: no cards to steal
             for h, (q, r_), there in self._robber_targets(s, seat):
                 if h == robber:
                     continue
-                with_cards = [p for p in there if hands[p][-1].size] if there else ()
+                with_cards = [p for p in there if held[p]] if there else ()
                 if with_cards:
                     out += [_move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards]
                 else:
