@@ -1287,12 +1287,15 @@ class Catan(Game):
         give, get, count = RES_ALIASES[data["give"]], RES_ALIASES[data["get"]], data["count"]
         if give == get:
             raise RuleViolation(P + "trade_maritime", "a maritime trade gets a different resource")
-        k = self.ratio(s, seat, give) * count
-        if s.bank[get] < count:
-            raise RuleViolation(P + "bank_limit", f"the bank holds {s.bank[get]} {RES[get]}, not {count}")
-        hands = self._pay(s, s.hands, seat, _one(give, k))
-        hands = self._gain(s, hands, seat, _one(get, count))
-        return s._replace(hands=hands, bank=_add(_add(s.bank, _one(give, k)), _one(get, count), -1))
+        k = self.ratios(s, seat)[give] * count
+        bank = s.bank
+        if bank[get] < count:
+            raise RuleViolation(P + "bank_limit", f"the bank holds {bank[get]} {RES[get]}, not {count}")
+        paid, got = _one(give, k), _one(get, count)
+        hands = self._gain(s, self._pay(s, s.hands, seat, paid), seat, got)
+        return s._replace(hands=hands, bank=(bank[0] + paid[0] - got[0], bank[1] + paid[1] - got[1],
+                                             bank[2] + paid[2] - got[2], bank[3] + paid[3] - got[3],
+                                             bank[4] + paid[4] - got[4]))
 
     def _a_trade(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:

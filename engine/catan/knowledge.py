@@ -123,19 +123,31 @@ def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
     k = h.known
     if k[0] >= counts[0] and k[1] >= counts[1] and k[2] >= counts[2] and k[3] >= counts[3] and k[4] >= counts[4]:
         return Hand((k[0] - counts[0], k[1] - counts[1], k[2] - counts[2], k[3] - counts[3], k[4] - counts[4]), h.unseen)
-    need = _shortfall(h, counts)
-    known = tuple(h.known[r] - (counts[r] - need[r]) for r in range(R))
-    if not _hall(need, h.unseen):
-        names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
-        origins = tuple(sorted({o for _, o in h.unseen}))
-        raise Contradiction(f"{names} cannot be in a hand of {_show(h)}", origins)
-    mask = 0
+    # the known cards pay what they can, unseen cards the rest (``need``)
+    known = []
+    need = []
+    mask = 0  # the resources unseen cards must supply
     for r in range(R):
-        if need[r]:
+        have, want = k[r], counts[r]
+        if have >= want:
+            known.append(have - want)
+            need.append(0)
+        else:
+            known.append(0)
+            need.append(want - have)
             mask |= 1 << r
+    unseen = h.unseen
     used = sum(need)
-    cand = [u for u in h.unseen if u[0] & mask]
-    rest = [u for u in h.unseen if not u[0] & mask]
+    cand = [u for u in unseen if u[0] & mask]
+    if mask & (mask - 1):  # several resources: every group of them must find its cards
+        ok = _hall(tuple(need), unseen)
+    else:  # one resource
+        ok = len(cand) >= used
+    if not ok:
+        names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
+        origins = tuple(sorted({o for _, o in unseen}))
+        raise Contradiction(f"{names} cannot be in a hand of {_show(h)}", origins)
+    rest = [u for u in unseen if not u[0] & mask]
     if len(cand) > used:
         union = 0
         latest = 0
@@ -143,7 +155,7 @@ def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
             union |= m
             latest = max(latest, o)
         rest.extend([(union, latest)] * (len(cand) - used))
-    return Hand(known, tuple(sorted(rest)))
+    return Hand(tuple(known), tuple(sorted(rest)))
 
 
 def lose_random(h: Hand, origin: int) -> tuple[Hand, int]:
