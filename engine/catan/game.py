@@ -12,7 +12,6 @@ shows only its own. docs/games/catan.md lists the events and options.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
@@ -101,6 +100,9 @@ class State(NamedTuple):
 
 
 _FIELD = {name: i for i, name in enumerate(State._fields)}
+#: positions of fields that the most frequent events set in place (``_a_dice``)
+_F_PHASE, _F_DICE, _F_HIST, _F_BLOCKED, _F_HANDS, _F_BANK, _F_PRODUCED, _F_HEX_YIELD = (
+    _FIELD[name] for name in ("phase", "dice", "hist", "blocked", "hands", "bank", "produced", "hex_yield"))
 _new_state = _new_hand = tuple.__new__
 
 
@@ -875,20 +877,24 @@ class Catan(Game):
         d = data["dice"]
         total = d[0] + d[1]
         hist = s.hist
-        rolled = {"dice": (d[0], d[1]), "hist": hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]}
-        n = s.cfg.n
+        hist = hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]
         if total != 7:
-            rolled["phase"] = MAIN
-            return self._produce(s, total, rolled)
+            v = list(s)  # the state's fields, set here and by _produce (one new state per roll)
+            v[_F_DICE] = (d[0], d[1])
+            v[_F_HIST] = hist
+            v[_F_PHASE] = MAIN
+            self._produce(s, total, v)
+            return _new_state(State, v)
+        n = s.cfg.n
         limit = s.cfg.discard_limit
         sizes = [sum(row[-1][0]) + len(row[-1][1]) for row in s.hands[:n]]
         pending = tuple(k // 2 if k > limit else 0 for k in sizes)
         if any(pending):
-            return s._replace(phase=DISCARD, pending=pending, **rolled)
-        return s._replace(phase=ROBBER, ret=MAIN, **rolled)
+            return s._replace(phase=DISCARD, pending=pending, dice=(d[0], d[1]), hist=hist)
+        return s._replace(phase=ROBBER, ret=MAIN, dice=(d[0], d[1]), hist=hist)
 
-    def _produce(self, s: State, total: int, also: dict[str, Any]) -> State:
-        """Pay the roll ``total``; ``also``: more fields to set in the same step.
+    def _produce(self, s: State, total: int, v: list[Any]) -> None:
+        """Pay the roll ``total`` into ``v``, the fields of the state after it.
 
         The bank-shortage rule: a resource the bank cannot pay in full goes to
         nobody, unless only one player is owed it (who gets what is left)."""
@@ -903,10 +909,10 @@ class Catan(Game):
             blocked = list(s.blocked)
             for p, k in roll.blocked:
                 blocked[p] += k
-            also["blocked"] = tuple(blocked)
+            v[_F_BLOCKED] = tuple(blocked)
         gains = roll.gains
         if not gains:
-            return s._replace(**also)
+            return
         bank = s.bank
         need = roll.need
         if need[0] <= bank[0] and need[1] <= bank[1] and need[2] <= bank[2] and need[3] <= bank[3] and need[4] <= bank[4]:
@@ -934,8 +940,12 @@ class Catan(Game):
         produced = list(s.produced)
         for p, g in gains:
             hands = self._gain(s, hands, p, g)
-            produced[p] = _add(produced[p], g)
-        return s._replace(hands=hands, bank=bank, produced=tuple(produced), hex_yield=tuple(hex_yield), **also)
+            was = produced[p]
+            produced[p] = (was[0] + g[0], was[1] + g[1], was[2] + g[2], was[3] + g[3], was[4] + g[4])
+        v[_F_HANDS] = hands
+        v[_F_BANK] = bank
+        v[_F_PRODUCED] = tuple(produced)
+        v[_F_HEX_YIELD] = tuple(hex_yield)
 
     @staticmethod
     def _roll(topo: B.Topology, bld: tuple[int, ...], robber: int, total: int) -> _Roll:
@@ -1158,19 +1168,18 @@ class Catan(Game):
 
     @staticmethod
     def _find_road_spots(topo: B.Topology, roads: tuple[int, ...], bld: tuple[int, ...], seat: int) -> tuple[int, ...]:
-        ends = set()
-        for e, o in enumerate(roads):
-            if o == seat:
-                ends.update(topo.edge_vertices[e])
-        for v, b in enumerate(bld):
-            if b >= 0 and b >> 1 == seat:
-                ends.add(v)
+        ends = set(_owned(bld, seat * 2))
+        ends.update(_owned(bld, seat * 2 + 1))
+        edge_vertices = topo.edge_vertices
+        for e in _owned(roads, seat):
+            ends.update(edge_vertices[e])
         spots = set()
+        vertex_edges = topo.vertex_edges
         for v in ends:
             b = bld[v]
             if b >= 0 and b >> 1 != seat:
                 continue  # no road through another player's building
-            for e in topo.vertex_edges[v]:
+            for e in vertex_edges[v]:
                 if roads[e] == -1:
                     spots.add(e)
         return tuple(sorted(spots))
@@ -1179,11 +1188,10 @@ class Catan(Game):
         net = _network(s.roads, s.buildings, s.topo)
         got = net.settlement_spots.get(seat)
         if got is None:
-            topo = s.topo
+            edge_vertices = s.topo.edge_vertices
             near = set()
-            for e, o in enumerate(s.roads):
-                if o == seat:
-                    near.update(topo.edge_vertices[e])
+            for e in _owned(s.roads, seat):
+                near.update(edge_vertices[e])
             got = net.settlement_spots[seat] = tuple(sorted(v for v in near if self._distance_ok(s, v)))
         return list(got)
 
@@ -1411,10 +1419,10 @@ class Catan(Game):
             out = []
             robber = s.robber
             held = [len(row[-1][1]) or sum(row[-1][0]) for row in s.hands]  # zero: no cards to steal
-            for h, (q, r_), there in self._robber_targets(s, seat):
+            for h, (q, r_), there in self._robber_targets(s):
                 if h == robber:
                     continue
-                with_cards = [p for p in there if held[p]] if there else ()
+                with_cards = [p for p in there if held[p] and p != seat] if there else ()
                 if with_cards:
                     out += [_move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards]
                 else:
@@ -1425,7 +1433,7 @@ class Catan(Game):
         if ph == SETUP_R or ph == ROAD_BUILDING:
             return [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
-            return [_move("discard", seat, {"cards": dict(c)}) for c in _discard_choices(self._ref(s, seat).known, s.pending[seat])]
+            return [_move("discard", seat, {"cards": c}) for c in _discard_cards(self._ref(s, seat).known, s.pending[seat])]
         return []
 
     def _own_settlements(self, s: State, seat: int) -> tuple[int, ...]:
@@ -1437,25 +1445,19 @@ class Catan(Game):
             got = placed.settlements[seat] = tuple(v for v, x in enumerate(s.buildings) if x == own)
         return got
 
-    def _robber_targets(self, s: State, seat: int) -> tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]:
-        """Every land hex with the other players who have a building there
-        (sorted), for ``seat`` moving the robber."""
+    def _robber_targets(self, s: State) -> tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]:
+        """Every land hex with the players who have a building there (sorted)."""
         placed = _placed(s.buildings, s.topo)
-        got = placed.targets.get(seat)
+        got = placed.targets
         if got is None:
-            everyone = placed.targets.get(-1)
-            if everyone is None:
-                topo = s.topo
-                owners: dict[int, set[int]] = {}  # hex -> players with a building there
-                vertex_hexes = topo.vertex_hexes
-                for v, x in enumerate(s.buildings):
-                    if x >= 0:
-                        for h in vertex_hexes[v]:
-                            owners.setdefault(h, set()).add(x >> 1)
-                everyone = placed.targets[-1] = tuple((h, at, tuple(sorted(owners.get(h, ()))))
-                                                      for h, at in enumerate(topo.hexes))
-            got = placed.targets[seat] = tuple((h, at, tuple(p for p in there if p != seat) if seat in there else there)
-                                               for h, at, there in everyone)
+            topo = s.topo
+            owners: dict[int, set[int]] = {}  # hex -> players with a building there
+            vertex_hexes = topo.vertex_hexes
+            for v, x in enumerate(s.buildings):
+                if x >= 0:
+                    for h in vertex_hexes[v]:
+                        owners.setdefault(h, set()).add(x >> 1)
+            got = placed.targets = tuple((h, at, tuple(sorted(owners.get(h, ())))) for h, at in enumerate(topo.hexes))
         return got
 
     def _dev_moves(self, s: State, seat: int) -> list[Move]:
@@ -1690,8 +1692,8 @@ class _Placed:
         self.topo = topo
         self.ratios: dict[int, tuple[int, ...]] = {}
         self.rolls: dict[int, _Roll] = {}
-        #: per mover: (hex, [q, r], the other players with a building there) of every hex
-        self.targets: dict[int, tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]] = {}
+        #: (hex, (q, r), the players with a building there) of every hex
+        self.targets: tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...] | None = None
         #: per seat: the intersections of its settlements
         self.settlements: dict[int, tuple[int, ...]] = {}
 
@@ -1710,12 +1712,19 @@ _PLACED: dict[int, _Placed] = {}
 
 
 def _placed(bld: tuple[int, ...], topo: B.Topology) -> _Placed:
+    got = _LAST_PLACED[0]  # consecutive events mostly share their buildings
+    if got.bld is bld and got.topo is topo:
+        return got
     got = _PLACED.get(id(bld))
     if got is None or got.bld is not bld or got.topo is not topo:
         if len(_PLACED) > 256:
             _PLACED.clear()
         got = _PLACED[id(bld)] = _Placed(bld, topo)
+    _LAST_PLACED[0] = got
     return got
+
+
+_LAST_PLACED = [_Placed((), None)]
 
 
 class _Network:
@@ -1746,11 +1755,10 @@ def _network(roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> 
     return got
 
 
-@lru_cache(maxsize=4096)
-def _discard_choices(have: tuple[int, ...], k: int) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """Every way to discard ``k`` of the known cards ``have``, each as the
-    items of its ``cards`` dict, in increasing order of lumber, then brick,
-    wool, grain (a hand with unseen cards: none listed)."""
+def _discard_cards(have: tuple[int, ...], k: int) -> list[dict[str, int]]:
+    """Every way to discard ``k`` of the known cards ``have``, each as its
+    ``cards`` dict, in increasing order of lumber, then brick, wool, grain (a
+    hand with unseen cards: none listed)."""
     h0, h1, h2, h3, h4 = have
     r0, r1, r2, r3, r4 = RES
     out = []
@@ -1761,9 +1769,30 @@ def _discard_choices(have: tuple[int, ...], k: int) -> tuple[tuple[tuple[str, in
             for x2 in range(min(b, h2) + 1):
                 c = b - x2
                 for x3 in range(max(0, c - h4), min(c, h3) + 1):
-                    x4 = c - x3
-                    out.append(tuple(item for item in ((r0, x0), (r1, x1), (r2, x2), (r3, x3), (r4, x4)) if item[1]))
-    return tuple(out)
+                    cards = {}
+                    if x0:
+                        cards[r0] = x0
+                    if x1:
+                        cards[r1] = x1
+                    if x2:
+                        cards[r2] = x2
+                    if x3:
+                        cards[r3] = x3
+                    if c - x3:
+                        cards[r4] = c - x3
+                    out.append(cards)
+    return out
+
+
+def _owned(t: tuple[int, ...], x: int) -> list[int]:
+    """The indexes where ``t`` holds ``x`` (a seat's roads, settlements), found
+    by ``tuple.index`` rather than a Python loop over every path."""
+    out = []
+    i = -1
+    for _ in range(t.count(x)):
+        i = t.index(x, i + 1)
+        out.append(i)
+    return out
 
 
 _new_move = object.__new__
