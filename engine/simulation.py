@@ -184,9 +184,14 @@ class Simulator:
         else:
             table = Table(setup, keep_log)
             game = table.game
+            actors = game.actors
             while table.ms.result is None and table.ms.seq < max_events:
                 state = table.ms.state
-                seat = next(a for a in game.actors(state) if a != CHANCE and a != "table")
+                acting = actors(state)
+                if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
+                    seat = acting[0]
+                else:
+                    seat = next(a for a in acting if a != CHANCE and a != "table")
                 move = bots[seat](game, state, seat, rng)
                 table.enter(move.type, seat, move.data, validate)
             seq, state, result, log = table.ms.seq, table.ms.state, table.ms.result, table.log
