@@ -738,7 +738,7 @@ class Catan(Game):
             bank = _add(bank, ROAD_COST)
         b, c, r = s.built[seat]
         s = s._replace(roads=_put(s.roads, e, seat), built=_put(s.built, seat, (b, c, r + 1)), hands=hands, bank=bank)
-        s = self._longest(s, {seat})
+        s = self._longest(s, {seat}, added=e)
         if s.phase == SETUP_R:
             n = s.cfg.n
             step = s.step + 1
@@ -766,8 +766,11 @@ class Catan(Game):
                           hands=hands, bank=_add(s.bank, CITY_COST))
 
     # longest road -------------------------------------------------------------------
-    def road_length(self, s: State, seat: int) -> int:
+    def road_length(self, s: State, seat: int, piece: int | None = None) -> int:
         """The longest trail of ``seat``'s roads; other players' buildings cut it.
+        With ``piece`` (a path holding one of the seat's roads): the longest
+        trail of the network piece that road belongs to (the roads it reaches
+        without passing another player's building).
 
         A depth-first walk over the trails, started only where a longest trail
         can start: at a dead end or a fork (odd degree) or at another player's
@@ -776,16 +779,19 @@ class Catan(Game):
         and the circuit can start at any of its intersections, so at one of
         those unless the whole network piece is a plain ring (counted whole)."""
         roads = s.roads
-        total = roads.count(seat)
+        bld = s.buildings
+        topo = s.topo
+        if piece is None:
+            own = _owned(roads, seat)
+        else:
+            own = self._network_piece(topo, roads, bld, seat, piece)
+        total = len(own)
         if total < 2:
             return total
-        bld = s.buildings
-        edge_vertices = s.topo.edge_vertices
+        edge_vertices = topo.edge_vertices
         at: dict[int, list[tuple[int, int]]] = {}  # intersection -> (road's bit, the road's other end)
-        e = -1
         bit = 1
-        for _ in range(total):
-            e = roads.index(seat, e + 1)
+        for e in own:
             a, b = edge_vertices[e]
             ways = at.get(a)
             if ways is None:
@@ -849,10 +855,35 @@ class Catan(Game):
                 best = max(best, len(ring))  # a ring has as many roads as intersections
         return best
 
-    def _longest(self, s: State, seats: set[int]) -> State:
+    @staticmethod
+    def _network_piece(topo: B.Topology, roads: tuple[int, ...], bld: tuple[int, ...], seat: int, e: int) -> list[int]:
+        """``seat``'s roads reachable from its road on path ``e`` without
+        passing through another player's building."""
+        piece = {e}
+        stack = [e]
+        edge_vertices, vertex_edges = topo.edge_vertices, topo.vertex_edges
+        while stack:
+            for v in edge_vertices[stack.pop()]:
+                x = bld[v]
+                if x != -1 and x >> 1 != seat:
+                    continue  # the trail stops here
+                for f in vertex_edges[v]:
+                    if roads[f] == seat and f not in piece:
+                        piece.add(f)
+                        stack.append(f)
+        return sorted(piece)
+
+    def _longest(self, s: State, seats: set[int], added: int | None = None) -> State:
+        """Road lengths of ``seats`` again, and who holds Longest Road. With
+        ``added``, the path of the one road just built by the one seat: a
+        trail without it was there before, so the new length is the old one
+        or the longest trail of the network piece the new road is in."""
         lens = list(s.road_len)
         for p in seats:
-            lens[p] = self.road_length(s, p)
+            if added is None:
+                lens[p] = self.road_length(s, p)
+            else:
+                lens[p] = max(lens[p], self.road_length(s, p, added))
         lens_t = tuple(lens)
         holder = s.longest
         top = max(lens_t)
