@@ -1453,10 +1453,12 @@ class Catan(Game):
             for h, (q, r_), there in self._robber_targets(s):
                 if h == robber:
                     continue
-                with_cards = [p for p in there if held[p] and p != seat] if there else ()
-                if with_cards:
-                    out += [_move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards]
-                else:
+                victim = None  # nobody there with cards to steal from
+                for p in there:
+                    if held[p] and p != seat:
+                        victim = p
+                        out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": p}))
+                if victim is None:
                     out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": None}))
             return out
         if ph == SETUP_S:
