@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations_with_replacement
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
@@ -94,9 +95,9 @@ class State(NamedTuple):
     def actor(self) -> int:
         return self.step if self.phase == SBP or (self.ret == SBP and self.phase == DEV_DRAW) else self.turn
 
-    @property
-    def topo(self) -> B.Topology:
-        return self.cfg.topo
+    #: the board's topology (``cfg.topo``; read through a C-level getter, as
+    #: most events ask for it)
+    topo = property(attrgetter("cfg.topo"))
 
 
 _FIELD = {name: i for i, name in enumerate(State._fields)}
@@ -1400,7 +1401,6 @@ class Catan(Game):
                 return []
         elif seat is None or seat not in self.actors(s):
             return []
-        topo = s.topo
         if ph == MAIN or ph == SBP:
             out = [_move("end_turn", seat, {})]
             hand = s.hands[seat][-1]
@@ -1462,7 +1462,7 @@ class Catan(Game):
                     out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": None}))
             return out
         if ph == SETUP_S:
-            return [_move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
+            return [_move("build_settlement", seat, {"vertex": v}) for v in range(len(s.buildings)) if self._distance_ok(s, v)]
         if ph == SETUP_R or ph == ROAD_BUILDING:
             return [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
