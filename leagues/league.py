@@ -27,15 +27,17 @@ from typing import Any
 
 from engine.core import MalformedEvent, RuleViolation
 
-from . import pairing_v1
+from . import pairing_v1, pairing_v2
 from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
 
-#: The pairing system a new league records in its setup: 2 is the FIDE Dutch
-#: system (C.04.3, 2025) and the Berger tables with the double round robin's
-#: seam swap; 1 (a setup that names none) is the system of the first releases,
-#: kept in ``pairing_v1`` so that their leagues replay and verify unchanged.
-PAIRING_SYSTEM = 2
-PAIRING_SYSTEMS = (1, 2)
+#: The pairing system a new league records in its setup: 3 is the FIDE Dutch
+#: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it, closer to
+#: bbpPairings, with the Berger tables' double round robin seam swap; 2 is the
+#: first Dutch-system release, kept in ``pairing_v2``; 1 (a setup that names
+#: none) is the system of the first releases, kept in ``pairing_v1``. Each
+#: league replays and verifies with the system it recorded.
+PAIRING_SYSTEM = 3
+PAIRING_SYSTEMS = (1, 2, 3)
 from .standings import LeagueResult, Rules, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
@@ -163,8 +165,9 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
         if state.pairing_system == 1:
             return pairing_v1.swiss_pairings(order, history, number).to_dict()
         numbers = {p: k + 1 for k, p in enumerate(state.players)}  # registration order = pairing numbers
-        return swiss_pairings(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
-                              win_points=max(state.rules.win, state.rules.draw)).to_dict()
+        dutch = pairing_v2.swiss_pairings if state.pairing_system == 2 else swiss_pairings
+        return dutch(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
+                     win_points=max(state.rules.win, state.rules.draw)).to_dict()
     history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]
     return {"round": number, "boards": table_groups(order, history_tables), "bye": None}
 

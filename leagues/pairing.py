@@ -349,28 +349,41 @@ def swiss_pairings(
       paired (an incremental Edmonds matching over all players), so a legal
       pairing is found whenever one exists, never by backtracking; if C.3
       leaves none, it is relaxed (``relaxed == ("colour",)``).
-    - the bye (C.2, C.5–C.9): it stays at the lowest score that still leaves
-      a complete pairing; once the last bracket is known, it goes to the
-      player that bracket's pairing leaves over (below), among those without
-      a bye and with the fewest unplayed games (C.9).
+    - the bye (C.2, C.5–C.9): its score is the lowest that still leaves a
+      complete pairing; who gets it is left open (a bye vertex in the
+      completion matching, joined to everyone of that score or below without
+      a bye) until the last bracket, so the higher brackets are paired
+      first, by C.5–C.8, as the rules order them; there it goes to the
+      player that bracket's pairing leaves over: the highest scores paired
+      (C.6), the fewest unplayed games (C.9), then the criteria below.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
-      someone in the next bracket (C.7, in part), the fewest denied colour
-      preferences (C.12) and strong ones (C.13) over the whole bracket, no
-      repeated downfloat or upfloat (C.14–C.17), then the highest resident;
-      when not all of them can pair, the one that floats on is chosen the
-      same way.
+      someone in the next bracket with the round still completable (C.7, in
+      part), the fewest denied colour preferences (C.12) and strong ones
+      (C.13) over the whole bracket, no repeated downfloat or upfloat
+      (C.14–C.17, counted over every pair the choice leads to), then the
+      highest resident; each choice is judged by a plan for the whole
+      bracket that the round can complete (C.4). A moved-down player floats
+      on instead when that plan is better, his own float counted.
     - the remainder, up to ``EXACT_PAIRS`` pairs, is paired exactly by those
       criteria and then by the rules' order of candidates: the fewest and
       smallest exchanges between S1 (top half) and S2, then the first
       transposition (S1 players in order, each with the lowest S2 player
       possible); an odd remainder floats the S2 player the first
       transposition leaves over. One assignment problem per exchange tried
-      (``_best_remainder``). Larger remainders (big brackets at 1,024
+      (``_best_remainder``), over pairs the round can be completed around;
+      when the best pairing as a whole cannot complete it, the best ones
+      without one of its pairs are tried before more players float (C.4
+      before C.5). Larger remainders (big brackets at 1,024
       players) pair S1 against S2 greedily in transposition order, each pair
-      accepted only while the colour minimums (counted: white and black
-      preferences against the pairs to make) stay reachable.
+      accepted only while the colour minimums stay reachable, counted for the
+      bracket and for S1 against S2 (``_SplitCount``); the last preference
+      the bracket may deny is spent only if the players left can then pair
+      without denying one.
+    - in the final round, pairs of topscorers with the same absolute
+      preference weigh C.10 (a colour difference beyond ±2) and C.11 (a
+      third same colour in a row) above C.12 in the exact remainders.
     - colours (E.1–E.5): both preferences; else the stronger (absolute over
       strong over mild; between absolutes the wider colour difference); else
       alternate from the last game both played with different colours,
@@ -379,15 +392,17 @@ def swiss_pairings(
       ``initial_colour`` (E.5).
 
     Simplified, so the pairing can differ from bbpPairings (the FIDE-endorsed
-    engine; never in legality): brackets are settled one after the other
-    (moved-down players' opponents, then the remainder, then the bye) where
-    the rules weigh them together; C.7 and C.8 only as far as a floater can
-    meet someone in the next bracket; C.10/C.11 (final-round topscorer
-    colours) and C.18–C.21 (score differences of repeated floaters) are not
-    weighed; large brackets use the greedy path above; forfeited games in
+    engine; never in legality): within a bracket the moved-down players'
+    opponents are chosen one by one, each by a planned remainder, where the
+    rules weigh the whole bracket at once; C.7 and C.8 only as far as a
+    floater can meet someone in the next bracket; C.18–C.21 (score
+    differences of repeated floaters) only through which moved-down player
+    floats on; large brackets use the greedy path above; forfeited games in
     the history count as played for rematches and colours. On the committed
-    random tournaments 92% of rounds are identical to bbpPairings v6
-    (tests/leagues/test_dutch_vs_bbp.py).
+    random tournaments 99% of rounds are identical to bbpPairings v6
+    (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
+    made the same way. This is pairing system 3; leagues recorded with
+    system 2 replay with ``leagues.pairing_v2``.
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
@@ -455,6 +470,8 @@ def swiss_pairings(
 
     # -- the bye, and the completion matcher ---------------------------------
     bye: int | None = None
+    bye_open = False  # n is odd: the bye is handed in the last bracket
+    bye_ok: list[bool] = []
     matcher = None
     relaxed: tuple[str, ...] = ()
     for level, ok in (((), strict), (("colour",), loose)):
@@ -466,9 +483,30 @@ def swiss_pairings(
         else:
             if len(exposed) != 1:
                 continue
-            bye = _choose_bye(m, exposed[0], order, score, had_bye, played, col, strength, down)
+            bye = _bye_score_player(m, exposed[0], order, score, had_bye)
             if bye is None:
                 continue
+            # The bye's score is now known: the lowest that leaves a complete
+            # pairing (C.5). Who of that score (or below) gets it is left to the
+            # bracket that ends up with an odd player over, as the rules pair
+            # the higher brackets first (C.5-C.8 before C.9): a vertex ``n``
+            # stands for the bye in the completion matcher, joined to every
+            # player who may still get it.
+            bye_score = score[order[bye]]
+            bye_ok = [not had_bye[i] and score[order[i]] <= bye_score for i in range(n)]
+
+            def with_bye(i: int, j: int, ok: Callable[[int, int], bool] = ok) -> bool:
+                if i == n:
+                    return bye_ok[j]
+                if j == n:
+                    return bye_ok[i]
+                return ok(i, j)
+
+            m = _Matcher(n + 1, with_bye, range(n + 1))
+            if m.maximise():  # pragma: no cover - the bye found above completes it
+                continue
+            bye = None
+            bye_open = True
         matcher, relaxed = m, level
         break
     if matcher is None:
@@ -487,14 +525,42 @@ def swiss_pairings(
         """C.12 cost of the pair: 1 when one of them cannot get his preference."""
         return 1 if col[i] and col[i] == col[j] else 0
 
-    def quality(i: int, j: int) -> int:
-        """C.12 then C.13 as one number: denied preferences, then denied
-        strong ones (a strong or absolute player meeting one with the same
-        preference who is not weaker)."""
+    weight = n + 2  # above any count of pairs: C.10 over C.11 over C.12
+
+    def repeated(i: int) -> int:
+        """The colour of the player's two latest games if they were the same."""
+        c = colours[i]
+        return c[-1] if len(c) >= 2 and c[-1] == c[-2] else 0
+
+    def quality(i: int, j: int) -> tuple[int, int]:
+        """(C.10–C.12, C.13) of one pair: a denied preference counts 1 (C.12)
+        and a denied strong one (a strong or absolute player meeting one with
+        the same preference who is not weaker) 1 in the second place (C.13).
+        Two absolute preferences of one colour meet only among topscorers in
+        the final round (C.3); there, that one of them ends with a colour
+        difference beyond ±2 weighs above all C.12 denials (C.10), and that
+        the one E.2 denies gets a third same colour in a row (C.11) above
+        them too."""
         if not col[i] or col[i] != col[j]:
             return 0, 0
         strong = strength[i] >= 2 and strength[j] >= 2 and not (strength[i] == 3 and strength[j] == 3)
-        return 1, 1 if strong else 0
+        c12 = 1
+        if strength[i] == 3 and strength[j] == 3:
+            di, dj = abs(sum(colours[i])), abs(sum(colours[j]))
+            if di > 1 and dj > 1:
+                c12 += weight * weight  # C.10
+            if di == dj:
+                c11 = repeated(i) != 0 and repeated(i) == repeated(j)
+            else:
+                c11 = repeated(j if di > dj else i) == -col[i]  # E.2: the wider difference gets his colour
+            c12 += weight * c11  # C.11
+        return c12, 1 if strong else 0
+
+    quality.most = 1 + weight + weight * weight  # type: ignore[attr-defined]  # the largest C.12 value
+
+    def up_cost(i: int) -> int:
+        """An upfloat for i repeats last round's (C.15) or the one before's (C.17)."""
+        return 2 * up[0][i] + up[1][i]
 
     def take(i: int, j: int, local: _Matcher | None = None) -> bool:
         if not ok(i, j):
@@ -526,20 +592,44 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
-        if last and bye is not None and len(mdps) + len(residents) <= 2 * EXACT_PAIRS:
-            bye, mdps, residents = _rechoose_bye(bye, mdps, residents, matcher, taken, order, score,
-                                           had_bye, played, down, ok, quality, col, strength)
+        if last and bye_open:
+            bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
+                                             ok, quality, col, strength, lvl, up_cost)
+            bye_open = False
         bracket = mdps + residents
         budget = _Budget(bracket, col, strength)
         floating: list[int] = []
         # the next score group (C.7), the bye's player included: he is not paired there
         below = [] if last else group_of.get(lvl[residents[-1]] + 1, [])
+        # when the next bracket is the last and the bye is still open, one
+        # player moved down there takes the bye instead of a game
+        bye_below = bye_open and bool(below) and lvl[below[0]] == max(lvl)
 
-        def float_cost(i: int, below: list[int] = below) -> tuple[int, int]:
+        meets_below: dict[int, bool] = {}
+
+        def float_cost(i: int, below: list[int] = below, memo: dict[int, bool] = meets_below,
+                       bye_below: bool = bye_below) -> tuple[int, int]:
             """For a player left over: (cannot meet anyone in the next
-            bracket (C.7), repeated downfloat: C.14 then C.16)."""
-            stuck = 0 if not below or any(not taken[r] and ok(i, r) for r in below) else 1
-            return stuck, 2 * down[0][i] + down[1][i]
+            bracket (C.7), repeated downfloat: C.14 then C.16). Meeting
+            someone there counts only if the rest of the round can still be
+            paired around that game (C.4), so the player who must take the
+            bye is no opponent; taking the bye handed in the next (last)
+            bracket costs no game there either."""
+            if i not in memo:
+                memo[i] = (not below or any(not taken[r] and ok(i, r) and _completes(matcher, i, r) for r in below)
+                           or (bye_below and bye_ok[i] and _completes(matcher, i, n)))
+            return (0 if memo[i] else 1), 2 * down[0][i] + down[1][i]
+
+        completes: dict[tuple[int, int], bool] = {}
+
+        def ok_here(a: int, b: int, memo: dict[tuple[int, int], bool] = completes) -> bool:
+            """A pair the rest of the round can be completed around (C.4), so
+            that a remainder planned for a moved-down player's choice is one
+            the round can keep."""
+            key = (a, b) if a < b else (b, a)
+            if key not in memo:
+                memo[key] = ok(a, b) and _completes(matcher, a, b)
+            return memo[key]
 
         # moved-down players first, each with the highest resident that keeps the criteria
         small = len(residents) <= 2 * EXACT_PAIRS
@@ -551,12 +641,14 @@ def swiss_pairings(
                 # stops at the first one that reaches the colour lower bound
                 floor = _colour_cost([i for i in bracket if not taken[i] or i == p], col, strength)
                 ranked = []
+                mdp_left = False  # the best pairing with p leaves another moved-down player over
                 for q in cands:
                     later = [m for m in mdps if m > p and not taken[m]]  # they pair here too
                     rest_q = later + [i for i in residents if not taken[i] and i != q]
                     for extra in range(3):  # C.5: as many pairs as possible
-                        best = _best_remainder(rest_q, ok, quality, _colour_cost(rest_q, col, strength),
-                                               tries=8, floats=float_cost, extra=extra)
+                        best = _completable_remainder(rest_q, [(p, q)], matcher, ok_here, quality,
+                                                      _colour_cost(rest_q, col, strength), float_cost, extra, lvl,
+                                                      up_cost)
                         if best is not None:
                             break
                     c12, c13 = quality(p, q)
@@ -564,25 +656,36 @@ def swiss_pairings(
                         k = (n, 0, 0, 0, 0, 0, 0, 0, 0, q)
                     else:
                         left = best[2]
+                        mdp_left = mdp_left or any(f in later for f in left)
+                        lower = [q] + [b if lvl[b] > lvl[a] else a for a, b in best[1] if lvl[a] != lvl[b]]
                         k = (len(left), -sum(lvl[f] for f in left), best[0][0], c12 + best[0][1], c13 + best[0][2],
-                             sum(down[0][f] for f in left), up[0][q], sum(down[1][f] for f in left), up[1][q], q)
+                             sum(down[0][f] for f in left), sum(up[0][u] for u in lower),
+                             sum(down[1][f] for f in left), sum(up[1][u] for u in lower), q)
                     ranked.append(k)
-                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, False, 0, False) and (
+                    if k[0] == len(rest_q) % 2 and k[2:9] == (0, *floor, 0, 0, 0, 0) and (
                             not k[0] or k[1] == -lvl[residents[-1]]):
                         break
                 later = [m for m in mdps if m > p and not taken[m]]
                 free = [i for i in residents if not taken[i]]
-                if len(later) + 1 > len(free):  # not every moved-down player can pair: maybe not this one
+                if len(later) + 1 > len(free) or mdp_left:  # not every moved-down player pairs: maybe not this one
                     rest_f = later + free
                     for extra in range(3):
-                        best = _best_remainder(rest_f, ok, quality, _colour_cost(rest_f, col, strength),
-                                               tries=8, floats=float_cost, extra=extra)
+                        best = _completable_remainder(rest_f, [], matcher, ok_here, quality,
+                                                      _colour_cost(rest_f, col, strength), float_cost, extra, lvl,
+                                                      up_cost)
                         if best is not None:
                             break
                     if best is not None:
-                        left = best[2]
-                        ranked.append((1 + len(left), -sum(lvl[f] for f in left) - lvl[p], best[0][0], best[0][1],
-                                       best[0][2], sum(down[0][f] for f in left), 0, sum(down[1][f] for f in left), 0, n))
+                        # p floats on: his own C.7 and repeated downfloat count
+                        # as those of the players left over (C.14, C.16; a
+                        # repeated downfloater paired in the nearer bracket
+                        # keeps his score difference smaller, C.18, C.20)
+                        left = best[2] + [p]
+                        lower = [b if lvl[b] > lvl[a] else a for a, b in best[1] if lvl[a] != lvl[b]]
+                        ranked.append((len(left), -sum(lvl[f] for f in left), best[0][0] + float_cost(p)[0],
+                                       best[0][1], best[0][2], sum(down[0][f] for f in left),
+                                       sum(up[0][u] for u in lower), sum(down[1][f] for f in left),
+                                       sum(up[1][u] for u in lower), n))
                 ranked.sort()
                 cands = [k[-1] for k in ranked]
                 if cands and cands[0] == n:  # it floats on: the others pair better without it
@@ -608,8 +711,11 @@ def swiss_pairings(
         extra_floaters: list[int] = []
         if len(rest) // 2 <= EXACT_PAIRS and (len(rest) % 2 == 0 or not last):
             for extra in range(1 if last else 3):  # more floaters only if the round cannot complete
-                exact = _best_remainder(rest, ok, quality, _colour_cost(rest, col, strength),
+                exact = _best_remainder(rest, ok_here, quality, _colour_cost(rest, col, strength),
                                         floats=float_cost, extra=extra, tries=24 if len(rest) <= 32 else 6)
+                if exact is not None and len(rest) <= 2 * BAN_RETRY_PAIRS and not _plan_completes(matcher, exact[1]):
+                    exact = _completable_remainder(rest, [], matcher, ok_here, quality,
+                                                   _colour_cost(rest, col, strength), float_cost, extra, lvl, up_cost)
                 if exact is not None and _commit(exact[1], matcher, taken, pairs):
                     left = exact[2]
                     if len(left) % 2:
@@ -790,11 +896,15 @@ def _assignment(cost: list[list[int]]) -> tuple[int, list[int]]:
 #: Remainders up to this many pairs are paired exactly (one assignment per
 #: exchange tried); larger ones by the greedy transpositions below.
 EXACT_PAIRS = 40
+#: A remainder up to this many pairs whose best pairing the round cannot
+#: complete tries the best ones without one of its pairs before more floaters.
+BAN_RETRY_PAIRS = 12
 
 
 def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
                     quality: Callable[[int, int], tuple[int, int]], floor: tuple[int, int], tries: int = 24,
                     floats: Callable[[int], tuple[int, int]] | None = None, extra: int = 0,
+                    level: Sequence[int] | None = None, upfloat: Callable[[int], int] | None = None,
                     ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
     """The pairing of a remainder by the rules' order, exactly: over the
     exchanges tried (see ``_exchanges``), first the players left over
@@ -803,7 +913,13 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     criteria C.12, then C.13), then the repeated downfloats of those left over
     (C.14, C.16, ``floats(q)[1]``), and for that the first exchange, then the
     first transposition (S1 players in order, each the lowest S2 player
-    possible; the S2 players left over float). One assignment problem per
+    possible; the S2 players left over float). Above all of these, when
+    ``rest`` mixes scores (moved-down players with residents; ``level`` gives
+    each player's score level, 0 = top), the players left over are the
+    lowest scored possible: the highest scores are paired first (C.6); and
+    below the repeated downfloats of those left over come the repeated
+    upfloats of the lower players of mixed-score pairs (C.15, C.17:
+    ``upfloat(q)``). One assignment problem per
     exchange: the weight of S1[i]–S2[j] is the criteria above j·base^(P-1-i),
     so the minimum is lexicographically the first transposition. ``floor``:
     lower bounds of the denied preferences; reaching it ends the search, as
@@ -813,20 +929,31 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
     half = (len(rest) - left) // 2
     if half < 0:
         return None
-    if not half:
-        return (0, 0, 0), [], list(rest)
-    t = half + left + 2  # above any total of one criterion
-    fb = 3 * left + 1
+    if not half:  # nobody pairs: all float, each counted for C.7 as below
+        return (sum(floats(q)[0] for q in rest) if floats else 0, 0, 0), [], list(rest)
+    t = (half + left + 2) * getattr(quality, "most", 1)  # above any total of one criterion
+    ufb = 3 * half + 1  # above any total of the pairs' repeated upfloats
+    fb = (3 * left + 1) * ufb
     base = half + 2
     scale = base ** half
-    worst = t ** 3 * fb * scale * 4
+    # C.6: leaving over a player of the k-th lowest score in ``rest`` costs
+    # (left + 1) ** k - 1, so fewer high scores left over always wins
+    lowest = max(level[q] for q in rest) if level is not None else 0
+    above = len({level[q] for q in rest}) if level is not None else 1
+    ranks = sorted({level[q] for q in rest}, reverse=True) if level is not None else [0]
+    score_rank = {lv: k for k, lv in enumerate(ranks)}
+    sc_radix = (left + 1) ** above
+    worst = sc_radix * t ** 3 * fb * scale * 4
+
+    def sc_cost(q: int) -> int:
+        return 0 if level is None or level[q] == lowest else (left + 1) ** score_rank[level[q]] - 1
     floor12, floor13 = floor if not extra else (0, 0)  # the bounds assume everyone but one paired
     floor_q = (floor12 * t + floor13) * fb
     best: tuple[int, list[tuple[int, int]], list[int]] | None = None
     place = [base ** (half - 1 - k) for k in range(half)]
 
-    def packed(nb: int, c12: int, c13: int, fl: int) -> int:
-        return ((nb * t + c12) * t + c13) * fb + fl
+    def packed(nb: int, c12: int, c13: int, fl: int, sc: int = 0) -> int:
+        return (((sc * t + nb) * t + c12) * t + c13) * fb + fl
 
     for tried, s1set in enumerate(_exchanges(rest, half)):
         s1 = [i for i in rest if i in s1set]
@@ -837,12 +964,15 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
             for j, q in enumerate(s2):
                 if ok(p, q):
                     c12, c13 = quality(p, q)
-                    row.append(packed(0, c12, c13, 0) * scale + j * place[k])
+                    fl = 0
+                    if upfloat is not None and level is not None and level[p] != level[q]:
+                        fl = upfloat(q if level[q] > level[p] else p)
+                    row.append(packed(0, c12, c13, fl) * scale + j * place[k])
                 else:
                     row.append(worst)
             cost.append(row)
         if left:
-            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1]) if floats else (0, 0, 0, 0))) * scale
+            dummy = [packed(*((floats(q)[0], 0, 0, floats(q)[1] * ufb) if floats else (0, 0, 0, 0)), sc_cost(q)) * scale
                      for q in s2]
             cost.extend(list(dummy) for _ in range(left))
         total, assign = _assignment(cost)
@@ -859,8 +989,57 @@ def _best_remainder(rest: list[int], ok: Callable[[int, int], bool],
         return None
     rest_q, _ = divmod(best[0], fb)
     rest_q, c13 = divmod(rest_q, t)
-    nb, c12 = divmod(rest_q, t)
+    rest_q, c12 = divmod(rest_q, t)
+    nb = rest_q % t
     return (nb, c12, c13), best[1], best[2]
+
+
+def _completes(matcher: _Matcher, i: int, j: int) -> bool:
+    """Whether the round can still be paired completely with i against j."""
+    if i == j or i not in matcher.alive or j not in matcher.alive:
+        return False
+    if matcher.fix(i, j):
+        matcher.unfix(i, j)
+        return True
+    return False
+
+
+def _completable_remainder(rest: list[int], prefix: list[tuple[int, int]], matcher: _Matcher,
+                           ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+                           floor: tuple[int, int], floats: Callable[[int], tuple[int, int]], extra: int,
+                           level: Sequence[int], upfloat: Callable[[int], int],
+                           ) -> tuple[tuple[int, int, int], list[tuple[int, int]], list[int]] | None:
+    """``_best_remainder`` of ``rest`` (``tries=8``) that the round can
+    complete together with the ``prefix`` pairs (C.4): when the best one
+    cannot, the best of those without one of its pairs that can."""
+    best = _best_remainder(rest, ok, quality, floor, tries=8, floats=floats, extra=extra, level=level, upfloat=upfloat)
+    if best is None or _plan_completes(matcher, prefix + best[1]):
+        return best
+    found = None
+    for a, b in best[1]:
+        def without(x: int, y: int, a: int = a, b: int = b) -> bool:
+            return ok(x, y) and {x, y} != {a, b}
+
+        alt = _best_remainder(rest, without, quality, floor, tries=8, floats=floats, extra=extra, level=level,
+                              upfloat=upfloat)
+        if alt is not None and (found is None or alt[0] < found[0]) and _plan_completes(matcher, prefix + alt[1]):
+            found = alt
+    return found
+
+
+def _plan_completes(matcher: _Matcher, chosen: list[tuple[int, int]]) -> bool:
+    """Whether the round can still be paired completely with all these pairs
+    made together (C.4); the matcher is left as it was."""
+    done: list[tuple[int, int]] = []
+    fine = True
+    for p, q in chosen:
+        if not matcher.fix(p, q):
+            fine = False
+            break
+        done.append((p, q))
+    for p, q in reversed(done):
+        matcher.unfix(p, q)
+    return fine
 
 
 def _commit(chosen: list[tuple[int, int]], matcher: _Matcher, taken: list[bool],
@@ -888,6 +1067,9 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
     def across(a: int, b: int) -> bool:
         return (a in s1set) != (b in s1set) and ok(a, b) and not (exact and bad(a, b))
 
+    split = _SplitCount(s1, s2, budget.col, budget.strength)
+    if not split.reachable(budget.spent, budget.allowed):
+        return False  # this S1/S2 cannot keep the colour minimum (C.12, C.13 before exchanges)
     local = _Matcher(n, across, rest)
     if local.maximise():
         return False
@@ -898,14 +1080,26 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
             if taken[q]:
                 continue
             cost = bad(p, q)
-            if not across(p, q) or not budget.allows(p, q, cost):
+            if not across(p, q) or not budget.allows(p, q, cost) or not split.allows(p, q, budget, cost):
                 continue
+            last_denial = None
+            if cost and budget.spent[0] + cost == budget.allowed[0]:
+                # the last preference this bracket may deny: the players left
+                # must then pair with no denied preference at all, rematches
+                # avoided (C.1, C.12), or this pair is not the one to make
+                last_denial = _Matcher(n, lambda a, b: across(a, b) and not bad(a, b),
+                                       [i for i in rest if not taken[i] and i != p and i != q])
+                if last_denial.maximise():
+                    continue
             if not local.fix(p, q):
                 continue
             if not matcher.fix(p, q):
                 local.unfix(p, q)
                 continue
             budget.pair(p, q, cost)
+            split.pair(p, q)
+            if last_denial is not None:
+                local = last_denial
             taken[p] = taken[q] = True
             chosen.append((p, q))
             break
@@ -919,6 +1113,55 @@ def _try_exchange(rest: list[int], s1set: set[int], ok: Callable[[int, int], boo
         taken[p] = taken[q] = False
     budget.restore(saved)
     return False
+
+
+class _SplitCount:
+    """The colour preferences S1 against S2 must deny, as counts (C.12, C.13).
+    Each S1 player meets one S2 player, so with w1 white and b1 black
+    preferences in S1, w2, b2 in S2 and z2 players without one in S2 (the
+    halves being equal in size), at least max(0, w1 - b2 - z2, b1 - w2 - z2)
+    pairs join two players wanting the same colour; such a pair denies a
+    strong preference unless one of the two is mild, so at least that excess
+    less the mild players of that colour on both sides deny a strong one."""
+
+    def __init__(self, s1: list[int], s2: list[int], col: list[int], strength: list[int]) -> None:
+        self.col, self.strength = col, strength
+        self.counts = [[0] * 5 for _ in range(2)]  # per half: white, black, none, mild white, mild black
+        self.side: dict[int, int] = {}
+        for half, members in enumerate((s1, s2)):
+            for i in members:
+                self.side[i] = half
+                self._count(i, 1)
+
+    def _count(self, i: int, sign: int) -> None:
+        c, counts = self.col[i], self.counts[self.side[i]]
+        k = 2 if not c else (0 if c == WHITE else 1)
+        counts[k] += sign
+        if c and self.strength[i] == 1:
+            counts[k + 3] += sign
+
+    def bound(self) -> tuple[int, int]:
+        (w1, b1, z1, mw1, mb1), (w2, b2, z2, mw2, mb2) = self.counts
+        white = max(0, w1 - b2 - z2)
+        black = max(0, b1 - w2 - z2)
+        return white + black, max(0, white - mw1 - mw2) + max(0, black - mb1 - mb2)
+
+    def reachable(self, spent: list[int], allowed: list[int]) -> bool:
+        b12, b13 = self.bound()
+        return spent[0] + b12 <= allowed[0] and spent[1] + b13 <= allowed[1]
+
+    def allows(self, p: int, q: int, budget: _Budget, cost: int) -> bool:
+        self._count(p, -1)
+        self._count(q, -1)
+        b12, b13 = self.bound()
+        self._count(p, 1)
+        self._count(q, 1)
+        return (budget.spent[0] + cost + b12 <= budget.allowed[0]
+                and budget.spent[1] + budget._cost13(p, q) + b13 <= budget.allowed[1])
+
+    def pair(self, p: int, q: int) -> None:
+        self._count(p, -1)
+        self._count(q, -1)
 
 
 class _Budget:
@@ -1018,13 +1261,24 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
                     col: list[int], strength: list[int], down: list[list[bool]]) -> int:
     """The resident an odd remainder sends down: the fewest unmet colour
     preferences among those left (C.12), no repeated downfloat (C.14, C.16),
-    then the lowest ranked; the others must still pair among themselves."""
+    then the one the first transposition leaves over (S1 players in order,
+    each with the first S2 player he may meet, granting both preferences
+    where he can), then the lowest ranked; the others must still pair among
+    themselves."""
     by_kind: dict[tuple[int, int], tuple[int, int]] = {}  # the cost depends on the kind left out
     for c in _one_of_each(rest, col, strength):
         by_kind[col[c], strength[c]] = _colour_cost([i for i in rest if i != c], col, strength)
+    half = len(rest) // 2
+    free = list(rest[half:])
+    for p in rest[:half]:
+        fits = [q for q in free if ok(p, q)]
+        good = [q for q in fits if not (col[p] and col[p] == col[q])]
+        if good or fits:
+            free.remove((good or fits)[0])
+    over = set(free)
 
-    def key(c: int) -> tuple[tuple[int, int], bool, bool, int]:
-        return by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
+    def key(c: int) -> tuple[tuple[int, int], bool, bool, bool, int]:
+        return by_kind[col[c], strength[c]], down[0][c], down[1][c], c not in over, -c
 
     for c in sorted(rest, key=key):
         local = _Matcher(n, ok, [i for i in rest if i != c])
@@ -1033,67 +1287,59 @@ def _choose_floater(rest: list[int], ok: Callable[[int, int], bool], n: int,
     return rest[-1]
 
 
-def _rechoose_bye(bye: int, mdps: list[int], residents: list[int], matcher: _Matcher,
-                  taken: list[bool], order: list[str], score: dict[str, Fraction],
-                  had_bye: list[bool], played: list[int], down: list[list[bool]],
-                  ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
-                  col: list[int], strength: list[int]) -> tuple[int, list[int], list[int]]:
-    """The bye once the last bracket is known: among the players of the bye's
-    score there (C.5/C.6), the fewest unplayed games (C.9), then the fewest
-    denied colour preferences among the others (C.12, C.13), then no repeated
-    downfloat (C.14, C.16), then the lowest ranked. Returns the bye and the
-    moved-down players and residents to pair."""
-    members = sorted(mdps + residents + [bye])
-    bye_score = score[order[bye]]
-    cands = [c for c in members if score[order[c]] == bye_score and not had_bye[c] and (c == bye or not taken[c])]
-
+def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: list[bool],
+              bye_ok: list[bool], played: list[int], down: list[list[bool]],
+              ok: Callable[[int, int], bool], quality: Callable[[int, int], tuple[int, int]],
+              col: list[int], strength: list[int], lvl: list[int],
+              up_cost: Callable[[int], int]) -> tuple[int, list[int], list[int]]:
+    """The pairing-allocated bye, handed in the last bracket (an odd one):
+    the player that bracket's pairing leaves over, by the criteria in their
+    order — as many pairs and the highest scores paired (C.5, C.6), among
+    those who may get it (C.2, the bye's score) the fewest unplayed games
+    (C.9), the fewest denied colour preferences among the others (C.12,
+    C.13), no repeated downfloat (C.14, C.16) nor upfloat of the players
+    paired (C.15, C.17), then the rules' order of candidates (the lowest
+    ranked). The matcher's bye vertex (``len(taken)``)
+    is paired with him. Returns the bye and the moved-down players and
+    residents left to pair."""
+    n = len(taken)
+    members = sorted(mdps + residents)
+    cands = [c for c in members if bye_ok[c]]
     most = max(played[c] for c in members)
 
     def bye_cost(c: int) -> tuple[int, int]:
         """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
-        return (1000 if c not in cands else most - played[c]), 2 * down[0][c] + down[1][c]
+        return (1000 if not bye_ok[c] else most - played[c]), 2 * down[0][c] + down[1][c]
 
-    best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost)
-    first = best[2][0] if best is not None and best[2] else None
+    first = None
+    if len(members) <= 2 * EXACT_PAIRS + 1:
+        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl,
+                               upfloat=up_cost)
+        first = best[2][0] if best is not None and best[2] else None
 
-    def key(c: int) -> tuple[int, ...]:
-        return (c != first,)
+    def key(c: int) -> tuple[bool, int, bool, bool, int]:
+        return c != first, -played[c], down[0][c], down[1][c], -c
 
     for c in sorted(cands, key=key):
-        if c == bye:
-            break
-        matcher.alive[bye] = None  # back in, unpaired
-        matcher.mate[bye] = -1
-        if matcher.drop(c, bye):
-            taken[bye], taken[c] = False, True
-            residents = sorted(i for i in residents + [bye] if i != c)
-            return c, [i for i in mdps if i != c], residents
-        del matcher.alive[bye]
-    return bye, mdps, residents
+        if matcher.fix(c, n):
+            taken[c] = True
+            return c, [i for i in mdps if i != c], [i for i in residents if i != c]
+    raise AssertionError("no player can take the bye")  # pragma: no cover - the matcher holds one
 
 
-def _choose_bye(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
-                had_bye: list[bool], played: list[int], col: list[int], strength: list[int],
-                down: list[list[bool]]) -> int | None:
-    """The pairing-allocated bye: the lowest score that leaves a complete
-    pairing (C.5/C.6), then the fewest unplayed games (C.9), the fewest unmet
-    colour preferences in that score group (C.12), no repeated downfloat
-    (C.14, C.16), the lowest ranked. Takes the player out of ``m``."""
+def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],
+                      had_bye: list[bool]) -> int | None:
+    """A player of the lowest score who can be left out for the bye (no bye
+    yet, C.2) with everyone else still paired (C.4): that fixes the bye's
+    score; who of it gets the bye is settled in the last bracket
+    (``_hand_bye``). Takes the player out of ``m``; None if nobody can."""
     n = len(order)
     by_score: dict[Fraction, list[int]] = {}
     for c in range(n):
         by_score.setdefault(score[order[c]], []).append(c)
     for s in sorted(by_score):
-        group = by_score[s]
-
-        by_kind = {(col[c], strength[c]): _colour_cost([i for i in group if i != c], col, strength)
-                   for c in _one_of_each(group, col, strength)}
-
-        def key(c: int) -> tuple[int, tuple[int, int], bool, bool, int]:
-            return -played[c], by_kind[col[c], strength[c]], down[0][c], down[1][c], -c
-
-        for c in sorted((c for c in group if not had_bye[c]), key=key):
-            if m.drop(c, exposed):
+        for c in reversed(by_score[s]):
+            if not had_bye[c] and m.drop(c, exposed):
                 return c
     return None
 

@@ -187,3 +187,19 @@ def test_a_stolen_and_a_drawn_card_cannot_be_brute_forced(app, client, anon, mak
         outcomes[(steal, draw)] = {name: normalized(docs, mid) for name, docs in views.items()}
     # whatever was stolen and drawn, the public and Cor read exactly the same
     assert len({json.dumps(o, sort_keys=True) for o in outcomes.values()}) == 1
+
+
+def test_the_turn_model_is_a_match_option_and_a_wrong_one_is_a_400_naming_it(client, store):
+    six = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fien"]
+    res = client.post("/api/matches", json={"game": "catan", "players": six, "options": {"turn_model": "paired"}})
+    assert res.status_code == 201, res.get_json()
+    mid = res.get_json()["id"]
+    assert store.events(mid)[0]["data"]["options"]["turn_model"] == "paired"
+    res = client.post("/api/matches", json={"game": "catan", "players": six[:4], "options": {"turn_model": "paired"}})
+    assert res.status_code == 400 and res.get_json()["error"]["field"] == "options.turn_model", res.get_json()
+    assert "5–6 players" in res.get_json()["error"]["message"]
+    res = client.post("/api/matches", json={"game": "catan", "players": six, "options": {"turn_model": "sometimes"}})
+    assert res.status_code == 400 and "turn_model" in res.get_json()["error"]["message"], res.get_json()
+    res = client.post("/api/matches", json={"game": "catan", "players": six,
+                                            "options": {"turn_model": "paired", "special_building_phase": True}})
+    assert res.status_code == 400 and res.get_json()["error"]["field"] == "options.special_building_phase"

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import match as M
 from engine.core import MalformedEvent
+from leagues.league import PAIRING_SYSTEM
 from leagues.standings import TIEBREAKS
 from replays import EventStore, audit_match, canonical, lua
 from replays.hashing import commitment, event_hash
@@ -723,7 +724,7 @@ def rt_create_league(ctx: Ctx, data) -> bool:
     assert league["name"] == name and league["players"] == players
     setup = stored_events(ctx.leagues, lid)[0]["data"]
     assert setup == {"name": name, "game": "braverats", "format": "round_robin", "rounds": None,
-                     "rules": body["rules"], "pairing_system": 2}
+                     "rules": body["rules"], "pairing_system": PAIRING_SYSTEM}
     assert ctx.client.get(f"/api/leagues/{lid}/events").get_json()["events"][0]["data"] == setup
     assert ctx.client.get(f"/api/leagues/{lid}/standings").status_code == 200
     ctx.league_audits(lid)

@@ -634,6 +634,33 @@ def domestic_trade(ms):
     return None
 
 
+def test_a_six_player_catan_match_starts_from_the_page_with_the_turn_model_picked(server, browser):
+    """The turn model is a pick of four (null leaves it to the default rule),
+    special_building_phase a pick of three: an untouched form leaves both
+    null, so six players get the Special Building Phase (an unticked checkbox
+    used to send false and turn it off), and picking "paired" gives the paired
+    players' turn."""
+    base, token = server
+    page = page_of(context(browser, token))
+    for picked, sbp, paired in ((None, True, False), ("paired", False, True)):
+        page.goto(f"{base}/record?game=catan")
+        page.wait_for_selector("#options .field")
+        for _ in range(3):
+            page.click("#add-player")
+        assert page.locator("#players input").count() == 6
+        if picked:
+            page.click(f"#options [data-path=turn_model] button[data-value='\"{picked}\"']")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+        match_id = page.url.rsplit("/", 1)[1]
+        setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+        assert setup["options"]["special_building_phase"] is None  # not a checkbox's false
+        assert setup["options"]["turn_model"] == picked
+        ms = M.replay(api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"])
+        assert (ms.state.cfg.sbp, ms.state.cfg.paired) == (sbp, paired)
+    assert page.errors == []
+
+
 def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
     """Three players, every event tapped on a 390x844 screen: set-up spots and
     roads from the legal moves (named by their hexes, the board drawn), dice

@@ -40,6 +40,7 @@ DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 MAX_HEXES = 200
 MAX_COORD = 30
 MAX_TEXT = 200
+MAX_NOTES = 1000  # a board's notes say where its layout comes from
 _DIR = Path(__file__).parent / "boards"
 
 
@@ -62,9 +63,9 @@ def _coord(value: Any, field: str) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _text(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-        raise _err(f"must be a non-empty string of at most {MAX_TEXT} characters", field)
+def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > limit:
+        raise _err(f"must be a non-empty string of at most {limit} characters", field)
     return value
 
 
@@ -93,7 +94,7 @@ def validate_board(doc: Any) -> dict[str, Any]:
         raise _err(f"must be one of {', '.join(PROVENANCES)}", "provenance")
     out["provenance"] = prov
     if "notes" in doc:
-        out["notes"] = _text(doc["notes"], "notes")
+        out["notes"] = _text(doc["notes"], "notes", MAX_NOTES)
     players = doc.get("players")
     if (not isinstance(players, list) or not players or len(set(players)) != len(players)
             or any(isinstance(p, bool) or not isinstance(p, int) or not 3 <= p <= 6 for p in players)):
@@ -390,36 +391,13 @@ def land_shape(size: str) -> list[tuple[int, int]]:
     return out
 
 
-def coast(land: list[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The land/sea edges of a land mass, in order around it (clockwise from the top)."""
-    cells = set(land)
-    edges = [(c, n) for c in land for n in neighbours(c) if n not in cells]
-    cx = sum(_pixel(c)[0] for c in land) / len(land)
-    cy = sum(_pixel(c)[1] for c in land) / len(land)
-
-    def angle(e):
-        (ax, ay), (bx, by) = _pixel(e[0]), _pixel(e[1])
-        return math.atan2((ax + bx) / 2 - cx, -((ay + by) / 2 - cy)) % (2 * math.pi)
-
-    return sorted(edges, key=angle)
-
-
-def harbor_edges(land: list[tuple[int, int]], count: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """``count`` coastal edges spread evenly around the coast, no two at one intersection."""
-    ring = coast(land)
-    step = len(ring) / count
-    chosen: list[tuple] = []
-    used: set[tuple] = set()
-    for k in range(count):
-        i = int(round(k * step))
-        for j in range(len(ring)):
-            e = ring[(i + j) % len(ring)]
-            vs = set(edge_vertices(*e))
-            if not vs & used and e not in chosen:
-                chosen.append(e)
-                used |= vs
-                break
-    return chosen
+def frame_harbor_edges(size: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the printed frame of ``size`` ("3-4" or "5-6") puts its harbours:
+    the edges of the shipped standard board's harbours (its frame is printed;
+    the variable set-up lays the harbour pieces on it at random)."""
+    players = 3 if size == "3-4" else 5
+    doc = builtin_boards()[standard_hashes()[players]]
+    return [(tuple(h["edge"][0]), tuple(h["edge"][1])) for h in doc["harbors"]]
 
 
 def red_apart(numbers: dict[tuple[int, int], int]) -> bool:
@@ -429,8 +407,9 @@ def red_apart(numbers: dict[tuple[int, int], int]) -> bool:
 
 
 def generate_board(size: str, seed: int | str, name: str | None = None) -> dict[str, Any]:
-    """A random board (terrains, tokens, harbour types shuffled) from ``seed``,
-    with no 6 or 8 next to another 6 or 8 and the robber on a desert."""
+    """A random board from ``seed`` as the variable set-up lays one: terrains and
+    tokens shuffled with no 6 or 8 next to another 6 or 8, the harbour pieces
+    shuffled onto the printed frame's harbours, the robber on a desert."""
     comp = COMPONENTS[size]
     rng = random.Random(f"catan-board:{size}:{seed}")
     land = land_shape(size)
@@ -460,7 +439,7 @@ def generate_board(size: str, seed: int | str, name: str | None = None) -> dict[
         "provenance": "generated",
         "players": [3, 4] if size == "3-4" else [5, 6],
         "hexes": hexes,
-        "harbors": [{"edge": [list(a), list(b)], "type": k} for (a, b), k in zip(harbor_edges(land, len(kinds)), kinds)],
+        "harbors": [{"edge": [list(a), list(b)], "type": k} for (a, b), k in zip(frame_harbor_edges(size), kinds)],
         "robber": list(deserts[0]),
     }
     return validate_board(doc)

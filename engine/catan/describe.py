@@ -122,6 +122,9 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         text = f"{who} trades {k} {data['give']} with the bank for {data['count']} {data['get']}"
     elif type == "end_turn":
         text = f"{who} ends the turn" if b.phase != 10 else f"{who} ends the special building phase"
+        if b.cfg.paired and b.phase != 10:
+            text = (f"{who} ends Settler 2's part of the paired turn" if b.step else
+                    f"{who} ends the turn; {b.names[a.turn]} takes Settler 2's part")
     else:
         text = type
     if a.longest != b.longest:

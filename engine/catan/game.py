@@ -40,6 +40,9 @@ class Config(NamedTuple):
     start: int
     board_hash: str
     board_doc: Any
+    #: the paired players' turn (5–6 players): Settler 2, three seats to the
+    #: roller's left, takes a part of every turn (``State.step`` says when)
+    paired: bool = False
     topo: Any = None  # derived from the board (not encoded)
 
 
@@ -48,7 +51,7 @@ class State(NamedTuple):
     names: tuple[str, ...]
     phase: int
     turn: int  # the seat whose turn it is (in set-up: the seat placing)
-    step: int  # set-up: placements so far; SBP: the builder
+    step: int  # set-up: placements so far; SBP: the builder; paired turns: 1 + Settler 1 while Settler 2 acts
     turn_no: int
     ret: int  # the phase a robber / draw / road building returns to
     robber: int
@@ -179,6 +182,11 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                               "description": "Cards of each resource; null: 19 (3–4 players) or 24 (5–6)."},
         "special_building_phase": {"type": ["boolean", "null"], "default": None,
                                    "description": "The Special Building Phase after each turn; null: on with 5–6 players."},
+        "turn_model": {"enum": [None, "standard", "special_building", "paired"], "default": None,
+                       "description": "How turns run: standard (one player at a time), special_building (the 5–6 "
+                       "extension's Special Building Phase after each turn) or paired (the newer official paired "
+                       "players' turn for 5–6: the third player to the roller's left takes a part of each turn); "
+                       "null: as special_building_phase says (special_building with 5–6 players)."},
         "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
                        "description": "The start player (seats are in clockwise order)."},
     },
@@ -206,8 +214,8 @@ class Catan(Game):
     version = "1"
     min_players = 3
     max_players = 6
-    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase), on a standard, random or "
-               "user-entered board; hands tracked per viewer with unseen cards.")
+    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
+               "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
@@ -313,6 +321,21 @@ class Catan(Game):
         self.resolve_board(o, players)
         if o["start_seat"] >= players:
             raise InvalidOptions(f"start_seat must be a seat 0–{players - 1}", field="options.start_seat")
+        self._turn_model(o, players)
+
+    @staticmethod
+    def _turn_model(o: dict[str, Any], players: int) -> str:
+        """The turn model of the options: ``turn_model``, or what ``special_building_phase`` says."""
+        model, sbp = o["turn_model"], o["special_building_phase"]
+        if model is None:
+            return "special_building" if (sbp if sbp is not None else players >= 5) else "standard"
+        if sbp is not None and sbp != (model == "special_building"):
+            raise InvalidOptions(f"special_building_phase {str(sbp).lower()} contradicts turn_model {model!r}",
+                                 field="options.special_building_phase", rule=P + "paired_order")
+        if model == "paired" and players < 5:
+            raise InvalidOptions("the paired players' turn is a rule for 5–6 players", field="options.turn_model",
+                                 rule=P + "paired_order")
+        return model
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
         o = self._options(options)
@@ -321,10 +344,11 @@ class Catan(Game):
         doc, digest = self.resolve_board(o, n)
         big = n >= 5
         bank = o["bank_per_resource"] or (24 if big else 19)
-        sbp = o["special_building_phase"] if o["special_building_phase"] is not None else big
+        model = self._turn_model(o, n)
         deck = DECKS["5-6" if big else "3-4"]
         topo = B.topology(doc, n)
-        cfg = Config(n, o["victory_points"], o["discard_limit"], bank, sbp, deck, o["start_seat"], digest, doc, topo)
+        cfg = Config(n, o["victory_points"], o["discard_limit"], bank, model == "special_building", deck,
+                     o["start_seat"], digest, doc, model == "paired", topo)
         empty = Hand()
         nv = n + 2
         return State(
@@ -1341,6 +1365,9 @@ class Catan(Game):
         if s.phase != MAIN:
             raise RuleViolation(P + "sbp" if s.phase == SBP else P + "roll" if s.phase == PRE_ROLL else P + "phase",
                                 "no trade now")
+        if s.step and s.cfg.paired:
+            raise RuleViolation(P + "paired_trade", f"{s.names[seat]} is Settler 2 of this paired turn: "
+                                "maritime trades only, no trade with other players")
         other = data["with"]
         if other == seat or other >= s.cfg.n:
             raise RuleViolation(P + "trade_domestic", "a trade is with another player")
@@ -1367,6 +1394,12 @@ class Catan(Game):
             raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", "the turn cannot end now")
         if s.cfg.sbp:
             return s._replace(phase=SBP, step=(s.turn + 1) % n)
+        if s.cfg.paired:
+            if s.step:  # Settler 2's part ends the paired turn: Settler 1's left neighbour rolls next
+                return self._begin_turn(s._replace(step=0), s.step % n)
+            second = (s.turn + 3) % n  # Settler 2: the third player to Settler 1's left
+            return s._replace(turn=second, step=s.turn + 1, dev_played=False,
+                              fresh=_put(s.fresh, second, (ZERO, 0)))
         return self._begin_turn(s, (s.turn + 1) % n)
 
     # victory ------------------------------------------------------------------------------
@@ -1600,6 +1633,9 @@ class Catan(Game):
         out["layout"] = _layout(topo)
         if s.phase == SBP:
             out["building"] = s.step
+        if s.cfg.paired and s.phase not in (SETUP_S, SETUP_R, OVER):
+            first = s.step - 1 if s.step else s.turn
+            out["paired_turn"] = {"settler_1": first, "settler_2": (first + 3) % n, "acting": 2 if s.step else 1}
         if s.phase == DISCARD:
             out["discards_due"] = {str(p): k for p, k in enumerate(s.pending) if k}
         if s.phase == ROAD_BUILDING:

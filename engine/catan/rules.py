@@ -6,6 +6,11 @@ P = "catan."
 RULES: dict[str, str] = {
     P + "board": "A match is played on one validated board (bord), recorded in the setup with its SHA-256; a board "
     "that does not hash to the recorded hash is refused.",
+    P + "frame": "The standard boards use the printed frames (zeerand): the base game's 9 harbours (havens: 4 "
+    "generic 3:1, one 2:1 per resource) where the beginner set-up's frame has them, and the 5–6 extension's 11 (5 "
+    "generic, 6 special with a second wool) where the base frame with the extension's four pieces has them; each "
+    "harbour serves the two coastal intersections at the ends of its edge, and no intersection is served twice. "
+    "A random board lays the shuffled harbour pieces on those places.",
     P + "setup_order": "Set-up (opbouw): each player places one settlement and one road in turn order from the start "
     "player, then one settlement and one road in reverse order (the last player places twice in a row).",
     P + "setup_settlement": "A set-up settlement (dorp) may go on any free intersection that keeps the distance rule; "
@@ -68,6 +73,19 @@ RULES: dict[str, str] = {
     "turn wins at the start of one's own turn.",
     P + "sbp": "5–6 players: after each turn every other player in turn order may build and buy development cards "
     "(extra bouwfase, Special Building Phase) but not trade, play development cards or win.",
+    P + "paired_order": "Paired players' turn (option turn_model \"paired\", 5–6 players; the newer official "
+    "alternative to the Special Building Phase): two players share each turn. Settler 1 rolls for everyone's "
+    "production and plays their turn as usual; when Settler 1 ends it, Settler 2 — the third player to Settler 1's "
+    "left — takes a part of the same turn; when Settler 2 ends it, the player to Settler 1's left is the next "
+    "Settler 1.",
+    P + "paired_trade": "Paired players' turn: Settler 2 may build and buy as much as they like and trade with the "
+    "bank (maritime trade), but may not trade with other players (domestic trade).",
+    P + "paired_cards": "Paired players' turn: Settler 1 and Settler 2 may each play a development card in their "
+    "part of the turn (one knight or progress card each); only Settler 1 may play a knight before the roll. A "
+    "card cannot be played in the part it was bought in.",
+    P + "paired_victory": "Paired players' turn: Settler 2's part is their own turn, so Settler 2 wins there on "
+    "reaching the VP goal, also at its start (the rule calls it Settler 2's turn; SBP, by contrast, is nobody's "
+    "turn).",
     P + "bank_size": "The bank holds 19 cards of each resource (24 with 5–6 players) and 25 development cards "
     "(34 with 5–6 players).",
     P + "phase": "A move fits its moment: building, trading and buying come after the roll, discards before the "

@@ -1,13 +1,14 @@
 """Simulated Catan games for 3–6 players: they end, replay from their logs to
 the same state, conserve the resource cards (bank + hands = total) and the
 development cards (deck + hands + played = total), and never put more pieces
-on the board than a player owns."""
+on the board than a player owns. With 5–6 players they run under either turn
+model: the Special Building Phase (the default) or the paired players' turn."""
 
 from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import match as M
@@ -15,6 +16,11 @@ from engine.catan import GAME
 from engine.catan import knowledge as K
 from engine.catan.game import MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS
 from engine.catan.simulate import play_game
+
+
+def turn_model(players: int, paired: bool) -> dict:
+    """The options of a simulated game: the paired players' turn where drawn (5–6 players only)."""
+    return {"turn_model": "paired"} if paired and players >= 5 else {}
 
 
 def check_invariants(s) -> None:
@@ -37,10 +43,12 @@ def check_invariants(s) -> None:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(3, 6), seed=st.integers(0, 2**32),
-       strategy=st.sampled_from(["random", "greedy"]), mixed=st.booleans())
-def test_simulated_games_end_replay_and_conserve(players, seed, strategy, mixed):
+       strategy=st.sampled_from(["random", "greedy"]), mixed=st.booleans(), paired=st.booleans())
+@example(players=6, seed=12, strategy="random", mixed=True, paired=True)
+@example(players=5, seed=7, strategy="greedy", mixed=False, paired=True)
+def test_simulated_games_end_replay_and_conserve(players, seed, strategy, mixed, paired):
     strategies = [strategy if not mixed or p % 2 else ("greedy" if strategy == "random" else "random") for p in range(players)]
-    record = play_game(players, strategies, seed, keep_log=True, max_events=20_000)
+    record = play_game(players, strategies, seed, turn_model(players, paired), keep_log=True, max_events=20_000)
     assert record["finished"], "a simulated game ends"
     log = json.loads(json.dumps(record["log"]))  # what the store keeps reads back the same
     final = None
@@ -57,9 +65,10 @@ def test_simulated_games_end_replay_and_conserve(players, seed, strategy, mixed)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(3, 6), seed=st.integers(0, 2**32))
-def test_legal_moves_are_exactly_the_places_the_rules_allow_and_each_is_accepted(players, seed):
-    log = play_game(players, ["random"] * players, seed, keep_log=True, max_events=600)["log"]
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), paired=st.booleans())
+@example(players=6, seed=3, paired=True)
+def test_legal_moves_are_exactly_the_places_the_rules_allow_and_each_is_accepted(players, seed, paired):
+    log = play_game(players, ["random"] * players, seed, turn_model(players, paired), keep_log=True, max_events=600)["log"]
     head = log[0]["data"]
     s = GAME.setup(tuple(head["players"]), head["options"])
     for i, e in enumerate(log[1:]):
@@ -78,15 +87,16 @@ def test_legal_moves_are_exactly_the_places_the_rules_allow_and_each_is_accepted
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), hide=st.floats(0.2, 1.0))
-def test_a_recorder_who_misses_cards_is_never_refused_and_never_wrong(players, seed, hide):
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), hide=st.floats(0.2, 1.0), paired=st.booleans())
+@example(players=6, seed=5, hide=0.6, paired=True)
+def test_a_recorder_who_misses_cards_is_never_refused_and_never_wrong(players, seed, hide, paired):
     """Replay a simulated game as a physical recording in which the recorder did
     not see some stolen and drawn cards: every event is still accepted (the
     real cards are one assignment of the unseen ones), and at every step each
     hand's real content lies within what the log knows of it."""
     import random
 
-    record = play_game(players, ["greedy"] * players, seed, keep_log=True, max_events=1500)
+    record = play_game(players, ["greedy"] * players, seed, turn_model(players, paired), keep_log=True, max_events=1500)
     rng = random.Random(seed)
     truth = M.replay(record["log"][:1])
     seen = M.start({**record["log"][0]["data"], "mode": "physical", "seed": None})

@@ -34,6 +34,8 @@ const SchemaForm = (() => {
     if (type === "object") return objectField(main, path, ctx);
     if (type === "array") return arrayField(main, path, ctx, nullable);
     if (type === "boolean") {
+      // a nullable boolean has three states (null: the default rule decides), a checkbox only two
+      if (nullable) return pickOne([null, true, false], path, ctx, main.default);
       const box = h("input", { type: "checkbox", "data-path": path });
       box.checked = main.default === true;
       return { node: h("label.check", box, " ", keyOf(path)), get: () => box.checked };
