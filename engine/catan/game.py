@@ -104,9 +104,10 @@ class State(NamedTuple):
 
 
 _FIELD = {name: i for i, name in enumerate(State._fields)}
-#: positions of fields that the most frequent events set in place (``_a_dice``)
+#: positions of fields that the most frequent events set in place (``_a_dice``, ``_begin_turn``)
 _F_PHASE, _F_DICE, _F_HIST, _F_BLOCKED, _F_HANDS, _F_BANK, _F_PRODUCED, _F_HEX_YIELD = (
     _FIELD[name] for name in ("phase", "dice", "hist", "blocked", "hands", "bank", "produced", "hex_yield"))
+_F_TURN, _F_TURN_NO, _F_DEV_PLAYED, _F_FRESH = (_FIELD[name] for name in ("turn", "turn_no", "dev_played", "fresh"))
 _new_state = _new_hand = tuple.__new__
 
 
@@ -921,8 +922,14 @@ class Catan(Game):
 
     # turn flow -------------------------------------------------------------------------
     def _begin_turn(self, s: State, seat: int) -> State:
-        fresh = _put(s.fresh, seat, (ZERO, 0))
-        return s._replace(phase=PRE_ROLL, turn=seat, turn_no=s.turn_no + 1, dev_played=False, fresh=fresh, dice=())
+        v = list(s)  # as s._replace(phase=..., turn=..., ...), without its keyword loop (once per turn)
+        v[_F_PHASE] = PRE_ROLL
+        v[_F_TURN] = seat
+        v[_F_TURN_NO] = s.turn_no + 1
+        v[_F_DEV_PLAYED] = False
+        v[_F_FRESH] = _put(s.fresh, seat, (ZERO, 0))
+        v[_F_DICE] = ()
+        return _new_state(State, v)
 
     def _a_roll(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != PRE_ROLL:
@@ -1413,7 +1420,10 @@ class Catan(Game):
     def _check_win(self, s: State) -> State:
         if s.phase in OWN_TURN and s.winner < 0 and not (s.phase == DEV_DRAW and s.ret == SBP):
             seat = s.turn
-            if self.public_vp(s, seat) + self.hidden_vp(s, seat) >= s.cfg.goal:
+            b, c, _ = s.built[seat]  # public_vp + hidden_vp, inlined (checked after most turns' events)
+            vp = (b + 2 * c + 2 * (s.longest == seat) + 2 * (s.army == seat) + s.vp_shown[seat]
+                  + s.dev[seat][s.cfg.n + 1][0][VP])
+            if vp >= s.cfg.goal:
                 return s._replace(phase=OVER, winner=seat)
         return s
 
