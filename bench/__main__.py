@@ -9,7 +9,9 @@
 (d) HTTP appends/s with the production server (gunicorn 2×8), 8 keep-alive
     clients (wrk), ÷ a bare Flask endpoint doing one XADD with the same
     server settings, in the same run                  goal ≥ 0.8, p99 ≤ 15 ms
-    (bench/http_appends.py; ``python -m bench.http_appends`` runs it alone)
+    with the server's and Redis' CPU per request and the load average
+    (bench/http_appends.py; ``python -m bench.http_appends`` runs it alone;
+    ``python -m bench.append_profile`` shows where an append's CPU goes)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
 directory. Nothing here asserts a time; it prints what it measured.

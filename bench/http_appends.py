@@ -13,7 +13,11 @@ bare endpoint, in one run, on one Redis, with the same gunicorn settings.
   Python ``http.client`` threads in this process, and the table says so.
 
 The two servers are measured in alternating rounds and the medians compared,
-so both see the same machine. Nothing here asserts a time.
+so both see the same machine. Beside the rates, the CPU time each server's
+worker processes and the Redis server spent per request (read from
+``/proc`` and Redis' ``INFO cpu`` around each round): on a machine shared
+with other work the rate moves with the load, the CPU per request much less.
+The load average is printed with the figures. Nothing here asserts a time.
 
 ``python -m bench.http_appends [--seconds S] [--rounds R]`` prints these alone.
 """
@@ -101,8 +105,38 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class Server(str):
+    """A started server's ``host:port``; ``pid`` is its gunicorn master's."""
+
+    pid: int
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(master: int) -> float:
+    """CPU seconds (user + system) the master's child processes (gunicorn's
+    workers) have used, from ``/proc`` (Linux)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # after the command name, which may hold spaces
+        if int(fields[1]) == master:  # ppid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def redis_cpu(client: Any) -> float:
+    """CPU seconds the Redis server has used (its ``INFO cpu``)."""
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 @contextlib.contextmanager
-def server(args: list[str], env: dict[str, str]) -> Iterator[str]:
+def server(args: list[str], env: dict[str, str]) -> Iterator[Server]:
     """A gunicorn server started with ``python -m <args> --port P``; its base URL."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", *args, "--port", str(port)], env=env,
@@ -117,7 +151,9 @@ def server(args: list[str], env: dict[str, str]) -> Iterator[str]:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError(f"the server {' '.join(args)} did not start")
                 time.sleep(0.1)
-        yield f"127.0.0.1:{port}"
+        host = Server(f"127.0.0.1:{port}")
+        host.pid = proc.pid
+        yield host
     finally:
         proc.terminate()
         proc.wait(timeout=15)
@@ -156,8 +192,8 @@ def wrk_load(host: str, token: str, matches: list[str], seconds: int, script: Pa
     result = json.loads(line[len("RESULT "):])
     if result["bad_status"] or result["socket_errors"]:
         raise RuntimeError(f"wrk saw failed requests: {result}; {run.stderr.strip()[:500]}")
-    return {"rate": result["requests"] / result["seconds"], "p50": result["p50_us"] / 1e6,
-            "p99": result["p99_us"] / 1e6}
+    return {"rate": result["requests"] / result["seconds"], "seconds": result["seconds"],
+            "p50": result["p50_us"] / 1e6, "p99": result["p99_us"] / 1e6}
 
 
 def python_load(host: str, token: str, matches: list[str], seconds: float) -> dict[str, Any]:
@@ -193,7 +229,7 @@ def python_load(host: str, token: str, matches: list[str], seconds: float) -> di
     if failures:
         raise RuntimeError(f"HTTP append failed: {failures[0]}")
     latencies.sort()
-    return {"rate": len(latencies) / elapsed, "p50": latencies[len(latencies) // 2],
+    return {"rate": len(latencies) / elapsed, "seconds": elapsed, "p50": latencies[len(latencies) // 2],
             "p99": latencies[max(0, int(len(latencies) * 0.99) - 1)]}
 
 
@@ -220,14 +256,21 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
             """One round on fresh matches: every client starts with a round."""
             host = hosts[name]
             matches = new_matches(host, token, CLIENTS) if name == "kroniek" else [uuid.uuid4().hex[:16] for _ in range(CLIENTS)]
-            return wrk_load(host, token, matches, secs, script) if wrk else python_load(host, token, matches, secs)
+            cpu0, redis0 = workers_cpu(host.pid), redis_cpu(client)
+            result = wrk_load(host, token, matches, secs, script) if wrk else python_load(host, token, matches, secs)
+            requests = result["rate"] * result["seconds"]
+            result["cpu"] = (workers_cpu(host.pid) - cpu0) / requests
+            result["redis_cpu"] = (redis_cpu(client) - redis0) / requests
+            return result
 
         for name in hosts:  # warm-up: imports, connections, caches
             load(name, 1)
+        load_before = os.getloadavg()[0]
         runs: dict[str, list[dict[str, Any]]] = {"kroniek": [], "bare": []}
         for _ in range(rounds):
             for name in hosts:
                 runs[name].append(load(name, seconds))
+        load_after = os.getloadavg()[0]
     client.close()
 
     def median(name: str, key: str) -> float:
@@ -235,7 +278,9 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
 
     k_rate, b_rate = median("kroniek", "rate"), median("bare", "rate")
     ratios = sorted(k["rate"] / b["rate"] for k, b in zip(runs["kroniek"], runs["bare"]))
-    setting = f"gunicorn 2×8 gthread, {CLIENTS} keep-alive clients ({tool}), {rounds}×{seconds:g} s each, medians"
+    setting = (f"gunicorn 2×8 gthread, {CLIENTS} keep-alive clients ({tool}), {rounds}×{seconds:g} s each, medians; "
+               f"load average {load_before:.1f} → {load_after:.1f} on {os.cpu_count()} CPUs")
+    cpu_ratio = median("bare", "cpu") / median("kroniek", "cpu")
     return [
         (f"(d) HTTP appends/s, Kroniek ÷ bare Flask + one XADD ({setting})",
          f"{k_rate:,.0f}/s / {b_rate:,.0f}/s", f"{k_rate / b_rate:.2f} (rounds {', '.join(f'{r:.2f}' for r in ratios)})",
@@ -244,6 +289,10 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
          f"p50 {median('kroniek', 'p50') * 1e3:.1f} ms", f"p99 {median('kroniek', 'p99') * 1e3:.1f} ms", "p99 ≤ 15 ms"),
         (f"(d) bare Flask + XADD latency at {CLIENTS} clients",
          f"p50 {median('bare', 'p50') * 1e3:.1f} ms", f"p99 {median('bare', 'p99') * 1e3:.1f} ms", "—"),
+        ("(d) server CPU per request (gunicorn workers), Kroniek / bare; bare ÷ Kroniek",
+         f"{median('kroniek', 'cpu') * 1e6:.0f} µs / {median('bare', 'cpu') * 1e6:.0f} µs", f"{cpu_ratio:.2f}", "—"),
+        ("(d) Redis CPU per request, Kroniek / bare",
+         f"{median('kroniek', 'redis_cpu') * 1e6:.1f} µs / {median('bare', 'redis_cpu') * 1e6:.1f} µs", "", "—"),
     ]
 
 
@@ -253,11 +302,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per server, alternating")
     parser.add_argument("--serve-bare", action="store_true", help="serve the bare endpoint (used by the bench)")
     parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--workers", type=int, default=2, help="--serve-bare: gunicorn processes (as kroniek serve)")
+    parser.add_argument("--threads", type=int, default=8, help="--serve-bare: threads per process (as kroniek serve)")
     args = parser.parse_args()
     if args.serve_bare:
         from service.gunicorn_worker import serve_app
 
-        serve_app(bare_app, "127.0.0.1", args.port)
+        serve_app(bare_app, "127.0.0.1", args.port, args.workers, args.threads)
         return
     from rich.table import Table
 

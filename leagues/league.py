@@ -49,7 +49,8 @@ RULES = {
     "league.pair": "A round is paired only when the previous round is complete, and only as the league's "
     "system pairs it (Berger tables, the Dutch system, or tables grouped by score).",
     "league.rounds": "A league plays the rounds its format gives, no more.",
-    "league.link": "A board gets one match, whose players are the board's players in seat order.",
+    "league.link": "A board gets one match, whose players are the board's players in seat order, and none once "
+    "its result is in (a forfeit).",
     "league.result": "A result comes from the match linked to its board, once, for the board's players.",
     "league.forfeit": "A referee may record a forfeit, with a reason, for a board without a result.",
     "league.correction": "A correction, with a reason, replaces the outcome of a board that has one.",

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
+import os
 import time
 from typing import Any
 
@@ -49,6 +49,7 @@ STORED_FIELDS = {
 SALT_BYTES = 32
 
 _sha256 = hashlib.sha256
+_urandom = os.urandom
 _dumps = orjson.dumps
 _SORT = orjson.OPT_SORT_KEYS
 
@@ -65,6 +66,15 @@ def canonical(obj: Any) -> str:
         text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")  # raises UnicodeEncodeError (a ValueError) for lone surrogates
         return text
+
+
+def _canonical_bytes(obj: Any) -> bytes:
+    """``canonical(obj)`` encoded as UTF-8, without orjson's bytes going to
+    text and back (what a hash reads)."""
+    try:
+        return _dumps(obj, option=_SORT)
+    except orjson.JSONEncodeError:
+        return canonical(obj).encode("utf-8")
 
 
 _second: tuple[int, str] = (-1, "")
@@ -93,7 +103,7 @@ def commitment(salt: str, data: Any) -> str:
 
 
 def _commit(salt: bytes, data: Any) -> str:
-    return _sha256(salt + canonical(data).encode("utf-8")).hexdigest()
+    return _sha256(salt + _canonical_bytes(data)).hexdigest()
 
 
 def event_hash(envelope: dict[str, Any]) -> str:
@@ -114,10 +124,11 @@ def seal(
     """A complete envelope with a fresh salt, its commitment and its hash.
     ``text`` is the canonical encoding of the whole envelope (data and salt
     included, hash not): the store keeps exactly that text, and the audit
-    checks the stored bytes themselves. Per event: one ``token_bytes``, two
-    SHA-256 and three canonical encodings. Raises ValueError for text that
-    is not valid Unicode."""
-    salt = secrets.token_bytes(SALT_BYTES)
+    checks the stored bytes themselves. Per event: 32 bytes of ``os.urandom``
+    (what ``secrets.token_bytes`` returns, without its two calls between),
+    two SHA-256 and three canonical encodings. Raises ValueError for text
+    that is not valid Unicode."""
+    salt = _urandom(SALT_BYTES)
     envelope = {
         "seq": seq,
         "type": type,
@@ -127,7 +138,7 @@ def seal(
         "recorded_by": recorded_by,
         "prev_hash": prev_hash,
     }
-    digest = _sha256(canonical(envelope).encode("utf-8")).hexdigest()
+    digest = _sha256(_canonical_bytes(envelope)).hexdigest()
     envelope["data"] = data
     envelope["salt"] = salt.hex()
     envelope["text"] = canonical(envelope)

@@ -33,6 +33,7 @@ from typing import Any, Iterator
 import orjson
 import redis
 from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError
 
 from . import lua
 from .hashing import canonical
@@ -70,6 +71,11 @@ class AppendOutcome:
     owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
 
 
+#: the outcomes of the one-command append, made once (they are frozen)
+_ONE_OWED = {(status, owed): AppendOutcome(status, owed=owed) for status in ("ok", "conflict") for owed in (False, True)}
+_MISSING = AppendOutcome("missing")
+
+
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
     args: list[Any] = []
     for e in events:
@@ -100,7 +106,8 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
-        # On a Cluster the owed mark (another slot) cannot ride in the append's pipeline.
+        self._append_one_owed = client.register_script(lua.APPEND_ONE_OWED)
+        # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
 
     # -- keys ---------------------------------------------------------------
@@ -158,7 +165,9 @@ class EventStore:
 
         One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
         an id not above the stream's last one, so the XADD is itself the
-        compare-and-set, as cheap as an append can be. Several events at once
+        compare-and-set, as cheap as an append can be (with ``owe``, on one
+        Redis, it runs with the mark in one script, ``lua.APPEND_ONE_OWED``:
+        one command instead of a pipeline of two). Several events at once
         (a move and the chance outcomes drawn for it), or an Idempotency-Key
         to record with them, go through a script that checks the last seq
         first. ``status``/``result``, when not empty, are then written to the
@@ -169,6 +178,40 @@ class EventStore:
         outcome says the mark was new, whatever the append's outcome.
         """
         single = len(events) == 1 and not idem_key
+        if single and owe and not self._cluster:
+            # The usual move: one command, the XADD and the mark in one script.
+            outcome = self._append_one(match_id, events[0], owe)
+            if outcome.status == "ok" and status:
+                self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+            return outcome
+        outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
+        if outcome.status != "ok":
+            return AppendOutcome(outcome.status, outcome.stored, owed)
+        if status:
+            self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
+        return AppendOutcome("ok", owed=owed)
+
+    def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
+        """One event and the owed mark, by ``lua.APPEND_ONE_OWED``: EVALSHA
+        sent straight (the script object's call builds the same command
+        through three more layers), loaded by that object when Redis does
+        not know it yet (a new or flushed server)."""
+        args = (self.key(match_id, "log"), self.owed_key(owe),
+                event["seq"], event["text"], event["hash"], time.time(), match_id)
+        try:
+            res = self.r.execute_command("EVALSHA", self._append_one_owed.sha, 2, *args)
+        except NoScriptError:
+            res = self._append_one_owed(keys=args[:2], args=args[2:])
+        try:
+            return _ONE_OWED[res[0], res[1] == 1] if res[0] != "missing" else _MISSING
+        except (KeyError, IndexError, TypeError):
+            raise StoreError(f"unexpected answer from the append script: {res!r}") from None
+
+    def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
+                      idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:
+        """An append that is not a single event with a mark on one Redis:
+        several events or an Idempotency-Key (a script), with the mark in
+        the same pipeline; or on a Cluster, the mark after the append."""
 
         def issue(client: Any) -> Any:
             if single:
@@ -200,11 +243,7 @@ class EventStore:
         if owed and outcome.status == "missing":
             self.take_owed(owe, match_id)  # nothing to validate there
             owed = False
-        if outcome.status != "ok":
-            return AppendOutcome(outcome.status, outcome.stored, owed)
-        if status:
-            self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
-        return AppendOutcome("ok", owed=owed)
+        return outcome, owed
 
     @staticmethod
     def _outcome(res: Any, single: bool) -> AppendOutcome:

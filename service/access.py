@@ -52,7 +52,7 @@ class Access:
         the endpoint, and so is a write without one when tokens are required."""
         req = request._get_current_object()  # one proxy lookup, not one per attribute
         header = req.headers.get("Authorization")
-        g.kroniek_user = ANONYMOUS
+        # Until a token says otherwise the user is ANONYMOUS (``user``'s default).
         if req.routing_exception is not None:
             return  # no such endpoint or method: that 404 or 405 says more than a 401 would
         if header is None:
@@ -93,9 +93,9 @@ class Access:
         user = self.user
         if user.admin:
             return user
-        if {r.split(":")[0] for r in self.roles(kind, object_id, fresh=False)} & needed:
+        if {r.split(":")[0] for r in self.accounts.roles(kind, object_id, user, fresh=False)} & needed:
             return user  # roles read within the last second let a request in
-        held = {r.split(":")[0] for r in self.roles(kind, object_id)}  # a refusal is decided on a fresh read
+        held = {r.split(":")[0] for r in self.accounts.roles(kind, object_id, user)}  # a refusal: on a fresh read
         if held & needed:
             return user
         if user is ANONYMOUS:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from flask import Flask, jsonify, request, send_from_directory
+from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -24,6 +25,39 @@ from .outage import STORE_ERRORS, best_effort, store_unavailable
 from .schemas import KroniekErrorResponse
 
 API_VERSION = "1"
+
+
+class Sessionless(SecureCookieSessionInterface):
+    """Kroniek keeps no sessions (a request's user is its bearer token): every
+    request gets the one shared null session, which refuses any change,
+    instead of a look for a signing key and a new null session each."""
+
+    _null = NullSession()
+
+    def open_session(self, app: Any, request: Any) -> NullSession:
+        return self._null
+
+
+class KroniekFlask(Flask):
+    """Flask, with what it decides per request about a function decided once:
+    whether a view, hook or handler is a coroutine function (``ensure_sync``
+    asks ``inspect`` every call, five times per append)."""
+
+    session_interface = Sessionless()
+    _SYNC_LIMIT = 4096  # functions remembered; past it the memo starts again (it never grows without bound)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._is_sync: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        key = getattr(func, "__func__", func)  # a bound method is made anew at each attribute lookup
+        sync = self._is_sync.get(key)
+        if sync is None:
+            if len(self._is_sync) >= self._SYNC_LIMIT:
+                self._is_sync.clear()
+            sync = self._is_sync[key] = super().ensure_sync(func) is func
+        return func if sync else self.async_to_sync(func)
 
 
 class KroniekApi(Api):
@@ -88,7 +122,7 @@ def create_app(
     ``signing_key``: the Ed25519 key for signed tree heads (tests); default
     ``service.keys.signing_key()``, loaded on first use. ``queue_connection``:
     the RQ Redis that ``/api/health`` reads (default ``queue_client()``)."""
-    app = Flask("kroniek")
+    app = KroniekFlask("kroniek")
     app.config.update(
         API_TITLE="Kroniek",
         API_VERSION=API_VERSION,

@@ -205,6 +205,10 @@ class LeagueService:
         _, _, b = L._board(state, {"round": round, "board": board})
         if b.match is not None:
             raise RuleViolation("league.link", f"round {round} board {board} has match {b.match} already")
+        if b.outcome is not None:  # checked here, not in the reducer: leagues logged before still replay
+            raise RuleViolation("league.link", f"round {round} board {board} has its result already "
+                                               f"({'a forfeit' if b.outcome.forfeit else 'entered'}): "
+                                               "a match started now could never count")
         match = self.matches.create_match(state.game, list(b.players), recorded_by=recorded_by, acl=acl)
         self._append(league_id, "link", {"round": round, "board": board, "match": match["id"],
                                          "players": list(b.players)}, recorded_by)

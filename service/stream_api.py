@@ -41,6 +41,19 @@ KEEPALIVE_SECONDS = 15
 BLOCK_MS = 5000
 
 
+def longest_block_ms(client: Any) -> int:
+    """How long one XREAD may block on ``client``: at most half its socket
+    timeout, since a read that outlives the timeout fails and cuts the stream
+    off mid-response (redis-py 8 gives every connection a 5 s timeout unless
+    told otherwise; an unknown one is taken as that)."""
+    pool = getattr(client, "connection_pool", None) or getattr(client, "nodes_manager", None)
+    kwargs = getattr(pool, "connection_kwargs", None) or {}
+    timeout = kwargs["socket_timeout"] if "socket_timeout" in kwargs else kwargs.get("orig_socket_timeout", 5.0)
+    if timeout is None:  # no timeout: a read may block as long as it likes
+        return BLOCK_MS
+    return max(1, min(BLOCK_MS, int(timeout * 500)))
+
+
 def max_seconds() -> int:
     try:
         return max(0, int(os.environ.get("KRONIEK_STREAM_SECONDS", DEFAULT_MAX_SECONDS)))
@@ -77,6 +90,7 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
     key = svc.store.key(match_id, "log")
     last = start - 1
     quiet_since = time.monotonic()
+    block_ms = longest_block_ms(svc.store.r)
     yield f"retry: {RETRY_MS}\n\n"
     while True:
         head = svc.store.head_seq(match_id)
@@ -92,7 +106,7 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
         # Wakes as soon as an entry past ``last`` is appended (or on time out).
-        svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, BLOCK_MS))))
+        svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, block_ms))))
 
 
 @stream.route("/<match_id>/stream")

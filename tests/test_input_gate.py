@@ -25,7 +25,9 @@ from replays.store import StoreError
 from replays.translog import TransparencyLog
 from service import limits
 from service.errors import InvalidValue, LimitExceeded, MalformedJson
-from service.gate import parse_body
+from service.gate import parse_body, plain_loader
+from service import schemas as S
+from marshmallow import Schema, fields
 from service.leagues import LeagueService
 from service.matches import MatchService
 from tests.conftest import client_with_token
@@ -149,6 +151,14 @@ def test_what_is_not_json_text_in_utf8_is_malformed_json(raw):
     with pytest.raises(MalformedJson) as exc:
         parse_body(raw)
     assert exc.value.status == 400 and exc.value.details["field"]
+
+
+def test_a_body_with_a_byte_order_mark_is_refused_as_json_loads_refuses_it():
+    """The gate's parser is made once; what json.loads says of a BOM it says too."""
+    with pytest.raises(MalformedJson) as exc:
+        parse_body(b"\xef\xbb\xbf{}")
+    assert exc.value.message == ("the body is not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) "
+                                 "at line 1 column 1")
 
 
 def test_a_body_nested_past_the_recursion_limit_is_a_400_not_a_crash():
@@ -973,3 +983,93 @@ def test_what_the_gate_accepts_every_reader_reads_back_exactly(value, ascii_only
     assert canonical(orjson.loads(stored)) == stored
     for n in _numbers(parsed):
         assert float(n) == n  # a JavaScript reader gets the same integer
+
+
+# -- the plain loader: the schema's own answer, sooner ------------------------------
+class _PlainShapes(Schema):
+    """Every option ``plain_loader`` reads: a data_key, an attribute, a
+    callable default, a None default, a required member."""
+
+    name = fields.String(required=True, data_key="title")
+    count = fields.Integer(strict=True, load_default=0, attribute="n")
+    extra = fields.Dict(load_default=dict)
+    maybe = fields.Integer(strict=True, allow_none=True, load_default=None)
+    free = fields.String()
+
+
+_small_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                                       max_size=3),
+                           max_leaves=8)
+#: values of every kind a plain member may meet, often of the kind it takes
+_member_values = (st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+                  | st.dictionaries(st.text(max_size=5), _small_json, max_size=3) | _small_json)
+
+
+_of_kind = {fields.String: st.text(max_size=8), fields.Integer: st.integers(),
+            fields.Dict: st.dictionaries(st.text(max_size=5), _small_json, max_size=3)}
+
+
+@st.composite
+def _plain_bodies(draw, schema):
+    """Bodies near the schema's shape: each member absent, of its field's
+    kind, or anything; now and then a member it does not know, or no object."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(_small_json)
+    body = {}
+    for name, field in schema.load_fields.items():
+        choice = draw(st.integers(0, 9))
+        if choice < 2:
+            continue
+        body[field.data_key or name] = draw(_of_kind[type(field)] if choice < 8 else _member_values)
+    if draw(st.integers(0, 9)) == 0:
+        body[draw(st.sampled_from(["n", "other", ""]))] = draw(_member_values)
+    return body
+
+
+@pytest.mark.parametrize("schema_class", [S.EventIn, _PlainShapes])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_plain_loader_reads_a_body_exactly_as_the_schema_does(schema_class, data):
+    """What the plain loader returns is what marshmallow's load returns, to
+    the type (a bool is no integer) and to a fresh copy of an object member;
+    where it declines, the schema decides."""
+    from marshmallow import ValidationError
+
+    schema = schema_class()
+    loader = plain_loader(schema)
+    body = data.draw(_plain_bodies(schema))
+    fast = loader(body)
+    if fast is None:
+        return
+    try:
+        slow = schema.load(body)
+    except ValidationError as exc:
+        pytest.fail(f"the plain loader took {body!r}, which the schema refuses: {exc.messages}")
+    assert canonical(fast) == canonical(slow)
+    assert [type(v) for v in fast.values()] == [type(v) for v in slow.values()]
+    assert list(fast) == list(slow)
+    for key, value in fast.items():
+        if isinstance(value, dict) and value:
+            assert all(value is not member for member in body.values())
+
+
+def test_the_plain_loader_reads_the_usual_append_and_declines_what_it_cannot_vouch_for():
+    loader = plain_loader(S.EventIn())
+    assert loader({"type": "round", "data": {"cards": ["spy", "prince"]}}) == {
+        "type": "round", "seat": None, "data": {"cards": ["spy", "prince"]}, "expected_seq": None}
+    assert loader({"type": "undo"}) == {"type": "undo", "seat": None, "data": {}, "expected_seq": None}
+    for body in ({"data": {}}, {"type": "x", "seat": True}, {"type": "x", "seat": "1"}, {"type": "x", "other": 1},
+                 {"type": None}, {"type": "x", "data": []}, [], "round"):
+        assert loader(body) is None, body
+    assert plain_loader(S.MatchCreate()) is None  # a list member, a validator: the schema's work
+
+
+def test_a_schema_refusal_through_the_plain_parser_is_webargs_400(client):
+    """A body the plain loader declines is refused by the schema as before."""
+    mid = client.post("/api/matches", json={"game": "braverats", "players": ["A", "B"]}).get_json()["id"]
+    r = client.post(f"/api/matches/{mid}/events", json={"type": "round", "seat": True, "data": {}})
+    assert r.status_code == 400
+    err = r.get_json()["error"]
+    assert err["code"] == "malformed_request" and err["field"] == "seat" and err["location"] == "body"
+    assert err["fields"] == {"json": {"seat": ["Not a valid integer."]}}

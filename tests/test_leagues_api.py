@@ -149,3 +149,20 @@ def test_every_league_rule_has_a_test(rules_covered):
 def test_unknown_league_is_404(client):
     assert client.get("/api/leagues/nope").status_code == 404
     assert client.post("/api/leagues/nope/rounds").status_code == 404
+
+
+@pytest.mark.rule("league.link")
+def test_a_forfeited_board_gets_no_match(client):
+    """A match started for a board whose forfeit is in could be played and
+    validated but never entered (the board has its result): it is refused at
+    the start, and the league's log is unchanged."""
+    lid = post(client, "/api/leagues", {"name": "F", "game": "braverats", "format": "swiss", "rounds": 2,
+                                         "players": ["A", "B", "C", "D"]})["id"]
+    board = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][0]["boards"][0]
+    post(client, f"/api/leagues/{lid}/forfeits",
+         {"round": 1, "board": board["board"], "forfeited": [board["players"][0]], "reason": "did not show"})
+    before = client.get(f"/api/leagues/{lid}").get_json()
+    err = post(client, f"/api/leagues/{lid}/rounds/1/boards/{board['board']}/match", status=422)["error"]
+    assert err["rule"] == "league.link" and "forfeit" in err["message"]
+    assert client.get(f"/api/leagues/{lid}").get_json() == before
+    assert client.get(f"/api/leagues/{lid}").get_json()["rounds"][0]["boards"][0]["match"] is None

@@ -252,3 +252,29 @@ def test_an_append_marks_its_match_owed_in_the_same_round_trip(svc, store):
     assert store.append("no-such-match", [event], owe="validation").status == "missing"
     assert "no-such-match" not in store.overdue("validation", time.time() + 1)
     assert ms.seq == 1
+
+
+def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, store, redis_client):
+    """The one-command append (XADD and mark in one script) tells a
+    refused id (a conflict) from any other error, which it raises."""
+    import redis
+
+    from replays import seal
+
+    redis_client.set(store.key("not-a-stream", "log"), "text")
+    event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", GENESIS)
+    with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        store.append("not-a-stream", [event], owe="validation")
+    assert "not-a-stream" not in store.overdue("validation", time.time() + 1)
+
+
+def test_an_append_after_redis_forgot_its_scripts_loads_the_script_again(svc, store, redis_client):
+    """The one-command append sends EVALSHA straight; a server that does not
+    know the script (restarted, SCRIPT FLUSH) gets it loaded, and the move
+    and its mark are written once."""
+    mid = new(svc)
+    store.take_owed("validation", mid)
+    redis_client.script_flush()
+    svc.append(mid, "add", 0, {"n": 1})
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    assert mid in store.overdue("validation", time.time() + 1)

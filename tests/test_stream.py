@@ -105,3 +105,38 @@ def test_a_bad_or_unauthorised_stream_is_refused_before_it_starts(client, anon, 
     r = (client if signed_in else anon).get(f"/api/matches/{match}/stream{query}")
     assert r.status_code == status and r.get_json()["error"]["code"]
     assert anon.get("/api/matches/nope/stream").status_code == 404
+
+
+@pytest.mark.parametrize("socket_timeout", [0.6, None])
+def test_a_quiet_stream_outlives_the_redis_clients_socket_timeout(redis_url, prefix, validations, signing_key,
+                                                                 socket_timeout):
+    """A watcher waits longer than one socket timeout with nothing appended:
+    each XREAD blocks for less than the client's socket timeout, so the stream
+    ends on time with its retry hint instead of a Redis TimeoutError that cuts
+    the response off (redis-py 8 gives connections a 5 s timeout by default)."""
+    import redis as redis_py
+
+    from replays import EventStore
+    from service.app import create_app
+    from service.stream_api import longest_block_ms
+
+    kwargs = {} if socket_timeout is None else {"socket_timeout": socket_timeout}
+    client = redis_py.Redis.from_url(redis_url, decode_responses=True, **kwargs)
+    if socket_timeout is not None:
+        assert longest_block_ms(client) <= socket_timeout * 1000 / 2
+    app = create_app(store=EventStore(client, prefix), enqueue_validation=validations.append,
+                     enqueue_ratings=lambda game: None, signing_key=signing_key)
+    from service.accounts import Accounts
+
+    _, token = Accounts(client, prefix).add_user(f"recorder-{prefix}", False)
+    match = braverats(client_with_token(app, token))
+    wait = 2 if socket_timeout is not None else 6
+    start = time.monotonic()
+    r = client_with_token(app, None).get(f"/api/matches/{match}/stream?wait={wait}")
+    body = r.get_data(as_text=True)
+    took = time.monotonic() - start
+    assert r.status_code == 200
+    events, ids, retry = parse(body)
+    assert ids == [1, 2, 3, 4, 5] and retry is not None
+    assert wait - 0.5 <= took < wait + 5, took
+    client.close()
