@@ -63,6 +63,8 @@ class HistoryElided(Exception):
 
 #: Stands for a state a snapshot did not keep (see ``encode``).
 ELIDED = object()
+#: A match's result not yet computed (``MatchState.result``).
+_UNSET = object()
 
 #: How many undo steps a snapshot keeps the prior state of.
 SNAPSHOT_UNDO_DEPTH = 16
@@ -102,13 +104,13 @@ class MatchState:
     @property
     def result(self) -> Result | None:
         # Computed once per state; states are immutable. (functools'
-        # cached_property takes a lock on every first access: too slow here.)
-        try:
-            return self.__dict__["_result"]
-        except KeyError:
-            result = self.game.result(self.state)
-            object.__setattr__(self, "_result", result)
-            return result
+        # cached_property takes a lock on every first access: too slow here;
+        # a KeyError caught per new state was, too.)
+        cache = self.__dict__
+        result = cache.get("_result", _UNSET)
+        if result is _UNSET:
+            result = cache["_result"] = self.game.result(self.state)
+        return result
 
     @property
     def result_dict(self) -> dict[str, Any] | None:
@@ -342,10 +344,30 @@ def apply_event(ms: MatchState, seq: int, type: str, seat: int | None, data: dic
     """Apply one already-normalized event (as stored in the log)."""
     if type == UNDO:
         return _undo(ms, seq, data)
-    after = ms.game.apply(ms.state, type, seat, data)
-    chance = ms.game.event_types[type].actor == CHANCE
-    step = Step(seq=seq, type=type, chance=chance, before=ms.state, prev=ms.stack)
-    return MatchState(ms.game, ms.setup, seq, after, step, ms.depth + 1, ())
+    game = ms.game
+    after = game.apply(ms.state, type, seat, data)
+    # Step(...) and MatchState(...) as their frozen dataclasses make them,
+    # without one object.__setattr__ per field (this runs once per event)
+    step = _new_object(Step)
+    fields = step.__dict__
+    fields["seq"] = seq
+    fields["type"] = type
+    fields["chance"] = game.event_types[type].actor == CHANCE
+    fields["before"] = ms.state
+    fields["prev"] = ms.stack
+    out = _new_object(MatchState)
+    fields = out.__dict__
+    fields["game"] = game
+    fields["setup"] = ms.setup
+    fields["seq"] = seq
+    fields["state"] = after
+    fields["stack"] = step
+    fields["depth"] = ms.depth + 1
+    fields["undone"] = ()
+    return out
+
+
+_new_object = object.__new__
 
 
 def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:

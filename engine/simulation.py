@@ -87,31 +87,37 @@ def _play_engine_only(
     seed = setup["seed"]
     seq = 1
     log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
-    apply, actors, result_of = game.apply, game.actors, game.result
-
-    def draw_chance() -> None:
-        nonlocal state, seq
-        while CHANCE in actors(state) and result_of(state) is None:
-            move = game.chance_outcome(state, random.Random(f"{seed}:{seq - 1}"))
-            if move is None:
-                break
-            data = game.normalize(state, move.type, move.seat, move.data)
-            state = apply(state, move.type, move.seat, data)
-            seq += 1
-            if keep_log:
-                log.append({"seq": seq, "type": move.type, "seat": move.seat, "data": data})
-
-    draw_chance()
-    result = result_of(state)
-    while result is None and seq < max_events:
-        seat = next(a for a in actors(state) if a != CHANCE and a != "table")
+    apply, actors, result_of, chance_outcome, normalize = (
+        game.apply, game.actors, game.result, game.chance_outcome, game.normalize)
+    Random = random.Random
+    # One loop for both: while chance is to act (and the game runs) its
+    # outcome is drawn; else, below max_events, a seat's bot moves.
+    while True:
+        acting = actors(state)
+        result = result_of(state)
+        if result is not None:
+            break
+        if CHANCE in acting:
+            move = chance_outcome(state, Random(f"{seed}:{seq - 1}"))
+            if move is not None:
+                type_, by = move.type, move.seat
+                data = normalize(state, type_, by, move.data)
+                state = apply(state, type_, by, data)
+                seq += 1
+                if keep_log:
+                    log.append({"seq": seq, "type": type_, "seat": by, "data": data})
+                continue
+        if seq >= max_events:
+            break
+        if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
+            seat = acting[0]
+        else:
+            seat = next(a for a in acting if a != CHANCE and a != "table")
         move = bots[seat](game, state, seat, rng)
         state = apply(state, move.type, seat, move.data)
         seq += 1
         if keep_log:
             log.append({"seq": seq, "type": move.type, "seat": seat, "data": move.data})
-        draw_chance()
-        result = result_of(state)
     return game, seq, state, result, log
 
 
@@ -178,9 +184,14 @@ class Simulator:
         else:
             table = Table(setup, keep_log)
             game = table.game
+            actors = game.actors
             while table.ms.result is None and table.ms.seq < max_events:
                 state = table.ms.state
-                seat = next(a for a in game.actors(state) if a != CHANCE and a != "table")
+                acting = actors(state)
+                if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
+                    seat = acting[0]
+                else:
+                    seat = next(a for a in acting if a != CHANCE and a != "table")
                 move = bots[seat](game, state, seat, rng)
                 table.enter(move.type, seat, move.data, validate)
             seq, state, result, log = table.ms.seq, table.ms.state, table.ms.result, table.log

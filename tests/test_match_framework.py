@@ -80,6 +80,23 @@ def test_undo_reverts_the_latest_effective_move_and_can_repeat():
     assert err.value.rule == "core.undo"
 
 
+def test_an_applied_event_gives_the_same_match_and_undo_step_as_their_constructors():
+    # apply_event builds both without the frozen dataclasses' __init__ (speed):
+    # they must still be those dataclasses, equal field for field
+    ms = M.start(M.make_setup("toy", ["Ann", "Bob"]))
+    after = M.apply_event(ms, 2, "add", 0, {"n": 3})
+    game = ms.game
+    step = M.Step(seq=2, type="add", chance=False, before=ms.state, prev=None)
+    assert type(after) is M.MatchState and type(after.stack) is M.Step
+    assert after.stack == step
+    assert after == M.MatchState(game, ms.setup, 2, game.apply(ms.state, "add", 0, {"n": 3}), step, 1, ())
+    rolled = M.apply_event(after, 3, "roll", None, {"value": 4})
+    assert rolled.stack.chance and rolled.stack.prev is after.stack and rolled.depth == 2
+    with pytest.raises(AttributeError):  # still frozen
+        rolled.seq = 9
+    assert rolled.result is None and rolled.result is None  # computed once, then cached
+
+
 @pytest.mark.rule("core.undo")
 def test_undo_naming_the_wrong_seq_is_refused():
     ms = play(M.start(M.make_setup("toy", ["Ann", "Bob"])), ("add", 0, {"n": 1}))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations_with_replacement
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
@@ -97,12 +98,16 @@ class State(NamedTuple):
     def actor(self) -> int:
         return self.step if self.phase == SBP or (self.ret == SBP and self.phase == DEV_DRAW) else self.turn
 
-    @property
-    def topo(self) -> B.Topology:
-        return self.cfg.topo
+    #: the board's topology (``cfg.topo``; read through a C-level getter, as
+    #: most events ask for it)
+    topo = property(attrgetter("cfg.topo"))
 
 
 _FIELD = {name: i for i, name in enumerate(State._fields)}
+#: positions of fields that the most frequent events set in place (``_a_dice``, ``_begin_turn``)
+_F_PHASE, _F_DICE, _F_HIST, _F_BLOCKED, _F_HANDS, _F_BANK, _F_PRODUCED, _F_HEX_YIELD = (
+    _FIELD[name] for name in ("phase", "dice", "hist", "blocked", "hands", "bank", "produced", "hex_yield"))
+_F_TURN, _F_TURN_NO, _F_DEV_PLAYED, _F_FRESH = (_FIELD[name] for name in ("turn", "turn_no", "dev_played", "fresh"))
 _new_state = _new_hand = tuple.__new__
 
 
@@ -759,7 +764,7 @@ class Catan(Game):
             bank = _add(bank, ROAD_COST)
         b, c, r = s.built[seat]
         s = s._replace(roads=_put(s.roads, e, seat), built=_put(s.built, seat, (b, c, r + 1)), hands=hands, bank=bank)
-        s = self._longest(s, {seat})
+        s = self._longest(s, {seat}, added=e)
         if s.phase == SETUP_R:
             n = s.cfg.n
             step = s.step + 1
@@ -787,8 +792,11 @@ class Catan(Game):
                           hands=hands, bank=_add(s.bank, CITY_COST))
 
     # longest road -------------------------------------------------------------------
-    def road_length(self, s: State, seat: int) -> int:
+    def road_length(self, s: State, seat: int, piece: int | None = None) -> int:
         """The longest trail of ``seat``'s roads; other players' buildings cut it.
+        With ``piece`` (a path holding one of the seat's roads): the longest
+        trail of the network piece that road belongs to (the roads it reaches
+        without passing another player's building).
 
         A depth-first walk over the trails, started only where a longest trail
         can start: at a dead end or a fork (odd degree) or at another player's
@@ -796,37 +804,61 @@ class Catan(Game):
         trail from there also uses its second road, so it is a closed circuit,
         and the circuit can start at any of its intersections, so at one of
         those unless the whole network piece is a plain ring (counted whole)."""
+        roads = s.roads
+        bld = s.buildings
         topo = s.topo
-        roads, bld = s.roads, s.buildings
-        own = [e for e, o in enumerate(roads) if o == seat]
-        if len(own) < 2:
-            return len(own)
-        edge_vertices = topo.edge_vertices
-        at: dict[int, list[tuple[int, int]]] = {}
-        for i, e in enumerate(own):
-            a, b = edge_vertices[e]
-            at.setdefault(a, []).append((1 << i, b))
-            at.setdefault(b, []).append((1 << i, a))
-        mine = (seat * 2, seat * 2 + 1)
-        blocked = {v for v in at if bld[v] != -1 and bld[v] not in mine}
-        starts = [v for v, ways in at.items() if len(ways) != 2 or v in blocked]
-        best = 0
+        if piece is None:
+            own = _owned(roads, seat)
+        else:
+            own = self._network_piece(topo, roads, bld, seat, piece)
         total = len(own)
+        if total < 2:
+            return total
+        edge_vertices = topo.edge_vertices
+        at: dict[int, list[tuple[int, int]]] = {}  # intersection -> (road's bit, the road's other end)
+        bit = 1
+        for e in own:
+            a, b = edge_vertices[e]
+            ways = at.get(a)
+            if ways is None:
+                at[a] = [(bit, b)]
+            else:
+                ways.append((bit, b))
+            ways = at.get(b)
+            if ways is None:
+                at[b] = [(bit, a)]
+            else:
+                ways.append((bit, a))
+            bit <<= 1
+        blocked = set()
+        starts = []
+        for v, ways in at.items():
+            x = bld[v]
+            if x != -1 and x >> 1 != seat:
+                blocked.add(v)
+                starts.append(v)
+            elif len(ways) != 2:
+                starts.append(v)
 
-        def walk(v: int, used: int, length: int) -> None:
-            nonlocal best
-            if length > best:
-                best = length
-            if length and v in blocked:
-                return
+        def walk(v: int, used: int) -> int:
+            """The longest trail on from ``v``, the roads in ``used`` spent."""
+            longest = 0
             for bit, w in at[v]:
                 if not used & bit:
-                    walk(w, used | bit, length + 1)
+                    length = 1 if w in blocked else 1 + walk(w, used | bit)
+                    if length > longest:
+                        longest = length
+            return longest
 
+        best = 0
         for v in starts:
-            walk(v, 0, 0)
-            if best == total:
-                return best
+            length = walk(v, 0)
+            if length > best:
+                best = length
+                if best == total:
+                    return best
+        if len(at) - len(starts) < 6:
+            return best  # no room for a ring (the shortest is a hexagon's six roads)
         # the pieces without a start are rings of two-road intersections
         seen = set(starts)
         stack = list(starts)
@@ -849,10 +881,35 @@ class Catan(Game):
                 best = max(best, len(ring))  # a ring has as many roads as intersections
         return best
 
-    def _longest(self, s: State, seats: set[int]) -> State:
+    @staticmethod
+    def _network_piece(topo: B.Topology, roads: tuple[int, ...], bld: tuple[int, ...], seat: int, e: int) -> list[int]:
+        """``seat``'s roads reachable from its road on path ``e`` without
+        passing through another player's building."""
+        piece = {e}
+        stack = [e]
+        edge_vertices, vertex_edges = topo.edge_vertices, topo.vertex_edges
+        while stack:
+            for v in edge_vertices[stack.pop()]:
+                x = bld[v]
+                if x != -1 and x >> 1 != seat:
+                    continue  # the trail stops here
+                for f in vertex_edges[v]:
+                    if roads[f] == seat and f not in piece:
+                        piece.add(f)
+                        stack.append(f)
+        return sorted(piece)
+
+    def _longest(self, s: State, seats: set[int], added: int | None = None) -> State:
+        """Road lengths of ``seats`` again, and who holds Longest Road. With
+        ``added``, the path of the one road just built by the one seat: a
+        trail without it was there before, so the new length is the old one
+        or the longest trail of the network piece the new road is in."""
         lens = list(s.road_len)
         for p in seats:
-            lens[p] = self.road_length(s, p)
+            if added is None:
+                lens[p] = self.road_length(s, p)
+            else:
+                lens[p] = max(lens[p], self.road_length(s, p, added))
         lens_t = tuple(lens)
         holder = s.longest
         top = max(lens_t)
@@ -865,8 +922,14 @@ class Catan(Game):
 
     # turn flow -------------------------------------------------------------------------
     def _begin_turn(self, s: State, seat: int) -> State:
-        fresh = _put(s.fresh, seat, (ZERO, 0))
-        return s._replace(phase=PRE_ROLL, turn=seat, turn_no=s.turn_no + 1, dev_played=False, fresh=fresh, dice=())
+        v = list(s)  # as s._replace(phase=..., turn=..., ...), without its keyword loop (once per turn)
+        v[_F_PHASE] = PRE_ROLL
+        v[_F_TURN] = seat
+        v[_F_TURN_NO] = s.turn_no + 1
+        v[_F_DEV_PLAYED] = False
+        v[_F_FRESH] = _put(s.fresh, seat, (ZERO, 0))
+        v[_F_DICE] = ()
+        return _new_state(State, v)
 
     def _a_roll(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != PRE_ROLL:
@@ -877,29 +940,85 @@ class Catan(Game):
         d = data["dice"]
         total = d[0] + d[1]
         hist = s.hist
-        rolled = {"dice": (d[0], d[1]), "hist": hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]}
-        n = s.cfg.n
+        hist = hist[:total - 2] + (hist[total - 2] + 1,) + hist[total - 1:]
         if total != 7:
-            rolled["phase"] = MAIN
-            return self._produce(s, total, rolled)
+            v = list(s)  # the state's fields, set here and by _produce (one new state per roll)
+            v[_F_DICE] = (d[0], d[1])
+            v[_F_HIST] = hist
+            v[_F_PHASE] = MAIN
+            self._produce(s, total, v)
+            return _new_state(State, v)
+        n = s.cfg.n
         limit = s.cfg.discard_limit
-        pending = tuple(self._ref(s, p).size // 2 if self._ref(s, p).size > limit else 0 for p in range(n))
+        sizes = [sum(row[-1][0]) + len(row[-1][1]) for row in s.hands[:n]]
+        pending = tuple(k // 2 if k > limit else 0 for k in sizes)
         if any(pending):
-            return s._replace(phase=DISCARD, pending=pending, **rolled)
-        return s._replace(phase=ROBBER, ret=MAIN, **rolled)
+            return s._replace(phase=DISCARD, pending=pending, dice=(d[0], d[1]), hist=hist)
+        return s._replace(phase=ROBBER, ret=MAIN, dice=(d[0], d[1]), hist=hist)
 
-    def _produce(self, s: State, total: int, also: dict[str, Any]) -> State:
-        """Pay the roll ``total``; ``also``: more fields to set in the same step.
+    def _produce(self, s: State, total: int, v: list[Any]) -> None:
+        """Pay the roll ``total`` into ``v``, the fields of the state after it.
 
         The bank-shortage rule: a resource the bank cannot pay in full goes to
         nobody, unless only one player is owed it (who gets what is left)."""
-        bld = s.buildings
-        robber = s.robber
+        topo = s.topo
+        placed = _placed(s.buildings, topo)
+        robber = s.robber if topo.number[s.robber] == total else -1  # elsewhere the robber changes nothing
+        key = robber << 4 | total
+        roll = placed.rolls.get(key)
+        if roll is None:
+            roll = placed.rolls[key] = self._roll(topo, s.buildings, robber, total)
+        if roll.blocked:
+            blocked = list(s.blocked)
+            for p, k in roll.blocked:
+                blocked[p] += k
+            v[_F_BLOCKED] = tuple(blocked)
+        gains = roll.gains
+        if not gains:
+            return
+        bank = s.bank
+        need = roll.need
+        if need[0] <= bank[0] and need[1] <= bank[1] and need[2] <= bank[2] and need[3] <= bank[3] and need[4] <= bank[4]:
+            bank = (bank[0] - need[0], bank[1] - need[1], bank[2] - need[2], bank[3] - need[3], bank[4] - need[4])
+            yields = roll.yields
+        else:
+            paid = {p: list(g) for p, g in gains}
+            short = set()
+            for r in range(5):
+                if need[r] > bank[r]:
+                    owed = [g for g in paid.values() if g[r]]
+                    if len(owed) == 1:
+                        owed[0][r] = bank[r]  # the only one owed gets what is left
+                    else:
+                        for g in owed:
+                            g[r] = 0  # nobody gets it
+                    short.add(r)  # no hex counts as having paid out
+            gains = tuple((p, tuple(g)) for p, g in paid.items() if any(g))
+            yields = tuple(y for y in roll.yields if y[1] not in short)
+            bank = _add(bank, tuple(sum(g[r] for _, g in gains) for r in range(5)), -1)
+        hex_yield = list(s.hex_yield)
+        for h, _, k in yields:
+            hex_yield[h] += k
+        hands = s.hands
+        produced = list(s.produced)
+        for p, g in gains:
+            hands = self._gain(s, hands, p, g)
+            was = produced[p]
+            produced[p] = (was[0] + g[0], was[1] + g[1], was[2] + g[2], was[3] + g[3], was[4] + g[4])
+        v[_F_HANDS] = hands
+        v[_F_BANK] = bank
+        v[_F_PRODUCED] = tuple(produced)
+        v[_F_HEX_YIELD] = tuple(hex_yield)
+
+    @staticmethod
+    def _roll(topo: B.Topology, bld: tuple[int, ...], robber: int, total: int) -> _Roll:
+        """What a roll of ``total`` pays on these buildings with the robber on
+        ``robber``, before the bank is asked (``_produce`` applies it)."""
         gains: dict[int, list[int]] = {}  # seat -> cards per resource
         need = [0, 0, 0, 0, 0]
-        yields = []  # (hex, resource, cards)
-        blocked = s.blocked
-        for h, r, verts in s.topo.number_sites.get(total, ()):
+        yields = []
+        blocked: dict[int, int] = {}
+        for h, r, verts in topo.number_sites.get(total, ()):
             k_hex = 0
             for v in verts:
                 b = bld[v]
@@ -907,7 +1026,7 @@ class Catan(Game):
                     k = 1 + (b & 1)
                     p = b >> 1
                     if h == robber:
-                        blocked = blocked[:p] + (blocked[p] + k,) + blocked[p + 1:]
+                        blocked[p] = blocked.get(p, 0) + k
                     else:
                         g = gains.get(p)
                         if g is None:
@@ -917,32 +1036,8 @@ class Catan(Game):
             if k_hex:
                 need[r] += k_hex
                 yields.append((h, r, k_hex))
-        also["blocked"] = blocked
-        if not gains:
-            return s._replace(**also)
-        bank = list(s.bank)
-        for r in range(5):
-            if need[r] > bank[r]:
-                owed = [g for g in gains.values() if g[r]]
-                if len(owed) == 1:
-                    owed[0][r] = bank[r]  # the only one owed gets what is left
-                else:
-                    for g in owed:
-                        g[r] = 0  # nobody gets it
-                need[r] = -1  # short: no hex counts as having paid out
-        hex_yield = s.hex_yield
-        for h, r, k in yields:
-            if need[r] >= 0:
-                hex_yield = hex_yield[:h] + (hex_yield[h] + k,) + hex_yield[h + 1:]
-        hands = s.hands
-        produced = s.produced
-        for p, g in gains.items():
-            g_t = tuple(g)
-            if any(g_t):
-                bank = [bank[r] - g_t[r] for r in range(5)]
-                hands = self._gain(s, hands, p, g_t)
-                produced = produced[:p] + (_add(produced[p], g_t),) + produced[p + 1:]
-        return s._replace(hands=hands, bank=tuple(bank), produced=produced, hex_yield=hex_yield, **also)
+        return _Roll(tuple((p, tuple(g)) for p, g in gains.items()), tuple(need), tuple(yields),
+                     tuple(blocked.items()))
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
@@ -1128,32 +1223,40 @@ class Catan(Game):
             return []
         if s.phase == SETUP_R:
             return [e for e in s.topo.vertex_edges[s.last_placed] if s.roads[e] == -1]
-        topo = s.topo
-        roads, bld = s.roads, s.buildings
-        ends = set()
-        for e, o in enumerate(roads):
-            if o == seat:
-                ends.update(topo.edge_vertices[e])
-        for v, b in enumerate(bld):
-            if b >= 0 and b >> 1 == seat:
-                ends.add(v)
+        net = _network(s.roads, s.buildings, s.topo)
+        got = net.road_spots.get(seat)
+        if got is None:
+            got = net.road_spots[seat] = self._find_road_spots(s.topo, s.roads, s.buildings, seat)
+        return list(got)
+
+    @staticmethod
+    def _find_road_spots(topo: B.Topology, roads: tuple[int, ...], bld: tuple[int, ...], seat: int) -> tuple[int, ...]:
+        ends = set(_owned(bld, seat * 2))
+        ends.update(_owned(bld, seat * 2 + 1))
+        edge_vertices = topo.edge_vertices
+        for e in _owned(roads, seat):
+            ends.update(edge_vertices[e])
         spots = set()
+        vertex_edges = topo.vertex_edges
         for v in ends:
             b = bld[v]
             if b >= 0 and b >> 1 != seat:
                 continue  # no road through another player's building
-            for e in topo.vertex_edges[v]:
+            for e in vertex_edges[v]:
                 if roads[e] == -1:
                     spots.add(e)
-        return sorted(spots)
+        return tuple(sorted(spots))
 
     def _settlement_spots(self, s: State, seat: int) -> list[int]:
-        topo = s.topo
-        near = set()
-        for e, o in enumerate(s.roads):
-            if o == seat:
-                near.update(topo.edge_vertices[e])
-        return sorted(v for v in near if self._distance_ok(s, v))
+        net = _network(s.roads, s.buildings, s.topo)
+        got = net.settlement_spots.get(seat)
+        if got is None:
+            edge_vertices = s.topo.edge_vertices
+            near = set()
+            for e in _owned(s.roads, seat):
+                near.update(edge_vertices[e])
+            got = net.settlement_spots[seat] = tuple(sorted(v for v in near if self._distance_ok(s, v)))
+        return list(got)
 
     def _a_play_road_building(self, s: State, seat: int, data: dict[str, Any]) -> State:
         s = self._play_dev(s, seat, ROADS, "road building")
@@ -1224,14 +1327,10 @@ class Catan(Game):
         harbour, 2 with that resource's 2:1 harbour)."""
         bld = s.buildings
         topo = s.cfg.topo
-        memo = _RATIO_MEMO.get(id(bld))
-        if memo is None or memo[0] is not bld or memo[1] is not topo:
-            if len(_RATIO_MEMO) > 256:
-                _RATIO_MEMO.clear()
-            memo = _RATIO_MEMO[id(bld)] = (bld, topo, {})
-        got = memo[2].get(seat)
+        placed = _placed(bld, topo)
+        got = placed.ratios.get(seat)
         if got is None:
-            got = memo[2][seat] = self._ratios(bld, topo, seat)
+            got = placed.ratios[seat] = self._ratios(bld, topo, seat)
         return got
 
     @staticmethod
@@ -1259,12 +1358,15 @@ class Catan(Game):
         give, get, count = RES_ALIASES[data["give"]], RES_ALIASES[data["get"]], data["count"]
         if give == get:
             raise RuleViolation(P + "trade_maritime", "a maritime trade gets a different resource")
-        k = self.ratio(s, seat, give) * count
-        if s.bank[get] < count:
-            raise RuleViolation(P + "bank_limit", f"the bank holds {s.bank[get]} {RES[get]}, not {count}")
-        hands = self._pay(s, s.hands, seat, _one(give, k))
-        hands = self._gain(s, hands, seat, _one(get, count))
-        return s._replace(hands=hands, bank=_add(_add(s.bank, _one(give, k)), _one(get, count), -1))
+        k = self.ratios(s, seat)[give] * count
+        bank = s.bank
+        if bank[get] < count:
+            raise RuleViolation(P + "bank_limit", f"the bank holds {bank[get]} {RES[get]}, not {count}")
+        paid, got = _one(give, k), _one(get, count)
+        hands = self._gain(s, self._pay(s, s.hands, seat, paid), seat, got)
+        return s._replace(hands=hands, bank=(bank[0] + paid[0] - got[0], bank[1] + paid[1] - got[1],
+                                             bank[2] + paid[2] - got[2], bank[3] + paid[3] - got[3],
+                                             bank[4] + paid[4] - got[4]))
 
     def _a_trade(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:
@@ -1318,7 +1420,10 @@ class Catan(Game):
     def _check_win(self, s: State) -> State:
         if s.phase in OWN_TURN and s.winner < 0 and not (s.phase == DEV_DRAW and s.ret == SBP):
             seat = s.turn
-            if self.public_vp(s, seat) + self.hidden_vp(s, seat) >= s.cfg.goal:
+            b, c, _ = s.built[seat]  # public_vp + hidden_vp, inlined (checked after most turns' events)
+            vp = (b + 2 * c + 2 * (s.longest == seat) + 2 * (s.army == seat) + s.vp_shown[seat]
+                  + s.dev[seat][s.cfg.n + 1][0][VP])
+            if vp >= s.cfg.goal:
                 return s._replace(phase=OVER, winner=seat)
         return s
 
@@ -1339,13 +1444,13 @@ class Catan(Game):
                 return []
         elif seat is None or seat not in self.actors(s):
             return []
-        topo = s.topo
         if ph == MAIN or ph == SBP:
-            out = [Move("end_turn", seat, {})]
+            out = [_move("end_turn", seat, {})]
             hand = s.hands[seat][-1]
             b, c, r = s.built[seat]
-            k0, k1, k2, k3, k4 = hand.known
-            if hand.unseen:
+            known, unseen = hand
+            k0, k1, k2, k3, k4 = known
+            if unseen:
                 can = K.can_pay
                 road, settle = can(hand, ROAD_COST), can(hand, SETTLEMENT_COST)
                 city, dev = can(hand, CITY_COST), can(hand, DEV_COST)
@@ -1355,60 +1460,81 @@ class Catan(Game):
                 city = k3 >= 2 and k4 >= 3
                 dev = k2 and k3 and k4
             if road and r < MAX_ROADS:
-                out.extend([Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)])
+                out += [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
             if settle and b < MAX_SETTLEMENTS:
-                out.extend([Move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)])
+                out += [_move("build_settlement", seat, {"vertex": v}) for v in self._settlement_spots(s, seat)]
             if city and c < MAX_CITIES:
-                own = seat * 2
-                out.extend([Move("build_city", seat, {"vertex": v}) for v, x in enumerate(s.buildings) if x == own])
+                out += [_move("build_city", seat, {"vertex": v}) for v in self._own_settlements(s, seat)]
             if dev and s.deck:
-                out.append(Move("buy_dev", seat, {}))
+                out.append(_move("buy_dev", seat, {}))
             if ph == MAIN:
-                least = hand.known if not hand.unseen else tuple(hand.least(g) for g in range(5))
+                least = known if not unseen else tuple(hand.least(g) for g in range(5))
                 if max(least) >= 2:
                     ratios = self.ratios(s, seat)
                     bank = s.bank
                     for give in range(5):
                         if least[give] >= 2 and least[give] >= ratios[give]:
-                            out.extend([Move("trade_bank", seat, {"give": RES[give], "get": RES[get], "count": 1})
-                                        for get in range(5) if get != give and bank[get]])
+                            name = RES[give]
+                            out += [_move("trade_bank", seat, {"give": name, "get": RES[get], "count": 1})
+                                    for get in range(5) if get != give and bank[get]]
                 if not s.dev_played:
-                    out.extend(self._dev_moves(s, seat))
+                    dk = s.dev[seat][-1][0]  # the development cards the log knows
+                    if dk[0] or dk[1] or dk[2] or dk[3]:
+                        out += self._dev_moves(s, seat)
             return out
         if ph == PRE_ROLL:
-            out = [Move("roll", seat, {})]
+            out = [_move("roll", seat, {})]
             if not s.dev_played:
-                out.extend(self._dev_moves(s, seat))
+                dk = s.dev[seat][-1][0]
+                if dk[0] or dk[1] or dk[2] or dk[3]:
+                    out += self._dev_moves(s, seat)
             return out
         if ph == ROBBER:
             out = []
-            bld = s.buildings
-            hands = s.hands
             robber = s.robber
-            own, city = seat * 2, seat * 2 + 1
-            victims: dict[int, set[int]] = {}  # hex -> other players with a building there
-            vertex_hexes = topo.vertex_hexes
-            for v, x in enumerate(bld):
-                if x >= 0 and x != own and x != city:
-                    for h in vertex_hexes[v]:
-                        victims.setdefault(h, set()).add(x >> 1)
-            for h, (q, r_) in enumerate(topo.hexes):
+            held = [len(row[-1][1]) or sum(row[-1][0]) for row in s.hands]  # zero: no cards to steal
+            for h, (q, r_), there in self._robber_targets(s):
                 if h == robber:
                     continue
-                there = victims.get(h)
-                with_cards = [p for p in sorted(there) if hands[p][-1].size] if there else ()
-                if with_cards:
-                    out.extend([Move("move_robber", seat, {"hex": [q, r_], "victim": p}) for p in with_cards])
-                else:
-                    out.append(Move("move_robber", seat, {"hex": [q, r_], "victim": None}))
+                victim = None  # nobody there with cards to steal from
+                for p in there:
+                    if held[p] and p != seat:
+                        victim = p
+                        out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": p}))
+                if victim is None:
+                    out.append(_move("move_robber", seat, {"hex": [q, r_], "victim": None}))
             return out
         if ph == SETUP_S:
-            return [Move("build_settlement", seat, {"vertex": v}) for v in range(len(topo.vertices)) if self._distance_ok(s, v)]
+            return [_move("build_settlement", seat, {"vertex": v}) for v in range(len(s.buildings)) if self._distance_ok(s, v)]
         if ph == SETUP_R or ph == ROAD_BUILDING:
-            return [Move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
+            return [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
-            return [Move("discard", seat, {"cards": self._cards_dict(c)}) for c in self._discards(self._ref(s, seat), s.pending[seat])]
+            return [_move("discard", seat, {"cards": c}) for c in _discard_cards(self._ref(s, seat).known, s.pending[seat])]
         return []
+
+    def _own_settlements(self, s: State, seat: int) -> tuple[int, ...]:
+        """The intersections of ``seat``'s settlements (where a city can go)."""
+        placed = _placed(s.buildings, s.topo)
+        got = placed.settlements.get(seat)
+        if got is None:
+            own = seat * 2
+            got = placed.settlements[seat] = tuple(v for v, x in enumerate(s.buildings) if x == own)
+        return got
+
+    def _robber_targets(self, s: State) -> tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...]:
+        """Every land hex with the players who have a building there (sorted)."""
+        placed = _placed(s.buildings, s.topo)
+        got = placed.targets
+        if got is None:
+            topo = s.topo
+            owners: dict[int, set[int]] = {}  # hex -> players with a building there
+            vertex_hexes = topo.vertex_hexes
+            for v, x in enumerate(s.buildings):
+                if x >= 0:
+                    for h in vertex_hexes[v]:
+                        owners.setdefault(h, set()).add(x >> 1)
+            got = placed.targets = tuple((h, at, tuple(sorted(owners.get(h, ())))) for h, at in enumerate(topo.hexes))
+        return got
 
     def _dev_moves(self, s: State, seat: int) -> list[Move]:
         if s.dev_played:
@@ -1423,51 +1549,43 @@ class Catan(Game):
             return []
         out = []
         if old[KNIGHT]:
-            out.append(Move("play_knight", seat, {}))
+            out.append(_move("play_knight", seat, {}))
         if old[ROADS] and s.built[seat][2] < MAX_ROADS:
-            out.append(Move("play_road_building", seat, {}))
+            out.append(_move("play_road_building", seat, {}))
         if old[PLENTY]:
             want = min(2, sum(s.bank))
             for combo in combinations_with_replacement(range(5), want):
                 if all(combo.count(r) <= s.bank[r] for r in set(combo)):
-                    out.append(Move("play_year_of_plenty", seat, {"cards": [RES[r] for r in combo]}))
+                    out.append(_move("play_year_of_plenty", seat, {"cards": [RES[r] for r in combo]}))
         if old[MONOPOLY]:
             exact = all(self._ref(s, p).exact for p in range(s.cfg.n))
             if exact:
-                out.extend(Move("play_monopoly", seat, {"resource": RES[r], "given": {
+                out.extend(_move("play_monopoly", seat, {"resource": RES[r], "given": {
                     str(p): self._ref(s, p).known[r] for p in range(s.cfg.n) if p != seat}}) for r in range(5))
-        return out
-
-    @staticmethod
-    def _discards(hand: Hand, k: int) -> list[tuple[int, ...]]:
-        """Every way to discard ``k`` of the known cards (a hand with unseen cards: none listed)."""
-        have = hand.known
-        out = []
-
-        def rec(r: int, left: int, acc: list[int]) -> None:
-            if r == 4:
-                if left <= have[4]:
-                    out.append(tuple(acc + [left]))
-                return
-            for x in range(min(left, have[r]) + 1):
-                rec(r + 1, left - x, acc + [x])
-
-        rec(0, k, [])
         return out
 
     # -- chance -------------------------------------------------------------------------
     def chance_outcome(self, s: State, rng: random.Random) -> Move | None:
         if s.phase == DICE:
-            return Move("dice", None, {"dice": [rng.randint(1, 6), rng.randint(1, 6)]})
+            if type(rng) is random.Random:  # randint(1, 6) as the stock Random draws it, without its three calls
+                bits = rng.getrandbits
+                a = bits(3)
+                while a >= 6:
+                    a = bits(3)
+                b = bits(3)
+                while b >= 6:
+                    b = bits(3)
+                return _move("dice", None, {"dice": [a + 1, b + 1]})
+            return _move("dice", None, {"dice": [rng.randint(1, 6), rng.randint(1, 6)]})
         if s.phase == STEAL:
             hand = self._ref(s, s.victim)
             cards = [r for r in range(5) for _ in range(hand.known[r])]
             card = RES[rng.choice(cards)] if cards and hand.exact else None
-            return Move("steal", s.turn, {"card": card, "from": s.victim})
+            return _move("steal", s.turn, {"card": card, "from": s.victim})
         if s.phase == DEV_DRAW:
             pool = s.pools[s.cfg.n + 1]
             cards = [k for k in range(5) for _ in range(pool[k])]
-            return Move("draw_dev", s.actor, {"card": DEV[rng.choice(cards)] if cards else None})
+            return _move("draw_dev", s.actor, {"card": DEV[rng.choice(cards)] if cards else None})
         return None
 
     # -- views ----------------------------------------------------------------------------
@@ -1638,10 +1756,144 @@ def _tuplify(v: Any) -> Any:
 MAX_WORLDS = 4096
 
 _RATIOS = {4: (4, 4, 4, 4, 4), 3: (3, 3, 3, 3, 3)}
-#: id(buildings) -> (buildings, topology, {seat: ratios}): the harbour ratios
-#: change only when a building does, and states share their buildings tuple
-#: until then (the tuple is kept, so its id is not reused while cached)
-_RATIO_MEMO: dict[int, tuple[tuple[int, ...], Any, dict[int, tuple[int, ...]]]] = {}
+
+
+class _Placed:
+    """What follows from the buildings alone, worked out once per buildings
+    tuple: harbour ratios per seat, what each roll pays (per robber hex and
+    number), who can be robbed on each hex. States share their buildings
+    tuple until a building changes, so a few hundred events reuse one."""
+
+    __slots__ = ("bld", "topo", "ratios", "rolls", "targets", "settlements")
+
+    def __init__(self, bld: tuple[int, ...], topo: B.Topology) -> None:
+        self.bld = bld  # kept, so its id is not reused while cached
+        self.topo = topo
+        self.ratios: dict[int, tuple[int, ...]] = {}
+        self.rolls: dict[int, _Roll] = {}
+        #: (hex, (q, r), the players with a building there) of every hex
+        self.targets: tuple[tuple[int, tuple[int, int], tuple[int, ...]], ...] | None = None
+        #: per seat: the intersections of its settlements
+        self.settlements: dict[int, tuple[int, ...]] = {}
+
+
+class _Roll(NamedTuple):
+    """What a roll pays before the bank is asked (``Catan._roll``)."""
+
+    gains: tuple[tuple[int, tuple[int, ...]], ...]  # (seat, cards per resource), seats in first-paid order
+    need: tuple[int, ...]  # cards of each resource the bank owes in all
+    yields: tuple[tuple[int, int, int], ...]  # (hex, resource, cards) per hex that pays
+    blocked: tuple[tuple[int, int], ...]  # (seat, cards) the robber's hex withholds
+
+
+#: id(buildings) -> ``_Placed`` (the entry keeps the tuple, so the id stays its own)
+_PLACED: dict[int, _Placed] = {}
+
+
+def _placed(bld: tuple[int, ...], topo: B.Topology) -> _Placed:
+    got = _LAST_PLACED[0]  # consecutive events mostly share their buildings
+    if got.bld is bld and got.topo is topo:
+        return got
+    got = _PLACED.get(id(bld))
+    if got is None or got.bld is not bld or got.topo is not topo:
+        if len(_PLACED) > 256:
+            _PLACED.clear()
+        got = _PLACED[id(bld)] = _Placed(bld, topo)
+    _LAST_PLACED[0] = got
+    return got
+
+
+_LAST_PLACED = [_Placed((), None)]
+
+
+class _Network:
+    """What follows from the roads and buildings together, once per roads
+    tuple (and its buildings): where each seat can build a road or a
+    settlement."""
+
+    __slots__ = ("roads", "bld", "topo", "road_spots", "settlement_spots")
+
+    def __init__(self, roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> None:
+        self.roads = roads  # kept, as in ``_Placed``
+        self.bld = bld
+        self.topo = topo
+        self.road_spots: dict[int, tuple[int, ...]] = {}
+        self.settlement_spots: dict[int, tuple[int, ...]] = {}
+
+
+#: id(roads) -> ``_Network``
+_NETWORK: dict[int, _Network] = {}
+
+
+def _network(roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> _Network:
+    got = _NETWORK.get(id(roads))
+    if got is None or got.roads is not roads or got.bld is not bld or got.topo is not topo:
+        if len(_NETWORK) > 256:
+            _NETWORK.clear()
+        got = _NETWORK[id(roads)] = _Network(roads, bld, topo)
+    return got
+
+
+def _discard_cards(have: tuple[int, ...], k: int) -> list[dict[str, int]]:
+    """Every way to discard ``k`` of the known cards ``have``, each as its
+    ``cards`` dict, in increasing order of lumber, then brick, wool, grain (a
+    hand with unseen cards: none listed)."""
+    h0, h1, h2, h3, h4 = have
+    r0, r1, r2, r3, r4 = RES
+    out = []
+    for x0 in range(min(k, h0) + 1):
+        a = k - x0
+        for x1 in range(min(a, h1) + 1):
+            b = a - x1
+            for x2 in range(min(b, h2) + 1):
+                c = b - x2
+                for x3 in range(max(0, c - h4), min(c, h3) + 1):
+                    cards = {}
+                    if x0:
+                        cards[r0] = x0
+                    if x1:
+                        cards[r1] = x1
+                    if x2:
+                        cards[r2] = x2
+                    if x3:
+                        cards[r3] = x3
+                    if c - x3:
+                        cards[r4] = c - x3
+                    out.append(cards)
+    return out
+
+
+def _owned(t: tuple[int, ...], x: int) -> list[int]:
+    """The indexes where ``t`` holds ``x`` (a seat's roads, settlements), found
+    by ``tuple.index`` rather than a Python loop over every path."""
+    out = []
+    i = -1
+    for _ in range(t.count(x)):
+        i = t.index(x, i + 1)
+        out.append(i)
+    return out
+
+
+_new_move = object.__new__
+
+
+def _move(type_: str, seat: int | None, data: dict[str, Any]) -> Move:
+    """``Move(type_, seat, data)`` without the frozen dataclass's per-field
+    ``object.__setattr__`` (legal moves make thousands per game)."""
+    m = _new_move(Move)
+    d = m.__dict__
+    d["type"] = type_
+    d["seat"] = seat
+    d["data"] = data
+    return m
+
+
+try:
+    _MOVE_OK = _move("x", None, {}) == Move("x", None, {})
+except AttributeError:  # pragma: no cover  (Move without a __dict__)
+    _MOVE_OK = False
+if not _MOVE_OK:  # pragma: no cover
+    _move = Move  # type: ignore[assignment]  # noqa: F811
 
 _MAY_WIN = frozenset({"build_settlement", "build_road", "build_city", "draw_dev", "play_knight", "reveal_vp",
                       "end_turn"})

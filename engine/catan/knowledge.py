@@ -66,23 +66,28 @@ class Hand(NamedTuple):
         return cls(tuple(obj[0]), tuple(tuple(u) for u in obj[1]))
 
 
+#: ``Hand(known, unseen)`` without the named tuple's Python-level ``__new__``
+#: (the operations below run for every viewer on most events)
+_hand = tuple.__new__
+
+
 def exact(counts: tuple[int, ...]) -> Hand:
     return Hand(tuple(counts), ())
 
 
 def add(h: Hand, counts: tuple[int, ...]) -> Hand:
     k = h.known
-    return Hand((k[0] + counts[0], k[1] + counts[1], k[2] + counts[2], k[3] + counts[3], k[4] + counts[4]), h.unseen)
+    return _hand(Hand, ((k[0] + counts[0], k[1] + counts[1], k[2] + counts[2], k[3] + counts[3], k[4] + counts[4]), h.unseen))
 
 
 def add_one(h: Hand, r: int, n: int = 1) -> Hand:
     k = list(h.known)
     k[r] += n
-    return Hand(tuple(k), h.unseen)
+    return _hand(Hand, (tuple(k), h.unseen))
 
 
 def add_unseen(h: Hand, mask: int, origin: int, n: int = 1) -> Hand:
-    return Hand(h.known, tuple(sorted(h.unseen + ((mask, origin),) * n)))
+    return _hand(Hand, (h.known, tuple(sorted(h.unseen + ((mask, origin),) * n))))
 
 
 def _shortfall(h: Hand, counts: tuple[int, ...]) -> tuple[int, ...]:
@@ -122,20 +127,32 @@ def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
     a discard, a card stolen that the viewer saw). Raises ``Contradiction``."""
     k = h.known
     if k[0] >= counts[0] and k[1] >= counts[1] and k[2] >= counts[2] and k[3] >= counts[3] and k[4] >= counts[4]:
-        return Hand((k[0] - counts[0], k[1] - counts[1], k[2] - counts[2], k[3] - counts[3], k[4] - counts[4]), h.unseen)
-    need = _shortfall(h, counts)
-    known = tuple(h.known[r] - (counts[r] - need[r]) for r in range(R))
-    if not _hall(need, h.unseen):
-        names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
-        origins = tuple(sorted({o for _, o in h.unseen}))
-        raise Contradiction(f"{names} cannot be in a hand of {_show(h)}", origins)
-    mask = 0
+        return _hand(Hand, ((k[0] - counts[0], k[1] - counts[1], k[2] - counts[2], k[3] - counts[3], k[4] - counts[4]), h.unseen))
+    # the known cards pay what they can, unseen cards the rest (``need``)
+    known = []
+    need = []
+    mask = 0  # the resources unseen cards must supply
     for r in range(R):
-        if need[r]:
+        have, want = k[r], counts[r]
+        if have >= want:
+            known.append(have - want)
+            need.append(0)
+        else:
+            known.append(0)
+            need.append(want - have)
             mask |= 1 << r
+    unseen = h.unseen
     used = sum(need)
-    cand = [u for u in h.unseen if u[0] & mask]
-    rest = [u for u in h.unseen if not u[0] & mask]
+    cand = [u for u in unseen if u[0] & mask]
+    if mask & (mask - 1):  # several resources: every group of them must find its cards
+        ok = _hall(tuple(need), unseen)
+    else:  # one resource
+        ok = len(cand) >= used
+    if not ok:
+        names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
+        origins = tuple(sorted({o for _, o in unseen}))
+        raise Contradiction(f"{names} cannot be in a hand of {_show(h)}", origins)
+    rest = [u for u in unseen if not u[0] & mask]
     if len(cand) > used:
         union = 0
         latest = 0
@@ -143,21 +160,27 @@ def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
             union |= m
             latest = max(latest, o)
         rest.extend([(union, latest)] * (len(cand) - used))
-    return Hand(known, tuple(sorted(rest)))
+    return _hand(Hand, (tuple(known), tuple(sorted(rest))))
 
 
 def lose_random(h: Hand, origin: int) -> tuple[Hand, int]:
     """The hand after one card the viewer did not see leaves it (a steal seen
     from outside); also the mask of what that card could be."""
-    if h.size == 0:
-        raise Contradiction("an empty hand has no card to lose")
-    pool_masks = [1 << r for r in range(R) if h.known[r]] + [m for m, _ in h.unseen]
+    k, unseen = h
     union = 0
-    for m in pool_masks:
+    kinds = 0  # resources with known cards
+    for r in range(R):
+        if k[r]:
+            union |= 1 << r
+            kinds += 1
+    for m, _ in unseen:
         union |= m
-    known = tuple(k - 1 if k else 0 for k in h.known)
-    back = len(pool_masks) - 1
-    return Hand(known, tuple(sorted(((union, origin),) * back))), union
+    back = kinds + len(unseen) - 1  # the cards left whose resource the viewer no longer knows
+    if back < 0:
+        raise Contradiction("an empty hand has no card to lose")
+    known = (k[0] - 1 if k[0] else 0, k[1] - 1 if k[1] else 0, k[2] - 1 if k[2] else 0, k[3] - 1 if k[3] else 0,
+             k[4] - 1 if k[4] else 0)
+    return _hand(Hand, (known, ((union, origin),) * back)), union
 
 
 def give_all(h: Hand, r: int, count: int, origin: int) -> Hand:
@@ -183,7 +206,7 @@ def give_all(h: Hand, r: int, count: int, origin: int) -> Hand:
         rest.extend([(union & ~bit, latest)] * left)
     known = list(h.known)
     known[r] = 0
-    return Hand(tuple(known), tuple(sorted(rest)))
+    return _hand(Hand, (tuple(known), tuple(sorted(rest))))
 
 
 def rule_out(h: Hand, r: int) -> Hand:

@@ -88,3 +88,20 @@ def test_the_pruned_longest_road_walk_matches_an_exhaustive_one():
                 bld[v] = rng.choice([0, 1, 2, 3, 5])  # own settlement / city, or another player's
             s = base._replace(roads=tuple(roads), buildings=tuple(bld))
             assert GAME.road_length(s, 0) == _exhaustive_length(s, 0), (roads, bld)
+
+
+@pytest.mark.rule("catan.longest_road_length")
+@pytest.mark.parametrize("players,seed", [(4, 11), (4, 12), (6, 13)])
+def test_road_lengths_kept_after_each_road_match_a_walk_of_every_trail(players, seed):
+    # a new road walks only the network piece it joins (``_longest(..., added=)``);
+    # every road length the state carries must still be the whole network's
+    log = play_game(players, ["random"] * players, seed, keep_log=True, engine_only=True)["log"]
+    head = log[0]["data"]
+    s = GAME.setup(tuple(head["players"]), head["options"])
+    roads = 0
+    for e in log[1:]:
+        s = GAME.apply(s, e["type"], e["seat"], e["data"])
+        if e["type"] in ("build_road", "build_settlement"):
+            roads += e["type"] == "build_road"
+            assert s.road_len == tuple(_exhaustive_length(s, p) for p in range(players)), e
+    assert roads >= 20 and max(s.road_len) >= 5
