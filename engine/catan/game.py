@@ -1077,7 +1077,8 @@ class Catan(Game):
                 raise RuleViolation(P + "steal", f"name whom to steal from: {', '.join(s.names[p] for p in with_cards)}")
             return s._replace(robber=h, phase=s.ret)
         if victim not in victims:
-            raise RuleViolation(P + "steal", f"{s.names[victim]} has no settlement or city on that hex (or is the mover)")
+            raise RuleViolation(P + "steal", f"{s.names[victim]} moves the robber and cannot steal from themself"
+                                if victim == seat else f"{s.names[victim]} has no settlement or city on that hex")
         if not self._ref(s, victim).size:
             return s._replace(robber=h, phase=s.ret)
         return s._replace(robber=h, phase=STEAL, victim=victim)

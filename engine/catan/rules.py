@@ -90,7 +90,8 @@ RULES: dict[str, str] = {
     "(34 with 5–6 players).",
     P + "phase": "A move fits its moment: building, trading and buying come after the roll, discards before the "
     "robber moves, the robber before anything else.",
-    P + "hand": "A move that spends cards is accepted if some assignment of the unseen cards (entered as unknown) "
-    "holds them; the unseen cards are then narrowed. A move no assignment allows is refused, naming the events "
-    "whose unseen cards were involved.",
+    P + "hand": "A move that spends cards (a build's costs, a discard, either side of a trade) needs them in the "
+    "hand. Where cards went unseen (entered as unknown), it is accepted if some assignment of the unseen cards "
+    "holds them, and the unseen cards are then narrowed; a move no assignment allows is refused, naming the "
+    "events whose unseen cards were involved.",
 }
