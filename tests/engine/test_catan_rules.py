@@ -261,11 +261,10 @@ def test_the_mover_steals_one_random_card_from_an_adjacent_opponent():
 @pytest.mark.rule("catan.steal")
 def test_the_mover_cannot_name_themself_and_is_told_so():
     s = turn_start()
+    s = place(s, 0, vertices=[V1(s)])  # Ann's own settlement on the hills 6
     s = give(s, 0, {"ore": 2})
     s = act(act(s, "roll", 0), "dice", None, {"dice": [1, 6]})
-    own = next(v for v, b in enumerate(s.buildings) if b == 0)
-    h = next(h for h in s.topo.vertex_hexes[own] if h != s.robber)
-    err = refused("steal", act, s, "move_robber", 0, {"hex": list(s.topo.hexes[h]), "victim": 0})
+    err = refused("steal", act, s, "move_robber", 0, {"hex": list(HILLS6), "victim": 0})
     assert "cannot steal from themself" in err.message and "no settlement" not in err.message
 
 
