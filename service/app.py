@@ -235,7 +235,9 @@ def create_app(
 
     @app.errorhandler(404)
     def not_found(exc):
-        return jsonify({"error": {"code": "not_found", "message": "no such endpoint; the API is under /api (docs at /api/docs)"}}), 404
+        where = "" if request.path.startswith("/api/") else "; the API is under /api"
+        message = f"no such endpoint: {request.method} {request.path[:200]}{where} (every endpoint is listed at /api/docs)"
+        return jsonify({"error": {"code": "not_found", "message": message}}), 404
 
     @app.errorhandler(413)
     def too_large(exc):

@@ -181,6 +181,10 @@ def test_openapi_document_and_docs_page(client):
 def test_unknown_endpoint_is_json_404(client):
     res = client.get("/api/nothing")
     assert res.status_code == 404 and res.get_json()["error"]["code"] == "not_found"
+    # it names what was asked, and says "under /api" only to a request that was not
+    message = res.get_json()["error"]["message"]
+    assert "GET /api/nothing" in message and "/api/docs" in message and "under /api" not in message
+    assert "under /api" in client.get("/matches/x/verdict.json").get_json()["error"]["message"]
 
 
 def test_simulated_seed_is_hidden_from_the_log_until_the_end(client):
