@@ -75,10 +75,8 @@ class KroniekApi(Api):
             body["fields"] = messages
             body.update(_first_field(messages))
             if "json" in messages and not request.get_data(cache=True):
-                body["message"] = (
-                    "this endpoint takes a JSON body, sent with the header 'Content-Type: application/json'; "
-                    "the request has none. " + body["message"]
-                )
+                body["message"] = ("this endpoint takes a JSON body, sent with the header "
+                                   "'Content-Type: application/json'; the request has none")
         # Keep the exception's own headers (Allow on a 405, WWW-Authenticate…), not its HTML type.
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         return jsonify({"error": body}), error.code, headers

@@ -212,3 +212,13 @@ def test_text_that_is_not_unicode_is_400_not_a_crash(client, store):
     res = client.post(f"/api/matches/{mid}/events", data=raw, content_type="application/json")
     assert res.status_code == 400
     assert len(store.events(mid)) == 1
+
+
+def test_a_post_without_a_body_is_told_it_needs_one(client):
+    m = create(client)
+    before = client.get(f"/api/matches/{m['id']}/events").get_json()["events"]
+    res = client.post(f"/api/matches/{m['id']}/events", headers={"Content-Type": "application/json"})
+    assert res.status_code == 400, res.get_json()
+    message = res.get_json()["error"]["message"]
+    assert message.startswith("this endpoint takes a JSON body") and "Missing data" not in message
+    assert client.get(f"/api/matches/{m['id']}/events").get_json()["events"] == before
