@@ -30,7 +30,8 @@ def test_every_page_loads_only_its_own_assets(client, anon, path):
     l = client.post("/api/leagues", json={"name": "Cup", "game": "braverats", "format": "round_robin",
                                           "players": ["Ann", "Bob"]}).get_json()["id"]
     html = anon.get(path.format(m=m, l=l)).get_data(as_text=True)
-    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', html)
+    assets = re.findall(r'(?:src|href)="([^"]+\.(?:js|css|svg))"', html)
+    assert re.search(r'<link rel="icon" href="/assets/[^"]+\.svg"', html)  # no /favicon.ico 404 in the console
     assert assets and all(a.startswith("/assets/") for a in assets), assets
     assert "//" not in "".join(assets)  # no CDN: the pages work offline with the server
     for asset in assets:
