@@ -685,6 +685,9 @@ def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(serv
     match_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#board svg.catan")
     assert page.locator("#board svg.catan .hex").count() == 19
+    # the 9 printed harbours, each labelled with what it trades (no tooltip needed on a phone)
+    labels = page.locator("#board svg.catan text.harbour").evaluate_all("els => els.map((e) => e.textContent)")
+    assert sorted(labels) == sorted(["3:1"] * 4 + [f"2:1 {r}" for r in ("lumber", "brick", "wool", "grain", "ore")])
     first = page.locator("#moves .group[data-type=build_settlement] button.move").first.inner_text()
     assert re.match(r"#\d+ (forest|hills|pasture|fields|mountains|desert|sea)", first), first  # a spot named by its hexes
     no_horizontal_scroll(page)

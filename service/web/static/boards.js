@@ -174,7 +174,7 @@ const Boards = (() => {
     const L = view.layout;
     const land = L.hexes.map((x) => centre(x.at));
     const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]);
-    const pad = R * 1.3;
+    const pad = R * 1.8;  // room for the harbour labels out at sea
     const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
     const out = [`<svg class="catan" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="the board">`];
     const vpos = (i) => mean(L.vertices[i].map(centre));
@@ -193,9 +193,22 @@ const Boards = (() => {
       if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>robber</title></circle>`);
       out.push("</g>");
     });
+    // A harbour serves two neighbouring intersections (they share two hexes): a dot on each, and one
+    // label between them, out to sea, that says what it trades, so a phone shows it without a tooltip.
+    const mid = mean(land), seen = new Set();
+    const shareTwo = (a, b) => L.vertices[a].filter((x) => L.vertices[b].some((y) => hexKey(y) === hexKey(x))).length >= 2;
     for (const [v, kind] of Object.entries(L.harbors)) {
       const [x, y] = vpos(Number(v));
       out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1b4f72"><title>harbour ${kind}</title></circle>`);
+      if (seen.has(v)) continue;
+      const w = Object.keys(L.harbors).find((u) => u !== v && !seen.has(u) && L.harbors[u] === kind && shareTwo(Number(v), Number(u)));
+      seen.add(v);
+      if (w !== undefined) seen.add(w);
+      const at = w === undefined ? [x, y] : mean([[x, y], vpos(Number(w))]);
+      const d = Math.hypot(at[0] - mid[0], at[1] - mid[1]) || 1;
+      const lx = at[0] + (at[0] - mid[0]) / d * R * 0.6, ly = at[1] + (at[1] - mid[1]) / d * R * 0.6;
+      const text = kind === "3:1" ? "3:1" : `2:1 ${kind}`;
+      out.push(`<text class="harbour" data-kind="${kind}" x="${lx.toFixed(1)}" y="${(ly + 3).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#1b4f72">${text}</text>`);
     }
     for (const rd of view.roads || []) {
       const [a, b] = epos(rd.edge);
