@@ -298,6 +298,8 @@ def test_review_steps_with_the_keyboard_and_jumps_to_the_workers_blunder(server,
     page.wait_for_selector("#review[data-listed]")
     last = api(base, None, "GET", f"/matches/{match_id}").json()["seq"]
     assert int(page.get_attribute("#review", "data-shown")) == last
+    # the page opens at its top: only the move list scrolls to the current step, not the page
+    assert page.evaluate("window.scrollY") == 0
 
     def shown():
         page.wait_for_function("() => document.querySelector('#review').dataset.shown === document.querySelector('#review').dataset.seq")

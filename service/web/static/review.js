@@ -60,6 +60,13 @@
       if (!cache.has(key)) cache.set(key, K.api("GET", `/api/matches/${id}/state?at=${seq}&${q()}`));
       return cache.get(key);
     };
+    // Scroll the move list alone to the current step: scrollIntoView would scroll the page as well,
+    // and the header slid out of sight on load.
+    const showInList = (li) => {
+      const box = list.getBoundingClientRect(), at = li.getBoundingClientRect();
+      if (at.top < box.top) list.scrollTop -= box.top - at.top;
+      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+    };
     const go = async (i) => {
       if (!steps.length) return;
       index = Math.max(0, Math.min(steps.length - 1, i));
@@ -68,7 +75,7 @@
       const was = list.querySelector("li.current");
       if (was) was.classList.remove("current");
       const cur = list.children[index];
-      if (cur) { cur.classList.add("current"); if (listShown) cur.scrollIntoView({ block: "nearest" }); }
+      if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
       stepTitle.textContent = `Seq ${step.seq} of ${steps[steps.length - 1].seq}: ${step.summary}`;
       root.dataset.seq = step.seq;
       const r = await stateAt(step.seq);
@@ -82,7 +89,7 @@
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
         drawList();
         const li = list.children[index];
-        if (li) { li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
+        if (li) { li.classList.add("current"); showInList(li); }
         window.kroniekListShown = performance.now();
         root.dataset.listed = "1";
       }
