@@ -337,7 +337,17 @@ def _validate(game: Game, type: str, data: dict[str, Any]) -> None:
     try:
         _compiled((game.id, "event", type))(data)
     except fastjsonschema.JsonSchemaException as exc:
-        raise MalformedEvent(f"invalid {type} data: {exc.message}", field="data") from None
+        raise MalformedEvent(f"invalid {type} data: {_schema_message(exc)}", field="data") from None
+
+
+def _schema_message(exc: fastjsonschema.JsonSchemaException) -> str:
+    """The validator's message, or, where it says only that no alternative
+    fitted ("must be valid exactly by one definition"), what the field must be
+    as its schema describes it."""
+    definition = getattr(exc, "definition", None)
+    if getattr(exc, "rule", None) in ("oneOf", "anyOf") and isinstance(definition, dict) and definition.get("description"):
+        return f"{exc.name} must be {definition['description']}"
+    return exc.message
 
 
 def apply_event(ms: MatchState, seq: int, type: str, seat: int | None, data: dict[str, Any]) -> MatchState:

@@ -158,3 +158,16 @@ def test_snapshot_encoding_round_trips_with_the_undo_stack():
     back = M.decode(ms.setup, M.encode(ms))
     assert M.encode(back) == M.encode(ms)
     assert play(back, ("undo", None, {})).state == play(ms, ("undo", None, {})).state
+
+
+def test_data_that_fits_no_alternative_is_told_what_the_field_must_be():
+    """A field whose schema offers alternatives (a Catan path: its number, or
+    its two hexes) answers with the schema's own description, not the
+    validator's "must be valid exactly by one definition"."""
+    import engine.catan  # noqa: F401  (registers the game)
+
+    ms = M.start(M.make_setup("catan", ["Ann", "Bob", "Cor"]))
+    with pytest.raises(MalformedEvent) as exc:
+        M.normalize_event(ms, "build_road", 0, {"edge": -1})
+    assert "data.edge must be a path: its number on the board, or its two hexes" in exc.value.message
+    assert "exactly by one definition" not in exc.value.message
