@@ -35,28 +35,45 @@ def free_ports(n):
     return ports
 
 
+def start_node(tmp_path_factory, tries: int = 5):
+    """One cluster-enabled redis-server on a free port, answering PING. A
+    port found free can be taken before the server binds it (the server then
+    exits at once): such a start is tried again on other ports, and a node
+    that never answers fails with its own log."""
+    for _ in range(tries):
+        port, = free_ports(1)
+        d = tmp_path_factory.mktemp(f"node{port}")
+        log = d / "redis.log"
+        proc = subprocess.Popen(
+            [embedded.server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+             "--cluster-config-file", str(d / "nodes.conf"), "--dir", str(d), "--save", "", "--appendonly", "no",
+             "--logfile", str(log)],
+            stdout=subprocess.DEVNULL,
+        )
+        node = redis.Redis(port=port)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None:
+            try:
+                node.ping()
+                return port, proc, node
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    proc.terminate()
+                    raise AssertionError(f"cluster node {port} never answered: {log.read_text()[-2000:]}")
+                time.sleep(0.05)
+    raise AssertionError(f"no cluster node started in {tries} tries; the last one's log: {log.read_text()[-2000:]}")
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    ports = free_ports(3)
     procs = []
-    for port in ports:
-        d = tmp_path_factory.mktemp(f"node{port}")
-        procs.append(subprocess.Popen(
-            [embedded.server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-             "--cluster-config-file", str(d / "nodes.conf"), "--dir", str(d), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        ))
     try:
-        nodes = [redis.Redis(port=p) for p in ports]
-        deadline = time.monotonic() + 60
-        for n in nodes:
-            while True:
-                try:
-                    n.ping()
-                    break
-                except redis.ConnectionError:
-                    assert time.monotonic() < deadline, "a cluster node never answered"
-                    time.sleep(0.05)
+        started = []
+        for _ in range(3):
+            started.append(start_node(tmp_path_factory))
+            procs.append(started[-1][1])
+        ports = [port for port, _, _ in started]
+        nodes = [node for _, _, node in started]
         per = 16384 // 3
         ranges = [(0, per - 1), (per, 2 * per - 1), (2 * per, 16383)]
         for n, (lo, hi) in zip(nodes, ranges):
