@@ -181,15 +181,12 @@ class EventStore:
         if single and owe and not self._cluster:
             # The usual move: one command, the XADD and the mark in one script.
             outcome = self._append_one(match_id, events[0], owe)
-            if outcome.status == "ok" and status:
-                self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
-            return outcome
-        outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
-        if outcome.status != "ok":
-            return AppendOutcome(outcome.status, outcome.stored, owed)
-        if status:
+        else:
+            outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
+            outcome = AppendOutcome(outcome.status, outcome.stored if outcome.status != "ok" else None, owed)
+        if outcome.status == "ok" and status:
             self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
-        return AppendOutcome("ok", owed=owed)
+        return outcome
 
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
         """One event and the owed mark, by ``lua.APPEND_ONE_OWED``: EVALSHA
