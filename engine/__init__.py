@@ -3,7 +3,7 @@
 Importing the package registers every game.
 """
 
-from . import braverats, catan, ridder_toernooi, sir_tommy, stapelen, troubadour, twaalven  # noqa: F401  (each registers itself)
+from . import braverats, catan, ridder_toernooi, sir_tommy, stapelen, troje, troubadour, twaalven  # noqa: F401  (each registers itself)
 from .core import CHANCE, REFEREE, Game, KroniekError, MalformedEvent, Move, Result, RuleViolation
 from .registry import all_games, get
 

@@ -93,6 +93,8 @@ class State(NamedTuple):
     #: exact, or too many worlds and the per-hand knowledge stands alone)
     worlds: Any = None
     worlds_from: int = 0  # the first origin the worlds cover
+    #: a scenario's own part of the state (Troje's ``Ext``); None in the base game
+    ext: Any = None
 
     @property
     def actor(self) -> int:
@@ -1701,7 +1703,7 @@ class Catan(Game):
     def decode_state(self, obj: dict[str, Any]) -> State:
         vals = {}
         for name in State._fields:
-            value = obj[name]
+            value = obj.get(name) if name == "ext" else obj[name]
             if name == "cfg":
                 c = list(value)
                 c[5] = tuple(c[5])

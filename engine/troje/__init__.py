@@ -1,6 +1,6 @@
-"""The Troje (Troy) scenario on Catan: its own parts, pure and I/O-free, for
-the Catan engine's turn flow to call (not wired yet, so not registered: a
-half-wired game is not offered).
+"""The Troje (Troy) scenario on Catan, registered under the id
+``catan-troje``: ``game`` is the Catan engine with the scenario's turn flow
+(``Troje``); its parts below are pure and I/O-free.
 
 - ``rules``: the rules catalogue (every rule sentence of the Dutch text, ids
   ``troje.*``), the Dutch terms, and which rules wait for the wiring;
@@ -12,5 +12,17 @@ half-wired game is not offered).
 - ``saga``: the saga track, allegiances and the two ends of the game;
 - ``ships``: ship building, advantages, trade chips and the sea people.
 
-docs/games/catan-troje.md describes the scenario and what is not built yet.
+- ``game``: the registered game; ``describe`` its descriptions and annotations.
+
+docs/games/catan-troje.md describes the scenario as implemented.
 """
+
+from .. import registry
+from .game import Troje
+
+try:
+    GAME = registry.get("catan-troje")
+except Exception:  # noqa: BLE001 - UnknownGame: not registered yet
+    GAME = registry.register(Troje())
+
+__all__ = ["GAME", "Troje"]
