@@ -222,6 +222,8 @@ class Catan(Game):
     rules = RULES
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
+    #: the phases' names (a scenario appends its own)
+    phase_names = PHASES
     data_kinds = {
         "boards": DataKind(
             name="boards",
@@ -580,7 +582,7 @@ class Catan(Game):
 
     def _phase(self, s: State, seat: int | None, allowed: tuple[int, ...], what: str) -> None:
         if s.phase not in allowed:
-            raise RuleViolation(P + "phase", f"{what} is not possible now (phase: {PHASES[s.phase]})")
+            raise RuleViolation(P + "phase", f"{what} is not possible now (phase: {self.phase_names[s.phase]})")
         if seat is not None and seat not in self.actors(s):
             raise RuleViolation(P + "phase", f"seat {seat} is not to act now")
 
@@ -712,7 +714,7 @@ class Catan(Game):
             raise RuleViolation(P + "road_building", "Road Building: the free roads are placed first")
         if s.phase not in (SETUP_S, SETUP_R, MAIN, SBP, ROAD_BUILDING):
             rule = P + "roll" if s.phase == PRE_ROLL else P + "phase"
-            raise RuleViolation(rule, f"no building now (phase: {PHASES[s.phase]})")
+            raise RuleViolation(rule, f"no building now (phase: {self.phase_names[s.phase]})")
 
     def _a_build_settlement(self, s: State, seat: int, data: dict[str, Any]) -> State:
         self._build_check(s, seat, "settlement")
@@ -1627,7 +1629,7 @@ class Catan(Game):
                 entry["vp"] = self.public_vp(s, p) + self.hidden_vp(s, p)
             players.append(entry)
         out: dict[str, Any] = {
-            "phase": PHASES[s.phase],
+            "phase": self.phase_names[s.phase],
             "turn": s.turn,
             "turn_number": s.turn_no,
             "board": {"hash": s.cfg.board_hash, "name": topo.name, "provenance": topo.provenance,

@@ -125,6 +125,7 @@ class Troje(Catan):
     rules = RULES
     aliases = ALIASES
     options_schema = O.OPTIONS_SCHEMA
+    phase_names = TROJE_PHASES
     data_kinds = {
         "boards": DataKind(
             name="boards",
@@ -818,7 +819,6 @@ class Troje(Catan):
         sea = self.sea(s)
         for key in ("robber", "development_deck", "largest_army"):
             out.pop(key, None)
-        out["phase"] = TROJE_PHASES[s.phase]
         known = SG.known_to(x.allegiances, v, x.revealed)
         saga_vp = SG.saga_vp_view(x.allegiances, v, x.revealed, x.saga, t.saga_track)
         for p, entry in enumerate(out["players"]):
