@@ -769,9 +769,11 @@ class Troje(Catan):
         out = []
         for tile in SH.targets(sea, x.sea_people, t.sea_people_any_sea):
             at = list(sea.tiles[tile])
-            for v in SH.victims(sea, tile, x.ships, s.buildings, seat, sizes, t.city_counts):
+            victims = SH.victims(sea, tile, x.ships, s.buildings, seat, sizes, t.city_counts)
+            for v in victims:
                 out.append(_move("move_sea_people", seat, {"tile": at, "victim": v}))
-            out.append(_move("move_sea_people", seat, {"tile": at, "victim": None}))
+            if len(victims) <= 1:  # with one there the mover may skip the draw; with several he must choose
+                out.append(_move("move_sea_people", seat, {"tile": at, "victim": None}))
         return out
 
     # -- chance ---------------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ story, the author's note and the component lists, lost in the transcription,
 state none). A few ids state what the text leaves out but the game needs;
 ``SOURCES`` says where each of those comes from (the components, or an
 inference that the options make configurable). A RuleViolation names one of
-these ids; every id has a test marked with it, except the ids in
-``WIRED_LATER``: rules the Catan engine's turn flow applies once the scenario
-is wired into it (the pure mechanics of this package cannot show them).
+these ids; every id has a test marked with it (tests/engine/test_troje_rules.py
+for the scenario's own mechanics, test_troje_game.py for the rules the
+Catan engine's turn flow applies).
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ RULES: dict[str, str] = {
     "than the one it stands on.",
     P + "sea_people_steal": "The mover may draw one resource card from a player who has a settlement on a corner "
     "of that sea tile or a ship on it.",
-    P + "sea_people_choose": "If the mover could draw from more than one other player, he chooses one and draws "
+    P + "sea_people_choose": "If the mover could draw from more than one other player, he must choose one and draw "
     "from him.",
     P + "sea_people_block": "As long as the figure stands on a ship tile, that ship's advantages cannot be used.",
     P + "sea_people_start": "The sea people start off the board (or on the tile of option sea_people_start) and "
@@ -140,14 +140,6 @@ SOURCES: dict[str, str] = {
     P + "hidden_cards": "recording rule (issue 13)",
     P + "allegiance_knowledge": "recording rule (issue 13)",
 }
-
-#: Rules applied by the Catan engine's turn flow once Troje is wired into it
-#: (the next step); this package's pure mechanics do not show them, so their
-#: marked tests come with the wiring.
-WIRED_LATER: frozenset[str] = frozenset({
-    P + "base_rules", P + "production", P + "no_development_cards", P + "turn_options", P + "seven",
-    P + "sea_people_when", P + "ship_moves_sea_people", P + "longest_road_roads_only",
-})
 
 #: Dutch table terms -> the English names the engine uses (the API accepts both).
 TERMS: dict[str, str] = {

@@ -194,8 +194,14 @@ def victims(sea: SeaTopology, tile: int, ships: tuple, buildings: tuple[int, ...
 
 
 def check_victim(possible_victims: tuple[int, ...], victim: int | None) -> None:
-    """The mover names one player to draw from, or none (the text says he
-    *may*); with several, he chooses one (``troje.sea_people_choose``)."""
-    if victim is not None and victim not in possible_victims:
+    """The mover names whom to draw from: with one player there he *may*
+    (``troje.sea_people_steal``: null skips it); with more than one he *must*
+    choose one and draw (``troje.sea_people_choose``)."""
+    if victim is None:
+        if len(possible_victims) > 1:
+            raise RuleViolation(P + "sea_people_choose", "several players can be drawn from here: the mover must "
+                                "choose one (victim)")
+        return
+    if victim not in possible_victims:
         raise RuleViolation(P + "sea_people_steal", "that player has no settlement on a corner of the tile, no ship "
                             "on it, or no cards (or is the mover)")
