@@ -798,18 +798,16 @@ class Troje(Catan):
             revealed = SU.draw_reveal(rng, stack.known, x.tcfg.battle_reveal)
             return _move("battle", None, {"revealed": self._cards_dict(revealed)})
         if ph == REVEAL:
-            if any(a is None for a in x.allegiances):
-                return None
-            return _move("reveal_allegiances", None, {"sides": list(x.allegiances)})
+            # a simulated deal the log never recorded: one the known cards and a claim allow, drawn now
+            deals = [d for d in SG.possible(x.allegiances)
+                     if x.claim < 0 or self.total_vp(s, x.claim, d) >= x.tcfg.goal]
+            return _move("reveal_allegiances", None, {"sides": list(rng.choice(deals))}) if deals else None
         if ph == STEAL:
             hand = s.hands[s.victim][n + 1]
             cards = [r for r in range(5) for _ in range(hand.known[r])]
             card = RES[rng.choice(cards)] if cards and hand.exact else None
             return _move("steal", self.mover(s), {"card": card, "from": s.victim})
         return super().chance_outcome(s, rng)
-
-    def table_moves_hidden(self, s: State) -> bool:
-        return s.phase == REVEAL
 
     # -- views -------------------------------------------------------------------------------------------
     def view(self, s: State, seat: int | str | None) -> dict[str, Any]:
@@ -877,11 +875,11 @@ class Troje(Catan):
         if type_ in ("donate", "stack_card", "return_card"):
             if viewer is not None and viewer == event["seat"]:
                 return event
-            if type_ == "donate" and data.get("cards") is not None:
+            # redacted for everyone else even when the recorder did not see the cards: the
+            # donation's notes sum up what the donor gave so far
+            if type_ == "donate":
                 return {**event, "data": {"cards": None, "count": data["count"]}, "redacted": True}
-            if type_ != "donate" and data.get("card") is not None:
-                return {**event, "data": {"card": None}, "redacted": True}
-            return event
+            return {**event, "data": {"card": None}, "redacted": True}
         return super().event_view(s, event, viewer)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
