@@ -104,7 +104,7 @@ def _move(hands: tuple, n: int, src: int, dst: int, cards: tuple[int, ...] | Non
     ref = n + 1
     srow, drow = list(hands[src]), list(hands[dst])
     memo: dict[tuple[Hand, Hand, bool], tuple[Hand, Hand]] = {}
-    for v in range(n + 2):
+    for v in (ref, *range(n + 1)):  # the log first: a seat's reset (memoized) must not stand in for its refusal
         saw = cards is not None and v in seen
         key = (srow[v], drow[v], saw)
         if key in memo:
@@ -190,7 +190,7 @@ def battle(hands: tuple, n: int, revealed: tuple[int, ...], reveal: int, origin:
     check_reveal(revealed, hands[n][n + 1].size, reveal)
     row = list(hands[n])
     done: dict[Hand, Hand] = {}
-    for v in range(n + 2):
+    for v in (n + 1, *range(n + 1)):  # the log first, as in ``_move``
         h = row[v]
         if h not in done:
             try:
