@@ -25,12 +25,14 @@ def test_the_python_blocks_run():
         exec(compile(code, str(DOC), "exec"), {})
 
 
-def test_every_rule_id_is_on_the_page_and_the_waiting_ones_are_named():
+def test_every_rule_id_is_on_the_page_and_the_turn_flows_are_named():
     for rule in R.RULES:
         assert f"`{rule}`" in TEXT, rule
-    para = TEXT[TEXT.index("wait for the wiring"):].split("\n\n")[0]
+    count = ['Zero', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine'][len(R.WIRED_LATER)]
+    phrase = f"{count} are applied by the Catan engine's turn flow"
+    assert phrase in TEXT
+    para = TEXT[TEXT.index(phrase):].split("\n\n")[0]
     assert set(re.findall(r"`(troje\.\w+)`", para)) == set(R.WIRED_LATER)
-    assert f"{['Zero', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine'][len(R.WIRED_LATER)]} wait" in TEXT
 
 
 def test_the_board_figures_on_the_page():
