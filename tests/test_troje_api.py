@@ -508,6 +508,14 @@ def test_a_random_game_recorded_over_http_is_valid_annotated_and_audited(client,
     assert verdict["status"] == "valid" and verdict["seq"] == ms.seq, verdict
     check_annotations(store, mid, ms)
     assert get(anon, f"/api/matches/{mid}")["validation"] == "valid"
+    # the referee's scoresheet (board and tiles by hash) imports as the same log
+    text = client.get(f"/api/matches/{mid}/notation?seat=referee").get_data(as_text=True)
+    assert "board_doc" not in text and f"board={PLACEHOLDER_BOARD}" in text
+    res = client.post("/api/matches/import", data=text.encode(), content_type="text/plain; charset=utf-8")
+    assert res.status_code == 201, res.get_json()
+    again = store.events(res.get_json()["id"])
+    assert [(e["type"], e["seat"], e["data"]) for e in again] == [(e["type"], e["seat"], e["data"])
+                                                                  for e in store.events(mid)]
 
 
 @pytest.mark.slow
