@@ -529,7 +529,7 @@ def test_every_page_with_shell_examples_runs_some():
     really yield runnable blocks (a parser slip would otherwise pass all)."""
     names = {_page_id(p) for p in RUNNABLE_PAGES}
     assert {"README.md", "docs/leagues.md", "docs/games/troubadour.md", "docs/games/twaalven-en-veertienen.md",
-            "docs/games/stapelen.md", "docs/games/sir-tommy.md"} <= names
+            "docs/games/stapelen.md", "docs/games/sir-tommy.md", "docs/games/catan-troje.md"} <= names
     assert SCRIPTS and all(s.suffix == ".sh" for s in SCRIPTS)
 
 

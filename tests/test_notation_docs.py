@@ -4,6 +4,7 @@ game's page has one, and it is imported through the API as a user would
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,9 @@ def test_a_scoresheet_of_the_docs_imports(client, sheet):
     match = res.get_json()
     moves = [line for line in sheet.lines if line[:1].isdigit()]
     assert match["seq"] == len(moves) + 1
-    assert match["annotations"] == sum(line.count("{") for line in sheet.lines) + sum(
+    # a comment opens with "{" outside a quoted value (a Troje battle's cards are quoted JSON)
+    unquoted = [re.sub(r'"(?:[^"\\]|\\.)*"', '""', line) for line in sheet.lines]
+    assert match["annotations"] == sum(line.count("{") for line in unquoted) + sum(
         1 for line in moves for word in line.split() if word in N.GLYPHS)
     exported = client.get(f"/api/matches/{match['id']}/notation?seat=referee").get_data(as_text=True)
     again = N.read(exported)

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from ..catan import board as B
 from ..catan import knowledge as K
+from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation
@@ -103,8 +104,12 @@ RES_OR_NULL = {"type": ["string", "null"], "maxLength": 20,
                "null: not seen by the recorder"}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
 
+#: the scenario's terms, then the base game's Dutch names (dorp, straat, dobbelen, worp, ...: the events
+#: before the nouns) but those of the development cards
 ALIASES = {
-    **{k: v for k, v in TERMS.items()},
+    **TERMS,
+    **{k: v for k, v in CATAN_ALIASES.items()
+       if v not in ("play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly")},
     "afdragen": "donate", "schip bouwen": "build_ship", "zeevolk verplaatsen": "move_sea_people",
     "beslissingskaart": "decision_card", "strijd": "battle", "voordeel": "use_advantage",
 }
