@@ -4,10 +4,13 @@
   exactly when it holds (a player wins in his own turn; he does not claim a
   win he knows he lacks).
 - ``greedy``: Catan's greedy set-up, discards, cities, settlements, roads and
-  bank trades (``engine.catan.bots``); besides, it claims a win that holds,
-  uses its swap and draw ships, builds a ship whenever it can, donates the
-  cards of its own side's resources (else one brick, which counts for no
-  side), takes the trade chip of the resource it produces most, lays back a
+  bank trades (``engine.catan.bots``), with a corner of a ship-symbol sea
+  tile valued higher while it has none (a ship needs one); besides, it claims
+  a win that holds, uses its swap and draw ships, builds a ship whenever it
+  can, donates the cards of its own side's resources (else one brick, which
+  counts for no side; and when the turn would end with cards short or six in
+  hand, one card of any kind, so that no card is held back from the war for
+  good), takes the trade chip of the resource it produces most, lays back a
   card of its own side after a swap, and moves the sea people onto the
   leader's ship and draws from the leader.
 
@@ -92,7 +95,7 @@ def _ship_corners(game: Any, s: Any) -> frozenset[int]:
     return frozenset(v for t, corners in enumerate(sea.corners) if sea.ship_symbol[t] for v in corners)
 
 
-def _site_value(game: Any, s: Any, seat: int, v: int, have: set[int] | None, coast: frozenset[int]) -> float:
+def _site_value(s: Any, v: int, have: set[int] | None, coast: frozenset[int]) -> float:
     """Catan's value of an intersection (``engine.catan.bots.vertex_value``),
     plus ``SHIP_CORNER`` on a ship-symbol tile's corner while the seat has
     none (its first ship needs one)."""
@@ -213,7 +216,7 @@ def greedy_bot(game: Any, s: Any, seat: int, rng: random.Random, secret: str | N
             coast = frozenset()
         have = CB._kinds(s, seat)
         settle = [m for m in moves if m.type == "build_settlement"]
-        return max(settle, key=lambda m: (_site_value(game, s, seat, m.data["vertex"], have, coast), rng.random()))
+        return max(settle, key=lambda m: (_site_value(s, m.data["vertex"], have, coast), rng.random()))
     if ph in (SETUP_R, DISCARD, PRE_ROLL):
         return CB.greedy_bot(game, s, seat, rng)
     if ph == ROBBER:
