@@ -14,7 +14,7 @@ seeded RNG that a simulated match records.
                                                         no goal, for scale
 (t1g) the same with greedy bots (Catan's greedy building, donations of
      their own side's cards, ships)                     no goal, for scale
-(t2) events/s replaying recorded game logs through the reducer
+(t2) events per CPU second replaying recorded game logs through the reducer
      (``Game.apply`` on each logged event, from the setup on; random and
      greedy games, 4 and 6 players)                     no goal, for scale
 
@@ -32,7 +32,16 @@ import time
 
 from engine import registry
 
-from .catan import _reducer_pass
+
+def _reducer_pass(game, logs) -> float:
+    """CPU seconds to replay ``logs`` through the reducer (the setup, then ``apply`` per event)."""
+    c0 = time.process_time()
+    for log in logs:
+        head = log[0]["data"]
+        state = game.setup(tuple(head["players"]), head["options"])
+        for e in log[1:]:
+            state = game.apply(state, e["type"], e["seat"], e["data"])
+    return time.process_time() - c0
 
 
 def measure(games: int = 30, logs: int = 12, repeat: int = 3) -> list[tuple[str, str, str, str]]:
@@ -67,7 +76,7 @@ def measure(games: int = 30, logs: int = 12, repeat: int = 3) -> list[tuple[str,
     rows.append((
         "(t2) Troje: replayed events/s through the reducer",
         f"{events:,} events, {len(recorded)} logs (4 and 6 players, random and greedy), best of {repeat}: "
-        f"{best:.3f} s",
+        f"{best:.3f} s of CPU",
         f"{events / best:,.0f}/s",
         "—",
     ))

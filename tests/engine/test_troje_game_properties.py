@@ -209,8 +209,9 @@ def _seen(log: list[dict], changes: dict[int, dict], viewers: tuple, start: int,
     """Replay ``log`` as a physical recording with the data of the events in
     ``changes`` replaced, as far as it stays legal and the game runs; from
     event ``start`` to before ``stop``, what each viewer reads after each
-    event: the match's view, the event as shown to it, and the event's
-    description and notes when the event is shown (the review shows no more)."""
+    event (past ``HORIZON`` events after ``start``, after every third): the
+    match's view, the event as shown to it, and the event's description and
+    notes when the event is shown (the review shows no more)."""
     ms = M.start({**log[0]["data"], "mode": "physical", "seed": None})
     seen = []
     for j, e in enumerate(log[1:stop], start=1):
@@ -222,7 +223,7 @@ def _seen(log: list[dict], changes: dict[int, dict], viewers: tuple, start: int,
             break
         if after.result is not None:
             break  # the end reveals the decision cards
-        if j >= start:
+        if j >= start and (j - start < HORIZON or j % 3 == 0):
             event = {**e, "data": data}
             step = {}
             for v in viewers:
