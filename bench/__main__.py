@@ -107,7 +107,7 @@ def main() -> None:
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
-                "catan": "bench.catan"}
+                "catan": "bench.catan", "troje": "bench.troje"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -9,7 +9,12 @@ server's chance draws in a simulated match) and keeps its log. ``Simulator``
 plays whole games with one bot per seat and summarises many of them; a game
 declares only what is its own: its bots, seat names, default strategy, the
 extra fields of a game's record (from the final state) and which numeric
-fields the summary gives statistics of.
+fields the summary gives statistics of (and which other fields it counts).
+
+A game whose seats know something the log does not record (Troje's decision
+cards when the log leaves them to the reveal at the end) declares ``secrets``:
+drawn once per game, each seat's bot is given its own (``secret=``); and a
+game in which the whole table moves (that reveal) declares ``table_move``.
 """
 
 from __future__ import annotations
@@ -21,10 +26,38 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import match as M
 from . import registry
-from .core import CHANCE, Game, Move
+from .core import CHANCE, Game, InvalidOptions, Move
 
-#: A bot: ``bot(game, state, seat, rng) -> Move``, a legal move for ``seat``.
-Bot = Callable[[Game, Any, int, random.Random], Move]
+#: A bot: ``bot(game, state, seat, rng) -> Move``, a legal move for ``seat``
+#: (with the seat's secret as keyword ``secret`` when its game declares secrets).
+Bot = Callable[..., Move]
+#: The whole table's move when only the table may act: ``table_move(game, state, secrets) -> Move``.
+TableMove = Callable[[Game, Any, Any], Move]
+#: What each seat knows that the log does not record: ``secrets(game, state, rng)``,
+#: one value per seat (or None: nothing this game), from the state after the setup.
+Secrets = Callable[[Game, Any, random.Random], Sequence[Any] | None]
+
+
+def _mover(acting: Sequence[Any]) -> int | None:
+    """The seat to move (the first seat among the actors), or None when only
+    the table (or nobody but chance) may act."""
+    if len(acting) == 1:
+        a = acting[0]
+        return a if a != CHANCE and a != "table" else None
+    return next((a for a in acting if a != CHANCE and a != "table"), None)
+
+
+def _move_of(bots: Sequence[Bot], table_move: TableMove | None, secrets: Sequence[Any] | None, game: Game,
+             state: Any, acting: Sequence[Any], rng: random.Random) -> tuple[int | None, Move]:
+    """Who moves now and the move: a seat's bot, or the table's move."""
+    seat = _mover(acting)
+    if seat is None:
+        if "table" not in acting or table_move is None:
+            raise RuntimeError(f"nobody can move: {list(acting)} act and no move is drawn or declared")
+        return None, table_move(game, state, secrets)
+    if secrets is None:
+        return seat, bots[seat](game, state, seat, rng)
+    return seat, bots[seat](game, state, seat, rng, secret=secrets[seat])
 
 
 class Table:
@@ -75,7 +108,8 @@ class Table:
 
 
 def _play_engine_only(
-    setup: dict[str, Any], bots: Sequence[Bot], rng: random.Random, max_events: int, keep_log: bool
+    setup: dict[str, Any], bots: Sequence[Bot], rng: random.Random, max_events: int, keep_log: bool,
+    secrets: Secrets | None = None, table_move: TableMove | None = None,
 ) -> tuple[Game, int, Any, Any, list[dict[str, Any]]]:
     """``Table``'s game without the framework: the game's reducer, its legal
     chance outcomes drawn from the RNG ``engine.match.draw_chance`` derives
@@ -85,6 +119,7 @@ def _play_engine_only(
     game = registry.get(setup["game"])
     state = game.setup(tuple(setup["players"]), setup["options"])
     seed = setup["seed"]
+    known = secrets(game, state, random.Random(f"{seed}:secrets")) if secrets is not None else None
     seq = 1
     log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
     apply, actors, result_of, chance_outcome, normalize = (
@@ -109,11 +144,7 @@ def _play_engine_only(
                 continue
         if seq >= max_events:
             break
-        if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
-            seat = acting[0]
-        else:
-            seat = next(a for a in acting if a != CHANCE and a != "table")
-        move = bots[seat](game, state, seat, rng)
+        seat, move = _move_of(bots, table_move, known, game, state, acting, rng)
         state = apply(state, move.type, seat, move.data)
         seq += 1
         if keep_log:
@@ -129,6 +160,11 @@ def check_players(game_id: str, players: int) -> Game:
         count = (str(game.min_players) if game.min_players == game.max_players
                  else f"{game.min_players}–{game.max_players}")
         raise ValueError(f"{game.name} is played by {count} players, not {players}")
+    try:  # a count between the bounds that the game's own check refuses (Troje: 4 or 6, not 5)
+        M.make_setup(game_id, [f"P{i}" for i in range(players)], {}, mode="simulated", seed=0)
+    except InvalidOptions as exc:
+        if exc.details.get("field") == "players":
+            raise ValueError(exc.message) from None
     return game
 
 
@@ -138,6 +174,15 @@ def stats(values: Sequence[float]) -> dict[str, float] | None:
         return None
     return {"mean": round(statistics.fmean(values), 1), "median": statistics.median(values),
             "min": min(values), "max": max(values)}
+
+
+def _tally(values: Sequence[Any]) -> dict[str, int]:
+    """How often each value other than None occurs, most frequent first (ties by name)."""
+    out: dict[str, int] = {}
+    for v in values:
+        if v is not None:
+            out[str(v)] = out.get(str(v), 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 @dataclass(frozen=True)
@@ -153,6 +198,12 @@ class Simulator:
     record: Callable[[Game, Any], dict[str, Any]]
     #: numeric record fields summarised over the finished games, in order
     stats: tuple[str, ...] = ("events",)
+    #: other record fields whose values (None aside) the summary counts over the finished games
+    counts: tuple[str, ...] = ()
+    #: what the seats know that the log does not record (see the module docstring)
+    secrets: Secrets | None = None
+    #: the whole table's move, when only the table may act
+    table_move: TableMove | None = None
 
     def play_game(
         self,
@@ -180,19 +231,17 @@ class Simulator:
         rng = random.Random(f"{seed}:bots")
         bots = [self.bots[strategies[s]] for s in range(players)]
         if engine_only:
-            game, seq, state, result, log = _play_engine_only(setup, bots, rng, max_events, keep_log)
+            game, seq, state, result, log = _play_engine_only(setup, bots, rng, max_events, keep_log, self.secrets,
+                                                              self.table_move)
         else:
             table = Table(setup, keep_log)
             game = table.game
             actors = game.actors
+            known = self.secrets(game, game.setup(tuple(setup["players"]), setup["options"]),
+                                 random.Random(f"{seed}:secrets")) if self.secrets is not None else None
             while table.ms.result is None and table.ms.seq < max_events:
                 state = table.ms.state
-                acting = actors(state)
-                if len(acting) == 1 and acting[0] != CHANCE and acting[0] != "table":
-                    seat = acting[0]
-                else:
-                    seat = next(a for a in acting if a != CHANCE and a != "table")
-                move = bots[seat](game, state, seat, rng)
+                seat, move = _move_of(bots, self.table_move, known, game, state, actors(state), rng)
                 table.enter(move.type, seat, move.data, validate)
             seq, state, result, log = table.ms.seq, table.ms.state, table.ms.result, table.log
         out: dict[str, Any] = {
@@ -268,6 +317,7 @@ class Simulator:
             "finished": len(finished),
             "unfinished": len(records) - len(finished),
             **{key: stats([r[key] for r in finished]) for key in self.stats},
+            **{key: _tally([r[key] for r in finished]) for key in self.counts},
             "wins_by_seat": by_seat,
             "wins_by_strategy": by_strategy,
             "seats_by_strategy": seats_played,

@@ -175,6 +175,7 @@ SIMULATORS = {
     "sir_tommy": "engine.jogledor.simulate:simulate",
     "ridder_toernooi": "engine.ridder_toernooi.simulate:simulate",
     "catan": "engine.catan.simulate:simulate",
+    "catan-troje": "engine.troje.simulate:simulate",
 }
 SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 

@@ -44,3 +44,19 @@ def test_a_command_without_a_reachable_redis_says_what_to_do(tmp_path, monkeypat
     assert result.exit_code == 1
     assert "cannot reach Redis at unix://" in result.output and "make run" in result.output
     assert "Traceback" not in result.output
+
+
+def test_simulate_troje_prints_how_its_games_ended():
+    res = CliRunner().invoke(main, ["simulate", "catan-troje", "--games", "2", "--players", "4",
+                                    "--strategies", "greedy,random", "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    assert "2 games of catan-troje" in res.output
+    for row in ("battles", "ended", "war won by", "wins by strategy"):
+        assert row in res.output
+    assert "war:" in res.output or "vp:" in res.output
+
+
+def test_simulate_troje_with_five_players_says_four_or_six():
+    res = CliRunner().invoke(main, ["simulate", "catan-troje", "--games", "1", "--players", "5"])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "4 or 6 players, not 5" in res.output

@@ -12,7 +12,9 @@
 - ``saga``: the saga track, allegiances and the two ends of the game;
 - ``ships``: ship building, advantages, trade chips and the sea people.
 
-- ``game``: the registered game; ``describe`` its descriptions and annotations.
+- ``game``: the registered game; ``describe`` its descriptions and annotations;
+- ``bots`` and ``simulate``: players for simulated games, and whole simulated
+  games (``kroniek simulate catan-troje``).
 
 docs/games/catan-troje.md describes the scenario as implemented.
 """

@@ -114,6 +114,9 @@ ALIASES = {
     "beslissingskaart": "decision_card", "strijd": "battle", "voordeel": "use_advantage",
 }
 
+#: sea topologies by (board hash, players): ``Troje.sea`` is asked on every ship, sea people and legal-move call
+_SEAS: dict[tuple[str, int], TB.SeaTopology] = {}
+
 _CATAN_EVENTS = ("build_settlement", "build_road", "build_city", "roll", "dice", "discard", "steal", "trade",
                  "trade_bank", "end_turn")
 
@@ -249,7 +252,14 @@ class Troje(Catan):
 
     @staticmethod
     def sea(s: State) -> TB.SeaTopology:
-        return TB.sea_topology(s.ext.tcfg.board, s.cfg.n)
+        t = s.ext.tcfg
+        key = (t.board_hash, s.cfg.n)  # the hash names the board: no canonical JSON per call
+        got = _SEAS.get(key)
+        if got is None:
+            if len(_SEAS) >= 64:
+                _SEAS.clear()
+            got = _SEAS[key] = TB.sea_topology(t.board, s.cfg.n)
+        return got
 
     # -- who acts -----------------------------------------------------------------------
     @staticmethod
