@@ -36,6 +36,7 @@ from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from . import lua
+from .connection import OwnConnection
 from .hashing import canonical
 
 IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
@@ -109,6 +110,8 @@ class EventStore:
         self._append_one_owed = client.register_script(lua.APPEND_ONE_OWED)
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
+        #: the one-move append's command, sent on the thread's own connection (see replays.connection)
+        self.send = OwnConnection(client)
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
@@ -190,13 +193,14 @@ class EventStore:
 
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
         """One event and the owed mark, by ``lua.APPEND_ONE_OWED``: EVALSHA
-        sent straight (the script object's call builds the same command
-        through three more layers), loaded by that object when Redis does
-        not know it yet (a new or flushed server)."""
+        sent straight on the thread's own connection (``self.send``; the
+        script object's call builds the same command through the client's
+        layers and three more), loaded by that object when Redis does not
+        know it yet (a new or flushed server)."""
         args = (self.key(match_id, "log"), self.owed_key(owe),
                 event["seq"], event["text"], event["hash"], time.time(), match_id)
         try:
-            res = self.r.execute_command("EVALSHA", self._append_one_owed.sha, 2, *args)
+            res = self.send("EVALSHA", self._append_one_owed.sha, 2, *args)
         except NoScriptError:
             res = self._append_one_owed(keys=args[:2], args=args[2:])
         try:

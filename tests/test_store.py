@@ -278,3 +278,87 @@ def test_an_append_after_redis_forgot_its_scripts_loads_the_script_again(svc, st
     svc.append(mid, "add", 0, {"n": 1})
     assert [e["seq"] for e in store.events(mid)] == [1, 2]
     assert mid in store.overdue("validation", time.time() + 1)
+
+
+def _own_connection_id(store):
+    """The Redis client id of this thread's own connection of the store (replays.connection)."""
+    conn = store.send._local.conn
+    conn.send_command("CLIENT", "ID")
+    return conn.read_response()
+
+
+def test_a_move_is_sent_on_the_threads_own_connection_not_through_the_pool(svc, store, redis_client, monkeypatch):
+    """The one-move append skips the client's pool and retry layers: it
+    needs neither the client's execute_command nor a pooled connection, and
+    each thread has a connection of its own."""
+    import threading
+
+    mid = new(svc)
+    monkeypatch.setattr(redis_client, "execute_command", lambda *a, **k: pytest.fail(f"sent through the client: {a[:1]}"))
+    svc.append(mid, "add", 0, {"n": 1})
+    monkeypatch.undo()
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    ids = {"main": _own_connection_id(store)}
+
+    def other():
+        svc.append(mid, "roll", None, {"value": 4})
+        ids["other"] = _own_connection_id(store)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert ids["other"] != ids["main"]
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_an_append_on_a_connection_redis_dropped_is_written_once(svc, store, redis_client, monkeypatch):
+    """Redis closes the thread's own connection (a restart, a timeout, CLIENT
+    KILL): the next move goes through the client with its retries, is
+    written once, and the move after it reconnects."""
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    redis_client.client_kill_filter(_id=_own_connection_id(store))
+    through_client = []
+    original = redis_client.execute_command
+    monkeypatch.setattr(redis_client, "execute_command", lambda *a, **k: through_client.append(a[0]) or original(*a, **k))
+    svc.append(mid, "roll", None, {"value": 4})
+    assert through_client == ["EVALSHA"]
+    svc.append(mid, "add", 1, {"n": 2})
+    assert through_client.count("EVALSHA") == 1  # the next one on the own connection again
+    monkeypatch.undo()
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3, 4]
+    assert _own_connection_id(store) is not None  # connected again
+    assert audit_match(store, mid).to_dict()["valid"] is True
+
+
+def test_a_forked_process_makes_its_own_connection(svc, store):
+    """A connection made before a fork is the parent's: the child makes its own."""
+    from replays import connection
+
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    before = store.send._local.conn
+    connection._forked()  # what os.register_at_fork runs in a child
+    svc.append(mid, "roll", None, {"value": 4})
+    assert store.send._local.conn is not before
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_a_client_with_one_connection_for_all_sends_the_move_itself(redis_client, prefix):
+    """A client that is not a plain pool of connections (here one connection
+    shared by the whole client) gets every command, the move's too."""
+    import redis
+
+    from replays import EventStore
+
+    shared = redis.Redis(connection_pool=redis_client.connection_pool, single_connection_client=True)
+    sent = []
+    original = shared.execute_command
+    shared.execute_command = lambda *a, **k: sent.append(a[0]) or original(*a, **k)
+    store = EventStore(shared, prefix)
+    svc = MatchService(store)
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    assert "EVALSHA" in sent and not store.send.direct
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    shared.close()
