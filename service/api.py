@@ -11,7 +11,7 @@ from engine.core import REFEREE, KroniekError
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
-from .access import Access
+from .access import Access, user_of
 from .accounts import acl_fields, check_role
 from .errors import BadRequest, Forbidden, NotFound, Unauthorized
 from .gate import Blueprint
@@ -181,7 +181,7 @@ class Events(MethodView):
         app, req = current_app._get_current_object(), request._get_current_object()  # one proxy lookup each
         body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
         svc = app.extensions["kroniek"]
-        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id).name,
+        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id, user_of(req)).name,
                        svc.store, match_id)
         key = req.headers.get("Idempotency-Key")
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
