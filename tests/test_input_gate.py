@@ -412,6 +412,44 @@ def test_a_body_without_a_length_is_cut_at_the_limit_too(client):
     assert res.status_code == 413 and res.get_json()["error"]["limit"] == limits.MAX_BODY_BYTES
 
 
+def test_a_body_that_ends_before_its_length_is_what_werkzeug_makes_of_it(client, redis_url, prefix):
+    """The gate reads a body with a Content-Length straight from the WSGI
+    input: one that ends early is a 400 and writes nothing, as werkzeug's
+    own reading refuses it; where the server ends the input itself (gunicorn
+    says so), what arrived is the body, as werkzeug reads it too."""
+    from werkzeug.exceptions import ClientDisconnected
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    text = b'{"game":"braverats","players":["A","B"]}'
+    short = {"CONTENT_LENGTH": str(len(text) + 50)}
+    with pytest.raises(ClientDisconnected):  # werkzeug's own reading of that request
+        Request(EnvironBuilder(method="POST", data=text, environ_overrides=short).get_environ()).get_data()
+    before = snapshot(redis_url, prefix)
+    res = client.post("/api/matches", data=text, content_type="application/json", environ_overrides=short)
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_request", res.get_json()
+    assert snapshot(redis_url, prefix) == before
+    res = client.post("/api/matches", data=text, content_type="application/json",
+                      environ_overrides={**short, "wsgi.input_terminated": True})
+    assert res.status_code == 201, res.get_json()
+
+
+def test_the_body_the_gate_read_is_the_body_every_later_reader_gets(app):
+    """After the gate, ``get_data``, ``get_json`` and the stream-less form
+    reader see the bytes the gate read (it keeps them where werkzeug looks)."""
+    from flask import request
+
+    from service import gate
+
+    text = '{"type": "round", "data": {"cards": ["spy", "prince"]}}'
+    with app.test_request_context("/api/matches/m1/events", method="POST", data=text,
+                                  content_type="application/json"):
+        gate.check_request()
+        assert request.kroniek_body == json.loads(text)
+        assert request.get_data() == text.encode() and request.get_data(as_text=True) == text
+        assert request.get_json() == json.loads(text) and request.form == {}
+
+
 @pytest.mark.parametrize(
     "players, field, words",
     [
