@@ -130,6 +130,23 @@ def test_idempotency_key_header(client, store):
     assert len(store.events(mid)) == 2
 
 
+def test_an_idempotency_key_past_its_limits_is_a_400_naming_the_header(client, store):
+    from service.limits import MAX_IDEMPOTENCY_KEY
+
+    mid = create(client)["id"]
+    for bad in ("k" * (MAX_IDEMPOTENCY_KEY + 1), "a\tb"):
+        res = post_event(client, mid, headers={"Idempotency-Key": bad}, type="add", seat=0, data={"n": 1})
+        assert res.status_code == 400, res.get_json()
+        err = res.get_json()["error"]
+        assert err["field"] == "Idempotency-Key" and err["location"] == "header" and err["limit"] == MAX_IDEMPOTENCY_KEY
+    assert len(store.events(mid)) == 1
+    edge = {"Idempotency-Key": "k" * MAX_IDEMPOTENCY_KEY}
+    first = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
+    again = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
+    assert first.status_code == again.status_code == 201 and again.get_json()["idempotent_replay"] is True
+    assert len(store.events(mid)) == 2
+
+
 def test_events_state_review_annotations_audit(client):
     mid = create(client, options={"target": 5})["id"]
     post_event(client, mid, type="add", seat=0, data={"n": 3})
