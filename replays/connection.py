@@ -1,25 +1,29 @@
-"""One command at a time on the calling thread's own connection to Redis.
+"""Commands on the calling thread's own connection to Redis, several in one
+round trip.
 
 redis-py sends a command through several layers: it borrows a connection
 from the pool (a lock, a poll of the socket for stray data, four counters of
 its metrics), runs the command in its retry wrapper, records its duration,
 looks up a reply callback, and gives the connection back (the lock, an event,
-four counters again). For the store's hottest command (the append of one
-move) that is most of the client's work, and none of it is needed when the
-connection is the thread's alone: ``OwnConnection`` keeps one per thread and
-sends the command on it straight (with redis-py's own packing, parser and
-health check: only the layers around them are left out).
+four counters again); a pipeline adds its own command stack and packing in
+Python. For the store's hottest write (a move and its owed mark) that was
+most of the client's work, and none of it is needed when the connection is
+the thread's alone: ``OwnConnection`` keeps one per thread and writes the
+commands to it packed by hiredis (as redis-py packs them), then reads the
+replies with redis-py's own parser (and its health check).
 
-A connection that fails is closed by redis-py as it fails; the command then
-goes through the client's ordinary path, with the client's retries, exactly as
-it would have without this (a connection lost mid-command is retried there
-too). An error reply (a script Redis does not know, a refused XADD) is raised
-as the client raises it, and leaves the connection usable. After a fork the
-child makes its own connections (the parent's socket is never shared).
+A connection that fails is closed by redis-py as it fails; the commands then
+go through the client's ordinary pipeline, with the client's retries, exactly
+as they would have without this (commands lost mid-way are sent again there
+too, as the client's retries would). An error reply (a refused XADD) is
+given in its command's place, as a pipeline's ``execute(raise_on_error=False)``
+gives it, and leaves the connection usable. After a fork the child makes its
+own connections (the parent's socket is never shared).
 
 Only for a plain ``redis.Redis`` on a plain pool of its own connections
 without a client-side cache; any other client (a Cluster, a Sentinel pool,
-one connection for the whole client) is sent every command through itself.
+one connection for the whole client) gets the commands as a pipeline of its
+own.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ import threading
 from typing import Any
 
 import redis
+
+try:
+    from hiredis import pack_command as _pack_command
+except ImportError:  # redis-py's own packing, slower
+    _pack_command = None
 
 _generation = 0  # incremented in every forked child: a connection from before the fork is not used
 
@@ -46,9 +55,10 @@ _PLAIN_POOLS = (redis.ConnectionPool, redis.BlockingConnectionPool)
 
 
 class OwnConnection:
-    """``own(*args)``: the reply to one command, as ``client.execute_command``
-    returns it for a command without a reply callback (the store uses it for
-    EVALSHA, whose reply redis-py passes through as it is)."""
+    """``own(*commands)``: the replies to ``commands`` (tuples of a one-word
+    command name and str, bytes, int or float arguments), sent in one round
+    trip, each as the client returns a command without a reply callback
+    (XADD, ZADD), an error reply as its exception."""
 
     def __init__(self, client: Any) -> None:
         self.client = client
@@ -61,20 +71,35 @@ class OwnConnection:
         )
         self._local = threading.local()
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *commands: tuple[Any, ...]) -> list[Any]:
         if not self.direct:
-            return self.client.execute_command(*args)
+            return self._through_client(commands)
         local = self._local
         conn = getattr(local, "conn", None)
         if conn is None or local.generation != _generation:
             conn = self._connect()
         try:
-            conn.send_command(*args)
-            return conn.read_response()
+            if _pack_command is not None:
+                conn.send_packed_command([b"".join([_pack_command(command) for command in commands])])
+            else:
+                conn.send_packed_command(conn.pack_commands(commands))
+            replies = []
+            for _ in commands:
+                try:
+                    replies.append(conn.read_response())
+                except redis.ResponseError as exc:  # the reply was read whole: the connection is in step
+                    replies.append(exc)
+            return replies
         except (redis.ConnectionError, redis.TimeoutError):
-            # redis-py closed the connection as it failed (the next command
-            # reconnects it): this one goes the client's way, with its retries.
-            return self.client.execute_command(*args)
+            # redis-py closed the connection as it failed (the next call
+            # reconnects it): these go the client's way, with its retries.
+            return self._through_client(commands)
+
+    def _through_client(self, commands: tuple[tuple[Any, ...], ...]) -> list[Any]:
+        with self.client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            return pipe.execute(raise_on_error=False)
 
     def _connect(self) -> Any:
         pool = self.client.connection_pool
