@@ -1,30 +1,10 @@
 """Server-side scripts, for the appends that must write more than one thing
 atomically: a move with the chance outcomes the server drew for it, and a
-request with an Idempotency-Key. A plain single move needs no check of its
-own: its XADD with the explicit id ``<seq>-0`` is itself the compare-and-set
-(see ``EventStore.append``); ``APPEND_ONE_OWED`` runs that XADD and the
-mark that the match is owed a validation as one command. Each script but that
-one touches only keys of one match (one hash slot, so Redis Cluster runs them
-too) and costs one round trip; ``APPEND_ONE_OWED`` also touches the owed set,
-so it runs on a single Redis only.
-"""
-
-# KEYS: log, owed (the sorted set of streams owed a job)
-# ARGV: seq, event text, hash, the mark's score (now), the stream's id
-# Returns {'ok' | 'conflict', 1 if the mark is new else 0} | {'missing'}:
-# one XADD with the id <seq>-0 (refused unless above the stream's last id, so
-# it is the compare-and-set), then ZADD NX of the mark whatever the XADD's
-# outcome, as a pipeline of the two would, except on a stream that does not
-# exist (nothing there to validate). Any other error is raised.
-APPEND_ONE_OWED = """
-local added = redis.pcall('XADD', KEYS[1], 'NOMKSTREAM', ARGV[1] .. '-0', 'event', ARGV[2], 'hash', ARGV[3])
-if not added then return {'missing'} end
-local status = 'ok'
-if type(added) == 'table' and added.err then
-  if not string.find(added.err, 'equal or smaller', 1, true) then return added end
-  status = 'conflict'
-end
-return {status, redis.call('ZADD', KEYS[2], 'NX', ARGV[4], ARGV[5])}
+request with an Idempotency-Key. A plain single move needs no script: its
+XADD with the explicit id ``<seq>-0`` is itself the compare-and-set (see
+``EventStore.append``), sent with the ZADD of its owed mark in one round
+trip. Each script touches only keys of one match (one hash slot, so Redis
+Cluster runs them too) and costs one round trip.
 """
 
 # KEYS: log[, idem]

@@ -33,9 +33,9 @@ from typing import Any, Iterator
 import orjson
 import redis
 from redis.cluster import RedisCluster
-from redis.exceptions import NoScriptError
 
 from . import lua
+from .connection import OwnConnection
 from .hashing import canonical
 
 IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
@@ -106,9 +106,10 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
-        self._append_one_owed = client.register_script(lua.APPEND_ONE_OWED)
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
+        #: the one-move append's commands, sent on the thread's own connection (see replays.connection)
+        self.send = OwnConnection(client)
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
@@ -166,8 +167,8 @@ class EventStore:
         One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
         an id not above the stream's last one, so the XADD is itself the
         compare-and-set, as cheap as an append can be (with ``owe``, on one
-        Redis, it runs with the mark in one script, ``lua.APPEND_ONE_OWED``:
-        one command instead of a pipeline of two). Several events at once
+        Redis, it is written with the mark's ZADD in one round trip on the
+        thread's own connection: ``_append_one``). Several events at once
         (a move and the chance outcomes drawn for it), or an Idempotency-Key
         to record with them, go through a script that checks the last seq
         first. ``status``/``result``, when not empty, are then written to the
@@ -179,7 +180,7 @@ class EventStore:
         """
         single = len(events) == 1 and not idem_key
         if single and owe and not self._cluster:
-            # The usual move: one command, the XADD and the mark in one script.
+            # The usual move: its XADD and the mark, in one round trip.
             outcome = self._append_one(match_id, events[0], owe)
         else:
             outcome, owed = self._append_other(match_id, events, single, idem_key, idem_value, owe)
@@ -189,20 +190,29 @@ class EventStore:
         return outcome
 
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
-        """One event and the owed mark, by ``lua.APPEND_ONE_OWED``: EVALSHA
-        sent straight (the script object's call builds the same command
-        through three more layers), loaded by that object when Redis does
-        not know it yet (a new or flushed server)."""
-        args = (self.key(match_id, "log"), self.owed_key(owe),
-                event["seq"], event["text"], event["hash"], time.time(), match_id)
-        try:
-            res = self.r.execute_command("EVALSHA", self._append_one_owed.sha, 2, *args)
-        except NoScriptError:
-            res = self._append_one_owed(keys=args[:2], args=args[2:])
-        try:
-            return _ONE_OWED[res[0], res[1] == 1] if res[0] != "missing" else _MISSING
-        except (KeyError, IndexError, TypeError):
-            raise StoreError(f"unexpected answer from the append script: {res!r}") from None
+        """One event and the owed mark: its ``XADD`` and then ``ZADD NX`` of
+        the mark, written together on the thread's own connection
+        (``self.send``: one round trip, no script for Redis to run, and
+        neither the client's pipeline nor its pool). The mark is set
+        whatever the XADD's outcome (a refused append that set it must still
+        queue), except where the XADD wrote nothing for another reason than
+        a refused id: no such stream, or an error, which is raised; a mark
+        new there is taken back (nothing to validate)."""
+        added, marked = self.send(
+            ("XADD", self.key(match_id, "log"), "NOMKSTREAM", f"{event['seq']}-0", "event", event["text"],
+             "hash", event["hash"]),
+            ("ZADD", self.owed_key(owe), "NX", time.time(), match_id),
+        )
+        if isinstance(marked, Exception):
+            raise marked
+        new_mark = marked == 1
+        if added is None or (isinstance(added, Exception) and "equal or smaller" not in str(added)):
+            if new_mark:
+                self.take_owed(owe, match_id)
+            if added is None:
+                return _MISSING
+            raise added
+        return _ONE_OWED["conflict" if isinstance(added, Exception) else "ok", new_mark]
 
     def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
                       idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:

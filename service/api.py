@@ -11,10 +11,10 @@ from engine.core import REFEREE, KroniekError
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 
 from . import schemas as S
-from .access import Access
+from .access import Access, user_of
 from .accounts import acl_fields, check_role
 from .errors import BadRequest, Forbidden, NotFound, Unauthorized
-from .gate import Blueprint
+from .gate import Blueprint, plain_loader
 from .limits import MAX_IDEMPOTENCY_KEY
 from .matches import Appended, MatchService
 
@@ -167,6 +167,10 @@ class Match(MethodView):
         return service().match(match_id)
 
 
+#: EventIn's plain loader (service.gate.plain_loader), called by the append itself
+_plain_event = plain_loader(S.EventIn()) or (lambda body: None)
+
+
 @matches.route("/<match_id>/events")
 class Events(MethodView):
     init_every_request = False  # no state on the view: one instance, not one per request
@@ -179,11 +183,13 @@ class Events(MethodView):
         Send the `Idempotency-Key` header to make a retry safe: the same key
         returns the first answer and writes nothing."""
         app, req = current_app._get_current_object(), request._get_current_object()  # one proxy lookup each
-        body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
+        body = _plain_event(getattr(req, "kroniek_body", None))  # the usual body, as the schema would read it
+        if body is None:  # any other: the schema reads it (and words its refusal)
+            body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
         svc = app.extensions["kroniek"]
-        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id).name,
+        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id, user_of(req)).name,
                        svc.store, match_id)
-        key = req.headers.get("Idempotency-Key")
+        key = req.environ.get("HTTP_IDEMPOTENCY_KEY")  # what req.headers.get("Idempotency-Key") reads
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise BadRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
                              field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)

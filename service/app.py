@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from flask import Flask, jsonify, request, send_from_directory
+from flask.ctx import RequestContext
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import MapAdapter
 
 from engine.core import KroniekError
 from engine.match import rule_text
@@ -38,17 +40,83 @@ class Sessionless(SecureCookieSessionInterface):
         return self._null
 
 
+#: what of a request's environ werkzeug's URL adapter and route depend on
+#: (Flask's create_url_adapter, werkzeug's get_host and bind_to_environ)
+ROUTE_ENVIRON = ("REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "SCRIPT_NAME", "HTTP_HOST", "SERVER_NAME",
+                 "SERVER_PORT", "wsgi.url_scheme", "HTTP_CONNECTION", "HTTP_UPGRADE")
+
+
+class _Routed(RequestContext):
+    """Flask's request context, whose route comes from the app's memo when
+    the app has one for the request (``KroniekFlask.create_url_adapter``)."""
+
+    def match_request(self) -> None:
+        req = self.request
+        known = req.__dict__.pop("_kroniek_route", None)
+        if known is not None:
+            req.url_rule, req.view_args = known[0], dict(known[1])  # a copy: a request may change its own
+            return
+        super().match_request()
+        key = req.__dict__.pop("_kroniek_route_key", None)
+        if key is not None and req.routing_exception is None:
+            self.app._remember_route(key, req, self.url_adapter)  # type: ignore[attr-defined]
+
+
 class KroniekFlask(Flask):
-    """Flask, with what it decides per request about a function decided once:
-    whether a view, hook or handler is a coroutine function (``ensure_sync``
-    asks ``inspect`` every call, five times per append)."""
+    """Flask, with what it works out anew per request worked out once:
+
+    - whether a view, hook or handler is a coroutine function
+      (``ensure_sync`` asks ``inspect`` every call, five times per append);
+    - what werkzeug makes of a request's method, path, query and host: the
+      URL adapter's settings (the host checked, lower-cased and IDNA-encoded,
+      the path decoded) and the route it matches, with its view arguments.
+      Both are a function of those environ values (``ROUTE_ENVIRON``) and of
+      the URL map, which Flask freezes at the first request; a request seen
+      before gets them from a memo (a copy of the view arguments), one not
+      seen, or one werkzeug refuses (404, 405, a redirect, a bad host), goes
+      Flask's way. Only with Flask's plain settings (no SERVER_NAME, no
+      TRUSTED_HOSTS, no host or subdomain matching); bounded. Werkzeug's
+      routing cost more than any other step of an append (115k of 879k
+      instructions).
+    """
 
     session_interface = Sessionless()
     _SYNC_LIMIT = 4096  # functions remembered; past it the memo starts again (it never grows without bound)
+    _ROUTES_LIMIT = 4096  # request lines and hosts remembered, likewise
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._is_sync: dict[Any, bool] = {}
+        self._routes: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def request_context(self, environ: dict[str, Any]) -> RequestContext:
+        return _Routed(self, environ)
+
+    def _plain_routing(self) -> bool:
+        config = self.config
+        return (config["SERVER_NAME"] is None and config["TRUSTED_HOSTS"] is None
+                and not self.url_map.host_matching and not self.subdomain_matching)
+
+    def create_url_adapter(self, request: Any) -> MapAdapter | None:
+        if request is None or not self._plain_routing():
+            return super().create_url_adapter(request)
+        environ = request.environ
+        key = tuple([environ.get(name) for name in ROUTE_ENVIRON])
+        known = self._routes.get(key)
+        if known is None:
+            request._kroniek_route_key = key  # remembered once it matched (_Routed.match_request)
+            return super().create_url_adapter(request)
+        host, settings, rule, view_args = known
+        request.host = host  # as Flask sets it
+        request._kroniek_route = (rule, view_args)
+        return MapAdapter(self.url_map, *settings)
+
+    def _remember_route(self, key: tuple[Any, ...], request: Any, adapter: MapAdapter) -> None:
+        if len(self._routes) >= self._ROUTES_LIMIT:
+            self._routes.clear()
+        settings = (adapter.server_name, adapter.script_name, adapter.subdomain, adapter.url_scheme,
+                    adapter.path_info, adapter.default_method, adapter.query_args)
+        self._routes[key] = (request.host, settings, request.url_rule, dict(request.view_args or {}))
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         key = getattr(func, "__func__", func)  # a bound method is made anew at each attribute lookup

@@ -26,7 +26,7 @@ from flask import request
 from marshmallow import RAISE, Schema, fields
 from webargs.core import is_json, missing
 from webargs.flaskparser import FlaskParser
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from .errors import InvalidValue, LimitExceeded, MalformedJson, NoSuchPath, PayloadTooLarge, UnsupportedMediaType
 from .limits import (
@@ -119,7 +119,9 @@ def _check_text(text: str, path: str, location: str, limit: int, what: str = "a 
 
 def _fine(value: Any, depth: int) -> bool:
     """True when every part of ``value`` is within the limits: the quick pass
-    (no paths built), run first; ``_check`` then finds and names a problem."""
+    (no paths built), run first; ``_check`` then finds and names a problem.
+    A string or an integer inside an object or array is checked in the loop
+    itself, not by a call of its own (most of a body's values are such)."""
     t = type(value)
     if t is str:  # an ASCII string (CPython knows it without a scan) holds no surrogate
         return len(value) <= MAX_STRING and (value.isascii() or not _SURROGATE.search(value))
@@ -131,15 +133,30 @@ def _fine(value: Any, depth: int) -> bool:
         if depth > MAX_DEPTH or len(value) > MAX_MEMBERS or getattr(value, "twice", None) is not None:
             return False
         for key, item in value.items():
-            if (type(key) is not str or len(key) > MAX_KEY or (not key.isascii() and _SURROGATE.search(key))
-                    or not _fine(item, depth + 1)):
+            if type(key) is not str or len(key) > MAX_KEY or (not key.isascii() and _SURROGATE.search(key)):
+                return False
+            t = type(item)
+            if t is str:
+                if len(item) > MAX_STRING or (not item.isascii() and _SURROGATE.search(item)):
+                    return False
+            elif t is int:
+                if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    return False
+            elif not _fine(item, depth + 1):
                 return False
         return True
     if t is list:
         if depth > MAX_DEPTH or len(value) > MAX_ITEMS:
             return False
         for item in value:
-            if not _fine(item, depth + 1):
+            t = type(item)
+            if t is str:
+                if len(item) > MAX_STRING or (not item.isascii() and _SURROGATE.search(item)):
+                    return False
+            elif t is int:
+                if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    return False
+            elif not _fine(item, depth + 1):
                 return False
         return True
     return False  # floats, refused literals, anything else: _check says what
@@ -263,7 +280,7 @@ def check_body(req: Any) -> None:
             f"the body has {length:,} bytes; at most {MAX_BODY_BYTES:,} are taken", ROOT, MAX_BODY_BYTES
         )
     try:
-        raw = req.get_data(cache=True)
+        raw = _read_body(req, length)
     except RequestEntityTooLarge:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES:,} bytes", ROOT, MAX_BODY_BYTES) from None
     if length is None and len(raw) >= MAX_BODY_BYTES:
@@ -276,13 +293,50 @@ def check_body(req: Any) -> None:
     if text_body is not None:
         _check_text_body(req, raw, *text_body)
         return
-    if not is_json(req.mimetype):
+    if not _json_content(req):
         sent = f"it was sent as {req.mimetype!r}" if req.mimetype else "the request has no Content-Type header"
         raise UnsupportedMediaType(
             f"a request body must be JSON, sent with the header 'Content-Type: application/json'; {sent}",
             "Content-Type", "application/json", "header",
         )
     req.kroniek_body = parse_body(raw)
+
+
+def _read_body(req: Any, length: int | None) -> bytes:
+    """The body's bytes, as ``req.get_data(cache=True)`` returns them and
+    kept where it finds them (so every later reader gets the same bytes).
+    A body with a Content-Length is read from the WSGI input at once, with
+    the length's own check (werkzeug's ``LimitedStream``: a body that ends
+    early is a 400 unless the server ends the input itself, then it is what
+    arrived) but not through the stream werkzeug builds around it, which
+    cost more than all the gate's own checks; any other is werkzeug's."""
+    if length is None or "stream" in req.__dict__ or getattr(req, "_cached_data", None) is not None:
+        return req.get_data(cache=True)
+    environ = req.environ
+    raw = environ["wsgi.input"].read(length) if length else b""
+    if len(raw) < length and "wsgi.input_terminated" not in environ:
+        raise ClientDisconnected()
+    req._cached_data = raw  # where werkzeug's get_data (and its form parser) look first
+    return raw
+
+
+#: Content-Type header -> whether it says JSON, for the few a process sees
+#: (werkzeug parses the header anew for every request); bounded: when full,
+#: it starts again empty
+_JSON_CONTENT: dict[str, bool] = {}
+_JSON_CONTENT_LIMIT = 64
+
+
+def _json_content(req: Any) -> bool:
+    """Whether the request's Content-Type is JSON (``is_json`` of its mimetype)."""
+    header = req.environ.get("CONTENT_TYPE", "")  # what req.mimetype is parsed from
+    known = _JSON_CONTENT.get(header)
+    if known is None:
+        known = is_json(req.mimetype)
+        if len(_JSON_CONTENT) >= _JSON_CONTENT_LIMIT:
+            _JSON_CONTENT.clear()
+        _JSON_CONTENT[header] = known
+    return known
 
 
 #: Endpoints whose body is text: endpoint -> (JSON member, characters). The
@@ -414,6 +468,8 @@ class Blueprint(flask_smorest.Blueprint):
 
 def check_query(req: Any) -> None:
     for key, value in (req.view_args or {}).items():
+        if type(value) is str and len(value) <= MAX_QUERY_VALUE and value.isascii():
+            continue  # the usual path value (an id): within the limits at a glance, no surrogate in ASCII
         _check_parameter(key, value, "path")
     if not req.query_string:
         return

@@ -130,6 +130,23 @@ def test_idempotency_key_header(client, store):
     assert len(store.events(mid)) == 2
 
 
+def test_an_idempotency_key_past_its_limits_is_a_400_naming_the_header(client, store):
+    from service.limits import MAX_IDEMPOTENCY_KEY
+
+    mid = create(client)["id"]
+    for bad in ("k" * (MAX_IDEMPOTENCY_KEY + 1), "a\tb"):
+        res = post_event(client, mid, headers={"Idempotency-Key": bad}, type="add", seat=0, data={"n": 1})
+        assert res.status_code == 400, res.get_json()
+        err = res.get_json()["error"]
+        assert err["field"] == "Idempotency-Key" and err["location"] == "header" and err["limit"] == MAX_IDEMPOTENCY_KEY
+    assert len(store.events(mid)) == 1
+    edge = {"Idempotency-Key": "k" * MAX_IDEMPOTENCY_KEY}
+    first = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
+    again = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
+    assert first.status_code == again.status_code == 201 and again.get_json()["idempotent_replay"] is True
+    assert len(store.events(mid)) == 2
+
+
 def test_events_state_review_annotations_audit(client):
     mid = create(client, options={"target": 5})["id"]
     post_event(client, mid, type="add", seat=0, data={"n": 3})
@@ -222,3 +239,94 @@ def test_a_post_without_a_body_is_told_it_needs_one(client):
     message = res.get_json()["error"]["message"]
     assert message.startswith("this endpoint takes a JSON body") and "Missing data" not in message
     assert client.get(f"/api/matches/{m['id']}/events").get_json()["events"] == before
+
+
+# -- the app's routing memo (service.app.KroniekFlask) ---------------------------------
+ROUTING_CASES = [
+    ("POST", "/api/matches/abc123/events", {}),
+    ("GET", "/api/matches/abc123/events", {}),
+    ("GET", "/api/matches/abc123/state?at=2&seat=referee", {}),
+    ("GET", "/api/matches", {}),
+    ("GET", "/api/matches/", {}),  # no such route (a 404), or a redirect: never remembered
+    ("DELETE", "/api/matches/abc123/events", {}),  # 405
+    ("GET", "/no/such/page", {}),
+    ("GET", "/api/matches/%C3%A9t%C3%A9/state", {}),  # a percent-encoded UTF-8 id
+    ("GET", "/api/ratings/braverats/players/Ann/Bob", {}),  # a path converter
+    ("POST", "/api/leagues/lg1/rounds/3/boards/2/match", {}),  # integer converters
+    ("POST", "/api/matches/abc123/events", {"HTTP_HOST": "Example.COM:8080"}),
+    ("POST", "/api/matches/abc123/events", {"HTTP_HOST": "bücher.example".encode().decode("latin1")}),
+    ("POST", "/api/matches/abc123/events", {"HTTP_HOST": "bad host!"}),
+    ("POST", "/api/matches/abc123/events", {"wsgi.url_scheme": "https", "HTTP_HOST": "k.example:443"}),
+    ("GET", "/api/matches/abc123/stream", {"HTTP_CONNECTION": "keep-alive, Upgrade", "HTTP_UPGRADE": "websocket"}),
+    ("POST", "/api/matches/abc123/events", {"SCRIPT_NAME": "/kroniek"}),
+]
+
+
+def _flask_routing(app, method, url, environ):
+    """What Flask itself makes of the request: the adapter and the route."""
+    from flask import Flask
+    from werkzeug.exceptions import HTTPException
+
+    with app.test_request_context(url, method=method, environ_overrides=environ) as ctx:
+        req = ctx.request
+        req.__dict__.pop("host", None)
+        try:
+            adapter = Flask.create_url_adapter(app, req)
+            rule, args = adapter.match(return_rule=True)
+        except HTTPException as exc:
+            return ("refused", type(exc).__name__)
+        return (req.host, _settings(adapter), rule, args)
+
+
+def _settings(adapter):
+    return (adapter.server_name, adapter.script_name, adapter.subdomain, adapter.url_scheme, adapter.path_info,
+            adapter.default_method, adapter.query_args, adapter.websocket)
+
+
+def _app_routing(app, method, url, environ):
+    """What the app's request context made of it (memo or not)."""
+    with app.test_request_context(url, method=method, environ_overrides=environ) as ctx:
+        req = ctx.request
+        if req.routing_exception is not None:
+            return ("refused", type(req.routing_exception).__name__)
+        routed = (req.host, _settings(ctx.url_adapter), req.url_rule, dict(req.view_args))
+        req.view_args["changed"] = "by the view"  # must not reach the next request
+        for key in list(req.view_args):
+            if key != "changed":
+                req.view_args[key] = "changed"
+        return routed
+
+
+def test_a_remembered_route_is_the_route_flask_finds(app):
+    """The app remembers the URL adapter's settings and the route of a
+    request line and host it routed before: each later time (the cases
+    interleaved, so one that differs from another in a single environ value
+    only is told apart) it gives exactly what Flask's own routing gives
+    (host, adapter, rule, view arguments, or the same refusal, never
+    remembered), and a view changing its arguments changes nothing for the
+    next request."""
+    from service.app import ROUTE_ENVIRON
+
+    expected = [_flask_routing(app, method, url, environ) for method, url, environ in ROUTING_CASES]
+    assert sum(e[0] == "refused" for e in expected) == 4 and len({e[1] for e in expected}) > 10
+    for _ in range(3):
+        for (method, url, environ), want in zip(ROUTING_CASES, expected):
+            assert _app_routing(app, method, url, environ) == want, (method, url, environ)
+    assert len(app._routes) == len(ROUTING_CASES) - 4
+    for (method, url, environ), want in zip(ROUTING_CASES, expected):
+        if want[0] == "refused":
+            refused = app.test_request_context(url, method=method, environ_overrides=environ).request.environ
+            assert tuple(refused.get(name) for name in ROUTE_ENVIRON) not in app._routes
+
+
+def test_the_routing_memo_is_bounded_and_off_with_a_server_name(app):
+    app._ROUTES_LIMIT = 8
+    for i in range(30):
+        assert _app_routing(app, "GET", f"/api/matches/m{i}/state", {})[2].rule == "/api/matches/<match_id>/state"
+        assert len(app._routes) <= 8
+    app._routes.clear()
+    app.config["SERVER_NAME"] = "kroniek.example"
+    expected = _flask_routing(app, "GET", "/api/matches/m1/state", {"HTTP_HOST": "kroniek.example"})
+    for _ in range(2):
+        assert _app_routing(app, "GET", "/api/matches/m1/state", {"HTTP_HOST": "kroniek.example"}) == expected
+    assert not app._routes

@@ -412,6 +412,44 @@ def test_a_body_without_a_length_is_cut_at_the_limit_too(client):
     assert res.status_code == 413 and res.get_json()["error"]["limit"] == limits.MAX_BODY_BYTES
 
 
+def test_a_body_that_ends_before_its_length_is_what_werkzeug_makes_of_it(client, redis_url, prefix):
+    """The gate reads a body with a Content-Length straight from the WSGI
+    input: one that ends early is a 400 and writes nothing, as werkzeug's
+    own reading refuses it; where the server ends the input itself (gunicorn
+    says so), what arrived is the body, as werkzeug reads it too."""
+    from werkzeug.exceptions import ClientDisconnected
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    text = b'{"game":"braverats","players":["A","B"]}'
+    short = {"CONTENT_LENGTH": str(len(text) + 50)}
+    with pytest.raises(ClientDisconnected):  # werkzeug's own reading of that request
+        Request(EnvironBuilder(method="POST", data=text, environ_overrides=short).get_environ()).get_data()
+    before = snapshot(redis_url, prefix)
+    res = client.post("/api/matches", data=text, content_type="application/json", environ_overrides=short)
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "bad_request", res.get_json()
+    assert snapshot(redis_url, prefix) == before
+    res = client.post("/api/matches", data=text, content_type="application/json",
+                      environ_overrides={**short, "wsgi.input_terminated": True})
+    assert res.status_code == 201, res.get_json()
+
+
+def test_the_body_the_gate_read_is_the_body_every_later_reader_gets(app):
+    """After the gate, ``get_data``, ``get_json`` and the stream-less form
+    reader see the bytes the gate read (it keeps them where werkzeug looks)."""
+    from flask import request
+
+    from service import gate
+
+    text = '{"type": "round", "data": {"cards": ["spy", "prince"]}}'
+    with app.test_request_context("/api/matches/m1/events", method="POST", data=text,
+                                  content_type="application/json"):
+        gate.check_request()
+        assert request.kroniek_body == json.loads(text)
+        assert request.get_data() == text.encode() and request.get_data(as_text=True) == text
+        assert request.get_json() == json.loads(text) and request.form == {}
+
+
 @pytest.mark.parametrize(
     "players, field, words",
     [
@@ -466,6 +504,24 @@ def test_a_body_without_content_type_json_is_a_415_that_names_the_header(client,
                   "unsupported_media_type", "Content-Type")
     assert "application/x-www-form-urlencoded" in err["message"] and err["location"] == "header"
     assert snapshot(redis_url, prefix) == before
+
+
+def test_the_content_type_is_decided_as_werkzeug_reads_it_however_many_the_process_sees(client):
+    """The gate remembers which Content-Type headers say JSON (werkzeug would
+    parse each anew); a JSON one with parameters or a +json suffix is JSON,
+    another is a 415, after however many others, and what it remembers
+    stays bounded."""
+    from service import gate
+
+    text = '{"game":"braverats","players":["A","B"]}'
+    for i in range(2 * gate._JSON_CONTENT_LIMIT):
+        json_type = ["application/json", f"application/json; charset=utf-8; x={i}",
+                     f"Application/JSON;v={i}", f"application/x{i}+json"][i % 4]
+        res = post_raw(client, "/api/matches", text, json_type)
+        assert res.status_code == 201, (json_type, res.get_json())  # past the gate: JSON
+        refused(post_raw(client, "/api/matches", text, f"text/x{i}; a=application/json"), 415,
+                "unsupported_media_type", "Content-Type")
+        assert len(gate._JSON_CONTENT) <= gate._JSON_CONTENT_LIMIT
 
 
 def test_a_missing_body_says_what_is_missing(client):
@@ -1073,3 +1129,48 @@ def test_a_schema_refusal_through_the_plain_parser_is_webargs_400(client):
     err = r.get_json()["error"]
     assert err["code"] == "malformed_request" and err["field"] == "seat" and err["location"] == "body"
     assert err["fields"] == {"json": {"seat": ["Not a valid integer."]}}
+
+
+# -- the gate's quick pass says what its full check says ---------------------------------
+_SMALL_LIMITS = {"MAX_STRING": 4, "MAX_KEY": 3, "MAX_MEMBERS": 3, "MAX_ITEMS": 3, "MAX_DEPTH": 3,
+                 "MAX_SAFE_INTEGER": 1000}
+_edge_text = st.text(alphabet=st.sampled_from("ab\u00e9\ud800\udfff"), max_size=6)
+_edge_values = st.recursive(
+    st.none() | st.booleans() | st.sampled_from([-1001, -1000, 0, 1000, 1001]) | st.integers()
+    | st.floats(allow_nan=True) | _edge_text,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_edge_text, inner, max_size=5)
+    | st.lists(st.tuples(_edge_text, inner), max_size=4).map(lambda pairs: _gate_members(pairs)),
+    max_leaves=12,
+)
+
+
+def _gate_members(pairs):
+    """An object as the gate's parser makes it, a member named twice included."""
+    from service.gate import _members
+
+    return _members(pairs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_edge_values, st.integers(1, 3))
+def test_the_quick_pass_lets_through_exactly_what_the_full_check_lets_through(value, depth):
+    """``_fine`` (no paths built, strings and integers checked in its loops)
+    is True exactly where ``_check`` (which names the problem) finds none,
+    at and around each limit (shrunk for the test), for strings with lone
+    surrogates, floats, members named twice, at every depth."""
+    import service.gate as gate
+    from engine.core import KroniekError
+
+    saved = {name: getattr(gate, name) for name in _SMALL_LIMITS}
+    try:
+        for name, limit in _SMALL_LIMITS.items():
+            setattr(gate, name, limit)
+        try:
+            gate._check(value, gate.ROOT, "body", depth)
+            refused = False
+        except KroniekError:
+            refused = True
+        assert gate._fine(value, depth) is not refused, value
+    finally:
+        for name, limit in saved.items():
+            setattr(gate, name, limit)

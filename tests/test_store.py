@@ -255,8 +255,9 @@ def test_an_append_marks_its_match_owed_in_the_same_round_trip(svc, store):
 
 
 def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, store, redis_client):
-    """The one-command append (XADD and mark in one script) tells a
-    refused id (a conflict) from any other error, which it raises."""
+    """The one-move append (its XADD and the mark in one round trip) tells a
+    refused id (a conflict) from any other error, which it raises, taking
+    back the mark it set; a mark that was there before stays."""
     import redis
 
     from replays import seal
@@ -266,15 +267,131 @@ def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, stor
     with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
         store.append("not-a-stream", [event], owe="validation")
     assert "not-a-stream" not in store.overdue("validation", time.time() + 1)
+    assert store.owe("validation", "not-a-stream", 1.0)  # owed already (a job not yet started)
+    with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
+        store.append("not-a-stream", [event], owe="validation")
+    outcome = store.append("no-such-stream", [event], owe="validation")
+    assert outcome.status == "missing" and not outcome.owed
+    assert store.overdue("validation", time.time() + 1) == ["not-a-stream"]
 
 
-def test_an_append_after_redis_forgot_its_scripts_loads_the_script_again(svc, store, redis_client):
-    """The one-command append sends EVALSHA straight; a server that does not
-    know the script (restarted, SCRIPT FLUSH) gets it loaded, and the move
-    and its mark are written once."""
+def test_an_append_after_redis_forgot_its_scripts_loads_them_again(svc, store, redis_client):
+    """A server that does not know the store's scripts (restarted, SCRIPT
+    FLUSH): a move needs none, and an append with an Idempotency-Key gets its
+    script loaded again; each is written once, with its mark."""
     mid = new(svc)
     store.take_owed("validation", mid)
     redis_client.script_flush()
     svc.append(mid, "add", 0, {"n": 1})
-    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    redis_client.script_flush()
+    svc.append(mid, "roll", None, {"value": 3}, idempotency_key="k-1")
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
     assert mid in store.overdue("validation", time.time() + 1)
+
+
+def _recording_pipelines(client, monkeypatch):
+    """The commands of every pipeline the client runs (the own connection's
+    way back when its connection failed), recorded."""
+    sent = []
+    make = client.pipeline
+
+    def pipeline(*a, **k):
+        pipe = make(*a, **k)
+        run = pipe.execute
+
+        def execute(*ea, **ek):
+            sent.append([command[0][0] for command in pipe.command_stack])
+            return run(*ea, **ek)
+
+        pipe.execute = execute
+        return pipe
+
+    monkeypatch.setattr(client, "pipeline", pipeline)
+    return sent
+
+
+def test_a_move_is_sent_on_the_threads_own_connection_not_through_the_pool(svc, store, redis_client, monkeypatch):
+    """The one-move append skips the client's pool, pipeline and retry
+    layers: it needs neither the client's commands nor its pipelines, and
+    each thread has a connection of its own."""
+    import threading
+
+    mid = new(svc)
+    monkeypatch.setattr(redis_client, "execute_command", lambda *a, **k: pytest.fail(f"sent through the client: {a[:1]}"))
+    monkeypatch.setattr(redis_client, "pipeline", lambda *a, **k: pytest.fail("a pipeline of the client"))
+    svc.append(mid, "add", 0, {"n": 1})
+    monkeypatch.undo()
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    ids = {"main": _own_connection_id(store)}
+
+    def other():
+        svc.append(mid, "roll", None, {"value": 4})
+        ids["other"] = _own_connection_id(store)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert ids["other"] != ids["main"]
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_an_append_on_a_connection_redis_dropped_is_written_once(svc, store, redis_client, monkeypatch):
+    """Redis closes the thread's own connection (a restart, a timeout, CLIENT
+    KILL): the next move goes through the client's pipeline with its
+    retries, is written once with its mark, and the move after it
+    reconnects."""
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    redis_client.client_kill_filter(_id=_own_connection_id(store))
+    pipelines = _recording_pipelines(redis_client, monkeypatch)
+    store.take_owed("validation", mid)
+    svc.append(mid, "roll", None, {"value": 4})
+    assert pipelines == [["XADD", "ZADD"]]
+    assert mid in store.overdue("validation", time.time() + 1)
+    svc.append(mid, "add", 1, {"n": 2})
+    assert pipelines == [["XADD", "ZADD"]]  # the next one on the own connection again
+    monkeypatch.undo()
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3, 4]
+    assert _own_connection_id(store) is not None  # connected again
+    assert audit_match(store, mid).to_dict()["valid"] is True
+
+
+def test_a_forked_process_makes_its_own_connection(svc, store):
+    """A connection made before a fork is the parent's: the child makes its own."""
+    from replays import connection
+
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    before = store.send._local.conn
+    connection._forked()  # what os.register_at_fork runs in a child
+    svc.append(mid, "roll", None, {"value": 4})
+    assert store.send._local.conn is not before
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_a_client_with_one_connection_for_all_sends_the_move_itself(redis_client, prefix, monkeypatch):
+    """A client that is not a plain pool of connections (here one connection
+    shared by the whole client) gets the move's commands as a pipeline of
+    its own, with the same outcomes."""
+    import redis
+
+    from replays import EventStore, seal
+
+    shared = redis.Redis(connection_pool=redis_client.connection_pool, single_connection_client=True)
+    pipelines = _recording_pipelines(shared, monkeypatch)
+    store = EventStore(shared, prefix)
+    svc = MatchService(store)
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    assert ["XADD", "ZADD"] in pipelines and not store.send.direct
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", GENESIS)
+    assert store.append(mid, [event], owe="validation").status == "conflict"
+    shared.close()
+
+
+def _own_connection_id(store):
+    """The Redis client id of this thread's own connection of the store (replays.connection)."""
+    conn = store.send._local.conn
+    conn.send_command("CLIENT", "ID")
+    return conn.read_response()

@@ -1,0 +1,115 @@
+"""Commands on the calling thread's own connection to Redis, several in one
+round trip.
+
+redis-py sends a command through several layers: it borrows a connection
+from the pool (a lock, a poll of the socket for stray data, four counters of
+its metrics), runs the command in its retry wrapper, records its duration,
+looks up a reply callback, and gives the connection back (the lock, an event,
+four counters again); a pipeline adds its own command stack and packing in
+Python. For the store's hottest write (a move and its owed mark) that was
+most of the client's work, and none of it is needed when the connection is
+the thread's alone: ``OwnConnection`` keeps one per thread and writes the
+commands to it packed by hiredis (as redis-py packs them), then reads the
+replies with redis-py's own parser (and its health check).
+
+A connection that fails is closed by redis-py as it fails; the commands then
+go through the client's ordinary pipeline, with the client's retries, exactly
+as they would have without this (commands lost mid-way are sent again there
+too, as the client's retries would). An error reply (a refused XADD) is
+given in its command's place, as a pipeline's ``execute(raise_on_error=False)``
+gives it, and leaves the connection usable. After a fork the child makes its
+own connections (the parent's socket is never shared).
+
+Only for a plain ``redis.Redis`` on a plain pool of its own connections
+without a client-side cache; any other client (a Cluster, a Sentinel pool,
+one connection for the whole client) gets the commands as a pipeline of its
+own.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import redis
+
+try:
+    from hiredis import pack_command as _pack_command
+except ImportError:  # redis-py's own packing, slower
+    _pack_command = None
+
+_generation = 0  # incremented in every forked child: a connection from before the fork is not used
+
+
+def _forked() -> None:
+    global _generation
+    _generation += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+#: pools whose connection class can be made from the pool's own settings, as the pool makes them
+_PLAIN_POOLS = (redis.ConnectionPool, redis.BlockingConnectionPool)
+
+
+class OwnConnection:
+    """``own(*commands)``: the replies to ``commands`` (tuples of a one-word
+    command name and str, bytes, int or float arguments), sent in one round
+    trip, each as the client returns a command without a reply callback
+    (XADD, ZADD), an error reply as its exception."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        pool = getattr(client, "connection_pool", None)
+        self.direct = (
+            type(client) is redis.Redis
+            and type(pool) in _PLAIN_POOLS
+            and getattr(client, "connection", None) is None
+            and getattr(pool, "cache", None) is None
+        )
+        self._local = threading.local()
+
+    def __call__(self, *commands: tuple[Any, ...]) -> list[Any]:
+        if not self.direct:
+            return self._through_client(commands)
+        local = self._local
+        conn = getattr(local, "conn", None)
+        if conn is None or local.generation != _generation:
+            conn = self._connect()
+        try:
+            if _pack_command is not None:
+                conn.send_packed_command([b"".join([_pack_command(command) for command in commands])])
+            else:
+                conn.send_packed_command(conn.pack_commands(commands))
+            replies = []
+            for _ in commands:
+                try:
+                    replies.append(conn.read_response())
+                except redis.ResponseError as exc:  # the reply was read whole: the connection is in step
+                    replies.append(exc)
+            return replies
+        except (redis.ConnectionError, redis.TimeoutError):
+            # redis-py closed the connection as it failed (the next call
+            # reconnects it): these go the client's way, with its retries.
+            return self._through_client(commands)
+
+    def _through_client(self, commands: tuple[tuple[Any, ...], ...]) -> list[Any]:
+        with self.client.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            return pipe.execute(raise_on_error=False)
+
+    def _connect(self) -> Any:
+        pool = self.client.connection_pool
+        conn = pool.connection_class(**pool.connection_kwargs)  # connected on its first command
+        self._local.conn, self._local.generation = conn, _generation
+        return conn
+
+    def close(self) -> None:
+        """Close the calling thread's connection (others close with their thread)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._local.conn = None
+            conn.disconnect()
