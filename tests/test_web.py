@@ -1033,10 +1033,11 @@ def test_troje_is_drawn_on_the_catan_board_and_recorded_with_its_pickers(server,
 
 def test_a_troje_battle_and_the_reveal_are_entered_with_the_pickers(server, browser):
     """Allegiances unknown until the reveal, a one-field saga track and a full
-    support stack from the start: Ann's end of turn brings a battle, whose
-    turned-up cards are entered with the resource steppers; the battle ends
-    the war, and the table lays its decision cards open with the side picker
-    (a side may come more than once)."""
+    support stack from the start: Ann donates a card the recorder did not see
+    (by form, as a count), her end of turn brings a battle, whose turned-up
+    cards are entered with the resource steppers; the battle ends the war, and
+    the table lays its decision cards open with the side picker (a side may
+    come more than once)."""
     from engine.troje import support as SU
 
     base, token = server
@@ -1068,9 +1069,24 @@ def test_a_troje_battle_and_the_reveal_are_entered_with_the_pickers(server, brow
     resources = ["lumber", "brick", "wool", "grain", "ore"]
     assert offered == {"steal": resources + [None], "stack_card": resources + [None], "return_card": resources + [None],
                        "take_chip": resources, "donate": resources, "atomic": [True, True, True, False]}
+    # Ann lays a card face down on the stack, unseen by the recorder: by form, as a count (the listed
+    # donations name the cards the log knows she holds)
+    assert ms.state.hands[0][-1].size >= 1
+    page.locator("#moves details.othermoves summary").click()
+    page.locator("#moves button[data-other=donate]").click()
+    form = page.locator("#moves details.othermoves .objectfield").first
+    form.locator("button[data-alt=count]").click()
+    form.locator(".picker[data-path=count] button[data-value='1']").click()
+    click_and_wait(page, page.locator("#moves button[data-submit-other=donate]"))
+    donation = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][-1]
+    assert (donation["type"], donation["seat"], donation["data"]) == ("donate", 0, {"cards": None, "count": 1})
+    assert page.locator("#board .trojebar .stack").inner_text() == "support stack 11/10"
+    assert "trade points 1" in page.locator(".seat[data-seat='0'] .trojeline").inner_text()
     tap_move(page, {"type": "end_turn", "seat": 0, "data": {}})
 
+    # the stack holds a card nobody saw: the table says which outcome came, then what it showed
     group = page.locator("#moves .group[data-type=chance]")
+    group.locator("button[data-chance=battle]").click()
     group.locator("[data-field=revealed] .count").first.wait_for()
     assert group.locator("[data-field=revealed] .count").evaluate_all("cs => cs.map((c) => c.dataset.key)") == \
         ["lumber", "brick", "wool", "grain", "ore"]

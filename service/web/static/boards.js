@@ -211,6 +211,9 @@ const Boards = (() => {
   };
   /** Values that are one thing though they are arrays (a hex's or a sea tile's [q, r]): one button, not one per coordinate. */
   const atomic = (game, path) => catanLike(game) && /(^|\.)(hex|tile|ship)$/.test(path);
+  /** Moves made face down, which the legal moves list with the cards the log knows: a recorder who did not see
+      them enters them by form as well ("Another move"), with the cards unknown (Troje's donations, a card laid back). */
+  const unseenMoves = (game) => (game && game.id === "catan-troje" ? ["donate", "return_card"] : []);
   /** Whether a list's values may come more than once (resources, Troje's sides), unlike the cards of a deck. */
   const repeats = (game, path) => catanLike(game);
   /** The keys of a map field ({"wool": 2, "ore": 1}): the resources. */
@@ -366,5 +369,5 @@ const Boards = (() => {
     return h("div.table", { "data-game": game.id }, body);
   };
 
-  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats };
+  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves };
 })();

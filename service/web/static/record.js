@@ -253,8 +253,9 @@
       const offered = new Set(groups.map((g) => g.type));
       const seats = toAct.filter((a) => typeof a === "number");
       const table = toAct.includes("table");
+      const unseen = Boards.unseenMoves(game);
       const types = Object.entries(game.event_types).filter(([t, et]) => ((et.actor === "seat" && seats.length) || (et.actor === "table" && table))
-        && !offered.has(t) && t !== "undo" && Object.keys((et.schema && et.schema.properties) || {}).length).map(([t]) => t);
+        && (!offered.has(t) || unseen.includes(t)) && t !== "undo" && Object.keys((et.schema && et.schema.properties) || {}).length).map(([t]) => t);
       if (!types.length) return null;
       const slot = h("div");
       const open = (type) => {
