@@ -829,3 +829,292 @@ def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, br
         assert kind in types, f"no {kind} was recorded: {sorted(set(types))}"
     assert sum(1 for e in log if e["type"] == "build" and e["data"]["to"] == "castle") >= 40  # four whole castles
     assert page.errors == []
+
+
+# -- Troje: the scenario on Catan's board ----------------------------------------------------------
+
+
+def troje_poster(base, token, match_id):
+    """post(ms, type, seat, data): the event recorded through the API, and the match as it then stands."""
+    def post(ms, type_, seat, data):
+        r = api(base, token, "POST", f"/matches/{match_id}/events", json={"type": type_, "seat": seat, "data": data})
+        assert r.status_code == 201, r.text
+        return M.apply_event(ms, ms.seq + 1, type_, seat, M.normalize_event(ms, type_, seat, data))
+    return post
+
+
+def troje_replay(base, token, match_id):
+    return M.replay(api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"])
+
+
+def troje_set_up(ms, post, ann=()):
+    """The (rest of the) set-up: every seat's first legal placement, Ann's
+    settlements on the intersections ``ann`` where she can."""
+    while ms.game.phase_names[ms.state.phase].startswith("setup"):
+        (seat,) = ms.game.actors(ms.state)
+        moves = ms.game.legal_moves(ms.state, seat)
+        move = next((m for m in moves if seat == 0 and m.data.get("vertex") in ann), moves[0])
+        ms = post(ms, move.type, move.seat, move.data)
+    return ms
+
+
+def troje_to_a_ship(ms, post):
+    """Turns recorded until Ann (seat 0, a settlement on a ship symbol's tile)
+    may build a ship: the dice that pay her best (never a 7), one donation a
+    turn of a card she can spare (two trade points), a 4:1 bank trade for the
+    lumber or wool she lacks; everyone else rolls and ends the turn."""
+    from engine.catan.pieces import RES
+
+    game = ms.game
+    ship_cost = (0, 2)  # lumber, wool
+
+    def hand(m):
+        return m.state.hands[0][-1].known
+
+    def pays(m):
+        k = hand(m)
+        return 10 * sum(min(k[r], 1) for r in ship_cost) + sum(k)
+
+    for _ in range(400):
+        s = ms.state
+        actors = game.actors(s)
+        if "chance" in actors:
+            assert game.phase_names[s.phase] == "dice", game.phase_names[s.phase]
+            dice = max(([a, b] for a in range(1, 7) for b in range(a, 7) if a + b != 7),
+                       key=lambda d: pays(M.apply_event(ms, ms.seq + 1, "dice", None, {"dice": d})))
+            ms = post(ms, "dice", None, {"dice": dice})
+            continue
+        seat = next(a for a in actors if isinstance(a, int))
+        moves = game.legal_moves(s, seat)
+        kinds = {m.type for m in moves}
+        if seat == 0 and "build_ship" in kinds:
+            return ms
+        if "roll" in kinds:
+            ms = post(ms, "roll", seat, {})
+            continue
+        if seat == 0:
+            k = hand(ms)
+            lacking = [RES[r] for r in ship_cost if not k[r]]
+            trade = next((m for m in moves if m.type == "trade_bank" and lacking and m.data["get"] == lacking[0]), None)
+            if trade:
+                ms = post(ms, trade.type, 0, trade.data)
+                continue
+            spare = [r for r in range(5) if k[r] > (1 if r in ship_cost else 0)]
+            if "donate" in kinds and spare and s.ext.trade_points[0] < 2:
+                ms = post(ms, "donate", 0, {"cards": {RES[spare[0]]: 1}, "count": 1})
+                continue
+        ms = post(ms, "end_turn", seat, {})
+    raise AssertionError("Ann never could build a ship")
+
+
+def test_troje_is_drawn_on_the_catan_board_and_recorded_with_its_pickers(server, browser):
+    """A 4-player Troje match started from the new-match page: the board shows
+    the land, the sea tiles in play (numbered, ship symbols marked) and the
+    PLACEHOLDER label; the decision cards are entered with the side picker
+    (one as not seen), the first set-up round is tapped (spots named by their
+    hexes), and, once Ann can build a ship (the turns between posted through
+    the API), the ship is tapped on a sea tile named by its number and land,
+    its tile turned up with the advantage picker and the sea people moved.
+    The board then shows the ship in Ann's colour with its advantage and the
+    sea people; the review page shows the placeholder label too."""
+    base, token = server
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/record?game=catan-troje")
+    page.wait_for_selector("#options .field")
+    assert page.locator("#players input").count() == 4  # the scenario is for 4 or 6
+    for i, name in enumerate(("Ann", "Bob", "Cor", "Dirk")):
+        page.fill(f"#players input >> nth={i}", name)
+    # the initial support stack: a stepper per resource from the default (one lumber, grain, wool and ore)
+    stack = page.locator("#options .counts[data-path=initial_stack]")
+    assert dict(zip(stack.locator(".count").evaluate_all("cs => cs.map((c) => c.dataset.key)"),
+                    map(int, stack.locator("b[data-count]").all_inner_texts()))) == \
+        {"lumber": 1, "brick": 0, "wool": 1, "grain": 1, "ore": 1}
+    stack.locator(".count[data-key=brick] button[data-step='1']").click()  # a brick more: five cards
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+    assert setup["options"]["initial_stack"] == {"lumber": 1, "brick": 1, "wool": 1, "grain": 1, "ore": 1}
+    assert setup["options"]["saga_track"] == [1, 2, 3, 4, 6]  # the defaults the form left alone
+    page.wait_for_selector("#board svg.catan.troje")
+    view = api(base, token, "GET", f"/matches/{match_id}/state?seat=referee").json()
+    board = page.locator("#board svg.catan")
+    sea = view["troje"]["sea_tiles"]
+    assert board.locator("g.hex").count() == len(view["layout"]["hexes"])
+    assert board.locator("g.sea").count() == len(sea) > 0
+    assert board.locator("g.sea[data-ship-symbol=true] path.ship-symbol").count() == sum(t["ship_symbol"] for t in sea) > 0
+    assert view["board"]["placeholder"] is True
+    assert "PLACEHOLDER layout" in board.locator("text.placeholder").text_content()
+    cities = sorted(board.locator("text.city").all_text_contents())
+    assert cities == ["Mycenae", "Troy"]
+    assert view["troje"]["support_stack"]["cards"] == 5
+    assert page.locator("#board .trojebar .stack").inner_text() == "support stack 5/10"
+    assert board.locator("g.ship, g.sea-people").count() == 0  # no ship yet, the sea people off the board
+
+    # the decision cards, one per seat in seat order: troy or mycenae, or not seen by the recorder
+    for seat, side in enumerate(("troy", "mycenae", "troy", None)):
+        group = page.locator("#moves .group[data-type=chance]")
+        group.locator("[data-field=side] .picker button.pick").first.wait_for()
+        offered = group.locator("[data-field=side] .picker button.pick").evaluate_all("bs => bs.map((b) => JSON.parse(b.dataset.value))")
+        assert offered == ["troy", "mycenae", None]
+        assert group.locator(".seatsel").input_value() == str(seat)
+        group.locator(f"[data-field=side] button[data-value='{'null' if side is None else chr(34) + side + chr(34)}']").click()
+        click_and_wait(page, group.locator("button[data-submit=decision_card]"))
+    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    assert [e["data"]["side"] for e in log if e["type"] == "decision_card"] == ["troy", "mycenae", "troy", None]
+    assert page.locator(".seat[data-seat='0'] .trojeline").get_attribute("data-side") == "troy"
+    assert "side Troy" in page.locator(".seat[data-seat='0'] .trojeline").inner_text()
+    assert page.locator(".seat[data-seat='3'] .trojeline").get_attribute("data-side") == ""  # not known, not shown
+
+    # the first set-up round tapped: Ann on a corner of a sea tile with a ship symbol
+    ms = troje_replay(base, token, match_id)
+    symbol_tile = next(i for i, t in enumerate(sea) if t["ship_symbol"])
+    corners = ms.game.sea(ms.state).corners[symbol_tile]
+    first = page.locator("#moves .group[data-type=build_settlement] button.move").first.inner_text()
+    assert re.match(r"#\d+ (forest|hills|pasture|fields|mountains|sea|Troy|Mycenae)", first), first
+    for _ in range(8):
+        (seat,) = ms.game.actors(ms.state)
+        moves = ms.game.legal_moves(ms.state, seat)
+        move = next((m for m in moves if seat == 0 and m.data.get("vertex") in corners), moves[0])
+        tap_move(page, move.to_dict())
+        ms = troje_replay(base, token, match_id)
+    assert board.locator("rect.settlement").count() == 4 and board.locator("line.road").count() == 4
+
+    # on to a turn in which Ann can build a ship
+    post = troje_poster(base, token, match_id)
+    ms = troje_to_a_ship(troje_set_up(ms, post), post)
+    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) === {ms.seq}", timeout=30_000)
+    page.locator("#moves .group[data-type=build_ship]").wait_for()
+    sites = page.locator("#moves .group[data-type=build_ship] button.move").all_inner_texts()
+    assert sites and all(re.match(r"sea #\d+ \(ship symbol\) by ", s) for s in sites), sites
+    ships = [m for m in ms.game.legal_moves(ms.state, 0) if m.type == "build_ship"]
+    tile = ships[0].data["tile"]
+    tap_move(page, ships[0].to_dict())
+    # the ship tile turned up: the advantage picker
+    group = page.locator("#moves .group[data-type=chance]")
+    offered = group.locator("[data-field=advantage] .picker button.pick").evaluate_all("bs => bs.map((b) => JSON.parse(b.dataset.value))")
+    assert offered == ["harbour_3to1", "victory_point", "swap", "trade_chip", "draw"]
+    group.locator("[data-field=advantage] button[data-value='\"victory_point\"']").click()
+    click_and_wait(page, group.locator("button[data-submit=ship_tile]"))
+    # the builder moves the sea people: to another tile, drawing from nobody
+    ms = troje_replay(base, token, match_id)
+    move = next(m for m in ms.game.legal_moves(ms.state, 0)
+                if m.type == "move_sea_people" and m.data["tile"] != tile and m.data["victim"] is None)
+    tap_move(page, move.to_dict())
+
+    key = lambda at: f"{at[0]},{at[1]}"  # noqa: E731
+    ship = board.locator(f"g.ship[data-tile='{key(tile)}']")
+    assert ship.get_attribute("data-owner") == "0" and ship.get_attribute("data-advantage") == "victory_point"
+    assert ship.locator("text.advantage").text_content() == "VP"
+    assert "Ann's ship: victory point" in ship.locator("title").text_content()
+    assert ship.locator("path").get_attribute("fill") == board.locator("rect.settlement[data-owner='0']").first.get_attribute("fill")
+    assert board.locator("g.sea-people").get_attribute("data-tile") == key(move.data["tile"])
+    assert board.locator(f"g.sea[data-tile='{key(tile)}'] path.ship-symbol").count() == 0  # the ship stands on the symbol
+    line = page.locator(".seat[data-seat='0'] .trojeline").inner_text()
+    assert "trade points 0" in line and "ships 1 VP" in line
+    assert "sea people on the board" in page.locator("#board .trojebar").inner_text()
+    page.locator("#board .table").screenshot(path=str(IMG / "troje.png"))
+
+    review = page_of(context(browser, token, viewport=DESKTOP))
+    review.goto(f"{base}/matches/{match_id}/review")
+    review.wait_for_selector("#review[data-listed]")
+    assert "PLACEHOLDER layout" in review.locator("#board svg.catan text.placeholder").text_content()
+    assert review.locator("#board svg.catan g.ship").count() == 1
+    review.keyboard.press("Home")
+    review.wait_for_function("() => document.querySelector('#review').dataset.shown === '1'")
+    assert "PLACEHOLDER layout" in review.locator("#board svg.catan text.placeholder").text_content()
+    assert review.locator("#board svg.catan g.ship").count() == 0
+    phone = page_of(context(browser, token))
+    phone.goto(f"{base}/matches/{match_id}")
+    phone.wait_for_selector("#board svg.catan g.ship")
+    no_horizontal_scroll(phone)  # the wide board fits the phone's width
+    assert page.errors == [] and review.errors == [] and phone.errors == []
+
+
+def test_a_troje_battle_and_the_reveal_are_entered_with_the_pickers(server, browser):
+    """Allegiances unknown until the reveal, a one-field saga track and a full
+    support stack from the start: Ann donates a card the recorder did not see
+    (by form, as a count), her end of turn brings a battle, whose turned-up
+    cards are entered with the resource steppers; the battle ends the war, and
+    the table lays its decision cards open with the side picker (a side may
+    come more than once)."""
+    from engine.troje import support as SU
+
+    base, token = server
+    options = {"allegiances": "at_reveal", "saga_track": [6],
+               "initial_stack": {"lumber": 2, "brick": 2, "wool": 2, "grain": 2, "ore": 2}}
+    match = api(base, token, "POST", "/matches", json={"game": "catan-troje", "players": ["Ann", "Bob", "Cor", "Dirk"],
+                                                        "options": options}).json()
+    match_id = match["id"]
+    post = troje_poster(base, token, match_id)
+    ms = troje_set_up(troje_replay(base, token, match_id), post)
+    ms = post(ms, "roll", 0, {})
+    ms = post(ms, "dice", None, {"dice": [1, 2]})
+    page = page_of(context(browser, token, viewport=DESKTOP))
+    page.goto(f"{base}/matches/{match_id}")
+    page.wait_for_selector("#moves .group[data-type=end_turn]")
+    assert page.locator("#board .trojebar .stack").inner_text() == "support stack 10/10"
+    # the forms of the cards a table may enter: the resources (or unknown) as buttons, a donation as steppers
+    offered = page.evaluate("""async () => {
+      const game = await Kroniek.game("catan-troje"), ctx = { game, labels: new Boards.Labels(game, null), players: ["Ann", "Bob", "Cor", "Dirk"] };
+      const form = (type) => SchemaForm.build(game.event_types[type].schema, "", { ...ctx, type }).node;
+      const values = (node, path) => [...node.querySelectorAll(`.picker[data-path="${path}"] button.pick`)].map((b) => JSON.parse(b.dataset.value));
+      const keys = (node, path) => [...node.querySelectorAll(`.counts[data-path="${path}"] .count`)].map((c) => c.dataset.key);
+      const donate = form("donate");
+      donate.querySelector("button[data-alt=cards]").click();  // the cards as seen, or (unseen) their count
+      return { steal: values(form("steal"), "card"), stack_card: values(form("stack_card"), "card"),
+               return_card: values(form("return_card"), "card"), take_chip: values(form("take_chip"), "resource"),
+               donate: keys(donate, "cards"), atomic: ["tile", "ship", "hex", "victim"].map((p) => Boards.atomic(game, p)) };
+    }""")
+    resources = ["lumber", "brick", "wool", "grain", "ore"]
+    assert offered == {"steal": resources + [None], "stack_card": resources + [None], "return_card": resources + [None],
+                       "take_chip": resources, "donate": resources, "atomic": [True, True, True, False]}
+    # Ann lays a card face down on the stack, unseen by the recorder: by form, as a count (the listed
+    # donations name the cards the log knows she holds)
+    assert ms.state.hands[0][-1].size >= 1
+    page.locator("#moves details.othermoves summary").click()
+    page.locator("#moves button[data-other=donate]").click()
+    form = page.locator("#moves details.othermoves .objectfield").first
+    form.locator("button[data-alt=count]").click()
+    form.locator(".picker[data-path=count] button[data-value='1']").click()
+    click_and_wait(page, page.locator("#moves button[data-submit-other=donate]"))
+    donation = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][-1]
+    assert (donation["type"], donation["seat"], donation["data"]) == ("donate", 0, {"cards": None, "count": 1})
+    assert page.locator("#board .trojebar .stack").inner_text() == "support stack 11/10"
+    assert "trade points 1" in page.locator(".seat[data-seat='0'] .trojeline").inner_text()
+    tap_move(page, {"type": "end_turn", "seat": 0, "data": {}})
+
+    # the stack holds a card nobody saw: the table says which outcome came, then what it showed
+    group = page.locator("#moves .group[data-type=chance]")
+    group.locator("button[data-chance=battle]").click()
+    group.locator("[data-field=revealed] .count").first.wait_for()
+    assert group.locator("[data-field=revealed] .count").evaluate_all("cs => cs.map((c) => c.dataset.key)") == \
+        ["lumber", "brick", "wool", "grain", "ore"]
+    turned = next(c for c in ((2, 2, 2, 1, 0), (2, 1, 2, 2, 0), (0, 2, 1, 2, 2), (2, 2, 0, 2, 1)) if SU.winner(c) == "troy")
+    for resource, n in zip(("lumber", "brick", "wool", "grain", "ore"), turned):
+        for _ in range(n):
+            group.locator(f"[data-field=revealed] .count[data-key={resource}] button[data-step='1']").click()
+    click_and_wait(page, group.locator("button[data-submit=battle]"))
+    battle = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][-1]
+    assert battle["type"] == "battle" and sum(battle["data"]["revealed"].values()) == 7
+    assert "the war is over: Troy won it" in page.locator("#board .trojebar").inner_text()
+    assert page.locator("#board .sagatrack[data-side=troy] .field.on").count() == 1
+
+    # the reveal: the table's move, the form open since nothing else is due
+    other = page.locator("#moves details.othermoves[open]")
+    seqfield = other.locator("[data-field=sides] .seqfield")
+    assert seqfield.locator(".picker button.pick").evaluate_all("bs => bs.map((b) => JSON.parse(b.dataset.value))") == \
+        ["troy", "mycenae", None]
+    for side in ("mycenae", "troy", "troy", "mycenae"):
+        seqfield.locator(f".picker button[data-value='\"{side}\"']").click()
+    assert seqfield.locator(".sequence button").all_inner_texts() == ["mycenae", "troy", "troy", "mycenae"]
+    click_and_wait(page, other.locator("button[data-submit-other=reveal_allegiances]"))
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    assert log[-1]["type"] == "reveal_allegiances" and log[-1]["seat"] is None
+    assert log[-1]["data"]["sides"] == ["mycenae", "troy", "troy", "mycenae"]
+    assert page.locator("#status").inner_text().startswith("Finished")
+    assert [page.locator(f".seat[data-seat='{s}'] .trojeline").get_attribute("data-side") for s in range(4)] == \
+        ["mycenae", "troy", "troy", "mycenae"]
+    assert page.errors == []

@@ -862,6 +862,7 @@ class Troje(Catan):
             "battles": [{"revealed": self._cards_dict(r), "won_by": w,
                          "troy_points": SU.score(r)[0], "mycenae_points": SU.score(r)[1]} for r, w in x.battles],
             "sea_people": list(sea.tiles[x.sea_people]) if x.sea_people >= 0 else None,
+            "cities": {city: list(at) for city, at in TB.city_hexes(t.board).items()},
             "sea_tiles": [{"at": list(c), "ship_symbol": sea.ship_symbol[i],
                            **({"ship": {"owner": x.ships[i][0], "advantage": TB.ADVANTAGES[x.ships[i][1]],
                                         "blocked": SH.blocked(i, x.sea_people)}} if x.ships[i] else {})}

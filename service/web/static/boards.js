@@ -61,6 +61,8 @@ const Boards = (() => {
     }
   }
 
+  const lastKey = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
+
   /** The values a picker offers for a string field of a chance event, or null (free text). */
   const deck = (game, type, path, schema, view) => {
     const id = game.id;
@@ -79,6 +81,13 @@ const Boards = (() => {
     if (id === "catan") {
       if (type === "draw_dev") return CATAN_DEV;
       if (type === "steal" || /resource/.test(desc) || /cards\[\]$/.test(path)) return CATAN_RES;
+      return null;
+    }
+    if (id === "catan-troje") {
+      const key = lastKey(path);
+      if (key === "side" || key === "sides") return TROJE_SIDES;  // a decision card; the reveal's list
+      if (type === "ship_tile" || key === "advantage") return TROJE_ADVANTAGES;
+      if (["card", "resource", "give", "get"].includes(key) || /resource/.test(desc) || /cards\[\]$/.test(path)) return CATAN_RES;
       return null;
     }
     if (/rank A 2.10 J Q K then suit/.test(desc) || ["sir_tommy", "stapelen", "twaalven"].includes(id)) return STANDARD;
@@ -135,21 +144,41 @@ const Boards = (() => {
 
   // -- Catan ------------------------------------------------------------------------------------
   const CATAN_RES = ["lumber", "brick", "wool", "grain", "ore"];
+  /** Catan and the scenarios built on its board (they share the drawing, the spots and the pickers) */
+  const CATAN_LIKE = new Set(["catan", "catan-troje"]);
+  const catanLike = (game) => !!game && CATAN_LIKE.has(game.id);
+  const TROJE_SIDES = ["troy", "mycenae"];
+  const TROJE_ADVANTAGES = ["harbour_3to1", "victory_point", "swap", "trade_chip", "draw"];
+  const ADVANTAGE_SHORT = { harbour_3to1: "3:1", victory_point: "VP", swap: "swap", trade_chip: "chip", draw: "draw" };
+  const CITY_NAMES = { troy: "Troy", mycenae: "Mycenae" };
   const CATAN_DEV = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
   const TERRAIN = { forest: ["#2f7d32", "lumber"], hills: ["#c0602b", "brick"], pasture: ["#9ccc65", "wool"],
-    fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"] };
+    fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"], special: ["#d9c7a0", "city"] };
+  const SEA = "#4a90c8";
   const SEAT_COLOURS = ["#d7263d", "#1f5fa8", "#f08a24", "#f4f4f4", "#6b3e26", "#7b3fa0"];
   const S3 = Math.sqrt(3), R = 30;
   const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
   const mean = (pts) => [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
   const hexKey = (c) => `${c[0]},${c[1]}`;
+  const NEIGHBOURS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+  const hexPoints = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${(cx + R * Math.cos(a)).toFixed(1)},${(cy + R * Math.sin(a)).toFixed(1)}`; }).join(" ");
+  /** A little boat (hull and sail) centred on (x, y), k times the size of a ship symbol. */
+  const boat = (x, y, k) => {
+    const p = (dx, dy) => `${(x + dx * k).toFixed(1)},${(y + dy * k).toFixed(1)}`;
+    return `M${p(-10, 2)} L${p(10, 2)} L${p(6, 8)} L${p(-6, 8)} Z M${p(0, 0)} L${p(0, -11)} L${p(8, 0)} Z M${p(-2, 0)} L${p(-2, -9)} L${p(-8, 0)} Z`;
+  };
+  /** Where a scenario's named land hexes stand ({"2,-2": "Troy"}) */
+  const cityAt = (view) => Object.fromEntries(Object.entries((view && view.troje && view.troje.cities) || {}).map(([c, at]) => [hexKey(at), CITY_NAMES[c] || c]));
+  const ownerName = (view, seat) => (view && view.players && view.players[seat] && view.players[seat].name) || `seat ${seat}`;
 
   /** A hex, an intersection or a path said as a table says it: "mountains 10", "#12 mountains 10 · pasture 2 · sea". */
   const catanSpot = (view, kind, v) => {
     const layout = view && view.layout;
     if (!layout) return null;
     const hexes = Object.fromEntries(layout.hexes.map((x) => [hexKey(x.at), x]));
-    const hexName = (c) => { const x = hexes[hexKey(c)]; return x ? `${x.terrain}${x.number ? " " + x.number : ""}` : "sea"; };
+    const cities = cityAt(view);
+    const hexName = (c) => { const x = hexes[hexKey(c)]; return x ? cities[hexKey(c)] || `${x.terrain}${x.number ? " " + x.number : ""}` : "sea"; };
+    if (kind === "tile") return seaSpot(view, v, hexName);
     if (kind === "hex") return (Array.isArray(v) ? hexName(v) : layout.hexes[v] ? hexName(layout.hexes[v].at) : null);
     const list = kind === "vertex" ? layout.vertices : layout.edges;
     if (!Number.isInteger(v) || !list[v]) return null;
@@ -158,37 +187,84 @@ const Boards = (() => {
     return `#${v} ${names.join(" · ")}${harbour}`;
   };
 
+  /** A sea tile (Troje) said by its number in the view's sea_tiles and the land it touches:
+      "sea #3 (ship symbol) by hills 10 · fields 9 · Ann's ship (victory point)". */
+  const seaSpot = (view, v, hexName) => {
+    const tiles = (view && view.troje && view.troje.sea_tiles) || [];
+    const i = Array.isArray(v) ? tiles.findIndex((t) => hexKey(t.at) === hexKey(v)) : v;
+    const t = tiles[i];
+    if (!t) return null;
+    const land = new Set(view.layout.hexes.map((x) => hexKey(x.at)));
+    const near = NEIGHBOURS.map(([dq, dr]) => [t.at[0] + dq, t.at[1] + dr]).filter((c) => land.has(hexKey(c))).map(hexName);
+    const ship = t.ship ? ` · ${ownerName(view, t.ship.owner)}'s ship (${t.ship.advantage.replace(/_/g, " ")})` : "";
+    const people = view.troje.sea_people && hexKey(view.troje.sea_people) === hexKey(t.at) ? " · sea people" : "";
+    return `sea #${i}${t.ship_symbol ? " (ship symbol)" : ""}${near.length ? " by " + near.join(" · ") : ""}${ship}${people}`;
+  };
+
   /** A label for a move's value when the game has a readable name for it (a board spot), else null. */
   const spotLabel = (game, view, path, v) => {
-    if (!game || game.id !== "catan") return null;
-    const key = String(path).split(/[.[\]]/).filter(Boolean).pop();
+    if (!catanLike(game)) return null;
+    const key = lastKey(path);
     if (key === "vertex" || key === "edge" || key === "hex") return catanSpot(view, key, v);
+    if ((key === "tile" || key === "ship") && view && view.troje) return catanSpot(view, "tile", v);  // a sea tile (Troje)
     return null;
   };
-  /** Values that are one thing though they are arrays (a hex's [q, r]): one button, not one per coordinate. */
-  const atomic = (game, path) => !!game && game.id === "catan" && /(^|\.)hex$/.test(path);
+  /** Values that are one thing though they are arrays (a hex's or a sea tile's [q, r]): one button, not one per coordinate. */
+  const atomic = (game, path) => catanLike(game) && /(^|\.)(hex|tile|ship)$/.test(path);
+  /** Moves made face down, which the legal moves list with the cards the log knows: a recorder who did not see
+      them enters them by form as well ("Another move"), with the cards unknown (Troje's donations, a card laid back). */
+  const unseenMoves = (game) => (game && game.id === "catan-troje" ? ["donate", "return_card"] : []);
+  /** Whether a list's values may come more than once (resources, Troje's sides), unlike the cards of a deck. */
+  const repeats = (game, path) => catanLike(game);
   /** The keys of a map field ({"wool": 2, "ore": 1}): the resources. */
-  const mapKeys = (game, type, path) => (game && game.id === "catan" && !/given$/.test(path) ? CATAN_RES : null);
+  const mapKeys = (game, type, path) => (catanLike(game) && !/given$/.test(path) ? CATAN_RES : null);
+
+  /** Text for an SVG: the view's strings (a seat's name, a board's label) escaped. */
+  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
   const catanSvg = (view) => {
-    const L = view.layout;
+    const L = view.layout, T = view.troje || null;
     const land = L.hexes.map((x) => centre(x.at));
-    const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]);
-    const pad = R * 1.8;  // room for the harbour labels out at sea
-    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-    const out = [`<svg class="catan" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="the board">`];
+    const seaTiles = T ? T.sea_tiles || [] : [];
+    const sea = seaTiles.map((t) => centre(t.at));
+    const all = land.concat(sea);
+    const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
+    const pad = T ? R * 1.2 : R * 1.8;  // room for the harbour labels out at sea (Troje's sea is drawn)
+    // a board that is not the printed one says so, in a band above the map (review and record alike)
+    const placeholder = view.board && view.board.placeholder ? view.board.label || "PLACEHOLDER layout" : null;
+    const width = Math.max(...xs) - Math.min(...xs) + 2 * pad;
+    const font = Math.max(R * 0.62, width / 34);  // the label spans most of a wide board, readable on a phone
+    const band = placeholder ? font * 2 : 0;
+    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad - band, width, Math.max(...ys) - Math.min(...ys) + 2 * pad + band];
+    const out = [`<svg class="catan${T ? " troje" : ""}" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="the board${placeholder ? " (" + esc(placeholder) + ")" : ""}">`];
+    if (placeholder) {
+      const w = box[2] - R, y = box[1] + font * 0.25;
+      out.push(`<g class="placeholder" data-placeholder="true"><rect x="${(box[0] + R / 2).toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${(font * 1.6).toFixed(1)}" rx="6" fill="#ffe066" stroke="#b00020" stroke-width="2"/>`
+        + `<text class="placeholder" x="${(box[0] + box[2] / 2).toFixed(1)}" y="${(y + font * 1.15).toFixed(1)}" text-anchor="middle" font-size="${font.toFixed(1)}" font-weight="700" fill="#b00020">${esc(placeholder)}</text></g>`);
+    }
     const vpos = (i) => mean(L.vertices[i].map(centre));
     const epos = (i) => {
       const [a, b] = L.edges[i].map(centre), m = mean([a, b]);
       const d = Math.hypot(b[0] - a[0], b[1] - a[1]), px = -(b[1] - a[1]) / d * R / 2, py = (b[0] - a[0]) / d * R / 2;
       return [[m[0] + px, m[1] + py], [m[0] - px, m[1] - py]];
     };
+    // Troje's sea tiles in play: numbered as the pickers name them, a ship symbol where ships may go
+    seaTiles.forEach((t, i) => {
+      const [cx, cy] = sea[i];
+      out.push(`<g class="sea" data-tile="${hexKey(t.at)}" data-index="${i}" data-ship-symbol="${!!t.ship_symbol}"><title>sea #${i}${t.ship_symbol ? ": ship symbol" : ""}</title>`
+        + `<polygon points="${hexPoints([cx, cy])}" fill="${SEA}" stroke="#a9cbe6" stroke-width="1.5"/>`
+        + `<text x="${cx.toFixed(1)}" y="${(cy - R * 0.6).toFixed(1)}" text-anchor="middle" font-size="7" fill="#d8e8f4">#${i}</text>`);
+      if (t.ship_symbol && !t.ship) out.push(`<path class="ship-symbol" d="${boat(cx, cy - 2, 0.9)}" fill="none" stroke="#e8f1f8" stroke-width="1.4" stroke-linejoin="round"/>`);
+      out.push("</g>");
+    });
+    const cities = cityAt(view);
     L.hexes.forEach((x, i) => {
       const [cx, cy] = land[i];
-      const pts = Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${(cx + R * Math.cos(a)).toFixed(1)},${(cy + R * Math.sin(a)).toFixed(1)}`; });
       const [fill, res] = TERRAIN[x.terrain] || ["#ccc", "?"];
+      const city = cities[hexKey(x.at)];
       const robber = view.robber && hexKey(view.robber) === hexKey(x.at);
-      out.push(`<g class="hex" data-hex="${hexKey(x.at)}" data-terrain="${res}"><polygon points="${pts.join(" ")}" fill="${fill}" stroke="#f3ead2" stroke-width="2"/>`);
+      out.push(`<g class="hex" data-hex="${hexKey(x.at)}" data-terrain="${city ? esc(city.toLowerCase()) : res}"><polygon points="${hexPoints([cx, cy])}" fill="${fill}" stroke="#f3ead2" stroke-width="2"/>`);
+      if (city) out.push(`<text class="city" x="${cx}" y="${cy + 3}" text-anchor="middle" font-size="9" font-weight="700" fill="#3b2a12">${esc(city)}</text>`);
       if (x.number) out.push(`<circle cx="${cx}" cy="${cy}" r="9" fill="#fdf6e3"/><text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="${x.number === 6 || x.number === 8 ? "#c0262d" : "#222"}">${x.number}</text>`);
       if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>robber</title></circle>`);
       out.push("</g>");
@@ -218,25 +294,72 @@ const Boards = (() => {
       const [x, y] = vpos(b.vertex), s = b.kind === "city" ? 8 : 5.5;
       out.push(`<rect class="${b.kind}" data-vertex="${b.vertex}" data-owner="${b.owner}" x="${(x - s).toFixed(1)}" y="${(y - s).toFixed(1)}" width="${2 * s}" height="${2 * s}" fill="${SEAT_COLOURS[b.owner]}" stroke="#111" stroke-width="1.2"/>`);
     }
+    // ships in their owner's colour, the advantage written under the hull; then the sea people on top
+    seaTiles.forEach((t, i) => {
+      if (!t.ship) return;
+      const [cx, cy] = sea[i], sh = t.ship;
+      const what = `${ownerName(view, sh.owner)}'s ship: ${sh.advantage.replace(/_/g, " ")}${sh.blocked ? " (blocked by the sea people)" : ""}`;
+      out.push(`<g class="ship" data-tile="${hexKey(t.at)}" data-owner="${sh.owner}" data-advantage="${esc(sh.advantage)}" data-blocked="${!!sh.blocked}"><title>${esc(what)}</title>`
+        + `<path d="${boat(cx, cy - 2, 1.25)}" fill="${SEAT_COLOURS[sh.owner]}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/>`
+        + `<text class="advantage" x="${cx.toFixed(1)}" y="${(cy + R * 0.62).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#fff" stroke="#0b2a40" stroke-width="2" paint-order="stroke">${esc(ADVANTAGE_SHORT[sh.advantage] || sh.advantage)}</text></g>`);
+    });
+    if (T && T.sea_people) {
+      // a dark figure (head and cloak) beside the middle of its tile, so a ship there stays readable
+      const [cx, cy] = centre(T.sea_people), x = cx + R * 0.5, y = cy - R * 0.22;
+      out.push(`<g class="sea-people" data-tile="${hexKey(T.sea_people)}"><title>the sea people</title>`
+        + `<path d="M${(x - 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${(x + 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${x.toFixed(1)},${(y - 1).toFixed(1)} Z" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/>`
+        + `<circle cx="${x.toFixed(1)}" cy="${(y - 4.5).toFixed(1)}" r="5" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/></g>`);
+    }
     out.push("</svg>");
     return out.join("");
   };
 
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+  /** A seat's line under its hand: Catan's development cards and knights, or Troje's trade points, side, saga and ships. */
+  const seatLine = (view, p) => {
+    const placed = `road ${p.road_length} · ${p.settlements}/${p.cities}/${p.roads} placed`;
+    if (!view.troje) {
+      const dev = Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ") + ")" : "";
+      return h("div.muted", `dev ${p.development_cards}${dev} · knights ${p.knights_played} · ${placed}`);
+    }
+    const chips = (p.trade_chips || []).map((c) => `2:1 ${c.resource}`);
+    return h("div.muted.trojeline", { "data-side": p.side || "" },
+      `trade points ${p.trade_points}`, p.side ? ` · side ${CITY_NAMES[p.side] || p.side}` : "",
+      ` · saga ${p.saga_vp === null || p.saga_vp === undefined ? "?" : p.saga_vp} VP · ships ${p.ship_vp} VP`,
+      chips.length ? ` · chips ${chips.join(", ")}` : "", ` · ${placed}`);
+  };
+
+  /** Troje's table beside the board, compactly: the support stack, the saga track, the battles, the sea people. */
+  const trojeLine = (view) => {
+    const T = view.troje, st = T.support_stack, saga = T.saga;
+    const track = (side) => h("span.sagatrack", { "data-side": side, title: `${CITY_NAMES[side]}'s card: ${saga[side]} of ${saga.track.length} fields, ${saga.vp[side]} VP` },
+      h("b", CITY_NAMES[side]), " ", saga.track.map((vp, i) => h(i < saga[side] ? "span.field.on" : "span.field", String(vp))), ` ${saga.vp[side]} VP`);
+    const last = T.battles.length ? T.battles[T.battles.length - 1] : null;
+    return h("div.trojebar",
+      h("span.stack", { "data-cards": st.cards }, `support stack ${st.cards}/${st.battle_at}`),
+      h("span.saga", "saga ", track("troy"), " ", track("mycenae")),
+      h("span", `battles ${T.battles.length}${last ? ` (last: ${last.won_by ? CITY_NAMES[last.won_by] + " won" : "a tie"})` : ""}`),
+      h("span", T.sea_people ? "sea people on the board" : "sea people off the board"),
+      T.war_won_by ? h("span", `the war is over: ${cap(T.war_won_by)} won it`) : null,
+      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", T.ship_tiles.label) : null);
+  };
+
   const catan = (view, labels, ctx) => {
-    const svg = h("div.catanboard");
-    if (view.layout) svg.innerHTML = catanSvg(view);  // built from numbers and a fixed terrain list only
+    const svg = h("div.catanboard", { "data-placeholder": view.board && view.board.placeholder ? "true" : null });
+    if (view.layout) svg.innerHTML = catanSvg(view);  // numbers, a fixed terrain list, and escaped text
     const seats = (view.players || []).map((p) => h("div.seat", { "data-seat": p.seat },
       h("div.boxtitle", h("span.swatch", { style: `background:${SEAT_COLOURS[p.seat]}` }), ` ${ctx.players[p.seat] || p.name} · ${p.vp ?? p.public_vp} VP`,
         view.turn === p.seat ? " · to play" : "", view.longest_road === p.seat ? " · longest road" : "", view.largest_army === p.seat ? " · largest army" : ""),
       h("div", `cards ${p.cards}: `, renderValue(p.hand, labels, ctx, 1)),
-      h("div.muted", `dev ${p.development_cards}${Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ") + ")" : ""} · knights ${p.knights_played} · road ${p.road_length} · ${p.settlements}/${p.cities}/${p.roads} placed`)));
+      seatLine(view, p)));
     const rest = {};
     for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
     return [h("div.phase", `${view.phase.replace(/_/g, " ")} · turn ${view.turn_number}`, view.dice && view.dice.length ? ` · dice ${view.dice.join("+")}` : ""),
-      svg, h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
+      view.troje ? trojeLine(view) : null, svg, h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
   };
 
-  const BOARDS = { braverats, catan };
+  const BOARDS = { braverats, catan, "catan-troje": catan };
 
   const render = (game, view, ctx) => {
     const labels = ctx.labels || new Labels(game, view);
@@ -246,5 +369,5 @@ const Boards = (() => {
     return h("div.table", { "data-game": game.id }, body);
   };
 
-  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys };
+  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves };
 })();

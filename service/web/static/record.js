@@ -2,6 +2,8 @@
 "use strict";
 (() => {
   const K = Kroniek, h = K.h;
+  /** JSON with every object's keys sorted: a map of counts equals its default whatever the keys' order. */
+  const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
   // -- a new match ------------------------------------------------------------------------------
   K.newMatchPage = () => {
     const form = document.getElementById("new-match");
@@ -40,7 +42,7 @@
       try {
         for (const [k, { field, schema }] of Object.entries(optionFields)) {
           let v; try { v = field.get(); } catch (msg) { continue; }
-          if (JSON.stringify(v) !== JSON.stringify(schema.default)) options[k] = v;
+          if (canonical(v) !== canonical(schema.default)) options[k] = v;
         }
       } catch (msg) { K.flash(String(msg), "error"); return; }
       const names = [...players.querySelectorAll("input.player")].map((i) => i.value.trim());
@@ -244,28 +246,35 @@
       return box;
     };
 
-    /** Moves the engine does not list (a domestic trade: what two players agree is theirs to say), entered with
-        a form built from the event type's JSON Schema; the server still checks them against the rules. */
+    /** Moves the engine does not list (a domestic trade: what two players agree is theirs to say; what the whole
+        table lays open, as Troje's decision cards at the end), entered with a form built from the event type's
+        JSON Schema; the server still checks them against the rules. */
     const otherMoves = (groups, toAct, view) => {
       const offered = new Set(groups.map((g) => g.type));
       const seats = toAct.filter((a) => typeof a === "number");
-      const types = Object.entries(game.event_types).filter(([t, et]) => et.actor === "seat" && !offered.has(t) && t !== "undo"
-        && Object.keys((et.schema && et.schema.properties) || {}).length).map(([t]) => t);
-      if (!types.length || !seats.length) return null;
+      const table = toAct.includes("table");
+      const unseen = Boards.unseenMoves(game);
+      const types = Object.entries(game.event_types).filter(([t, et]) => ((et.actor === "seat" && seats.length) || (et.actor === "table" && table))
+        && (!offered.has(t) || unseen.includes(t)) && t !== "undo" && Object.keys((et.schema && et.schema.properties) || {}).length).map(([t]) => t);
+      if (!types.length) return null;
       const slot = h("div");
       const open = (type) => {
         const form = SchemaForm.build(game.event_types[type].schema, "", { game, type, view, labels, players });
+        const byTable = game.event_types[type].actor === "table";
         const seatPick = h("select.seatsel", { "aria-label": "seat" }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
-        seatPick.value = String(seats[0]);
-        slot.replaceChildren(typeTitle(type, seats[0]), h("label.small", "by ", seatPick), form.node,
+        if (!byTable) seatPick.value = String(seats[0]);
+        slot.replaceChildren(typeTitle(type, byTable ? null : seats[0]), byTable ? "" : h("label.small", "by ", seatPick), form.node,
           h("button.move.big", { type: "button", "data-submit-other": type, onclick: () => {
             let data;
             try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
-            send(type, Number(seatPick.value), data);
+            send(type, byTable ? null : Number(seatPick.value), data);
           } }, `Record ${type.replace(/_/g, " ")}`));
       };
-      return h("details.othermoves", { "data-type": "other" }, h("summary", "Another move… ", h("small.muted", "(one not listed above, e.g. a trade)")),
+      const hint = seats.length ? "(one not listed above, e.g. a trade)" : "(what the table lays open)";
+      const box = h("details.othermoves", { "data-type": "other" }, h("summary", "Another move… ", h("small.muted", hint)),
         h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-other": t, onclick: () => open(t) }, t.replace(/_/g, " ")))), slot);
+      if (!groups.length && !toAct.includes("chance")) { box.open = true; if (types.length === 1) open(types[0]); }  // nothing else to do
+      return box;
     };
 
     // -- live ------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ const SchemaForm = (() => {
   };
 
   const valueLabel = (v, path, ctx) => {
-    if (v === null) return /card$/.test(keyOf(path)) ? "unknown" : "—";
+    if (v === null) return /(card|sides?)$/.test(keyOf(path)) ? "unknown" : "—";
     if (typeof v === "number" && SEATISH.test(keyOf(path)) && ctx.players && ctx.players[v] !== undefined) return ctx.players[v];
     if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
     return String(v);
@@ -106,7 +106,7 @@ const SchemaForm = (() => {
       let values = Array.isArray(item.enum) ? item.enum : itemType === "integer" ? smallRange(item) : Boards.deck(ctx.game, ctx.type, path + "[]", item, ctx.view);
       if (values) {
         if (itemNull) values = values.concat([null]);
-        const unique = itemType === "string";
+        const unique = itemType === "string" && !Boards.repeats(ctx.game, path);
         return sequence(values, path, ctx, min, max, unique);
       }
     }
@@ -129,13 +129,14 @@ const SchemaForm = (() => {
     return { node: wrap, get: () => parts.map((p) => p.get()) };
   };
 
-  /** A map of counts ({"wool": 2, "ore": 1}) over keys the game names: a − n + stepper per key; zeros are left out. */
-  const countsField = (s, path, keys) => {
+  /** A map of counts ({"wool": 2, "ore": 1}) over keys the game names: a − n + stepper per key, starting at
+      ``initial`` (a default); zeros are left out. */
+  const countsField = (s, path, keys, initial) => {
     const max = (s.additionalProperties && s.additionalProperties.maximum) || 99;
-    const n = Object.fromEntries(keys.map((k) => [k, 0]));
+    const n = Object.fromEntries(keys.map((k) => [k, (initial && initial[k]) || 0]));
     const wrap = h("div.counts", { "data-path": path });
     for (const k of keys) {
-      const shown = h("b", { "data-count": k }, "0");
+      const shown = h("b", { "data-count": k }, String(n[k]));
       const step = (d) => { n[k] = Math.max(0, Math.min(max, n[k] + d)); shown.textContent = String(n[k]); };
       wrap.append(h("span.count", { "data-key": k }, k, " ",
         h("button.pick", { type: "button", "data-step": "-1", "aria-label": `one ${k} less`, onclick: () => step(-1) }, "−"), shown,
@@ -148,6 +149,12 @@ const SchemaForm = (() => {
     if (!s.properties && s.additionalProperties && typeof s.additionalProperties === "object") {
       const keys = Boards.mapKeys(ctx.game, ctx.type, path);
       if (keys) return countsField(s, path, keys);
+    }
+    // counts under the names the game gives its map keys, spelled out as properties (Troje's initial support stack)
+    const named = s.properties && Object.entries(s.properties);
+    const keys = named && named.length && Boards.mapKeys(ctx.game, ctx.type, path);
+    if (keys && named.every(([k, p]) => keys.includes(k) && p.type === "integer")) {
+      return countsField({ additionalProperties: named[0][1] }, path, named.map(([k]) => k), s.default);
     }
     const props = Object.entries(s.properties || {}).filter(([, p]) => !/filled in by the server/.test(p.description || ""));
     const required = new Set(s.required || []);
