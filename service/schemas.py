@@ -12,33 +12,26 @@ from .limits import MAX_COMMENT, MAX_PAGE, MAX_PLAYER_NAME, MAX_SAFE_INTEGER, MA
 from .matches import GLYPHS
 
 
-#: the seat parameter's name for the public view (the same as giving no seat)
-PUBLIC = "public"
-
 #: the largest seq (or list offset) a query may name: an integer JSON keeps exactly
 MAX_SEQ = MAX_SAFE_INTEGER  # a seq or page index: any integer that survives JSON
 
 
 class SeatOrReferee(fields.Field):
-    """A seat number, ``referee`` for the view that hides nothing, or
-    ``public`` (the same as no seat: what everyone at the table sees; the
-    pages, the review and the notation's View header call it so)."""
+    """A seat number, or ``referee`` for the view that hides nothing."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("metadata", {})
-        kwargs["metadata"] = {"oneOf": [{"type": "integer", "minimum": 0},
-                                        {"type": "string", "enum": [REFEREE, PUBLIC]}], **kwargs["metadata"]}
+        kwargs["metadata"] = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": [REFEREE]}],
+                              **kwargs["metadata"]}
         super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value == REFEREE:
             return REFEREE
-        if value == PUBLIC:
-            return None
         try:
             seat = int(value)
         except (TypeError, ValueError):
-            raise ValidationError("seat must be a seat number, 'public' or 'referee'") from None
+            raise ValidationError("seat must be a seat number or 'referee'") from None
         if seat < 0:
             raise ValidationError("seat must be 0 or more")
         return seat

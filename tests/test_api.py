@@ -330,17 +330,3 @@ def test_the_routing_memo_is_bounded_and_off_with_a_server_name(app):
     for _ in range(2):
         assert _app_routing(app, "GET", "/api/matches/m1/state", {"HTTP_HOST": "kroniek.example"}) == expected
     assert not app._routes
-
-
-def test_seat_public_is_the_public_view_as_the_pages_name_it(client):
-    """``?seat=public`` is the view with no seat (the pages, the review and the
-    notation's View header call it "public"); any other word is refused."""
-    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
-    client.post(f"/api/matches/{m['id']}/events", json={"type": "round", "seat": None,
-                                                          "data": {"cards": ["spy", "prince"]}})
-    for path in ("state", "events", "review"):
-        plain = client.get(f"/api/matches/{m['id']}/{path}")
-        public = client.get(f"/api/matches/{m['id']}/{path}?seat=public")
-        assert public.status_code == 200 and public.get_json() == plain.get_json(), path
-    bad = client.get(f"/api/matches/{m['id']}/state?seat=everyone")
-    assert bad.status_code == 400 and "'public'" in str(bad.get_json()), bad.get_json()
