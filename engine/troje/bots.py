@@ -12,7 +12,8 @@
   hand, one card of any kind, so that no card is held back from the war for
   good), takes the trade chip of the resource it produces most, lays back a
   card of its own side after a swap, and moves the sea people onto the
-  leader's ship and draws from the leader.
+  leader's ship and draws from the leader. With paired turns (option
+  ``turn_model``) it plays Settler 2's part as its own trade and build phase.
 
 A bot reads only what its seat may know: its own hand (the log's knowledge of
 that hand, exact in a simulated game), the other hands' sizes, the public
@@ -221,9 +222,10 @@ def greedy_bot(game: Any, s: Any, seat: int, rng: random.Random, secret: str | N
         return CB.greedy_bot(game, s, seat, rng)
     if ph == ROBBER:
         return max(moves, key=lambda m: (_sea_people_value(game, s, seat, m), rng.random()))
-    if ph == CHIP:
+    if ph == CHIP:  # a chip is never worse than none: take one even when it may be left (option trade_chip)
         prod = _production(s, seat)
-        return max(moves, key=lambda m: (prod[CB.RES.index(m.data["resource"])], rng.random()))
+        chips = [m for m in moves if m.type == "take_chip"]
+        return max(chips, key=lambda m: (prod[CB.RES.index(m.data["resource"])], rng.random()))
     if ph == SWAP_BACK:
         return _returned_card(moves, hand, side)
     if ph not in (MAIN, SBP):

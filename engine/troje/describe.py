@@ -43,6 +43,8 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         text = f"{who}'s ship tile shows {data['advantage'].replace('_', ' ')}"
     elif type == "take_chip":
         text = f"{who} takes the {data['resource']} trade chip (2:1)"
+    elif type == "decline_chip":
+        text = f"{who} leaves the trade chips: the ship gives no 2:1"
     elif type == "move_sea_people":
         text = f"{who} moves the sea people to {_tile(b, data['tile'])}"
         if data.get("victim") is not None:
@@ -75,7 +77,10 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         text = "The decision cards: " + ", ".join(f"{_n(a, p)} {side.capitalize()}"
                                                   for p, side in enumerate(data["sides"]))
     elif type == "end_turn" and a.phase == game_phase("battle"):
-        text = f"{who} ends the turn; the support stack holds {SU.size(a.hands, a.cfg.n)} cards: a battle"
+        part = "Settler 2's part of the paired turn" if b.cfg.paired and b.step else "the turn"
+        text = f"{who} ends {part}; the support stack holds {SU.size(a.hands, a.cfg.n)} cards: a battle"
+        if b.cfg.paired and not b.step:
+            text += f", then {_n(b, (b.turn + 3) % b.cfg.n)} takes Settler 2's part"
     else:
         text = CD.describe(game, b, type, seat, data, a)
         text = text.replace("the robber", "the sea people").split(" — ")[0]

@@ -16,9 +16,17 @@ building and trading are Catan's; this class adds what the scenario changes.
 - A battle comes at the end of a turn when the stack is full (with six
   players before or after the Special Building Phase, option
   ``battle_timing``): the turned-up cards are a chance event (``battle``).
+- Turns (option ``turn_model``): with six players the Special Building Phase
+  by default, or Catan's paired players' turn, or one player at a time. In a
+  paired turn each part is a player's own turn ("als een speler zijn beurt
+  beëindigd heeft"): Settler 2 may donate, build ships and use his ships in
+  his part as in any trade and build phase, and a full stack brings the
+  battle after either part (``battle_timing`` ``before_sbp``), or only after
+  Settler 2's part, the end of the whole turn (``after_sbp``).
 - Ships: ``build_ship`` (one lumber, one wool, two trade points), the tile
   turned up (``ship_tile``), a trade chip chosen when it shows one
-  (``take_chip``), then the sea people move. ``use_advantage`` draws blind
+  (``take_chip``; with option ``trade_chip: may_take`` the builder may leave
+  them, ``decline_chip``), then the sea people move. ``use_advantage`` draws blind
   from the stack (``stack_card``), and a swap lays a card back
   (``return_card``).
 - The end: 15 VP in one's own turn, or the war's end when a saga marker
@@ -49,8 +57,8 @@ from . import options as O
 from . import saga as SG
 from . import ships as SH
 from . import support as SU
-from .phases import (BATTLE, CHIP, DEAL, OWN_TURN, PHASE_EVENT, RESUME_NEXT, RESUME_SBP, REVEAL, SHIP_COST,
-                     SHIP_TILE, STACK_DRAW, SWAP_BACK, TROJE_PHASES)
+from .phases import (BATTLE, CHIP, DEAL, OWN_TURN, PHASE_EVENT, RESUME_NEXT, RESUME_SBP, RESUME_SETTLER_2, REVEAL,
+                     SHIP_COST, SHIP_TILE, STACK_DRAW, SWAP_BACK, TROJE_PHASES)
 from .rules import RULES, TERMS
 
 P = "troje."
@@ -112,6 +120,7 @@ ALIASES = {
        if v not in ("play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly")},
     "afdragen": "donate", "schip bouwen": "build_ship", "zeevolk verplaatsen": "move_sea_people",
     "beslissingskaart": "decision_card", "strijd": "battle", "voordeel": "use_advantage",
+    "geen handelsfiche": "decline_chip",
 }
 
 #: sea topologies by (board hash, players): ``Troje.sea`` is asked on every ship, sea people and legal-move call
@@ -192,6 +201,10 @@ class Troje(Catan):
         "take_chip": EventType("take_chip", "seat", _obj({"resource": {"type": "string", "maxLength": 20}},
                                                          ["resource"]),
                                "The trade chip (2:1) taken with a trade_chip ship.", aliases=("handelsfiche",)),
+        "decline_chip": EventType("decline_chip", "seat", _obj({}, []),
+                                  "Leave the trade chips after turning up a trade_chip ship (\"mag ... pakken\"): "
+                                  "only with option trade_chip may_take; the ship then gives no 2:1.",
+                                  aliases=("geen handelsfiche",)),
         "move_sea_people": EventType("move_sea_people", "seat", _obj({"tile": SEA_TILE, "victim": SEAT}, ["tile"]),
                                      "Move the sea people (on a 7 and after a ship) and name whom to draw a card "
                                      "from, or null.", aliases=("zeevolk",)),
@@ -227,7 +240,9 @@ class Troje(Catan):
         t = O.check_options(options, n)
         topo = B.topology(t.board, n)
         sea = TB.sea_topology(t.board, n)
-        cfg = Config(n, t.goal, 7, t.bank, n == 6, ZERO, t.start, t.board_hash, t.board, False, topo)
+        model = O.turn_model(options, n)
+        cfg = Config(n, t.goal, 7, t.bank, model == "special_building", ZERO, t.start, t.board_hash, t.board,
+                     model == "paired", topo)
         empty = K.Hand()
         nv = n + 2
         hands = SU.with_stack(((empty,) * nv,) * n, t.initial_stack)
@@ -384,7 +399,7 @@ class Troje(Catan):
         if s.phase == OVER:
             raise RuleViolation(P + "win_15", "the game is over")
         want = PHASE_EVENT.get(s.phase)
-        if want is not None and type != want:
+        if want is not None and type != want and not (s.phase == CHIP and type == "decline_chip"):
             rule = {DEAL: "allegiance", SHIP_TILE: "ship_tile", CHIP: "adv_chip", STACK_DRAW: "hidden_cards",
                     SWAP_BACK: "adv_swap", BATTLE: "battle_reveal", REVEAL: "allegiance_knowledge"}[s.phase]
             raise RuleViolation(P + rule, f"{want} comes next (phase: {TROJE_PHASES[s.phase]}), not {type}")
@@ -422,6 +437,12 @@ class Troje(Catan):
         t = x.tcfg
         n = s.cfg.n
         due = SU.battle_due(SU.size(s.hands, n), t.battle_size)
+        if s.cfg.paired and s.phase == MAIN:
+            # each part of a paired turn is a player's turn: a due battle after Settler 1's part
+            # (before_sbp; Settler 2's part follows it) and after Settler 2's, the end of the whole turn
+            if due and (s.step or t.battle_before_sbp):
+                return self._set(s._replace(phase=BATTLE), resume=RESUME_NEXT if s.step else RESUME_SETTLER_2)
+            return self._paired_next(super()._a_end_turn(s, seat, data))
         if due and s.phase == MAIN and (not s.cfg.sbp or t.battle_before_sbp):
             return self._set(s._replace(phase=BATTLE), resume=RESUME_SBP if s.cfg.sbp else RESUME_NEXT)
         if due and s.phase == SBP and (s.step + 1) % n == s.turn and not t.battle_before_sbp:
@@ -429,6 +450,14 @@ class Troje(Catan):
         s = super()._a_end_turn(s, seat, data)
         if s.phase == SBP:
             s = self._set(s, donated=(False,) * n)  # each builder's own phase
+        return s
+
+    def _paired_next(self, s: State) -> State:
+        """After Catan ended a part of a paired turn: Settler 2's part is his own
+        trade and build phase (a donation of his own, his ships' draws counted
+        afresh); a new turn was begun by ``_begin_turn``."""
+        if s.phase == MAIN and s.step:
+            return self._set(s, donated=(False,) * s.cfg.n, used=())
         return s
 
     # donations ---------------------------------------------------------------------------
@@ -504,6 +533,14 @@ class Troje(Catan):
         r = RES_ALIASES[data["resource"]]
         supply = SH.take_chip(x.chip_supply, r)
         s = self._set(s, chip_supply=supply, chips=_put(x.chips, seat, x.chips[seat] + (SH.Chip(r, x.ship),)))
+        return self._to_sea_people(s)
+
+    def _a_decline_chip(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != CHIP or seat != self._builder(s):
+            raise RuleViolation(P + "adv_chip", "the trade chips are left right after turning up a trade_chip ship")
+        if not s.ext.tcfg.chip_optional:
+            raise RuleViolation(P + "adv_chip", "the builder takes a trade chip (option trade_chip: must_take; "
+                                "with may_take he may leave them)")
         return self._to_sea_people(s)
 
     # the sea people ---------------------------------------------------------------------------
@@ -599,6 +636,8 @@ class Troje(Catan):
             return self._end(s)
         if x.resume == RESUME_SBP:
             return self._set(s._replace(phase=SBP, step=(s.turn + 1) % n), donated=(False,) * n)
+        if s.cfg.paired:  # on to Settler 2's part (RESUME_SETTLER_2), or after it to the next turn
+            return self._paired_next(super()._a_end_turn(s._replace(phase=MAIN), s.turn, {}))
         return self._begin_turn(s._replace(step=0), (s.turn + 1) % n)
 
     # the end -------------------------------------------------------------------------------------
@@ -719,7 +758,8 @@ class Troje(Catan):
         if ph == ROBBER:
             return self._sea_people_moves(s, seat)
         if ph == CHIP:
-            return [_move("take_chip", seat, {"resource": RES[r]}) for r in range(5) if x.chip_supply[r]]
+            return [_move("take_chip", seat, {"resource": RES[r]}) for r in range(5) if x.chip_supply[r]] + (
+                [_move("decline_chip", seat, {})] if x.tcfg.chip_optional else [])
         if ph == SWAP_BACK:
             hand = s.hands[seat][n + 1]
             return [_move("return_card", seat, {"card": RES[r]}) for r in range(5) if hand.known[r]] or [
@@ -834,6 +874,8 @@ class Troje(Catan):
         sea = self.sea(s)
         for key in ("robber", "development_deck", "largest_army"):
             out.pop(key, None)
+        if s.phase in (DEAL, REVEAL):
+            out.pop("paired_turn", None)  # before the set-up, and the table's reveal at the end
         known = SG.known_to(x.allegiances, v, x.revealed)
         saga_vp = SG.saga_vp_view(x.allegiances, v, x.revealed, x.saga, t.saga_track)
         for p, entry in enumerate(out["players"]):
@@ -973,6 +1015,7 @@ _APPLY = {
     "build_ship": Troje._a_build_ship,
     "ship_tile": Troje._a_ship_tile,
     "take_chip": Troje._a_take_chip,
+    "decline_chip": Troje._a_decline_chip,
     "move_sea_people": Troje._a_move_sea_people,
     "use_advantage": Troje._a_use_advantage,
     "stack_card": Troje._a_stack_card,

@@ -28,9 +28,25 @@ The ten points and the options that settle them:
 10. the bank with 6 players: ``bank_per_resource`` (null: 19 with 4 players,
     24 with 6, as the 5–6 extension).
 
+Two readings of the Dutch text itself, each an option whose default keeps the
+engine's first reading (so a log recorded before the option reads the same):
+
+- the trade chip, "de speler mag een van de 2:1 handelskaartjes pakken" (may
+  take): ``trade_chip`` (``must_take``: the builder takes one; ``may_take``:
+  he may leave them, event ``decline_chip``);
+- six players, "Bij zes spelers gelden ook de regels van de uitbreiding voor
+  vijf en zes spelers": which turn of the 5–6 extension, ``turn_model`` (null:
+  the Special Building Phase with 6 players, one player at a time with 4; or
+  ``special_building``, ``standard``, ``paired`` as in Catan). With paired
+  turns each part is a player's turn: ``battle_timing`` ``before_sbp`` brings
+  a due battle after either part, ``after_sbp`` only after Settler 2's part.
+
 Besides: ``victory_points`` (15), ``initial_stack`` (one lumber, grain, wool and
 ore), ``saga_track`` ([1, 2, 3, 4, 6]), ``sea_people_start`` (null: off the
 board), ``start_seat`` (0).
+
+A setup recorded before an option existed lacks its key: ``fill_defaults``
+reads a missing key as the default, so old logs replay as they were.
 """
 
 from __future__ import annotations
@@ -81,11 +97,21 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                         "once per turn for the player whatever his ships."},
         "battle_timing": {"enum": ["before_sbp", "after_sbp"], "default": "before_sbp",
                           "description": "(§2.7.8) With 6 players: the battle right after the turn, or after the "
-                          "Special Building Phase."},
+                          "Special Building Phase. With paired turns: after either part of the turn (before_sbp), or "
+                          "only after Settler 2's part (after_sbp)."},
         "ships_in_sbp": {"type": "boolean", "default": True,
                          "description": "(§2.7.8) Ships can be built in the Special Building Phase."},
         "donations_in_sbp": {"type": "boolean", "default": False,
                              "description": "(§2.7.8) Donations can be made in the Special Building Phase."},
+        "trade_chip": {"enum": ["must_take", "may_take"], "default": "must_take",
+                       "description": "\"de speler mag een van de 2:1 handelskaartjes pakken\": a trade_chip ship's "
+                       "builder takes one of the chips left (must_take), or may also leave them (may_take: event "
+                       "decline_chip, Dutch geen handelsfiche)."},
+        "turn_model": {"enum": [None, "standard", "special_building", "paired"], "default": None,
+                       "description": "\"Bij zes spelers gelden ook de regels van de uitbreiding voor vijf en zes "
+                       "spelers\": how turns run, as Catan's option: special_building (the 5–6 extension's Special "
+                       "Building Phase), paired (the newer official paired players' turn, 6 players only) or "
+                       "standard (one player at a time); null: special_building with 6 players, standard with 4."},
         "allegiances": {"enum": ["private", "at_reveal"], "default": "private",
                         "description": "(§2.7.9) The recorder enters each decision card privately at the start, or "
                         "they stay unknown until the reveal at the end (a claimed 15-VP win is checked then)."},
@@ -135,6 +161,8 @@ class Config(NamedTuple):
     start: int
     battle_size: int  # the stack's size that brings a battle at the end of a turn
     battle_reveal: int  # cards turned up in a battle
+    #: option trade_chip may_take (a default, so a snapshot stored before the option decodes as must_take)
+    chip_optional: bool = False
 
 
 def fill_defaults(options: dict[str, Any]) -> dict[str, Any]:
@@ -171,6 +199,19 @@ def _resolve(o: dict[str, Any], key: str, doc_key: str, check, builtin, what: st
         raise InvalidOptions(f"{what} {recorded} is not shipped with the engine; embed it as options.{doc_key}",
                              field=f"options.{key}", rule=rule)
     return shipped[recorded], recorded
+
+
+def turn_model(options: dict[str, Any], players: int) -> str:
+    """The turn model (option ``turn_model``; null: the Special Building Phase
+    with 6 players, one player at a time with 4). The paired players' turn is a
+    rule of the 5–6 extension: refused with 4 players."""
+    model = options.get("turn_model")
+    if model is None:
+        return "special_building" if players == 6 else "standard"
+    if model == "paired" and players != 6:
+        raise InvalidOptions("the paired players' turn is a rule of the 5–6 player extension: Troje with 6 players "
+                             "only", field="options.turn_model", rule=P + "base_rules")
+    return model
 
 
 def check_options(options: dict[str, Any], players: int) -> Config:
@@ -218,6 +259,7 @@ def check_options(options: dict[str, Any], players: int) -> Config:
                                  field="options.sea_people_start", rule=P + "sea_people_tile")
     if o["start_seat"] >= players:
         raise InvalidOptions(f"start_seat must be a seat 0–{players - 1}", field="options.start_seat")
+    turn_model(o, players)
     return Config(
         n=players, board_hash=board_hash, board=board, ship_tiles_hash=tiles_hash, ship_tiles=tiles,
         revealed_to_bank=o["revealed_cards"] == "bank", sea_people_any_sea=o["sea_people_tiles"] == "any_sea",
@@ -227,4 +269,5 @@ def check_options(options: dict[str, Any], players: int) -> Config:
         donations_in_sbp=o["donations_in_sbp"], private_allegiances=o["allegiances"] == "private", bank=bank,
         goal=o["victory_points"], initial_stack=stack, saga_track=track, sea_people_start=start,
         start=o["start_seat"], battle_size=10 if players == 4 else 13, battle_reveal=7 if players == 4 else 10,
+        chip_optional=o["trade_chip"] == "may_take",
     )

@@ -17,5 +17,5 @@ PHASE_EVENT = {DEAL: "decision_card", SHIP_TILE: "ship_tile", CHIP: "take_chip",
 #: phases of the player whose turn it is (a 15-VP win counts then)
 OWN_TURN = frozenset({PRE_ROLL, DICE, DISCARD, ROBBER, STEAL, MAIN, SHIP_TILE, CHIP, STACK_DRAW, SWAP_BACK})
 SHIP_COST = SH.SHIP_COST
-#: after a battle: nothing, the Special Building Phase, the next turn
-RESUME_SBP, RESUME_NEXT = 1, 2
+#: after a battle: nothing, the Special Building Phase, the next turn, Settler 2's part of a paired turn
+RESUME_SBP, RESUME_NEXT, RESUME_SETTLER_2 = 1, 2, 3

@@ -30,7 +30,8 @@ RULES: dict[str, str] = {
     "distribution are placeholders, marked so wherever they are shown, until a table enters its own.",
     # -- the game in general (Spelverloop) -------------------------------------------------
     P + "base_rules": "The rules of the base game apply; with six players also those of the 5–6 player extension "
-    "(the Special Building Phase and its bank); the rules below add to or replace them.",
+    "(its bank, and its turn: the Special Building Phase, or the paired players' turn or one player at a time, "
+    "option turn_model); the rules below add to or replace them.",
     P + "production": "Production phase (opbrengstfase): the player whose turn it is rolls the dice; resources "
     "(grondstoffen) are handed out as in the base game.",
     P + "no_development_cards": "In the trade and build phase (handels- en bouwfase) roads, settlements and cities "
@@ -49,7 +50,8 @@ RULES: dict[str, str] = {
     "favouring Mycenae (option initial_stack).",
     # -- 2b the battle (strijd om Troje) ------------------------------------------------------
     P + "battle_trigger": "A battle episode is fought when a player has ended his turn and the support stack holds "
-    "10 or more cards with 4 players, 13 or more with 6.",
+    "10 or more cards with 4 players, 13 or more with 6 (with the Special Building Phase before or after it, with "
+    "paired turns after either part or after the whole turn: option battle_timing).",
     P + "battle_reveal": "The player who just ended his turn takes all cards of the support stack, shuffles them "
     "and turns up 7 cards with 4 players, 10 with 6.",
     P + "battle_remainder": "The cards not turned up stay face down as the first cards of the next support stack.",
@@ -81,7 +83,8 @@ RULES: dict[str, str] = {
     P + "adv_swap": "Advantage swap: in his trade and build phase the ship's owner may take one card of the support "
     "stack, blind, and in return put one of his hand cards back on the stack (it may be the card just taken).",
     P + "adv_chip": "Advantage trade chip: the player takes one of the 2:1 trade chips (handelsfiches); from now on "
-    "he trades the chip's resource 2:1 for any resource (a 2:1 harbour of the base game).",
+    "he trades the chip's resource 2:1 for any resource (a 2:1 harbour of the base game). The text says he may "
+    "(mag) take one: option trade_chip says whether he must or may also leave them.",
     P + "adv_draw": "Advantage draw: in his trade and build phase the ship's owner may draw one card from the "
     "support stack without putting one back.",
     P + "ship_tiles": "Each colour has its own face-down stack of ship tiles, shuffled, whose advantages the "

@@ -55,12 +55,13 @@ OPTIONS = st.fixed_dictionaries({}, optional={
     "city_counts_as_settlement": st.booleans(),
     "blocked_ship_keeps_vp": st.booleans(),
     "blocked_ship_blocks_chip": st.booleans(),
+    "trade_chip": st.sampled_from(["must_take", "may_take"]),
 })
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: the scenario's own events (checked at every step; the others at every few)
-SCENARIO_EVENTS = frozenset({"decision_card", "donate", "build_ship", "ship_tile", "take_chip", "move_sea_people",
-                             "steal", "use_advantage", "stack_card", "return_card", "battle", "claim_win",
-                             "reveal_allegiances"})
+SCENARIO_EVENTS = frozenset({"decision_card", "donate", "build_ship", "ship_tile", "take_chip", "decline_chip",
+                             "move_sea_people", "steal", "use_advantage", "stack_card", "return_card", "battle",
+                             "claim_win", "reveal_allegiances"})
 
 
 def seats(n: int, strategy: str, mixed: bool) -> list[str]:

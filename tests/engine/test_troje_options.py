@@ -50,6 +50,9 @@ def test_every_option_has_a_default_and_a_description_and_is_in_the_docs():
     ({"ships_in_sbp": "no"}, "options.ships_in_sbp"),
     ({"donations_in_sbp": []}, "options.donations_in_sbp"),
     ({"allegiances": "public"}, "options.allegiances"),
+    ({"trade_chip": "maybe"}, "options.trade_chip"),
+    ({"turn_model": "pairs"}, "options.turn_model"),
+    ({"turn_model": "paired"}, "options.turn_model"),  # a 5–6 rule: not with 4 players
     ({"bank_per_resource": 0}, "options.bank_per_resource"),
     ({"victory_points": 2}, "options.victory_points"),
     ({"initial_stack": {"gold": 1}}, "options.initial_stack"),
