@@ -4,7 +4,9 @@ Dutch sentence it reads)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -372,3 +374,37 @@ def test_bots_simulation_and_analysis_work_with_every_option_value(options):
     per_event = [n["kind"] for e, before, after in M.replay_steps(rec["log"]) if before is not None
                  for n in GAME.annotate(before.state, e["type"], e["seat"], e["data"], after.state)]
     assert "odds" in per_event and "luck" in per_event
+
+
+#: six physical tournaments (3–9 players, with undos, woedend, foot fights, knights
+#: out at 10 wounds, both at 10 in one round, deciding duels) recorded by the engine
+#: before the attacker's hits were marked at once and before the new options: each
+#: with its result and a digest of every step's state as that engine had it
+RECORDED = json.loads((Path(__file__).parent / "ridder_toernooi_logs_v1.json").read_text())
+
+
+def _old_form_digest(log: list[dict]) -> str:
+    """Every step's state as the engine before the change encoded it: no new
+    settings, a duel of nine fields, and between the rolls the defender's
+    wounds without the attacker's hits (then they were marked only later)."""
+    h = hashlib.sha256()
+    for _, _, after in M.replay_steps(log):
+        enc = GAME.encode_state(after.state)
+        enc.pop("cfg")
+        s = after.state
+        if enc["duel"] is not None:
+            enc["duel"] = enc["duel"][:9]
+            if s.phase == "roll" and s.duel.a_faces is not None and s.duel.dealt > 0:
+                enc["knights"][s.duel.d][4] -= s.duel.dealt
+        h.update(json.dumps(enc, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("recorded", RECORDED, ids=[f"{len(r['log'])}-events" for r in RECORDED])
+def test_logs_recorded_before_the_change_replay_to_the_same_states_and_result(recorded):
+    log = recorded["log"]
+    assert not {"rejected_lady_next", "woedend_die"} & set(log[0]["data"]["options"])  # recorded without them
+    ms = M.replay(log)
+    r = ms.result
+    assert [r.outcome, list(r.winners), list(r.scores), r.reason] == recorded["result"]
+    assert _old_form_digest(log) == recorded["steps"]
