@@ -29,4 +29,7 @@ def test_the_card_set_and_tournament_walk_throughs_run(tmp_path):
     assert '"rule":"ridder_toernooi.dice"' in outputs[1]
     assert '"scores":[9,0]' in outputs[1]
     assert "Harald Kampfzahn rolls 1, 2, 5, 5, 6 (mounted): Apollonius von Wolkenburg takes 0, Harald Kampfzahn takes 2" in outputs[1]
+    # R9: the attacker's hits are on the defender's track before he rolls (the state and the review)
+    assert '{"wounds":2,"status":"fit"}' in outputs[1]
+    assert "Apollonius von Wolkenburg rolls 1, 3, 3, 6 (mounted): Harald Kampfzahn takes 2 (2 wounds)" in outputs[1]
     assert outputs[1].rstrip().endswith("true")  # the audit

@@ -42,7 +42,7 @@ def fighter(game, s, k: int, dice: int | None = None, cover=None):
 
 
 def duel_chances(game, s, a: int, d: int) -> tuple[float, float]:
-    o = _odds().duel_odds(fighter(game, s, a), fighter(game, s, d), GIVE_UP_POLICY, s.cfg.woedend)
+    o = _odds().duel_odds(fighter(game, s, a), fighter(game, s, d), GIVE_UP_POLICY, s.cfg.woedend, s.cfg.both_eliminated)
     return o.attacker_wins, o.defender_wins
 
 
@@ -73,7 +73,20 @@ def annotate(game, before, type: str, seat, data, after) -> list[dict[str, Any]]
                  _roll_luck(game, before, duel.d, duel.a, data["faces"], duel.mode)]
         text = "; ".join(f"{r['knight']} dealt {r['wounds']} (expected {r['expected']:.2f})" for r in rolls)
         return [{"kind": "luck", "mode": duel.mode, "rolls": rolls, "text": f"{duel.mode} round: {text}"}]
+    if type == "roll" and _knockout(before, after):
+        duel = before.duel
+        r = _roll_luck(game, before, duel.a, duel.d, data["faces"], duel.mode)
+        return [{"kind": "luck", "mode": duel.mode, "rolls": [r],
+                 "text": f"{duel.mode} round: {r['knight']} dealt {r['wounds']} (expected {r['expected']:.2f}); "
+                         "the defender is out before he rolls"}]
     return []
+
+
+def _knockout(before, after) -> bool:
+    """The attacker's roll ended the round (option both_eliminated attacker_first:
+    it put the defender at 10 wounds, and he does not roll)."""
+    return (before.duel is not None and before.duel.a_faces is None
+            and (after.duel is None or after.duel.a_faces is None))
 
 
 def _challenge_value(game, s, seat: int, a: int, d: int) -> float:
@@ -101,8 +114,8 @@ def _training_value(game, s, k: int, dice: int, cover_add) -> float:
     total = 0.0
     for d in rivals:
         other = fighter(game, s, d)
-        total += odds.duel_odds(me, other, GIVE_UP_POLICY, s.cfg.woedend).attacker_wins
-        total += odds.duel_odds(other, me, GIVE_UP_POLICY, s.cfg.woedend).defender_wins
+        total += odds.duel_odds(me, other, GIVE_UP_POLICY, s.cfg.woedend, s.cfg.both_eliminated).attacker_wins
+        total += odds.duel_odds(other, me, GIVE_UP_POLICY, s.cfg.woedend, s.cfg.both_eliminated).defender_wins
     return total / (2 * len(rivals))
 
 
@@ -170,9 +183,11 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int, *,
                         "best": {"dice": bd, "cover": list(bc), "expected_premiums_per_duel": round(2 * bv, 3)},
                         "text": f"?! this training gives {game.kid(s0, k)} {2 * chosen:.2f} expected premiums per duel; "
                                 f"+{bd} dice and cover {list(bc)} {2 * bv:.2f}"})
-        if t == "roll" and s0.duel is not None and s0.duel.a_faces is not None:
+        if t == "roll" and s0.duel is not None and (s0.duel.a_faces is not None or _knockout(s0, s1)):
             duel = s0.duel
-            for roller, target, faces in ((duel.a, duel.d, duel.a_faces), (duel.d, duel.a, event["data"]["faces"])):
+            pairs = [(duel.a, duel.d, event["data"]["faces"])] if duel.a_faces is None else [
+                (duel.a, duel.d, duel.a_faces), (duel.d, duel.a, event["data"]["faces"])]
+            for roller, target, faces in pairs:
                 r = _roll_luck(game, s0, roller, target, faces, duel.mode)
                 owner = s0.knights[roller].owner
                 day_luck[owner] += r["wounds"] - r["expected"]

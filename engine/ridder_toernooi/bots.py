@@ -67,7 +67,7 @@ def win_chance(game, s, a: int, d: int, fa=None, fd=None) -> float:
     odds = _odds()
     fa = fa or fighter(game, s, a)
     fd = fd or fighter(game, s, d)
-    return odds.duel_odds(fa, fd, "never", s.cfg.woedend).attacker_wins
+    return odds.duel_odds(fa, fd, "never", s.cfg.woedend, s.cfg.both_eliminated).attacker_wins
 
 
 def greedy_bot(game, s, seat: int, rng: random.Random) -> Move:
@@ -97,7 +97,7 @@ def greedy_bot(game, s, seat: int, rng: random.Random) -> Move:
         duel = s.duel
         me_attacker = duel.asked == 0
         fa, fd = fighter(game, s, duel.a), fighter(game, s, duel.d)
-        o = odds.foot_odds(fa, fd, "never")
+        o = odds.foot_odds(fa, fd, "never", s.cfg.both_eliminated)
         p = o.attacker_wins if me_attacker else o.defender_wins
         return Move("give_up" if p < 0.25 else "fight_on", seat, {})
     if s.phase in (DAY_WINNER, DUEL_PICK):
@@ -126,8 +126,8 @@ def _best_training(game, s, seat: int, moves: list[Move]) -> Move:
 
     def value(dice: int, cover: tuple[int, ...]) -> float:
         me = fighter(game, s, k, dice=game.base_dice(s, k) + dice, cover=cover)
-        return sum(odds.duel_odds(me, o, "never", s.cfg.woedend).attacker_wins
-                   + odds.duel_odds(o, me, "never", s.cfg.woedend).defender_wins for o in others)
+        return sum(odds.duel_odds(me, o, "never", s.cfg.woedend, s.cfg.both_eliminated).attacker_wins
+                   + odds.duel_odds(o, me, "never", s.cfg.woedend, s.cfg.both_eliminated).defender_wins for o in others)
 
     dice, cover, faces = 0, list(kn.cover), []
     best = value(0, tuple(cover))

@@ -67,8 +67,24 @@ def describe(game, before, type: str, seat: int | None, data: dict[str, Any], af
         d = before.duel
         mode = "mounted" if d.mode == MOUNTED else "on foot"
         text = f"{_k(game, before, data['knight'])} rolls {', '.join(map(str, data['faces']))} ({mode}"
-        text += f", woedend +{d.extra})" if d.extra else ")"
-        if d.a_faces is not None:
+        roller = d.a if d.a_faces is None else d.d
+        used = len(data["faces"]) - game.base_dice(before, roller)
+        if d.extra and used == d.extra:
+            text += f", woedend +{d.extra})"
+        elif d.extra:  # option woedend_die optional: he left the woedend die (or some) out
+            text += f", woedend, {'without the extra die' if used <= 0 else f'+{used} of {d.extra}'})"
+        else:
+            text += ")"
+        if d.a_faces is None:
+            # R9: the attacker's hits are marked at once, before the defender rolls
+            lo = 1 if d.mode == MOUNTED else 4
+            target = before.knights[d.d]
+            wd = hits(data["faces"], target.cover, lo)
+            name = _k(game, before, game.kid(before, d.d))
+            text += f": {name} takes {wd} ({target.wounds + wd} wounds)"
+            if after.duel is None or after.duel.a_faces is None:
+                text += ", out before he strikes back; the duel is over"
+        else:
             lo = 1 if d.mode == MOUNTED else 4
             wa = hits(data["faces"], before.knights[d.a].cover, lo)
             wd = hits(d.a_faces, before.knights[d.d].cover, lo)

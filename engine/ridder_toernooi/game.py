@@ -93,14 +93,28 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                                "description": "Open point 7: a player with a fit knight must challenge (true) or may pass (false; the day ends when all pass in turn)."},
         "woedend": {"type": "string", "enum": ["every", "first_only", "cumulative"], "default": "every",
                     "description": "Open point 8 (R11): after a round without hits both reroll with +1 die every time, only the first time, or +1 more each time."},
+        "woedend_die": {"type": "string", "enum": ["required", "optional"], "default": "required",
+                        "description": "R11 ('ze mogen echter allebei een slagdobbelsteen extra gebruiken'): required "
+                        "(default): a woedend roll has the extra die; optional: each knight may leave it out, and the "
+                        "number of faces entered says whether he used it (his own dice up to his own plus the woedend dice)."},
         "give_up_after_mounted": {"type": "boolean", "default": True,
                                   "description": "Open point 9: a knight may give up after the mounted round in which both fell (true) or only after foot rounds. The attacker declares first."},
-        "both_eliminated": {"type": "string", "enum": ["no_winner"], "default": "no_winner",
-                            "description": "Open point 10: both at 10+ wounds in one round: both out, no winner; exactly one: the other wins."},
+        "both_eliminated": {"type": "string", "enum": ["no_winner", "attacker_first"], "default": "no_winner",
+                            "description": "Open point 10 (R13, 'Eerst gooit de aanvaller'): no_winner (default): both rolls of a "
+                            "round count, both at 10+ wounds are both out and nobody wins (exactly one: the other wins); "
+                            "attacker_first: the attacker's hits count first, a defender they put at 10+ wounds is out "
+                            "before he strikes back (he does not roll) and the attacker wins."},
         "day_winner_metric": {"type": "string", "enum": ["day", "total", "survivors"], "default": "day",
                               "description": "Open point 11: premiums won this day among the day's knights (needs ≥ 1), total premiums of the day's knights, or this day's among the knights still fit."},
         "lady_bonus_after_loss": {"type": "boolean", "default": True,
-                                  "description": "Open point 12: the day winner's lady gets the bonus even if he lost later that day."},
+                                  "description": "Open point 12 (R15, 'De minne kan deze dag geen premies meer verzamelen'): "
+                                  "true (default): the day winner's lady gets the day bonus even if he lost a duel later that "
+                                  "day; false: a day winner who lost that day brings his lady no bonus."},
+        "rejected_lady_next": {"type": "boolean", "default": False,
+                               "description": "R6 ('Podica moet haar doek aan een andere ridder aanbieden, als de speler weer aan "
+                               "de beurt is'): true: a player whose lady was rejected or displaced must offer her again on "
+                               "his next kerchief turn, before any other lady (while a knight is left for her); false "
+                               "(default): he may offer any of his free ladies first."},
         "final_bonus_ties": {"type": "string", "enum": ["all", "none"], "default": "all",
                              "description": "Open point 13: tied for most premiums at the end, every tied card gets +4 (all) or none does."},
         "eliminated_return": {"type": "boolean", "enum": [False], "default": False,
@@ -284,7 +298,8 @@ class RidderToernooi(Game):
             tie_break=o["kerchief_tie_break"], challenge_required=o["challenge_required"], woedend=o["woedend"],
             give_up_after_mounted=o["give_up_after_mounted"], day_winner_metric=o["day_winner_metric"],
             lady_bonus_after_loss=o["lady_bonus_after_loss"], final_bonus_ties=o["final_bonus_ties"],
-            deciding_duel=o["deciding_duel"],
+            deciding_duel=o["deciding_duel"], rejected_lady_next=o["rejected_lady_next"], woedend_die=o["woedend_die"],
+            both_eliminated=o["both_eliminated"],
         )
         return State(cfg, cards, doc, tuple(players), DEAL, 0, -1, -1, -1, (), (), (), (), (), 0, None, None,
                      (), (), -1, (), None)
@@ -387,9 +402,13 @@ class RidderToernooi(Game):
                 raise RuleViolation("core.chance", "no roll is due now")
             if "knight" in data and self._knight_ref(s, data["knight"], "knight") != roller:
                 raise RuleViolation(P + "R9", f"{self.kid(s, roller)} rolls now (the attacker first, then the defender)")
-            n = self.dice_now(s, roller)
-            if len(data["faces"]) != n:
-                raise RuleViolation(P + "dice", f"{s.cards.knights[s.knights[roller].card].name} rolls {n} dice now, "
+            n, least = self.dice_now(s, roller), self.dice_least(s, roller)
+            if not least <= len(data["faces"]) <= n:
+                name = s.cards.knights[s.knights[roller].card].name
+                if least == n:
+                    raise RuleViolation(P + "dice", f"{name} rolls {n} dice now, not {len(data['faces'])}")
+                raise RuleViolation(P + "dice", f"{name} rolls {least} to {n} dice now (the woedend "
+                                    f"{'die is' if n - least == 1 else 'dice are'} his choice, option woedend_die), "
                                     f"not {len(data['faces'])}")
             return {"faces": list(data["faces"]), "knight": self.kid(s, roller)}
         if type == "start_roll":
@@ -413,7 +432,13 @@ class RidderToernooi(Game):
         return max(s.cfg.dice_min, kn.dice - kn.penalty)
 
     def dice_now(self, s: State, k: int) -> int:
+        """The dice knight k rolls now: his own and the woedend dice of this round."""
         return self.base_dice(s, k) + (s.duel.extra if s.duel else 0)
+
+    def dice_least(self, s: State, k: int) -> int:
+        """The fewest dice knight k may roll now: all of them, unless the woedend
+        dice are his choice (option woedend_die optional: "mag ... gebruiken")."""
+        return self.base_dice(s, k) if s.cfg.woedend_die == "optional" else self.dice_now(s, k)
 
     # -- applying ---------------------------------------------------------------------
     def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
@@ -528,6 +553,16 @@ class RidderToernooi(Game):
             return []
         return [k for k, kn in enumerate(s.knights) if kn.status == FIT and k not in lady.rejected]
 
+    def due_again(self, s: State, seat: int) -> list[int]:
+        """Option rejected_lady_next ("Podica moet haar doek aan een andere ridder
+        aanbieden, als de speler weer aan de beurt is"): the seat's ladies who were
+        rejected (or displaced) today, are free and can still go to a knight; one
+        of them is offered on this turn. Empty: any of his free ladies may go."""
+        if not s.cfg.rejected_lady_next:
+            return []
+        return [x for x, lady in enumerate(s.ladies)
+                if lady.owner == seat and lady.knight == -1 and lady.rejected and self.lady_targets(s, x)]
+
     def _next_kerchief(self, s: State, after: int) -> State:
         if all(k.kerchief != -1 for k in s.knights if k.status == FIT):
             return self._begin_challenges(s)
@@ -544,6 +579,11 @@ class RidderToernooi(Game):
             raise RuleViolation(P + "R6", f"{self.lid(s, x)} is not seat {seat}'s lady")
         if lady.knight != -1:
             raise RuleViolation(P + "R6", f"{self.lid(s, x)}'s kerchief already lies on {self.kid(s, lady.knight)}")
+        due = self.due_again(s, seat)
+        if due and x not in due:
+            raise RuleViolation(P + "R6", f"{' or '.join(self.lid(s, y) for y in due)} was rejected and offers her "
+                                "kerchief again now that her player is at turn (option rejected_lady_next), before "
+                                f"{self.lid(s, x)}")
         if kn.status != FIT:
             raise RuleViolation(P + "R6", f"{self.kid(s, k)} does not take part in the day (or is beaten)")
         if k in lady.rejected:
@@ -623,28 +663,44 @@ class RidderToernooi(Game):
     def _a_roll(self, s: State, seat, data) -> State:
         faces = data["faces"]
         duel = s.duel
-        if duel.a_faces is None:
-            return s._replace(duel=duel._replace(a_faces=tuple(faces)))
         mounted = duel.mode == MOUNTED
         lo = 1 if mounted else 4
         a, d = duel.a, duel.d
+        if duel.a_faces is None:
+            # R9: "De aanvaller dobbelt eerst en eventuele treffers worden vastgehouden (het houten blokje in de
+            # lijst met verwondingen wordt verschoven). Daarna gooit de verdediger." The attacker's hits go on the
+            # defender's wound track now; the round is judged once the defender has rolled too.
+            kd = s.knights[d]
+            on_d = hits(faces, kd.cover, lo)
+            if on_d:
+                kd = kd._replace(wounds=kd.wounds + on_d)
+                s = s._replace(knights=_put(s.knights, d, kd))
+            s = s._replace(duel=duel._replace(a_faces=tuple(faces), dealt=on_d))
+            if s.cfg.both_eliminated == "attacker_first" and kd.wounds >= ELIMINATED_AT:
+                # open point 10, "Eerst gooit de aanvaller": out before he strikes back; he does not roll
+                return self._finish(s._replace(duel=s.duel._replace(a_faces=None, dealt=-1, rounds=duel.rounds + 1)), a)
+            return s
         ka, kd = s.knights[a], s.knights[d]
-        on_d, on_a = hits(duel.a_faces, kd.cover, lo), hits(faces, ka.cover, lo)
+        on_a = hits(faces, ka.cover, lo)
         knights = list(s.knights)
+        if duel.dealt >= 0:
+            on_d = duel.dealt  # already on the defender's track
+        else:  # a snapshot taken before the attacker's hits were marked at once
+            on_d = hits(duel.a_faces, kd.cover, lo)
+            if on_d:
+                kd = knights[d] = kd._replace(wounds=kd.wounds + on_d)
         if on_a:
             ka = knights[a] = ka._replace(wounds=ka.wounds + on_a)
-        if on_d:
-            kd = knights[d] = kd._replace(wounds=kd.wounds + on_d)
         ea, ed = ka.wounds >= ELIMINATED_AT, kd.wounds >= ELIMINATED_AT
         if mounted and not ea and not ed and on_d == 0 and on_a == 0:
             n = duel.rerolls + 1
             extra = {"every": 1, "first_only": 1 if n == 1 else 0, "cumulative": n}[s.cfg.woedend]
-            s = s._replace(duel=duel._replace(a_faces=None, rounds=duel.rounds + 1, rerolls=n, extra=extra))
+            s = s._replace(duel=duel._replace(a_faces=None, dealt=-1, rounds=duel.rounds + 1, rerolls=n, extra=extra))
             if s.cfg.woedend != "cumulative" and self._stalemate(s, MOUNTED, extra):
                 return self._finish(s, None)
             return s
         both_fell = mounted and on_a and on_d
-        duel = duel._replace(a_faces=None, rounds=duel.rounds + 1,
+        duel = duel._replace(a_faces=None, dealt=-1, rounds=duel.rounds + 1,
                              **({"mode": FOOT, "extra": 0} if both_fell else {}))
         s = s._replace(knights=tuple(knights), duel=duel)
         if ea or ed:
@@ -662,7 +718,7 @@ class RidderToernooi(Game):
         return not can_hit(self.base_dice(s, d.a) + extra, kd.cover, lo) and not can_hit(self.base_dice(s, d.d) + extra, ka.cover, lo)
 
     def _next_foot_round(self, s: State) -> State:
-        s = s._replace(phase=ROLL, duel=s.duel._replace(a_faces=None, extra=0, asked=0))
+        s = s._replace(phase=ROLL, duel=s.duel._replace(a_faces=None, dealt=-1, extra=0, asked=0))
         if self._stalemate(s, FOOT, 0):
             return self._finish(s, None)
         return s
@@ -850,8 +906,10 @@ class RidderToernooi(Game):
             return [Move("participate", seat, {"knights": [kid(s, k) for k in sub]})
                     for n in range(len(own) + 1) for sub in combinations(own, n)]
         if ph == KERCHIEF:
+            due = self.due_again(s, seat)
             return [Move("kerchief", seat, {"lady": self.lid(s, x), "knight": kid(s, k)})
-                    for x, lady in enumerate(s.ladies) if lady.owner == seat for k in self.lady_targets(s, x)]
+                    for x, lady in enumerate(s.ladies) if lady.owner == seat and (not due or x in due)
+                    for k in self.lady_targets(s, x)]
         if ph == PREFER:
             _, inc, new = s.pending
             return [Move("prefer", seat, {"lady": self.lid(s, x)}) for x in (inc, new)]
@@ -942,8 +1000,11 @@ class RidderToernooi(Game):
                     "woedend": d.rerolls > 0 and d.mode == MOUNTED, "extra_dice": d.extra, "rerolls": d.rerolls,
                     "rounds": d.rounds, "deciding": d.deciding,
                     "attacker_roll": None if d.a_faces is None else list(d.a_faces),
+                    # the wounds that roll put on the defender's track (already in his "wounds")
+                    "attacker_hits": None if d.a_faces is None or d.dealt < 0 else d.dealt,
                     "to_roll": self.kid(s, self._roller(s)) if s.phase == ROLL else None,
-                    "dice_to_roll": self.dice_now(s, self._roller(s)) if s.phase == ROLL else None}
+                    "dice_to_roll": self.dice_now(s, self._roller(s)) if s.phase == ROLL else None,
+                    "dice_to_roll_min": self.dice_least(s, self._roller(s)) if s.phase == ROLL else None}
         return {
             "phase": s.phase, "day": s.day, "days": s.cfg.days,
             "start_player": s.start if s.start >= 0 else None,

@@ -49,7 +49,13 @@ round; both rolls are evaluated together.
   the mounted round in which both fell — the attacker may give up, then the
   defender (open point 9); who gives up loses. A knight who reaches 10 wounds
   is out of the tournament and loses (R13); if both reach 10 in the same round
-  both are out and nobody wins (open point 10).
+  both are out and nobody wins (open point 10, ``both_eliminated`` ``no_winner``,
+  the default). With ``attacker_first`` ("Eerst gooit de aanvaller") the
+  attacker's hits count first: a defender they put at 10 wounds is out before
+  he rolls, the attacker wins and takes no wounds in that round.
+* *Woedend die.* With the option ``woedend_die`` ``optional`` a knight may
+  leave the woedend die out; it can only add hits for him, so these odds
+  assume that he rolls it.
 
 The duel is a Markov chain over the wound pair ``(wounds_a, wounds_b)``:
 wounds never decrease and every non-null round adds at least one, so
@@ -110,6 +116,7 @@ from operator import mul
 from typing import Mapping, Sequence, Union
 
 __all__ = [
+    "BOTH_ELIMINATED",
     "DEFAULT_POLICY",
     "DEFAULT_WOEDEND",
     "ELIMINATED_AT",
@@ -159,6 +166,15 @@ class WoedendMode(str, Enum):
 
 
 DEFAULT_WOEDEND = WoedendMode.EVERY
+
+#: Open point 10: both knights reach 10 wounds in one round.
+BOTH_ELIMINATED = ("no_winner", "attacker_first")
+
+
+def _attacker_first(both_eliminated: str) -> bool:
+    if both_eliminated not in BOTH_ELIMINATED:
+        raise ValueError(f"both_eliminated: must be 'no_winner' or 'attacker_first', got {both_eliminated!r}")
+    return both_eliminated == "attacker_first"
 
 Cover = Union[Sequence[int], Mapping[Union[int, str], int]]
 
@@ -490,13 +506,15 @@ class _Foot:
     distribution is one C-level call: P = pA + i·pB, Q = pN + i·rounds,
     O = outA + i·outB."""
 
-    __slots__ = ("a", "b", "pol_a", "pol_b", "lo_a", "lo_b", "degenerate", "null", "mu_a", "mu_b",
+    __slots__ = ("a", "b", "pol_a", "pol_b", "lo_a", "lo_b", "first", "degenerate", "null", "mu_a", "mu_b",
                  "P", "Q", "O", "CP", "CQ", "CO", "gave_up")
 
     def __init__(self, a: Sequence[float], b: Sequence[float], pol_a: GiveUp, pol_b: GiveUp,
-                 lo_a: int, lo_b: int) -> None:
+                 lo_a: int, lo_b: int, first: bool = False) -> None:
         # a: hits the attacker deals (wounds to B); b: hits the defender deals.
+        # first: the attacker's hits count first (both_eliminated attacker_first).
         self.a, self.b = a, b
+        self.first = first
         self.pol_a, self.pol_b = pol_a, pol_b
         self.lo_a, self.lo_b = lo_a, lo_b
         null = a[0] * b[0]
@@ -548,11 +566,16 @@ class _Foot:
                 sP = b0 * r0P + sum(map(mul, bj, colP[wa + 1:]))
                 sQ = b0 * r0Q + sum(map(mul, bj, colQ[wa + 1:]))
                 sO = b0 * r0O + sum(map(mul, bj, colO[wa + 1:]))
-                # j >= ka: the attacker is out; nobody wins if the defender is out too
+                # j >= ka: the attacker is out; nobody wins if the defender is out too,
+                # unless the attacker's hits count first: then the defender, out, never rolled
                 if tbk:
-                    sP += tbk * (1.0 - tak) * 1j
-                    sQ += tbk * tak
-                    sO += tbk * (1.0 + tak * 1j)
+                    if self.first:
+                        sP += tbk * ((1.0 - tak) * 1j + tak)
+                        sO += tbk * ((1.0 - tak) + tak * 1j)
+                    else:
+                        sP += tbk * (1.0 - tak) * 1j
+                        sQ += tbk * tak
+                        sO += tbk * (1.0 + tak * 1j)
                 cP = sP * inv
                 cQ = sQ * inv + 1j  # one more non-null round
                 cO = sO * inv
@@ -576,7 +599,9 @@ class _Foot:
         """The value vector of packed sums (linear, so sums may be packed first)."""
         rounds = Q.imag
         scale = rounds / (1.0 - self.null)
-        return (P.real, P.imag, Q.real, 0.0, scale * self.mu_b, scale * self.mu_a, O.real, O.imag)
+        # attacker_first: in the round that puts the defender out (O.imag: its chance) he does not roll
+        taken = scale - O.imag if self.first else scale
+        return (P.real, P.imag, Q.real, 0.0, taken * self.mu_b, scale * self.mu_a, O.real, O.imag)
 
     def value(self, wa: int, wb: int) -> tuple:
         """After a complete round at (wa, wb), both under 10: give-up check, then fight on."""
@@ -612,17 +637,17 @@ _FOOT_CACHE_SIZE = 1024
 
 
 def _foot_solution(dice_a: int, foot_a: tuple, dice_b: int, foot_b: tuple, pol_a: GiveUp, pol_b: GiveUp,
-                   lo_a: int, lo_b: int) -> _Foot:
+                   lo_a: int, lo_b: int, first: bool = False) -> _Foot:
     """The foot fight of two pools, solved for every wound pair from
     (lo_a, lo_b) up. It does not depend on the wounds, so one solution serves
     every duel of these pools that starts at or above its lower bounds; a
     request below them solves again with the lower bounds."""
-    key = (dice_a, foot_a, dice_b, foot_b, pol_a, pol_b)
+    key = (dice_a, foot_a, dice_b, foot_b, pol_a, pol_b, first)
     foot = _FOOT_CACHE.get(key)
     if foot is None or foot.lo_a > lo_a or foot.lo_b > lo_b:
         if foot is not None:
             lo_a, lo_b = min(lo_a, foot.lo_a), min(lo_b, foot.lo_b)
-        foot = _Foot(_hit_dist(dice_a, *foot_b), _hit_dist(dice_b, *foot_a), pol_a, pol_b, lo_a, lo_b)
+        foot = _Foot(_hit_dist(dice_a, *foot_b), _hit_dist(dice_b, *foot_a), pol_a, pol_b, lo_a, lo_b, first)
         if len(_FOOT_CACHE) >= _FOOT_CACHE_SIZE:
             _FOOT_CACHE.clear()
         _FOOT_CACHE[key] = foot
@@ -647,7 +672,8 @@ def _dist_pair(att: Fighter, dfd: Fighter, phase: str, extra: int) -> tuple[tupl
 def _mounted_level(a: Sequence[float], b: Sequence[float], wa0: int, wb0: int, foot: _Foot) -> tuple[list, float]:
     """One mounted round: the unnormalised value vector over its outcomes with
     at least one hit, and P(no hit on either side). ``a``: the attacker's hits
-    (wounds to the defender), ``b``: the defender's."""
+    (wounds to the defender), ``b``: the defender's. ``foot.first``: the
+    attacker's hits count first (a defender they put out does not roll)."""
     a0, b0 = a[0], b[0]
     ta, tb = _tails(a), _tails(b)
     mu_a = sum(i * p for i, p in enumerate(a))
@@ -666,6 +692,12 @@ def _mounted_level(a: Sequence[float], b: Sequence[float], wa0: int, wb0: int, f
         a_out,  # whoever hits the attacker to 10 puts him out, whatever else happens
         b_out,
     ]
+    if foot.first:
+        # the attacker's hits count first: a defender at 10 does not roll, the attacker wins
+        v[0] += a_out * b_out
+        v[2] = 0.0
+        v[4] = mu_b * (1.0 - b_out)
+        v[6] = a_out * (1.0 - b_out)
     # both fall and both stay under 10: on foot at (wa0+j, wb0+i), after the give-up check
     if foot.degenerate:
         for j in range(1, min(len(b), ka)):
@@ -696,24 +728,27 @@ def _foot_prob(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def duel_odds(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_POLICY,
-              woedend_mode: Union[WoedendMode, str] = DEFAULT_WOEDEND) -> DuelOdds:
+              woedend_mode: Union[WoedendMode, str] = DEFAULT_WOEDEND,
+              both_eliminated: str = "no_winner") -> DuelOdds:
     """The exact odds of a duel from its first mounted round (R9–R13).
 
     ``policy``: a :class:`GiveUp`, its string form, or a pair (attacker,
     defender); default ``never`` (R27: fight to 10 wounds). ``woedend_mode``:
-    ``every`` (default), ``first_only`` or ``cumulative``."""
+    ``every`` (default), ``first_only`` or ``cumulative``. ``both_eliminated``
+    (open point 10): ``no_winner`` (default) or ``attacker_first``."""
     if not isinstance(attacker, Fighter) or not isinstance(defender, Fighter):
         raise ValueError("attacker and defender must be Fighter values")
     pol_a, pol_b = _policies(policy)
     mode = WoedendMode(woedend_mode)
-    return _duel(attacker, defender, pol_a, pol_b, mode)
+    return _duel(attacker, defender, pol_a, pol_b, mode, _attacker_first(both_eliminated))
 
 
 @lru_cache(maxsize=8192)
-def _duel(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp, mode: WoedendMode) -> DuelOdds:
+def _duel(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp, mode: WoedendMode,
+          first: bool = False) -> DuelOdds:
     wa0, wb0 = att.wounds, dfd.wounds
     foot = _foot_solution(att.dice, att.foot, dfd.dice, dfd.foot, pol_a, pol_b,
-                          min(wa0 + 1, ELIMINATED_AT - 1), min(wb0 + 1, ELIMINATED_AT - 1))
+                          min(wa0 + 1, ELIMINATED_AT - 1), min(wb0 + 1, ELIMINATED_AT - 1), first)
 
     def level(extra: int) -> tuple[list, float, float]:
         a, b = _dist_pair(att, dfd, "mounted", extra)
@@ -766,25 +801,27 @@ def _duel(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp, mode: Woeden
                     defender_out=total[7], foot=foot_p, woedend=q0)
 
 
-def foot_odds(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_POLICY) -> DuelOdds:
+def foot_odds(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_POLICY,
+              both_eliminated: str = "no_winner") -> DuelOdds:
     """The odds of a foot fight from the knights' current wounds, if both
     fight the next round (nobody gives up now) and follow ``policy`` after
     it. Wounds in the result are those still to be taken."""
     if not isinstance(attacker, Fighter) or not isinstance(defender, Fighter):
         raise ValueError("attacker and defender must be Fighter values")
     pol_a, pol_b = _policies(policy)
-    return _foot_odds(attacker, defender, pol_a, pol_b)
+    return _foot_odds(attacker, defender, pol_a, pol_b, _attacker_first(both_eliminated))
 
 
 @lru_cache(maxsize=4096)
-def _foot_odds(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp) -> DuelOdds:
-    foot = _foot_solution(att.dice, att.foot, dfd.dice, dfd.foot, pol_a, pol_b, att.wounds, dfd.wounds)
+def _foot_odds(att: Fighter, dfd: Fighter, pol_a: GiveUp, pol_b: GiveUp, first: bool = False) -> DuelOdds:
+    foot = _foot_solution(att.dice, att.foot, dfd.dice, dfd.foot, pol_a, pol_b, att.wounds, dfd.wounds, first)
     v = foot.cont(att.wounds, dfd.wounds)
     return DuelOdds(attacker_wins=v[0], defender_wins=v[1], nobody=v[2], undecided=v[3], attacker_wounds=v[4],
                     defender_wounds=v[5], attacker_out=v[6], defender_out=v[7], foot=1.0, woedend=0.0)
 
 
-def give_up_decision(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_POLICY) -> str | None:
+def give_up_decision(attacker: Fighter, defender: Fighter, policy: PolicyArg = DEFAULT_POLICY,
+                     both_eliminated: str = "no_winner") -> str | None:
     """After a complete round with both on foot at their current wounds: who
     gives up under ``policy`` — ``"attacker"`` (he declares first),
     ``"defender"`` or ``None``."""
@@ -794,5 +831,5 @@ def give_up_decision(attacker: Fighter, defender: Fighter, policy: PolicyArg = D
     if pol_a.kind == "never" and pol_b.kind == "never":
         return None
     foot = _foot_solution(attacker.dice, attacker.foot, defender.dice, defender.foot, pol_a, pol_b,
-                          attacker.wounds, defender.wounds)
+                          attacker.wounds, defender.wounds, _attacker_first(both_eliminated))
     return {0: None, 1: "attacker", 2: "defender"}[foot.decision(attacker.wounds, defender.wounds)]

@@ -20,25 +20,30 @@ RULES: dict[str, str] = {
     "participating knight, own or foreign; a knight carries one kerchief; if he already carries one, the lady with "
     "more matches (overeenstemmingen) of her attributes with his preferences (voorliefdes) keeps him, on equal "
     "counts the rank order decides (the newcomer wins only if her matches rank higher), and on identical matches "
-    "the knight's player chooses; the rejected lady offers again on her player's next turn, never again to a knight "
-    "who rejected her that day.",
+    "the knight's player chooses; the rejected lady offers again on her player's next turn (option "
+    "rejected_lady_next: she must go first then, or any of his free ladies may), never again to a knight who "
+    "rejected her that day.",
     P + "R7": "On day 1 every participating knight must carry a kerchief: the kerchief phase does not end while a "
     "knight is bare and a lady can still be offered to him.",
     P + "R8": "Challenges (uitdagen): from the start player clockwise each player challenges with one of his fit "
     "(strijdvaardige) knights a fit knight of another player; the challenged knight must accept; a player's own "
     "knights never fight each other.",
-    P + "R9": "Mounted round (strijd te paard): the attacker rolls his dice, then the defender; only 1, 2 and 3 hit, "
-    "and each covered field of a face blocks one die of that face; every hit is one wound.",
+    P + "R9": "Mounted round (strijd te paard): the attacker rolls his dice and his hits are marked on the "
+    "defender's wound track at once (vastgehouden), then the defender rolls; both rolls are judged together; only "
+    "1, 2 and 3 hit, and each covered field of a face blocks one die of that face; every hit is one wound.",
     P + "R10": "A knight wounded on horseback falls off (valt van het paard); if exactly one falls, the other wins "
     "once both have rolled.",
     P + "R11": "Woedend: if neither knight hits in the mounted round, both roll again with one extra die for that "
-    "round only (option woedend: every / first_only / cumulative).",
+    "round only (option woedend: every / first_only / cumulative); option woedend_die: the extra die is "
+    "required, or optional ('mag ... gebruiken').",
     P + "R12": "If both fall they fight on foot (te voet): rounds of attacker then defender, only 4, 5 and 6 hit, "
     "blocked by foot fields, until one knight gives up (opgeven) after a round or reaches 10 wounds.",
-    P + "R13": "A knight with 10 or more wounds is out of the whole tournament (uit het toernooi).",
+    P + "R13": "A knight with 10 or more wounds is out of the whole tournament (uit het toernooi); both at 10 in one "
+    "round: both out and nobody wins, or (option both_eliminated attacker_first) the attacker's hits count first "
+    "and the defender they put out does not strike back.",
     P + "R14": "The winner of a duel gets +1 premium (premie), and so does the lady whose kerchief he carries.",
     P + "R15": "The loser is out for the rest of the day: he can neither challenge nor be challenged, and his lady "
-    "collects no more premiums that day.",
+    "collects no more premiums that day (option lady_bonus_after_loss: whether the day bonus still reaches her).",
     P + "R16": "After a duel the next player clockwise challenges (de linkerbuurman).",
     P + "R17": "The day ends when at most one fit knight is left or all fit knights belong to one player.",
     P + "R18": "Day winner (dagwinnaar): the knight with the most premiums; a tie between knights of one player is "

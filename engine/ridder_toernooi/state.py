@@ -45,6 +45,11 @@ class Config(NamedTuple):
     lady_bonus_after_loss: bool
     final_bonus_ties: str
     deciding_duel: bool
+    # Options added after engine version 1 was first recorded: a setup (or a
+    # snapshot) from before them reads as their defaults, today's behaviour.
+    rejected_lady_next: bool = False
+    woedend_die: str = "required"
+    both_eliminated: str = "no_winner"
 
 
 class Knight(NamedTuple):
@@ -79,6 +84,11 @@ class Duel(NamedTuple):
     rounds: int  # rounds fought
     deciding: bool
     asked: int  # give-up phase: 0 attacker to declare, 1 defender
+    #: the wounds the attacker's roll of this round has put on the defender's
+    #: track already (R9: "eventuele treffers worden vastgehouden"); -1 while
+    #: the attacker has not rolled, and in a snapshot taken before the hits
+    #: were marked at once (the defender's roll marks them then)
+    dealt: int = -1
 
 
 class State(NamedTuple):
@@ -130,7 +140,7 @@ def encode(s: State) -> dict[str, Any]:
         "pending": list(s.pending) if s.pending else None,
         "duel": None if s.duel is None else [
             s.duel.a, s.duel.d, s.duel.mode, None if s.duel.a_faces is None else list(s.duel.a_faces),
-            s.duel.extra, s.duel.rerolls, s.duel.rounds, s.duel.deciding, s.duel.asked],
+            s.duel.extra, s.duel.rerolls, s.duel.rounds, s.duel.deciding, s.duel.asked, s.duel.dealt],
         "tied": list(s.tied),
         "picks": list(s.picks),
         "champion": s.champion,

@@ -223,8 +223,10 @@ def ref_policy(spec: str, own: int, p_win: float) -> bool:
     return False
 
 
-def reference_duel(att: Fighter, dfd: Fighter, pol_a: str, pol_b: str, mode: str) -> dict:
-    """Value vectors (pA, pB, pN, pU, wounds A, wounds B, out A, out B)."""
+def reference_duel(att: Fighter, dfd: Fighter, pol_a: str, pol_b: str, mode: str, first: bool = False) -> dict:
+    """Value vectors (pA, pB, pN, pU, wounds A, wounds B, out A, out B).
+    ``first``: both_eliminated attacker_first, a defender the attacker's hits put
+    at 10 does not roll."""
     foot_a = ref_dist(att.dice, dfd.foot, (4, 5, 6))  # hits the attacker deals on foot
     foot_b = ref_dist(dfd.dice, att.foot, (4, 5, 6))
     null = foot_a[0] * foot_b[0]
@@ -249,7 +251,11 @@ def reference_duel(att: Fighter, dfd: Fighter, pol_a: str, pol_b: str, mode: str
             for j, pb in enumerate(foot_b):
                 if i == 0 and j == 0:
                     continue
-                rest = [r + pa * pb * x for r, x in zip(rest, after_round(wa + j, wb + i, j, i))]
+                if first and wb + i >= 10:  # out before he strikes back
+                    vec = [1, 0, 0, 0, 0, i, 0, 1]
+                else:
+                    vec = after_round(wa + j, wb + i, j, i)
+                rest = [r + pa * pb * x for r, x in zip(rest, vec)]
         c = [0.0] * 8
         for _ in range(100_000):  # c = rest + null * c, iterated to its fixed point
             nxt = [r + null * x for r, x in zip(rest, c)]
@@ -291,6 +297,8 @@ def reference_duel(att: Fighter, dfd: Fighter, pol_a: str, pol_b: str, mode: str
                     vec = [1, 0, 0, 0, 0, i, 0, 1 if wb0 + i >= 10 else 0]
                 elif i == 0:
                     vec = [0, 1, 0, 0, j, 0, 1 if wa0 + j >= 10 else 0, 0]
+                elif first and wb0 + i >= 10:
+                    vec = [1, 0, 0, 0, 0, i, 0, 1]
                 else:
                     vec = after_round(wa0 + j, wb0 + i, j, i)
                 total = [t + p * x for t, x in zip(total, vec)]
@@ -344,6 +352,39 @@ def test_duel_odds_equal_the_reference_solver(att, dfd, pa, pb, mode):
     for k in KEYS:
         assert getattr(got, k) == pytest.approx(want[k], abs=1e-12), k
     assert sum(getattr(got, k) for k in KEYS[:4]) == pytest.approx(1.0, abs=1e-12)
+
+
+FIRST_CASES = [
+    (Fighter(3, (1, 0, 0), (0, 0, 0), wounds=8), Fighter(3, (0, 0, 1), (0, 0, 0), wounds=9), "never", "never",
+     "every"),
+    (Fighter(3, (0, 0, 0), (2, 2, 1), wounds=4), Fighter(2, (0, 0, 1), (1, 2, 2), wounds=2), "never", "never",
+     "first_only"),
+    (Fighter(3, (0, 0, 0), (1, 1, 1), wounds=3), Fighter(3, (0, 1, 0), (1, 0, 1), wounds=6), "wounds:6", "odds:0.3",
+     "every"),
+    (APOLLONIUS, HARALD, "never", "never", "cumulative"),
+    (Fighter(2, (0, 0, 0), (2, 2, 2)), Fighter(2, (0, 0, 0), (2, 2, 2)), "never", "never", "every"),
+]
+
+
+@pytest.mark.rule(R + "R13")
+@pytest.mark.parametrize("att,dfd,pa,pb,mode", FIRST_CASES)
+def test_attacker_first_odds_equal_the_reference_solver(att, dfd, pa, pb, mode):
+    """Open point 10, "Eerst gooit de aanvaller" (both_eliminated attacker_first):
+    a defender put at 10 by the attacker's hits does not roll, so nobody never
+    wins and the attacker takes no wounds in that round."""
+    got = duel_odds(att, dfd, (pa, pb), mode, "attacker_first")
+    want = reference_duel(att, dfd, pa, pb, mode, first=True)
+    for k in KEYS:
+        assert getattr(got, k) == pytest.approx(want[k], abs=1e-12), k
+    assert got.nobody == 0.0
+    assert sum(getattr(got, k) for k in KEYS[:4]) == pytest.approx(1.0, abs=1e-12)
+    base = duel_odds(att, dfd, (pa, pb), mode)
+    assert got.attacker_wins >= base.attacker_wins - 1e-12 and got.attacker_wounds <= base.attacker_wounds + 1e-12
+    foot = foot_odds(Fighter(att.dice, att.mounted, att.foot, 8), Fighter(dfd.dice, dfd.mounted, dfd.foot, 9),
+                     (pa, pb), "attacker_first")
+    assert foot.nobody == 0.0
+    with pytest.raises(ValueError, match="both_eliminated"):
+        duel_odds(att, dfd, (pa, pb), mode, "both")
 
 
 @pytest.mark.rule(R + "R11")

@@ -25,6 +25,10 @@ OPTIONS = st.fixed_dictionaries(
         "day_winner_metric": st.sampled_from(["day", "total", "survivors"]),
         "challenge_required": st.booleans(),
         "final_bonus_ties": st.sampled_from(["all", "none"]),
+        "lady_bonus_after_loss": st.booleans(),
+        "rejected_lady_next": st.booleans(),
+        "woedend_die": st.sampled_from(["required", "optional"]),
+        "both_eliminated": st.sampled_from(["no_winner", "attacker_first"]),
     },
 )
 
