@@ -9,8 +9,8 @@ from engine import all_games
 from engine.core import REFEREE
 
 from .accounts import LEAGUE_ROLES, MATCH_ROLES, NAME
-from .limits import (MAX_COMMENT, MAX_IDEMPOTENCY_KEY, MAX_PAGE, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_SAFE_INTEGER, MAX_SEAT,
-                     MAX_USER_NAME)
+from .limits import (MAX_COMMENT, MAX_IDEMPOTENCY_KEY, MAX_PAGE, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_SAFE_INTEGER,
+                     MAX_SEAT, MAX_USER_NAME)
 from .matches import GLYPHS
 
 
@@ -30,7 +30,7 @@ SEAT_DOC = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
 #: it, as a pattern both Python and JSON Schema (ECMA 262) read alike: no
 #: control character (Unicode Cc), line or paragraph separator (Zl, Zp), and
 #: at least one character that is not white space (``str.isspace``). A test
-#: holds it to the engine's check over every code point.
+#: holds it to the engine's check over every character where they could differ.
 _NOT_IN_NAMES = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
 _SPACE = r" \xa0\u1680\u2000-\u200a\u202f\u205f\u3000"
 NAME_PATTERN = rf"^[^{_NOT_IN_NAMES}]*[^{_NOT_IN_NAMES}{_SPACE}][^{_NOT_IN_NAMES}]*$"
@@ -266,7 +266,7 @@ class EventsArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "the log as a seat sees it; 'referee' for all of it; absent: the public view"},
+        metadata={"description": "the log as a seat sees it; 'referee' for all of it; 'public' or absent: the public view"},
     )
 
 
@@ -295,7 +295,7 @@ class ReviewArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "the review as a seat sees it; 'referee' for all of it; absent: the public view"},
+        metadata={"description": "the review as a seat sees it; 'referee' for all of it; 'public' or absent: the public view"},
     )
 
 
@@ -305,7 +305,7 @@ class StateArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "a seat's view; 'referee' for everything; absent for the public view"},
+        metadata={"description": "a seat's view; 'referee' for everything; 'public' or absent for the public view"},
     )
 
 

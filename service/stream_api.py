@@ -63,7 +63,7 @@ def max_seconds() -> int:
 
 class StreamArgs(Schema):
     seat = S.SeatOrReferee(load_default=None, allow_none=True, metadata={
-        "description": "the events as a seat sees them; 'referee' for all of them; absent: the public view"})
+        "description": "the events as a seat sees them; 'referee' for all of them; 'public' or absent: the public view"})
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=S.MAX_SEQ),
                            metadata={"description": "the first seq to send (a Last-Event-ID header overrides it)"})
     wait = fields.Integer(load_default=25, validate=validate.Range(min=0, max=300), metadata={
