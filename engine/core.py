@@ -75,6 +75,16 @@ class InvalidOptions(KroniekError):
     status = 400
 
 
+def player_count_text(counts: tuple[int, ...] | list[int]) -> str:
+    """The player counts as a sentence says them: "2", "2–4" (every count
+    between), "4 or 6", "2, 4 or 6"."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 @dataclass(frozen=True)
 class EventType:
     """One kind of event a game accepts.
@@ -133,6 +143,13 @@ class Game:
     version: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: Every player count the game allows, ascending. A game that does not
+    #: declare it allows every count from ``min_players`` to ``max_players``;
+    #: one with a gap declares it (Troje: 4 or 6, not 5).
+    player_counts: ClassVar[tuple[int, ...]]
+    #: The id of the rule (in ``rules``) that states the player counts, if the
+    #: game has one: a refused count names it, as any refusal names its rule.
+    player_counts_rule: ClassVar[str | None] = None
     #: JSON Schema of the options object; defaults are filled in by the framework.
     options_schema: ClassVar[dict[str, Any]]
     event_types: ClassVar[dict[str, EventType]]
@@ -148,6 +165,20 @@ class Game:
     #: view, so anyone may read seat views, legal moves and hints.
     hidden_information: ClassVar[bool] = True
     extra_info: dict[str, Any] = field(default_factory=dict)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "min_players") or not hasattr(cls, "max_players"):
+            return  # an abstract base: its games declare their counts
+        own = cls.__dict__.get("player_counts")
+        if own is None:  # not declared here: every count between this class's bounds
+            cls.player_counts = tuple(range(cls.min_players, cls.max_players + 1))
+        else:
+            counts = tuple(sorted(set(own)))
+            if not counts or counts[0] != cls.min_players or counts[-1] != cls.max_players:
+                raise TypeError(f"{cls.__name__}.player_counts {own!r} must run from min_players "
+                                f"{cls.min_players} to max_players {cls.max_players}")
+            cls.player_counts = counts
 
     # -- set-up -------------------------------------------------------------
     def check_options(self, options: dict[str, Any], players: int) -> None:
@@ -249,6 +280,7 @@ class Game:
             "id": self.id,
             "name": self.name,
             "summary": self.summary,
+            "player_counts": list(self.player_counts),
             "min_players": self.min_players,
             "max_players": self.max_players,
             "engine_version": self.version,

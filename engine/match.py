@@ -17,7 +17,8 @@ from typing import Any, Iterable, Iterator
 import fastjsonschema
 
 from . import registry
-from .core import CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Result, RuleViolation
+from .core import (CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Result, RuleViolation,
+                   UnknownGame, player_count_text)
 
 SETUP = "setup"
 UNDO = "undo"
@@ -202,12 +203,17 @@ def make_setup(
     seed: int | None = None,
 ) -> dict[str, Any]:
     """Validate a new match's parameters; return the data of its setup event."""
-    game = registry.get(game_id)
+    try:
+        game = registry.get(game_id)
+    except UnknownGame as exc:
+        raise UnknownGame(exc.message, field="game", **exc.details) from None
     check_player_names(players)
-    if not game.min_players <= len(players) <= game.max_players:
-        count = (str(game.min_players) if game.min_players == game.max_players
-                 else f"{game.min_players}–{game.max_players}")
-        raise InvalidOptions(f"{game.name} is played by {count} players, not {len(players)}", field="players")
+    if len(players) not in game.player_counts:
+        rule = {"rule": game.player_counts_rule} if game.player_counts_rule else {}
+        raise InvalidOptions(
+            f"{game.name} is played by {player_count_text(game.player_counts)} players, not {len(players)}",
+            field="players", **rule,
+        )
     if mode not in MODES:
         raise MalformedEvent(f"mode must be one of {', '.join(MODES)}", field="mode")
     options = _fill_defaults(game.options_schema, options or {})
@@ -612,13 +618,17 @@ def decode(setup: dict[str, Any], obj: dict[str, Any]) -> MatchState:
 
 
 def rule_text(rule: str) -> str | None:
-    """The text of a rule id: ``core.*`` or ``<game id>.*``."""
+    """The text of a rule id: ``core.*``, ``<game id>.*``, or a rule of a game
+    whose ids have a prefix of their own (Troje's ``troje.*``)."""
     if rule in CORE_RULES:
         return CORE_RULES[rule]
     try:
-        return registry.get(rule.split(".", 1)[0]).rules.get(rule)
+        text = registry.get(rule.split(".", 1)[0]).rules.get(rule)
     except KroniekError:
-        return None
+        text = None
+    if text is None:
+        text = next((game.rules[rule] for game in registry.all_games() if rule in game.rules), None)
+    return text
 
 
 __all__ = [

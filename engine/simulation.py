@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import match as M
 from . import registry
-from .core import CHANCE, Game, InvalidOptions, Move
+from .core import CHANCE, Game, InvalidOptions, Move, player_count_text
 
 #: A bot: ``bot(game, state, seat, rng) -> Move``, a legal move for ``seat``
 #: (with the seat's secret as keyword ``secret`` when its game declares secrets).
@@ -156,11 +156,9 @@ def check_players(game_id: str, players: int) -> Game:
     """The registered game, if ``players`` may play it (else ``ValueError``,
     which the CLI shows as a usage error)."""
     game = registry.get(game_id)
-    if not game.min_players <= players <= game.max_players:
-        count = (str(game.min_players) if game.min_players == game.max_players
-                 else f"{game.min_players}–{game.max_players}")
-        raise ValueError(f"{game.name} is played by {count} players, not {players}")
-    try:  # a count between the bounds that the game's own check refuses (Troje: 4 or 6, not 5)
+    if players not in game.player_counts:
+        raise ValueError(f"{game.name} is played by {player_count_text(game.player_counts)} players, not {players}")
+    try:  # a count the game allows that its own options check refuses (a board for other counts)
         M.make_setup(game_id, [f"P{i}" for i in range(players)], {}, mode="simulated", seed=0)
     except InvalidOptions as exc:
         if exc.details.get("field") == "players":

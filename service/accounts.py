@@ -37,7 +37,7 @@ import redis
 
 from engine.core import KroniekError
 
-from .errors import NotFound
+from .errors import BadRequest, Busy, NotFound
 
 TOKEN_PREFIX = "kr_"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
@@ -90,21 +90,28 @@ def new_token() -> str:
 
 def check_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name) or name == ANONYMOUS.name:
-        raise KroniekError(
+        raise BadRequest(
             "a user name is 1–64 letters, digits or _ . @ + -, starts with a letter or digit, and is not 'anonymous'",
-            field="name",
+            field="name", location="body",
         )
     return name
 
 
-def check_role(kind: str, role: Any, seat: Any = None) -> str:
+def check_role(kind: str, role: Any, seat: Any = None, seats: int | None = None) -> str:
+    """The role as stored (a player's names its seat: ``player:0``). ``seats``:
+    the match's players, which a player's seat must be below."""
     allowed = MATCH_ROLES if kind == "m" else LEAGUE_ROLES
     if role not in allowed:
-        raise KroniekError(f"role must be one of {', '.join(allowed)}", field="role")
+        raise BadRequest(f"role must be one of {', '.join(allowed)}", field="role", location="body")
     if role == "player":
         if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-            raise KroniekError("a player's role names their seat (an integer ≥ 0)", field="seat")
+            raise BadRequest("a player's role names their seat (an integer ≥ 0)", field="seat", location="body")
+        if seats is not None and seat >= seats:
+            raise BadRequest(f"seat must be 0–{seats - 1}: the match has {seats} players", field="seat",
+                             location="body", limit=seats - 1)
         return f"player:{seat}"
+    if seat is not None:
+        raise BadRequest(f"only a player's role names a seat, not {role}'s", field="seat", location="body")
     return role
 
 
@@ -183,7 +190,7 @@ class Accounts:
                     return user, token
                 except redis.WatchError:
                     continue
-        raise KroniekError("too many accounts were changed at once; try again", user=name)
+        raise Busy("too many accounts were changed at once; try again", user=name)
 
     def _token_record(self, user: User, token: str, now: str) -> bytes:
         # The user's admin flag rides along, so a request costs one lookup.

@@ -13,7 +13,7 @@ from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
 from . import schemas as S
 from .access import Access, user_of
 from .accounts import acl_fields, check_role
-from .errors import BadRequest, Forbidden, NotFound, Unauthorized
+from .errors import BadRequest, Forbidden, MalformedRequest, NotFound, Unauthorized
 from .gate import Blueprint, plain_loader
 from .limits import MAX_IDEMPOTENCY_KEY
 from .matches import Appended, MatchService
@@ -26,7 +26,8 @@ ERRORS = {
     401: "no token, or not a valid one (send 'Authorization: Bearer <token>')",
     403: "the token's user lacks the role this needs",
     404: "no such match, game, league, user or tree (yet)",
-    409: "expected_seq is not the latest seq (seq_conflict), or the stored log no longer replays (corrupt_log)",
+    409: "expected_seq is not the latest seq (seq_conflict), the stored log no longer replays (corrupt_log), "
+         "or too many writers at once (busy: send it again)",
     422: "the rules forbid this move",
 }
 
@@ -175,7 +176,9 @@ _plain_event = plain_loader(S.EventIn()) or (lambda body: None)
 class Events(MethodView):
     init_every_request = False  # no state on the view: one instance, not one per request
 
-    @_doc_only(matches.arguments(S.EventIn, error_status_code=400), matches.response(201, S.AppendOut))
+    @_doc_only(matches.arguments(S.EventIn, error_status_code=400),
+               matches.arguments(S.AppendHeaders, location="headers", error_status_code=400),
+               matches.response(201, S.AppendOut))
     @_doc_errors(matches, 400, 401, 403, 404, 409, 422)
     def post(self, match_id):
         """Append an event (a move, a chance outcome, or an undo): a recorder's or referee's
@@ -191,8 +194,8 @@ class Events(MethodView):
                        svc.store, match_id)
         key = req.environ.get("HTTP_IDEMPOTENCY_KEY")  # what req.headers.get("Idempotency-Key") reads
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
-            raise BadRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
-                             field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
+            raise MalformedRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
+                                   field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
         answer = svc.append(
             match_id,
             body["type"],
@@ -232,7 +235,8 @@ class State(MethodView):
         ms = service().state_at(match_id, args["at"])
         seat = args["seat"]
         if isinstance(seat, int) and seat >= len(ms.players):
-            raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
+                             location="query")
         return {"match": match_id, "viewer": seat, **ms.view(seat)}
 
 
@@ -245,7 +249,9 @@ class LegalMoves(MethodView):
         """The moves a seat may enter now (without a seat: the table's moves)
 
         Where the table's moves depend on hidden cards (BraveRats with secret
-        hands), they are a recorder's or referee's, like the referee's view."""
+        hands), they are a recorder's or referee's, like the referee's view.
+        `seat=referee` lists every move that can be entered now, the table's
+        and each acting seat's (a recorder's or referee's)."""
         guard_view(match_id, args["seat"])
         if args["seat"] is None and service().table_moves_hidden(match_id):
             guard_view(match_id, REFEREE)
@@ -253,7 +259,7 @@ class LegalMoves(MethodView):
 
 
 class HintArgs(S.Schema):
-    seat = S.fields.Integer(required=True, validate=S.validate.Range(min=0))
+    seat = S.seat_field(required=True, metadata={"description": "the seat whose moves to judge"})
     budget = S.fields.Integer(load_default=200_000, validate=S.validate.Range(min=1, max=5_000_000),
                               metadata={"description": "solver nodes; past it a move is judged unknown"})
 
@@ -332,7 +338,8 @@ class Roles(MethodView):
 
 def grant_role(kind: str, object_id: str, body: dict) -> dict:
     """Give ``body["user"]`` a role on a match or league (the caller checked who may)."""
-    role = check_role(kind, body["role"], body.get("seat"))
+    seats = len(service().current(object_id).players) if kind == "m" else None
+    role = check_role(kind, body["role"], body.get("seat"), seats)
     access().accounts.user(body["user"])  # 404 for an unknown user
     roles = access().accounts.grant(kind, object_id, body["user"], role)
     return {"match" if kind == "m" else "league": object_id, "user": body["user"], "roles": roles}

@@ -166,6 +166,25 @@ def _stop_children(children: list[subprocess.Popen], warm: float = 10.0, cold: f
             child.wait()
 
 
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="as GET /api/games answers")
+def games(as_json: bool) -> None:
+    """List the games: id, name and the player counts each allows."""
+    from engine import all_games
+    from engine.core import player_count_text
+
+    infos = [game.info() for game in all_games()]
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"games": infos}, ensure_ascii=False, indent=2))
+        return
+    counts = {info["id"]: f"{player_count_text(info['player_counts'])} players" for info in infos}
+    id_width, count_width = max(map(len, counts)), max(map(len, counts.values()))
+    for info in infos:
+        click.echo(f"{info['id']:<{id_width}}  {counts[info['id']]:<{count_width}}  {info['name']}")
+
+
 #: Games with a simulator: id -> "module:function". The function takes
 #: (games, players, strategies, seed, progress=callback) and returns a summary.
 SIMULATORS = {
@@ -386,7 +405,7 @@ _token_option = click.option("--token", envvar="KRONIEK_TOKEN", default=None,
 
 @main.command("export")
 @click.argument("match_id")
-@click.option("--seat", default=None, help="a seat number, or referee; without it: the public view")
+@click.option("--seat", default=None, help="a seat number, referee, or public (the same as leaving it out)")
 @click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-", help="file (default: stdout)")
 @_url_option
 @_token_option

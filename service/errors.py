@@ -22,6 +22,15 @@ class SeqConflict(KroniekError):
         )
 
 
+class Busy(KroniekError):
+    """Too many writers changed the same match, league or accounts at once (or
+    a fresh id collided): nothing was written, and the same request may be
+    sent again."""
+
+    code = "busy"
+    status = 409
+
+
 class IdempotencyMismatch(KroniekError):
     code = "idempotency_key_reused"
     status = 422
@@ -39,6 +48,14 @@ class CorruptLog(KroniekError):
 
 class BadRequest(KroniekError):
     code = "bad_request"
+    status = 400
+
+
+class MalformedRequest(KroniekError):
+    """A value the OpenAPI document refuses, checked by the view itself rather
+    than its schema (a header the view reads): the answer the schema would give."""
+
+    code = "malformed_request"
     status = 400
 
 

@@ -36,7 +36,7 @@ class GameDataList(MethodView):
         user = access().require_user()
         doc = request.get_json(silent=True)
         if doc is None:
-            raise BadRequest("the body must be a JSON document", field="body")
+            raise BadRequest("the body must be a JSON document", field="$", location="body")
         summary, created = data_store().put(game_id, kind, doc, user.name)
         return summary, 201 if created else 200
 

@@ -27,19 +27,21 @@ def allowed(action: str, league_id: str) -> str:
 
 
 class LeagueCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_LEAGUE_NAME))
-    game = fields.String(required=True, metadata={"example": "braverats"})
+    name = S.name_field(MAX_LEAGUE_NAME, "a league's name", required=True)
+    game = fields.String(required=True, metadata={"example": "braverats", "enum": S.GAME_IDS,
+                                                  "description": "a game's id (GET /api/games); another is a 404"})
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
     rounds = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=1000),
                             metadata={"description": "Swiss and tables: how many rounds"})
     rules = fields.Nested(RulesSchema, load_default=dict,
                           metadata={"description": "points (win, draw, loss, bye …) and tiebreaks"})
-    players = fields.List(fields.String(validate=validate.Length(min=1, max=MAX_PLAYER_NAME)), load_default=list,
-                          validate=validate.Length(max=MAX_LEAGUE_PLAYERS))
+    players = fields.List(S.name_field(MAX_PLAYER_NAME), load_default=list,
+                          validate=validate.Length(max=MAX_LEAGUE_PLAYERS),
+                          metadata={"description": "the names distinct (ignoring case and surrounding white space)"})
 
 
 class PlayerIn(Schema):
-    player = fields.String(required=True, validate=validate.Length(min=1, max=MAX_PLAYER_NAME))
+    player = S.name_field(MAX_PLAYER_NAME, required=True)
 
 
 class ResultIn(Schema):
@@ -47,9 +49,11 @@ class ResultIn(Schema):
 
 
 class ForfeitIn(Schema):
-    round = fields.Integer(strict=True, required=True)
-    board = fields.Integer(strict=True, required=True)
-    forfeited = fields.List(fields.String(validate=validate.Length(max=MAX_PLAYER_NAME)), required=True,
+    round = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=S.MAX_SEQ),
+                           metadata={"description": "a paired round (from 1)"})
+    board = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=S.MAX_SEQ),
+                           metadata={"description": "a board of that round (from 1)"})
+    forfeited = fields.List(S.name_field(MAX_PLAYER_NAME), required=True,
                             validate=validate.Length(min=1, max=MAX_LEAGUE_PLAYERS))
     reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_REASON))
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from engine.core import KroniekError, MalformedEvent, RuleViolation
+from engine.core import MalformedEvent, RuleViolation
 from engine.match import REFUSED_IN_NAMES, check_player_name, check_player_names, name_key
 from leagues import league as L
 from leagues.archive import ranks_from_result
@@ -27,7 +27,7 @@ from leagues.standings import TIEBREAKS
 from replays import EventStore, audit_match, seal
 from replays.hashing import GENESIS, utc_now
 
-from .errors import LimitExceeded, NotFound
+from .errors import Busy, LimitExceeded, NotFound
 from .gate import check_value
 from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_POINTS, MAX_RANK_POINTS
 from .matches import MatchService
@@ -152,7 +152,7 @@ class LeagueService:
                 if self.on_results_changed is not None and type in ("result", "forfeit", "correction"):
                     self.on_results_changed(state.game)
                 return {"seq": event["seq"], "hash": event["hash"], "league": L.view(state)}
-        raise KroniekError("too many concurrent writers on this league; try again")
+        raise Busy("too many concurrent writers on this league; try again")
 
     # -- writing -------------------------------------------------------------------
     def create(self, name: str, game: str, format: str, rounds: int | None, rules: dict[str, Any],
@@ -170,7 +170,7 @@ class LeagueService:
         league_id = secrets.token_hex(8)
         setup = seal(1, "setup", None, data, utc_now(), recorded_by, GENESIS)
         if not self.store.create(league_id, [setup], {"name": name, "game": game, "format": format}, time.time(), acl):
-            raise KroniekError("league id collision; try again")
+            raise Busy("league id collision; try again")
         if self.on_head is not None:
             self.on_head(league_id, setup["seq"], setup["hash"])
         for player in players:

@@ -17,6 +17,7 @@ that no single request can fill the store or make a listing huge.
 
 from __future__ import annotations
 
+from engine import all_games
 from engine.match import MAX_PLAYER_NAME, MAX_SAFE_INTEGER
 from engine.notation import MAX_EVENTS, MAX_TEXT
 
@@ -39,6 +40,11 @@ MAX_QUERY_PARAMS = 32
 MAX_QUERY_VALUE = 1_000
 #: ``GET /api/matches?limit=``: the most matches one page lists
 MAX_PAGE = 500
+
+#: The most players any game takes; a seat is 0 to one less. A match's own
+#: players bound it further, which only the match can say (400 ``bad_request``).
+MAX_PLAYERS = max(game.max_players for game in all_games())
+MAX_SEAT = MAX_PLAYERS - 1
 
 #: a league's name, in characters
 MAX_LEAGUE_NAME = 200
@@ -89,6 +95,8 @@ LIMITS: tuple[tuple[str, str, str], ...] = (
     ("a player's name", f"1 to {MAX_PLAYER_NAME} characters",
      "not only white space; no control characters or line breaks; the names of a match (or a league) differ, "
      "ignoring case and surrounding white space"),
+    ("a seat", f"0 to {MAX_SEAT}", f"no game has more than {MAX_PLAYERS} players; a match's own players bound it "
+     "further (400 `bad_request`). The `seat` query parameter also takes `referee` or `public`"),
     ("`seed`", f"integers from -{_int(MAX_SAFE_INTEGER)} to {_int(MAX_SAFE_INTEGER)}", "a simulated match's RNG seed"),
     ("a league's name", f"1 to {MAX_LEAGUE_NAME} characters", "no control characters or line breaks"),
     ("a league's players", f"{MAX_LEAGUE_PLAYERS}", "each a player's name as above"),

@@ -32,7 +32,7 @@ from replays.store import StoreError
 from replays.hashing import GENESIS, utc_now
 
 from .game_data import GameDataStore
-from .errors import BadRequest, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+from .errors import BadRequest, Busy, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
 from .gate import check_value
 from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 
@@ -303,7 +303,7 @@ class MatchService:
                     return prior
                 self._refresh(match_id, entry)
                 fresh = True
-            raise KroniekError("too many concurrent writers on this match; try again")
+            raise Busy("too many concurrent writers on this match; try again")
 
     def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> dict[str, Any] | None:
         """The first answer to this Idempotency-Key, if a request with it got in
@@ -422,7 +422,7 @@ class MatchService:
         if at is None or at == ms.seq:
             return ms
         if not 1 <= at <= ms.seq:
-            raise BadRequest(f"at must be between 1 and {ms.seq}", field="at")
+            raise BadRequest(f"at must be between 1 and {ms.seq}", field="at", location="query")
         return self._load(match_id, at)
 
     # -- reading ------------------------------------------------------------
@@ -511,7 +511,8 @@ class MatchService:
         """The log as ``viewer`` may see it: a seat, None (the public) or REFEREE."""
         ms = self.current(match_id)
         if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
-            raise BadRequest(f"seat must be 0–{len(ms.players) - 1} or 'referee'", field="seat")
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
+                             location="query")
         if viewer == REFEREE:
             return self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
         events = self.store.events(match_id, 1, ms.seq)  # undone moves are known from the whole log
@@ -524,18 +525,27 @@ class MatchService:
         ms = self.current(match_id)
         return ms.result is None and ms.game.table_moves_hidden(ms.state)
 
-    def legal_moves(self, match_id: str, seat: int | None) -> dict[str, Any]:
+    def legal_moves(self, match_id: str, seat: Any) -> dict[str, Any]:
+        """The moves ``seat`` may enter now: a seat's, the table's (None), or
+        every move anyone may enter now (REFEREE: the table's, then each
+        acting seat's, in seat order)."""
         ms = self.current(match_id)
-        if seat is not None and not 0 <= seat < len(ms.players):
-            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
-        return {"seq": ms.seq, "seat": seat, "to_act": list(ms.game.actors(ms.state)), "moves": M.legal_moves(ms, seat),
-                "chance": M.chance_due(ms)}
+        if isinstance(seat, int) and not 0 <= seat < len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
+                             location="query")
+        to_act = list(ms.game.actors(ms.state))
+        if seat == REFEREE:
+            seats = sorted(a for a in to_act if isinstance(a, int) and not isinstance(a, bool))
+            moves = [m for s in (None, *seats) for m in M.legal_moves(ms, s)]
+        else:
+            moves = M.legal_moves(ms, seat)
+        return {"seq": ms.seq, "seat": seat, "to_act": to_act, "moves": moves, "chance": M.chance_due(ms)}
 
     def hint(self, match_id: str, seat: int, budget: int) -> dict[str, Any]:
         """A solver's judgement of the seat's moves, from what that seat can see."""
         ms = self.current(match_id)
         if not 0 <= seat < len(ms.players):
-            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat")
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}", field="seat", location="query")
         hint = ms.game.hint(ms.state, seat, budget)
         if hint is None:
             raise NotFound(f"{ms.game.name} offers no hints", game=ms.game.id)
@@ -551,7 +561,8 @@ class MatchService:
         worker's annotations (they are computed from the data)."""
         ms_now = self.current(match_id)
         if isinstance(viewer, int) and not 0 <= viewer < len(ms_now.players):
-            raise BadRequest(f"seat must be 0–{len(ms_now.players) - 1} or 'referee'", field="seat")
+            raise BadRequest(f"seat must be 0–{len(ms_now.players) - 1}, 'referee' or 'public'", field="seat",
+                             location="query")
         events = self.store.events(match_id, 1, ms_now.seq)
         undone = M.undone_seqs(events) if viewer != REFEREE else frozenset()
         auto = self.store.auto_annotations(match_id)
@@ -599,19 +610,19 @@ class MatchService:
     def annotate(self, match_id: str, seq: Any, comment: Any = None, glyph: Any = None, author: str = "anonymous") -> dict[str, Any]:
         ms = self.current(match_id)
         if isinstance(seq, bool) or not isinstance(seq, int) or not 1 <= seq <= ms.seq:
-            raise BadRequest(f"seq must be an event of this match (1–{ms.seq})", field="seq")
+            raise BadRequest(f"seq must be an event of this match (1–{ms.seq})", field="seq", location="body")
         if glyph is not None and glyph not in GLYPHS:
-            raise BadRequest(f"glyph must be one of {' '.join(GLYPHS)}", field="glyph")
+            raise BadRequest(f"glyph must be one of {' '.join(GLYPHS)}", field="glyph", location="body")
         if comment is not None and (not isinstance(comment, str) or len(comment) > MAX_COMMENT):
             raise BadRequest(f"comment must be a string of at most {MAX_COMMENT:,} characters", field="comment",
-                             limit=MAX_COMMENT)
+                             location="body", limit=MAX_COMMENT)
         if comment is None and glyph is None:
-            raise BadRequest("an annotation needs a comment, a glyph or both")
+            raise BadRequest("an annotation needs a comment, a glyph or both", field="comment", location="body")
         note = {"seq": seq, "comment": comment, "glyph": glyph, "author": author, "created_at": self.clock()}
         try:
             canonical(note)
         except ValueError:
-            raise BadRequest("the comment holds text that is not valid Unicode", field="comment") from None
+            raise BadRequest("the comment holds text that is not valid Unicode", field="comment", location="body") from None
         note_id = self.store.add_note(match_id, note)
         return {"id": note_id, **note}
 

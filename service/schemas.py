@@ -5,36 +5,94 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from engine import all_games
 from engine.core import REFEREE
 
-from .accounts import LEAGUE_ROLES, MATCH_ROLES
-from .limits import MAX_COMMENT, MAX_PAGE, MAX_PLAYER_NAME, MAX_SAFE_INTEGER, MAX_USER_NAME
+from .accounts import LEAGUE_ROLES, MATCH_ROLES, NAME
+from .limits import (MAX_COMMENT, MAX_IDEMPOTENCY_KEY, MAX_PAGE, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_SAFE_INTEGER,
+                     MAX_SEAT, MAX_USER_NAME)
 from .matches import GLYPHS
 
 
 #: the largest seq (or list offset) a query may name: an integer JSON keeps exactly
 MAX_SEQ = MAX_SAFE_INTEGER  # a seq or page index: any integer that survives JSON
 
+#: the ids of the games, as the document lists them (an unknown one is a 404 ``unknown_game``)
+GAME_IDS = [game.id for game in all_games()]
+
+#: the seat parameter's name for the public view (the same as giving no seat)
+PUBLIC = "public"
+
+#: what a seat number is, in the OpenAPI document
+SEAT_DOC = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
+
+#: A player's (or a league's) name as ``engine.match.check_player_name`` takes
+#: it, as a pattern both Python and JSON Schema (ECMA 262) read alike: no
+#: control character (Unicode Cc), line or paragraph separator (Zl, Zp), and
+#: at least one character that is not white space (``str.isspace``). A test
+#: holds it to the engine's check over every character where they could differ.
+_NOT_IN_NAMES = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+_SPACE = r" \xa0\u1680\u2000-\u200a\u202f\u205f\u3000"
+NAME_PATTERN = rf"^[^{_NOT_IN_NAMES}]*[^{_NOT_IN_NAMES}{_SPACE}][^{_NOT_IN_NAMES}]*$"
+
+
+class FullMatch(validate.Regexp):
+    """``validate.Regexp`` that matches the whole string (``Regexp`` uses
+    ``re.match``, whose ``$`` also matches before a final line break); the
+    OpenAPI document shows its pattern all the same."""
+
+    def __call__(self, value):
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+def name_field(max_length: int, what: str = "a player's name", **kwargs) -> fields.String:
+    """A name: 1 to ``max_length`` characters, not only white space, no
+    control characters or line breaks."""
+    return fields.String(validate=[validate.Length(min=1, max=max_length),
+                                   FullMatch(NAME_PATTERN, error=f"{what} is non-empty, not only white space, "
+                                             "and holds no control characters or line breaks")], **kwargs)
+
+
+class StrictBoolean(fields.Boolean):
+    """``true`` or ``false`` and nothing else: marshmallow's ``Boolean`` also
+    takes ``"yes"``, ``"on"``, ``1`` and the like, which JSON does not mean."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
 
 class SeatOrReferee(fields.Field):
-    """A seat number, or ``referee`` for the view that hides nothing."""
+    """A seat number, ``referee`` for the view that hides nothing, or
+    ``public`` for the public view (the same as no seat; the pages, the review
+    and the notation's View header call it so)."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("metadata", {})
-        kwargs["metadata"] = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": [REFEREE]}],
+        kwargs["metadata"] = {"oneOf": [SEAT_DOC, {"type": "string", "enum": [REFEREE, PUBLIC]}],
                               **kwargs["metadata"]}
         super().__init__(**kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value == REFEREE:
             return REFEREE
+        if value == PUBLIC:
+            return None
         try:
             seat = int(value)
         except (TypeError, ValueError):
-            raise ValidationError("seat must be a seat number or 'referee'") from None
-        if seat < 0:
-            raise ValidationError("seat must be 0 or more")
+            raise ValidationError(f"seat must be a seat number, '{REFEREE}' or '{PUBLIC}'") from None
+        if not 0 <= seat <= MAX_SEAT:
+            raise ValidationError(f"a seat is from 0 to {MAX_SEAT} (no game has more than {MAX_PLAYERS} players)")
         return seat
+
+
+def seat_field(**kwargs) -> fields.Integer:
+    """A seat number: 0 to ``MAX_SEAT``."""
+    return fields.Integer(validate=validate.Range(min=0, max=MAX_SEAT), **kwargs)
 
 
 class ErrorBody(Schema):
@@ -78,8 +136,10 @@ class GameSummary(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     summary = fields.String()
-    min_players = fields.Integer(required=True)
-    max_players = fields.Integer(required=True)
+    player_counts = fields.List(fields.Integer(), required=True, metadata={
+        "description": "every player count the game allows, ascending (Troje: [4, 6])", "example": [4, 6]})
+    min_players = fields.Integer(required=True, metadata={"description": "the fewest players (player_counts[0])"})
+    max_players = fields.Integer(required=True, metadata={"description": "the most players (player_counts[-1])"})
     engine_version = fields.String()
     hidden_information = fields.Boolean(
         metadata={"description": "false: nothing is hidden from one seat that others see, so seat views, "
@@ -99,10 +159,12 @@ class GameDetail(GameSummary):
 
 
 class MatchCreate(Schema):
-    game = fields.String(required=True, metadata={"example": "braverats"})
-    players = fields.List(fields.String(validate=validate.Length(max=MAX_PLAYER_NAME)), required=True,
-                          validate=validate.Length(min=1), metadata={
-        "example": ["Ann", "Bob"], "description": "one name per seat; how many: the game's min_players–max_players"})
+    game = fields.String(required=True, metadata={"example": "braverats", "enum": GAME_IDS,
+                                                  "description": "a game's id (GET /api/games); another is a 404"})
+    players = fields.List(name_field(MAX_PLAYER_NAME), required=True,
+                          validate=validate.Length(min=1, max=MAX_PLAYERS), metadata={
+        "example": ["Ann", "Bob"], "description": "one name per seat, the names distinct (ignoring case and "
+        "surrounding white space); how many: one of the game's player_counts"})
     options = fields.Dict(load_default=dict, metadata={"description": "the game's options (their JSON Schema: GET /api/games/<id>)"})
     mode = fields.String(
         load_default="physical",
@@ -154,13 +216,36 @@ class ListArgs(Schema):
 
 class EventIn(Schema):
     type = fields.String(required=True, metadata={"example": "round"})
-    seat = fields.Integer(strict=True, allow_none=True, load_default=None)
+    # Its bounds are documented, not validated here: the append's plain loader
+    # (service.gate.plain_loader) reads a schema without validators only, and
+    # the engine refuses a seat outside the match (malformed_event, naming it).
+    seat = fields.Integer(strict=True, allow_none=True, load_default=None, metadata={
+        "minimum": 0, "maximum": MAX_SEAT, "description": "the seat making the move; null for the table or chance"})
     data = fields.Dict(load_default=dict, metadata={"example": {"cards": ["prince", "spy"]}})
     expected_seq = fields.Integer(
         strict=True,
         allow_none=True,
         load_default=None,
-        metadata={"description": "seq of the latest event the client has seen; 409 if the match has moved on"},
+        metadata={"description": "seq of the latest event the client has seen; 409 if the match has moved on",
+                  "minimum": 1, "maximum": MAX_SEQ},
+    )
+
+
+#: What ``Idempotency-Key`` takes: 1 to MAX_IDEMPOTENCY_KEY printable characters
+#: (``str.isprintable``) of a header value as WSGI hands it over (Latin-1:
+#: printable ASCII and Latin-1 but its control characters, no-break space and
+#: soft hyphen). A test holds the pattern to ``isprintable``.
+PRINTABLE_HEADER = r"^[\x20-\x7e\xa1-\xac\xae-\xff]*$"
+
+
+class AppendHeaders(Schema):
+    """The append's header, documented (the view reads it itself)."""
+
+    idempotency_key = fields.String(
+        data_key="Idempotency-Key",
+        validate=[validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY), FullMatch(PRINTABLE_HEADER)],
+        metadata={"description": "any unique string per intended move: a retry with the same key returns the "
+                  "first answer and writes nothing"},
     )
 
 
@@ -181,7 +266,7 @@ class EventsArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "the log as a seat sees it; 'referee' for all of it; absent: the public view"},
+        metadata={"description": "the log as a seat sees it; 'referee' for all of it; 'public' or absent: the public view"},
     )
 
 
@@ -210,7 +295,7 @@ class ReviewArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "the review as a seat sees it; 'referee' for all of it; absent: the public view"},
+        metadata={"description": "the review as a seat sees it; 'referee' for all of it; 'public' or absent: the public view"},
     )
 
 
@@ -220,32 +305,41 @@ class StateArgs(Schema):
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,
-        metadata={"description": "a seat's view; 'referee' for everything; absent for the public view"},
+        metadata={"description": "a seat's view; 'referee' for everything; 'public' or absent for the public view"},
     )
 
 
 class SeatArgs(Schema):
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    seat = SeatOrReferee(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the seat whose moves to list; 'referee' for every move that can be entered "
+                  "now (the table's and each acting seat's); absent or 'public': the table's moves"},
+    )
 
 
 class AnnotationIn(Schema):
-    seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1))
-    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=MAX_COMMENT))
+    seq = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=MAX_SEQ),
+                         metadata={"description": "the event annotated (1 to the match's latest seq)"})
+    comment = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=MAX_COMMENT),
+                            metadata={"description": "a comment, a glyph or both"})
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
 class RoleIn(Schema):
     """A role on a match."""
 
-    user = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME))
+    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME)])
     role = fields.String(required=True, validate=validate.OneOf(MATCH_ROLES),
                          metadata={"description": "recorder, referee, or player (with seat)"})
-    seat = fields.Integer(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0),
-                          metadata={"description": "a player's seat"})
+    seat = fields.Integer(strict=True, load_default=None, allow_none=True,
+                          validate=validate.Range(min=0, max=MAX_SEAT),
+                          metadata={"description": "a player's seat (needed with role player, and only then): "
+                                    "0 to the match's players less one"})
 
 
 class LeagueRoleIn(Schema):
-    user = fields.String(required=True, validate=validate.Length(min=1, max=MAX_USER_NAME))
+    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME)])
     role = fields.String(required=True, validate=validate.OneOf(LEAGUE_ROLES))
 
 

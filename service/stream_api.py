@@ -24,8 +24,8 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from . import schemas as S
-from .api import _doc_errors, guard_view, service
-from .errors import BadRequest, NotFound
+from .api import _doc_errors, _doc_only, guard_view, service
+from .errors import MalformedRequest, NotFound
 from .gate import Blueprint
 from .matches import MatchService
 
@@ -63,7 +63,7 @@ def max_seconds() -> int:
 
 class StreamArgs(Schema):
     seat = S.SeatOrReferee(load_default=None, allow_none=True, metadata={
-        "description": "the events as a seat sees them; 'referee' for all of them; absent: the public view"})
+        "description": "the events as a seat sees them; 'referee' for all of them; 'public' or absent: the public view"})
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=S.MAX_SEQ),
                            metadata={"description": "the first seq to send (a Last-Event-ID header overrides it)"})
     wait = fields.Integer(load_default=25, validate=validate.Range(min=0, max=300), metadata={
@@ -71,13 +71,20 @@ class StreamArgs(Schema):
                        "0 sends what is there and ends"})
 
 
+class StreamHeaders(Schema):
+    """The stream's header, documented (the view reads it itself: ``_last_event_id``)."""
+
+    last_event_id = fields.String(data_key="Last-Event-ID", validate=S.FullMatch("^[0-9]{1,15}$"), metadata={
+        "description": "the seq of the last event received: the stream resumes after it (`from` is then ignored)"})
+
+
 def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID")
     if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
-        raise BadRequest("Last-Event-ID must be the seq of the last event received (an integer)",
-                         field="Last-Event-ID", location="header")
+        raise MalformedRequest("Last-Event-ID must be the seq of the last event received (an integer)",
+                               field="Last-Event-ID", location="header")
     return int(raw)
 
 
@@ -124,9 +131,8 @@ class Stream(MethodView):
                            "data": {"type": "string", "description": "the entry as GET /events shows it"},
                            "retry": {"type": "integer"}},
         }}},
-    }}, parameters=[{"in": "header", "name": "Last-Event-ID", "required": False,
-                     "description": "the seq of the last event received: the stream resumes after it",
-                     "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"}}])
+    }})
+    @_doc_only(stream.arguments(StreamHeaders, location="headers", error_status_code=400))
     @_doc_errors(stream, 400, 401, 403, 404)
     def get(self, args, match_id):
         """The match's events as server-sent events, live, filtered for the viewer as the log is

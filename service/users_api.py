@@ -13,15 +13,16 @@ from .api import _doc_errors, access
 from .errors import Forbidden
 from .gate import Blueprint
 from .limits import MAX_USER_NAME
+from .schemas import FullMatch, StrictBoolean
 
 users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, tokens and roles")
 
 
 class UserIn(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), validate.Regexp(NAME),
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME),
                                                   validate.NoneOf([ANONYMOUS.name])],
                          metadata={"example": "ann"})
-    admin = fields.Boolean(load_default=False)
+    admin = StrictBoolean(load_default=False, metadata={"description": "true or false (nothing else)"})
 
 
 def _self_or_admin(name: str) -> None:

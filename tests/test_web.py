@@ -373,6 +373,27 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
     assert page.errors == []
 
 
+def test_seat_public_on_the_pages_is_the_public_view_not_nan(server, browser):
+    """A user tried ``?seat=public`` (as the pages name the public view): the
+    review page asked the API for ``?seat=NaN`` and showed an empty page."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    r = api(base, token, "POST", f"/matches/{mid}/events", json={"type": "round", "data": {"cards": ["spy", "prince"]}})
+    assert r.status_code == 201, r.text
+    for who in (None, token):  # a reader, and the recorder (whose pages would open on the referee's view)
+        for path in (f"/matches/{mid}/review", f"/matches/{mid}"):
+            page = page_of(context(browser, who, viewport=DESKTOP))
+            asked: list[str] = []
+            page.on("request", lambda req: asked.append(req.url))
+            page.goto(f"{base}{path}?seat=public")
+            page.wait_for_selector("#steps li, #log li")
+            page.wait_for_selector("#board .table")
+            assert page.locator("#viewer").input_value() == "", path  # "the public" is picked
+            assert [url for url in asked if "/api/" in url] and not [url for url in asked if "NaN" in url], asked
+            assert page.locator("#flash.error:not([hidden])").count() == 0
+            assert page.errors == []
+
+
 def test_adding_a_glyph_and_comment_from_the_review(server, browser):
     base, token = server
     match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()

@@ -136,6 +136,8 @@ class Troje(Catan):
     version = "1"
     min_players = 4
     max_players = 6
+    player_counts = TB.PLAYERS  # 4 or 6: the box holds 3 Troy and 3 Mycenae decision cards
+    player_counts_rule = P + "players"
     summary = ("The Troje scenario on Catan for 4 or 6 players: secret allegiances, donations to a face-down support "
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, send_from_directory
 
 from engine import all_games
-from engine.core import KroniekError
+from engine.core import KroniekError, player_count_text
 
 HERE = Path(__file__).resolve().parent
 web = Blueprint("web", __name__, template_folder="templates", static_folder=None)
@@ -30,6 +30,12 @@ HOME_LIST = 20
 @web.app_template_filter("tojson_attr")
 def tojson_attr(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+@web.app_template_filter("player_counts")
+def player_counts(counts: list[int]) -> str:
+    """A game's player counts as a sentence says them: "2–4", "4 or 6"."""
+    return player_count_text(counts)
 
 
 def _leagues(limit: int) -> list[dict[str, Any]]:

@@ -151,7 +151,7 @@ def test_unknown_strategies_and_player_counts_are_refused(game_id):
 
 def test_a_count_between_the_bounds_that_the_game_refuses_is_refused_by_name():
     """Troje is played by 4 or 6 (its bounds say 4–6): 5 is refused with its own words."""
-    with pytest.raises(ValueError, match="Troje is played by 4 or 6 players, not 5"):
+    with pytest.raises(ValueError, match=r"Troje \(Troy\) is played by 4 or 6 players, not 5"):
         check_players("catan-troje", 5)
     assert check_players("catan-troje", 6).id == "catan-troje"
 

@@ -151,12 +151,14 @@ const Kroniek = (() => {
     return games[id];
   };
 
-  K.viewerValue = (v) => (v === "" ? null : v === "referee" ? "referee" : Number(v));
+  /** A viewer as the API takes it: a seat number, "referee", or null for the public view ("", "public",
+   *  or anything that is not a seat number, which would otherwise become ?seat=NaN). */
+  K.viewerValue = (v) => (v === "referee" ? "referee" : /^\d+$/.test(v ?? "") ? Number(v) : null);
   /** The seat selector: the public, each seat, or the referee; a recorder starts with everything. */
   K.seatSelector = async (select, matchId, players, stored) => {
     select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, `${p} (seat ${i})`)), h("option", { value: "referee" }, "the referee (everything)"));
     await K.authReady;
-    let initial = stored;
+    let initial = stored === "public" ? "" : stored;
     if (initial === undefined || initial === null) {
       const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
       initial = probe.ok ? "referee" : await K.playerSeat(matchId);

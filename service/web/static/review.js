@@ -114,7 +114,7 @@
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
     select.onchange = async () => {
-      viewer = select.value === "" ? null : select.value === "referee" ? "referee" : Number(select.value);
+      viewer = K.viewerValue(select.value);
       cache = new Map();
       const seq = steps[index] && steps[index].seq;
       await loadSteps();
