@@ -15,6 +15,11 @@ A game whose seats know something the log does not record (Troje's decision
 cards when the log leaves them to the reveal at the end) declares ``secrets``:
 drawn once per game, each seat's bot is given its own (``secret=``); and a
 game in which the whole table moves (that reveal) declares ``table_move``.
+
+A simulation is run by its user for themselves, so its setups hold no server
+secret: every draw comes from the seed alone (``engine.match.chance_rng``),
+and the same seed plays the same games on any machine. A simulated match on
+the server is another thing: the service mixes a secret into its draws.
 """
 
 from __future__ import annotations
@@ -113,7 +118,7 @@ def _play_engine_only(
 ) -> tuple[Game, int, Any, Any, list[dict[str, Any]]]:
     """``Table``'s game without the framework: the game's reducer, its legal
     chance outcomes drawn from the RNG ``engine.match.draw_chance`` derives
-    (seed and depth: here every event deepens the line, there is no undo),
+    (seed, secret if any, and depth: here every event deepens the line, there is no undo),
     canonicalised by the game's own ``normalize``. Returns the game, the last
     seq, the final state, its result and the log (when kept)."""
     game = registry.get(setup["game"])
@@ -124,7 +129,7 @@ def _play_engine_only(
     log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
     apply, actors, result_of, chance_outcome, normalize = (
         game.apply, game.actors, game.result, game.chance_outcome, game.normalize)
-    Random = random.Random
+    chance_rng = M.chance_rng
     # One loop for both: while chance is to act (and the game runs) its
     # outcome is drawn; else, below max_events, a seat's bot moves.
     while True:
@@ -133,7 +138,7 @@ def _play_engine_only(
         if result is not None:
             break
         if CHANCE in acting:
-            move = chance_outcome(state, Random(f"{seed}:{seq - 1}"))
+            move = chance_outcome(state, chance_rng(setup, seq - 1))
             if move is not None:
                 type_, by = move.type, move.seat
                 data = normalize(state, type_, by, move.data)
