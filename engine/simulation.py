@@ -220,9 +220,14 @@ class Simulator:
         keep_log: bool = False,
         validate: bool = True,
         engine_only: bool = False,
+        secret: str | None = None,
     ) -> dict[str, Any]:
         """One simulated game; ``strategies[s]`` plays seat s. Returns its
         record (and, with ``keep_log``, the log as stored: setup first).
+
+        ``secret``: a server secret mixed into the draws, as the service mixes
+        one into a simulated match's (to replay such a game through a service
+        given the same secret); None, the default, draws from the seed alone.
 
         ``engine_only`` plays the same game on the game's own reducer, without
         ``engine.match`` (no undo stack, no JSON-schema checks of the drawn
@@ -232,7 +237,8 @@ class Simulator:
         for name in strategies:
             if name not in self.bots:
                 raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(self.bots))}")
-        setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed)
+        setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed,
+                             secret=secret)
         rng = random.Random(f"{seed}:bots")
         bots = [self.bots[strategies[s]] for s in range(players)]
         if engine_only:

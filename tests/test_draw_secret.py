@@ -26,6 +26,7 @@ from engine import match as M
 from engine import notation as N
 from engine.core import CHANCE, MalformedEvent, RuleViolation
 from engine.simulation import Table
+from engine.troubadour.simulate import SIMULATOR
 from replays import ChainCheck, canonical, commitment
 from replays.hashing import COMMITMENTS
 from service.app import create_app
@@ -184,12 +185,18 @@ def test_each_simulated_match_gets_its_own_secret_seen_by_the_referee_and_by_all
     assert secret not in canonical([store.verdict(mid), store.auto_annotations(mid)])
     referee_text = client.get(f"/api/matches/{mid}/notation", query_string={"seat": "referee"}).get_data(as_text=True)
     assert f'[Secret "{secret}"]' in referee_text
-    # The referee reproduces the match from its log; the seed alone does not.
+    # The referee reproduces the match from its log; the seed alone does not (a Troubadour match here: one die
+    # could fall the same way by chance, three deals of five cards all but never).
     log = get(client, f"/api/matches/{mid}/events", seat="referee")["events"]
     assert canonical(M.encode(M.replay(log))) == canonical(M.encode(app.extensions["kroniek"].current(mid)))
-    without = {k: v for k, v in log[0]["data"].items() if k != "secret"}
-    with pytest.raises(RuleViolation):
-        M.replay([{**log[0], "data": without}, *log[1:]])
+    deals = post(client, "/api/matches", {"game": "troubadour", "players": ["A", "B", "C"], "mode": "simulated",
+                                          "seed": 5})["id"]
+    dealt = get(client, f"/api/matches/{deals}/events", seat="referee")["events"]
+    assert canonical(M.encode(M.replay(dealt))) == canonical(M.encode(app.extensions["kroniek"].current(deals)))
+    without = {k: v for k, v in dealt[0]["data"].items() if k != "secret"}
+    with pytest.raises(RuleViolation) as refused:
+        M.replay([{**dealt[0], "data": without}, *dealt[1:]])
+    assert refused.value.details["rule"] == "core.simulated_chance"
     # Over: everyone sees seed and secret, with the setup's salt, and checks its commitment.
     play_toy_to_the_end(client, mid)
     public = get(anon, f"/api/matches/{mid}/events")["events"]
@@ -213,6 +220,21 @@ def test_a_fixed_secret_gives_the_service_the_engines_draws(store, validations, 
     table = Table(M.make_setup("troubadour", ["A", "B", "C"], {}, mode="simulated", seed=11, secret=SECRET))
     assert log[0]["data"] == table.setup
     assert [(e["type"], e["seat"], e["data"]) for e in log] == [(e["type"], e["seat"], e["data"]) for e in table.log]
+    # A whole bot game played with the secret (as bench/workers records them) goes through the service move by
+    # move, the service drawing every outcome itself, and ends as it did.
+    game = SIMULATOR.play_game(2, ["greedy", "greedy"], 12, keep_log=True, secret=SECRET)
+    assert game["finished"] and game["log"][0]["data"]["secret"] == SECRET
+    mid = post(client, "/api/matches", {"game": "troubadour", "players": game["log"][0]["data"]["players"],
+                                        "mode": "simulated", "seed": 12})["id"]
+    seq = 1 + sum(1 for e in game["log"][1:] if e["type"] == "deal")
+    while seq < len(game["log"]):
+        event = game["log"][seq]
+        seq = post(client, f"/api/matches/{mid}/events", {k: event[k] for k in ("type", "seat", "data")})["latest_seq"]
+    served = get(client, f"/api/matches/{mid}/events", seat="referee")["events"]
+    assert [(e["type"], e["seat"], e["data"]) for e in served] == [(e["type"], e["seat"], e["data"])
+                                                                   for e in game["log"]]
+    assert get(client, f"/api/matches/{mid}")["status"] == "finished"
+    assert SIMULATOR.play_game(2, ["greedy", "greedy"], 12, keep_log=True)["log"][1:] != game["log"][1:]
 
 
 def test_the_referees_notation_imports_with_its_secret_and_a_public_one_as_a_physical_match(client):
@@ -223,8 +245,16 @@ def test_the_referees_notation_imports_with_its_secret_and_a_public_one_as_a_phy
     log = get(client, f"/api/matches/{imported['id']}/events", seat="referee")["events"]
     original = get(client, f"/api/matches/{mid}/events", seat="referee")["events"]
     assert log[0]["data"] == original[0]["data"] and [e["data"] for e in log] == [e["data"] for e in original]
-    # Another secret: the text's roll is not the one it draws.
-    other = referee.replace(original[0]["data"]["secret"], "77" * 32)
+    # Another secret (one whose roll differs, as five in six do): the text's roll is not the one it draws.
+    before_roll = M.replay(original[:2])
+
+    def roll_under(secret):
+        rng = M.chance_rng({**original[0]["data"], "secret": secret}, before_roll.depth)
+        return before_roll.game.chance_outcome(before_roll.state, rng).data
+
+    assert original[2]["type"] == "roll" and roll_under(original[0]["data"]["secret"]) == original[2]["data"]
+    other_secret = next(s for s in (f"{i:02x}" * 32 for i in range(256)) if roll_under(s) != original[2]["data"])
+    other = referee.replace(original[0]["data"]["secret"], other_secret)
     res = client.post("/api/matches/import", json={"notation": other})
     assert res.status_code == 422 and res.get_json()["error"]["rule"] == "core.simulated_chance"
     # A seed shown with its secret hidden (or both hidden): the draws are taken as written.
