@@ -24,7 +24,7 @@ import pytest
 import engine.troubadour  # noqa: F401  (registers the game)
 from engine import match as M
 from engine import notation as N
-from engine.core import CHANCE, MalformedEvent, RuleViolation
+from engine.core import MalformedEvent, RuleViolation
 from engine.simulation import Table
 from engine.troubadour.simulate import SIMULATOR
 from replays import ChainCheck, canonical, commitment
