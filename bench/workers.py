@@ -27,6 +27,9 @@ from typing import Any
 import redis
 
 GAMES = ("braverats", "troubadour", "twaalven", "stapelen", "sir_tommy")
+#: The server secret of the bench's simulated matches: the bots' games are
+#: played with it, and the bench's service is given it, so it draws what they drew.
+SECRET = "be" * 32
 
 
 def recorded_log(game: str, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -34,7 +37,7 @@ def recorded_log(game: str, seed: int) -> tuple[dict[str, Any], list[dict[str, A
     if game == "troubadour":
         from engine.troubadour.simulate import play_game
 
-        out = play_game(2, ["greedy", "greedy"], seed, keep_log=True)
+        out = play_game(2, ["greedy", "greedy"], seed, keep_log=True, secret=SECRET)
         return out["log"][0]["data"], out["log"]
     from engine.jogledor.simulate import play_random
 
@@ -77,7 +80,7 @@ def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, 
         connection._cached.cache_clear()
         client = redis.Redis.from_url(url, decode_responses=True)
         store = EventStore(client, prefix)
-        svc = MatchService(store, lambda m: enqueue_validation(prefix, m, 1.0))
+        svc = MatchService(store, lambda m: enqueue_validation(prefix, m, 1.0), secret_source=lambda: SECRET)
         worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:

@@ -16,7 +16,7 @@ from typing import Any, Callable, ClassVar
 
 #: Actor of a chance node (a die rolled, a card dealt, a shuffle). In a physical
 #: game the recorder enters the outcome; in a simulated game the server draws it
-#: from the seeded RNG recorded in the setup event.
+#: from the RNG the setup event's seed and secret key (``engine.match.chance_rng``).
 CHANCE = "chance"
 
 #: The view that shows everything the log knows (for referees and the worker).

@@ -8,7 +8,9 @@ game only states its own rules.
 
 from __future__ import annotations
 
+import hmac
 import random
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +30,11 @@ MODES = ("physical", "simulated")
 #: every JSON reader (JavaScript's too) reads back exactly what was written.
 #: ``service.limits`` lists it with the API's other limits.
 MAX_SAFE_INTEGER = 2**53 - 1
+#: A simulated match's server secret (``make_setup``'s ``secret``): lowercase
+#: hex digits, at least 128 bits and at most 512; the service draws 256.
+SECRET_HEX_MIN = 32
+SECRET_HEX_MAX = 128
+_SECRET = re.compile(r"(?:[0-9a-f]{2}){%d,%d}\Z" % (SECRET_HEX_MIN // 2, SECRET_HEX_MAX // 2))
 #: A player's name: at most this many characters (Unicode code points).
 MAX_PLAYER_NAME = 64
 #: Unicode categories a name may not hold: control characters, lone
@@ -41,7 +48,8 @@ CORE_RULES = {
     "core.turn": "Only a seat that is to act now may enter a move.",
     "core.table": "A move of the whole table (a simultaneous reveal) is entered with seat null.",
     "core.chance": "A chance outcome (dice, deal, draw) can only be entered at a chance node.",
-    "core.simulated_chance": "In a simulated match the server draws every chance outcome from the recorded seed.",
+    "core.simulated_chance": "In a simulated match the server draws every chance outcome from the recorded seed "
+    "(and the server's secret, where the setup holds one).",
 }
 
 UNDO_SCHEMA = {
@@ -201,8 +209,16 @@ def make_setup(
     options: dict[str, Any] | None = None,
     mode: str = "physical",
     seed: int | None = None,
+    secret: str | None = None,
 ) -> dict[str, Any]:
-    """Validate a new match's parameters; return the data of its setup event."""
+    """Validate a new match's parameters; return the data of its setup event.
+
+    ``secret`` (a simulated match only): the server's secret, lowercase hex of
+    128 to 512 bits, mixed into every draw with the seed (``chance_rng``), so
+    that no one who lacks it can predict a draw from the seed, whatever seed
+    was chosen. The engine never makes one up (it is pure): the service draws
+    it. Without one the draws come from the seed alone, as before secrets:
+    a local simulation, or a log or notation recorded before them."""
     try:
         game = registry.get(game_id)
     except UnknownGame as exc:
@@ -228,7 +244,7 @@ def make_setup(
         raise MalformedEvent(
             f"seed must be an integer from -{MAX_SAFE_INTEGER} to {MAX_SAFE_INTEGER}", field="seed", limit=MAX_SAFE_INTEGER
         )
-    return {
+    setup = {
         "game": game.id,
         "engine_version": game.version,
         "players": list(players),
@@ -236,11 +252,52 @@ def make_setup(
         "mode": mode,
         "seed": seed,
     }
+    if secret is not None:
+        if mode != "simulated":
+            raise MalformedEvent("only a simulated match has a secret (its draws' key)", field="secret")
+        _check_secret(secret)
+        setup["secret"] = secret  # only here: every other setup keeps exactly the fields it had
+    return setup
+
+
+def _check_secret(secret: Any) -> None:
+    """A setup's secret is lowercase hex of 128–512 bits. The refusal never
+    quotes it: a message can reach a view that may not see the secret."""
+    if not isinstance(secret, str) or not _SECRET.match(secret):
+        raise MalformedEvent(
+            f"secret must be an even number of lowercase hex digits, {SECRET_HEX_MIN} to {SECRET_HEX_MAX} "
+            f"(128 to 512 bits)", field="secret",
+        )
+
+
+def chance_rng(setup: dict[str, Any], depth: int) -> random.Random:
+    """The RNG of the chance draws at ``depth`` (the effective line's length)
+    of a simulated match.
+
+    With a secret in the setup: ``Random(int(HMAC-SHA256(key=secret bytes,
+    msg=UTF-8 of f"{seed}:{depth}")))``, the 256-bit MAC read as a big-endian
+    integer: whoever lacks the secret learns nothing about the next draw from
+    the seed (a small one too) and what the public sees. A setup without a
+    secret (from before secrets, a local simulation): ``Random(f"{seed}:{depth}")``,
+    exactly as those logs were drawn, so they replay as they were recorded.
+    """
+    secret = setup.get("secret")
+    if secret is None:
+        return random.Random(f"{setup['seed']}:{depth}")
+    mac = hmac.digest(_secret_key(secret), f"{setup['seed']}:{depth}".encode(), "sha256")
+    return random.Random(int.from_bytes(mac, "big"))
+
+
+@lru_cache(maxsize=256)
+def _secret_key(secret: str) -> bytes:
+    return bytes.fromhex(secret)
 
 
 def start(setup: dict[str, Any], seq: int = 1) -> MatchState:
     """The match right after its setup event."""
     game = registry.get(setup["game"])
+    if setup.get("secret") is not None:
+        _check_secret(setup["secret"])
     if setup.get("engine_version") != game.version:
         raise InvalidOptions(
             f"this log was recorded with {game.id} engine {setup.get('engine_version')}, "
@@ -409,8 +466,9 @@ def _undo(ms: MatchState, seq: int, data: dict[str, Any]) -> MatchState:
 def chance_events(ms: MatchState, first_seq: int) -> list[tuple[str, int | None, dict[str, Any]]]:
     """In a simulated match, the chance outcomes the server draws now.
 
-    The RNG is derived from the recorded seed and the depth of the effective
-    line, so replays, and redoing an undone move, draw bit-for-bit the same.
+    The RNG is derived from the recorded seed, the server's secret (where the
+    setup holds one) and the depth of the effective line (``chance_rng``), so
+    replays, and redoing an undone move, draw bit-for-bit the same.
     """
     return draw_chance(ms, first_seq)[0]
 
@@ -423,8 +481,7 @@ def draw_chance(ms: MatchState, first_seq: int) -> tuple[list[tuple[str, int | N
     drawn = []
     seq = first_seq
     while CHANCE in ms.game.actors(ms.state) and ms.result is None:
-        rng = random.Random(f"{ms.setup['seed']}:{ms.depth}")
-        move = ms.game.chance_outcome(ms.state, rng)
+        move = ms.game.chance_outcome(ms.state, chance_rng(ms.setup, ms.depth))
         if move is None:
             break
         data = normalize_event(ms, move.type, move.seat, move.data, by_server=True)
@@ -474,13 +531,12 @@ def replay(events: Iterable[dict[str, Any]]) -> MatchState:
 
 
 def _check_drawn(ms: MatchState, event: dict[str, Any]) -> None:
-    rng = random.Random(f"{ms.setup['seed']}:{ms.depth}")
-    move = ms.game.chance_outcome(ms.state, rng)
+    move = ms.game.chance_outcome(ms.state, chance_rng(ms.setup, ms.depth))
     expected = normalize_event(ms, move.type, move.seat, move.data, by_server=True) if move else None
     if move is None or (move.type, move.seat, expected) != (event["type"], event["seat"], event["data"]):
         raise RuleViolation(
             "core.simulated_chance",
-            f"seq {event['seq']}: this chance outcome is not the one the recorded seed draws",
+            f"seq {event['seq']}: this chance outcome is not the one the recorded seed (and secret) draws",
         )
 
 
@@ -511,8 +567,10 @@ def event_view(
 ) -> dict[str, Any]:
     """A logged event as ``viewer`` may see it, given the match now.
 
-    The seed of a simulated match stays hidden until the match ends: it
-    decides every future draw. An undone seat move or chance outcome keeps its
+    The seed and the secret of a simulated match stay hidden until the match
+    ends: together they decide every future draw. Once it has ended, both are
+    shown (with the setup's salt), so anyone can check the setup's commitment
+    and replay every draw. An undone seat move or chance outcome keeps its
     data hidden until the end too (the card went back face down; its game can
     no longer tell whether it was seen). Otherwise the game hides its own
     secrets (face-down cards) through ``Game.event_view``.
@@ -537,8 +595,10 @@ def _event_view(
 ) -> dict[str, Any]:
     finished = ms.result is not None
     if event["type"] == SETUP:
-        if event["data"].get("seed") is not None and not finished:
-            return {**event, "data": {**event["data"], "seed": "hidden"}, "redacted": True}
+        data = event["data"]
+        hidden = {key: "hidden" for key in ("seed", "secret") if data.get(key) is not None}
+        if hidden and not finished:
+            return {**event, "data": {**data, **hidden}, "redacted": True}
         return event
     if event["type"] == UNDO:
         return event
@@ -641,6 +701,7 @@ __all__ = [
     "apply_event",
     "chance_due",
     "chance_events",
+    "chance_rng",
     "draw_chance",
     "decode",
     "encode",

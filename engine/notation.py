@@ -72,6 +72,7 @@ TAG_ALIASES = {
     "mode": "Mode", "modus": "Mode", "wijze": "Mode",
     "options": "Options", "opties": "Options",
     "seed": "Seed", "zaad": "Seed",
+    "secret": "Secret", "geheim": "Secret",
     "cardset": "CardSet", "kaartset": "CardSet",
     "view": "View", "zicht": "View",
     "match": "Match", "partij": "Match",
@@ -213,6 +214,8 @@ def _items(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
 
 
 _INT = re.compile(r"-?\d+\Z")
+#: What a Seed or Secret tag says when the exporting view could not see it
+_UNSEEN = (HIDDEN, "?", "", "none")
 _BARE = re.compile(r"[^\s{}\[\]\",/=;:()]+\Z")
 
 
@@ -579,6 +582,8 @@ def write(events: list[Mapping[str, Any]], notes: Iterable[Mapping[str, Any]] = 
     lines.append(_tag("Options", format_options(game, options, syntax)))
     if setup.get("mode") == "simulated":
         lines.append(_tag("Seed", setup.get("seed")))
+        if setup.get("secret") is not None:  # "hidden" in a view that may not see it
+            lines.append(_tag("Secret", setup["secret"]))
     lines.append(_tag("View", viewer_label(viewer, players)))
     if match_id:
         lines.append(_tag("Match", match_id))
@@ -661,7 +666,7 @@ def _tag_value(tags: dict[str, Tag], name: str, required: bool = False, default:
 def _header_error(exc: KroniekError, tags: dict[str, Tag]) -> NotationError:
     field_ = str(exc.details.get("field") or "")
     tag_name = ("Players" if field_.startswith("players") else "Seed" if field_ == "seed" else
-                "Mode" if field_ == "mode" else "Options")
+                "Secret" if field_ == "secret" else "Mode" if field_ == "mode" else "Options")
     tag = tags.get(tag_name) or tags.get("Game")
     line, col = (tag.line, tag.column) if tag else (1, 1)
     rule = getattr(exc, "rule", None) or exc.details.get("rule") or "notation.header"
@@ -689,16 +694,23 @@ def read_setup(doc: Document, embed: Callable[[str, dict[str, Any]], dict[str, A
         raise NotationError(f"Mode is physical or simulated, not {mode_text!r}", tag.line, tag.column,
                             "notation.header")
     seed: int | None = None
+    secret: str | None = None
     seed_text = _tag_value(tags, "Seed")
+    secret_text = _tag_value(tags, "Secret")
     if mode == "simulated":
-        if seed_text is None or seed_text.strip().lower() in (HIDDEN, "?", "", "none"):
+        if seed_text is None or seed_text.strip().lower() in _UNSEEN:
             # The exporting view could not see the seed: the draws are entered as written.
             mode = "physical"
         elif not _INT.match(seed_text.strip()):
             tag = tags["Seed"]
             raise NotationError(f"Seed is an integer, not {seed_text!r}", tag.line, tag.column, "notation.header")
+        elif secret_text is not None and secret_text.strip().lower() in _UNSEEN:
+            # Nor the secret the draws were mixed with: they are entered as written, too.
+            mode = "physical"
         else:
             seed = int(seed_text.strip())
+            # No Secret tag: a match recorded before secrets, or a local simulation (the seed alone draws).
+            secret = secret_text.strip() if secret_text is not None else None
     options: dict[str, Any] = {}
     options_tag = tags.get("Options")
     props = game.options_schema.get("properties", {})
@@ -725,7 +737,7 @@ def read_setup(doc: Document, embed: Callable[[str, dict[str, Any]], dict[str, A
     try:
         if embed is not None:
             options = embed(game.id, options) or options
-        return M.make_setup(game.id, players, options, mode, seed)
+        return M.make_setup(game.id, players, options, mode, seed, secret)
     except KroniekError as exc:
         raise _header_error(exc, tags) from None
 

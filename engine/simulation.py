@@ -15,6 +15,11 @@ A game whose seats know something the log does not record (Troje's decision
 cards when the log leaves them to the reveal at the end) declares ``secrets``:
 drawn once per game, each seat's bot is given its own (``secret=``); and a
 game in which the whole table moves (that reveal) declares ``table_move``.
+
+A simulation is run by its user for themselves, so its setups hold no server
+secret: every draw comes from the seed alone (``engine.match.chance_rng``),
+and the same seed plays the same games on any machine. A simulated match on
+the server is another thing: the service mixes a secret into its draws.
 """
 
 from __future__ import annotations
@@ -113,7 +118,7 @@ def _play_engine_only(
 ) -> tuple[Game, int, Any, Any, list[dict[str, Any]]]:
     """``Table``'s game without the framework: the game's reducer, its legal
     chance outcomes drawn from the RNG ``engine.match.draw_chance`` derives
-    (seed and depth: here every event deepens the line, there is no undo),
+    (seed, secret if any, and depth: here every event deepens the line, there is no undo),
     canonicalised by the game's own ``normalize``. Returns the game, the last
     seq, the final state, its result and the log (when kept)."""
     game = registry.get(setup["game"])
@@ -124,7 +129,7 @@ def _play_engine_only(
     log: list[dict[str, Any]] = [{"seq": 1, "type": "setup", "seat": None, "data": setup}] if keep_log else []
     apply, actors, result_of, chance_outcome, normalize = (
         game.apply, game.actors, game.result, game.chance_outcome, game.normalize)
-    Random = random.Random
+    chance_rng = M.chance_rng
     # One loop for both: while chance is to act (and the game runs) its
     # outcome is drawn; else, below max_events, a seat's bot moves.
     while True:
@@ -133,7 +138,7 @@ def _play_engine_only(
         if result is not None:
             break
         if CHANCE in acting:
-            move = chance_outcome(state, Random(f"{seed}:{seq - 1}"))
+            move = chance_outcome(state, chance_rng(setup, seq - 1))
             if move is not None:
                 type_, by = move.type, move.seat
                 data = normalize(state, type_, by, move.data)
@@ -213,9 +218,14 @@ class Simulator:
         keep_log: bool = False,
         validate: bool = True,
         engine_only: bool = False,
+        secret: str | None = None,
     ) -> dict[str, Any]:
         """One simulated game; ``strategies[s]`` plays seat s. Returns its
         record (and, with ``keep_log``, the log as stored: setup first).
+
+        ``secret``: a server secret mixed into the draws, as the service mixes
+        one into a simulated match's (to replay such a game through a service
+        given the same secret); None, the default, draws from the seed alone.
 
         ``engine_only`` plays the same game on the game's own reducer, without
         ``engine.match`` (no undo stack, no JSON-schema checks of the drawn
@@ -225,7 +235,8 @@ class Simulator:
         for name in strategies:
             if name not in self.bots:
                 raise ValueError(f"unknown strategy {name!r}; known: {', '.join(sorted(self.bots))}")
-        setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed)
+        setup = M.make_setup(self.game_id, list(self.names[:players]), options or {}, mode="simulated", seed=seed,
+                             secret=secret)
         rng = random.Random(f"{seed}:bots")
         bots = [self.bots[strategies[s]] for s in range(players)]
         if engine_only:

@@ -204,9 +204,14 @@ SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 @click.option("--games", default=100, show_default=True, type=int)
 @click.option("--players", default=2, show_default=True, type=int)
 @click.option("--strategies", default="greedy", show_default=True, help="comma-separated bot names, one per seat or one for all")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="the first game's seed; the draws come from the seed alone (no server secret), so the same "
+                   "seed plays the same games on any machine")
 def simulate(game: str, games: int, players: int, strategies: str, seed: int) -> None:
-    """Play GAME between bots through the same reducer and summarise."""
+    """Play GAME between bots through the same reducer and summarise.
+
+    A simulation is run for yourself: unlike a simulated match on the server,
+    whose draws mix in a secret, it is reproducible from its --seed alone."""
     import importlib
 
     from rich.console import Console

@@ -39,6 +39,14 @@ from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 log = logging.getLogger("kroniek.matches")
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
+#: The bytes of a simulated match's server secret (``engine.match.make_setup``): 256 bits.
+SECRET_BYTES = 32
+
+
+def new_secret() -> str:
+    """A fresh server secret for a simulated match: 32 bytes from the OS's
+    CSPRNG, as 64 lowercase hex digits."""
+    return secrets.token_hex(SECRET_BYTES)
 
 
 class Appended(Mapping[str, Any]):
@@ -92,14 +100,19 @@ class MatchService:
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = 64,
         cache_size: int = 2048,
+        secret_source: Callable[[], str] = new_secret,
     ) -> None:
         """``enqueue_validation(match_id)`` must queue a job that calls
         ``store.take_owed("validation", match_id)`` before it reads the log
         (``workers.jobs.validate_match`` does): a move is then read by the
         job its append queued, or by a job queued earlier that has not yet
         started, so a burst of moves costs one job, not one each, whatever
-        delay the queue applies."""
+        delay the queue applies.
+
+        ``secret_source()`` gives each new simulated match its server secret
+        (``new_secret``; a test may fix it to know the draws in advance)."""
         self.store = store
+        self.secret_source = secret_source
         self.enqueue_validation = enqueue_validation or (lambda match_id: None)
         self.clock = clock
         self.snapshot_every = snapshot_every
@@ -118,12 +131,21 @@ class MatchService:
         recorded_by: str = "anonymous",
         acl: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        """``acl``: who holds which role on the new match, written with it."""
-        if mode == "simulated" and seed is None:
-            seed = secrets.randbelow(MAX_SAFE_INTEGER + 1)  # a seed anyone may type in again
+        """``acl``: who holds which role on the new match, written with it.
+
+        A simulated match gets a fresh server secret besides its seed (the
+        given one, or a random one): its draws mix both, so a small seed its
+        creator chose tells no seat the next draw. The secret is in the setup
+        event, committed with it, and every view but the referee's hides it
+        until the match ends (``engine.match.event_view``)."""
+        secret = None
+        if mode == "simulated":
+            if seed is None:
+                seed = secrets.randbelow(MAX_SAFE_INTEGER + 1)  # a seed anyone may type in again
+            secret = self.secret_source()
         count = len(players) if isinstance(players, list) else None
         options = GameDataStore(self.store.r, self.store.prefix).embed(game, options, count)  # named card sets, boards
-        setup = M.make_setup(game, players, options, mode, seed)
+        setup = M.make_setup(game, players, options, mode, seed, secret)
         check_value(setup)  # what reaches the stream is within the API's limits, whoever calls
         ms = M.start(setup)
         now = self.clock()

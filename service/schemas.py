@@ -169,10 +169,13 @@ class MatchCreate(Schema):
     mode = fields.String(
         load_default="physical",
         validate=validate.OneOf(["physical", "simulated"]),
-        metadata={"description": "physical: chance outcomes are entered; simulated: drawn from a seeded RNG"},
+        metadata={"description": "physical: chance outcomes are entered; simulated: drawn by the server from the "
+                                 "seed and a server secret it adds to the setup (the referee's to see until the end)"},
     )
     seed = fields.Integer(
-        strict=True, allow_none=True, load_default=None, metadata={"description": "simulated mode: RNG seed"},
+        strict=True, allow_none=True, load_default=None, metadata={
+            "description": "simulated mode: RNG seed (default: drawn by the server); the draws mix it with a "
+                           "256-bit server secret, so a small seed does not make them predictable"},
         validate=validate.Range(min=-MAX_SAFE_INTEGER, max=MAX_SAFE_INTEGER),
     )
 

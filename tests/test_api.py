@@ -207,17 +207,20 @@ def test_unknown_endpoint_is_json_404(client):
 def test_simulated_seed_is_hidden_from_the_log_until_the_end(client):
     m = create(client, mode="simulated", seed=1234, options={"target": 5})
     setup = client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]
-    assert setup["data"]["seed"] == "hidden" and setup["redacted"] is True
+    assert setup["data"]["seed"] == setup["data"]["secret"] == "hidden" and setup["redacted"] is True
     assert client.get(f"/api/matches/{m['id']}/events?seat=0").get_json()["events"][0]["data"]["seed"] == "hidden"
     referee = client.get(f"/api/matches/{m['id']}/events?seat=referee").get_json()["events"][0]
-    assert referee["data"]["seed"] == 1234
+    assert referee["data"]["seed"] == 1234 and len(referee["data"]["secret"]) == 64
     # Play to the end: the server rolls after each add.
     while client.get(f"/api/matches/{m['id']}").get_json()["status"] != "finished":
         state = client.get(f"/api/matches/{m['id']}/state").get_json()
         res = post_event(client, m["id"], type="add", seat=state["to_act"][0], data={"n": 3})
         assert res.status_code == 201, res.get_json()
-        assert res.get_json()["appended"][1]["type"] == "roll"
-    assert client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]["data"]["seed"] == 1234
+        # (an add that reaches the target ends the match: nothing is left to roll for)
+        won = state["total"] + 3 >= state["target"]
+        assert [e["type"] for e in res.get_json()["appended"]] == (["add"] if won else ["add", "roll"])
+    shown = client.get(f"/api/matches/{m['id']}/events").get_json()["events"][0]["data"]
+    assert shown["seed"] == 1234 and shown["secret"] == referee["data"]["secret"]
 
 
 def test_text_that_is_not_unicode_is_400_not_a_crash(client, store):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine import match as M
 from engine.braverats.cards import CARD_IDS
 from replays import audit_match, canonical
+from tests.support.draws import fix_secret
 from tests.support.tamper import rewrite_entry
 
 VARIANT_SETS = [[], ["C"], ["A"], ["B"], ["E"], ["F"], ["D"], ["A", "B", "C"], ["B", "F"], ["G"]]
@@ -118,6 +119,7 @@ def test_random_matches_through_the_api_replay_and_audit(client, app, store, dat
     mode = data.draw(st.sampled_from(["physical", "simulated"]), label="mode")
     seed = data.draw(st.integers(0, 2**31), label="seed")
     rng = random.Random(seed)
+    fix_secret(app, seed)  # the same example plays the same match again (else hypothesis finds it flaky)
     m = create(client, options={"variants": variants}, mode=mode, seed=seed if mode == "simulated" else None)
     mid = m["id"]
     for _ in range(80):

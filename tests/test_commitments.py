@@ -300,13 +300,19 @@ def test_a_variant_e_deal_cannot_be_brute_forced(app, client, anon, make_user, s
     assert len(set(outcomes.values())) == 1
 
 
-def test_the_seed_of_a_simulated_match_loses_its_salt(client, anon):
+def test_the_seed_and_secret_of_a_simulated_match_lose_their_salt(client, anon):
     mid = post(client, "/api/matches", {"game": "braverats", "players": ["Ann", "Bob"], "mode": "simulated",
                                         "seed": 12345, "options": {"variants": ["E"]}})["id"]
     log = get(anon, f"/api/matches/{mid}/events")["events"]
-    assert log[0]["data"]["seed"] == "hidden" and "salt" not in log[0]
+    assert log[0]["data"]["seed"] == log[0]["data"]["secret"] == "hidden" and "salt" not in log[0]
     assert log[1]["type"] == "deal" and "salt" not in log[1]
-    assert not attack([{"events": {"events": log}}], log[0], [{**log[0]["data"], "seed": s} for s in range(12340, 12350)])
+    # Not even the true setup, server secret and all (as if guessed right), checks against what the public
+    # reads: no commitment under a visible salt, no hash in the clear, no text.
+    real = get(client, f"/api/matches/{mid}/events", seat="referee")["events"][0]
+    assert len(real["data"]["secret"]) == 64 and real["data"]["seed"] == 12345
+    guesses = [{**real["data"], "seed": s} for s in range(12340, 12350)]
+    assert real["data"] in guesses
+    assert not attack([{"events": {"events": log}}, seen_by(anon, None, mid)], real, guesses)
     referee_checks(client, mid)
 
 

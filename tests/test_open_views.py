@@ -50,12 +50,13 @@ def test_seat_views_legal_moves_and_hints_of_an_open_game_need_no_token(client, 
     assert anon.get("/api/matches/nope/legal-moves?seat=0").status_code == 404
 
 
-def test_a_simulated_open_game_keeps_its_seed_from_every_seat(client, anon):
+def test_a_simulated_open_game_keeps_its_seed_and_secret_from_every_seat(client, anon):
     match = client.post("/api/matches", json={"game": "sir_tommy", "players": ["Ann", "Bob"], "mode": "simulated",
                                               "seed": 7}).json["id"]
     setup = anon.get(f"/api/matches/{match}/events?seat=0").json["events"][0]
-    assert setup["data"]["seed"] == "hidden" and setup["redacted"] is True
-    assert client.get(f"/api/matches/{match}/events?seat=referee").json["events"][0]["data"]["seed"] == 7
+    assert setup["data"]["seed"] == setup["data"]["secret"] == "hidden" and setup["redacted"] is True
+    referee = client.get(f"/api/matches/{match}/events?seat=referee").json["events"][0]["data"]
+    assert referee["seed"] == 7 and len(referee["secret"]) == 64  # the draws' server secret, the referee's alone
 
 
 @pytest.mark.parametrize("game", ["braverats", "troubadour"])

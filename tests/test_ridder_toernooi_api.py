@@ -15,6 +15,7 @@ from engine.ridder_toernooi import GAME
 from engine.ridder_toernooi.bots import BOTS
 from engine.ridder_toernooi.cards import CardSetError, card_set_hash, placeholder_doc, validate_card_set
 from replays import audit_match, canonical
+from tests.support.draws import fix_secret
 from workers.jobs import analyse_log, validate_log
 
 
@@ -155,6 +156,7 @@ def test_a_wrong_die_count_is_a_422_naming_the_rule(client, store):
 # -- a whole simulated tournament ---------------------------------------------------------------
 
 def test_a_simulated_six_player_tournament_over_http_is_validated_with_annotations(client, app, store):
+    fix_secret(app, 2026)  # one known tournament, as before secrets
     res = client.post("/api/matches", json={"game": "ridder_toernooi", "players": [f"P{i}" for i in range(6)],
                                             "mode": "simulated", "seed": 2026})
     assert res.status_code == 201, res.get_json()

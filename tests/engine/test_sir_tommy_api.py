@@ -24,7 +24,7 @@ def test_sir_tommy_simulated_stock_is_hidden_over_http(client, app):
         state = client.get(f"/api/matches/{m['id']}/state{viewer}").get_json()
         log = client.get(f"/api/matches/{m['id']}/events{viewer}").get_json()["events"]
         assert state["stock"] == 49
-        assert log[0]["data"]["seed"] == "hidden"  # the seed decides every future draw
+        assert log[0]["data"]["seed"] == log[0]["data"]["secret"] == "hidden"  # they decide every future draw
         shown = {c for c in json.dumps(state).replace('"', " ").replace(",", " ").split() if len(c) <= 3}
         from engine.jogledor.cards import CARD_IDS
 

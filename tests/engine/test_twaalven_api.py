@@ -16,6 +16,7 @@ import engine.twaalven  # noqa: F401
 from engine import match as M
 from engine.jogledor.simulate import builder_policy
 from replays import audit_match, canonical
+from tests.support.draws import fix_secret
 
 
 def create(client, game_id, **body):
@@ -26,6 +27,7 @@ def create(client, game_id, **body):
 
 def run_random_match(client, app, store, game_id: str, seed: int, mode: str, limit: int = 400) -> M.MatchState:
     rng = random.Random(seed)
+    fix_secret(app, seed)  # the same example plays the same match again
     m = create(client, game_id, mode=mode, seed=seed if mode == "simulated" else None)
     mid = m["id"]
     svc = app.extensions["kroniek"]
