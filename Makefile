@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test test-redis bench install clean
+.PHONY: run test test-redis screenshots bench install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +19,24 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/kroniek run --port $(PORT)
 
+# Test processes run side by side (pytest-xdist); each starts its own embedded
+# Redis (or uses REDIS_URL, with key prefixes of its own). Many tests wait on
+# servers, workers and a browser, so more processes than cores pay:
+# make test TEST_WORKERS=1 runs them one by one.
+TEST_WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=15
+
 ## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 ## Only the tests that talk to Redis (store, queue, workers, API).
 test-redis: $(STAMP)
-	$(BIN)/python -m pytest -m redis
+	$(PYTEST) -m redis
+
+## The browser tests, writing their screenshots into docs/img (a plain test run writes them to a temporary folder).
+screenshots: $(STAMP)
+	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -28,6 +28,10 @@ def pytest_collection_modifyitems(config, items):
         if {"redis_url", "redis_client", "store"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.redis)
     config.stash[RULES_COVERED] = covered
+    # The slow tests first (a stable sort keeps each file's order otherwise):
+    # pytest-xdist hands tests out in this order, so the long ones start at
+    # once on different workers instead of being the last to finish.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 RULES_COVERED = pytest.StashKey[set]()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +25,11 @@ from .test_run import free_port, start, stop
 
 CHROMIUM = os.environ.get("KRONIEK_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
-IMG = ROOT / "docs" / "img"
+#: Where the screenshots go: KRONIEK_SCREENSHOTS when set (``make screenshots``
+#: sets docs/img, to refresh the pictures the README and docs show), else a
+#: folder of its own under the system's temporary directory, so a test run
+#: leaves the checkout as it found it.
+IMG = Path(os.environ.get("KRONIEK_SCREENSHOTS") or tempfile.mkdtemp(prefix="kroniek-screenshots-"))
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 
@@ -96,6 +101,17 @@ def click_and_wait(page, locator):
         " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
     error = page.locator("#flash.error:not([hidden])")
     assert not error.count(), error.inner_text()
+
+
+def follow(base, token, match_id, ms=None):
+    """The match as the server has it now: the events after ``ms`` (all of
+    them when None) fetched and applied, every rule checked again (a whole
+    game's log fetched and replayed at every step cost more than the page)."""
+    after = 0 if ms is None else ms.seq
+    events = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee&from={after + 1}").json()["events"]
+    for _, _, ms in M.replay_steps(events, ms):
+        pass
+    return ms
 
 
 def no_horizontal_scroll(page):
@@ -575,12 +591,12 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
     page.wait_for_url(re.compile(r"/matches/[^/]+$"))
     match_id = page.url.rsplit("/", 1)[1]
     rng = random.Random(7)
+    ms = None
     for step in range(400):
         page.wait_for_function("() => document.querySelector('#match').dataset.seq")
         if page.locator("#status").inner_text().startswith("Finished"):
             break
-        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
-        ms = M.replay(log)
+        ms = follow(base, token, match_id, ms)
         actors = list(ms.game.actors(ms.state))
         if "chance" in actors:
             move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
@@ -716,12 +732,12 @@ def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(serv
     no_horizontal_scroll(page)
     rng = random.Random(11)
     unknown_steal = traded = shot = False
+    ms = None
     for step in range(900):
         page.wait_for_function("() => document.querySelector('#match').dataset.seq")
         if page.locator("#status").inner_text().startswith("Finished"):
             break
-        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
-        ms = M.replay(log)
+        ms = follow(base, token, match_id, ms)
         actors = list(ms.game.actors(ms.state))
         if "chance" in actors:
             move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
@@ -816,12 +832,12 @@ def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, br
     match_id = page.url.rsplit("/", 1)[1]
     rng = random.Random(5)  # a seed whose game turns a discard pile over (so a shuffle can be entered): 380 events
     shuffled = False
+    ms = None
     for _ in range(1200):
         page.wait_for_function("() => document.querySelector('#match').dataset.seq")
         if page.locator("#status").inner_text().startswith("Finished"):
             break
-        log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
-        ms = M.replay(log)
+        ms = follow(base, token, match_id, ms)
         actors = list(ms.game.actors(ms.state))
         if "chance" in actors:
             s = ms.state

@@ -20,9 +20,12 @@ wait_for() {
   done
 }
 validated() {
-  local v; v=$(curl -sf "$API/matches/$1" | jq -c '{seq, validation, validation_details}') || return 1
-  [[ $(jq -r .validation <<<"$v") == valid ]] && return 0
-  [[ $(jq -r .validation <<<"$v") == invalid ]] && { echo "match $1 is invalid: $v" >&2; exit 1; }
+  local v; v=$(curl -sf "$API/matches/$1" | jq -r .validation) || return 1
+  [[ $v == valid ]] && return 0
+  if [[ $v == invalid ]]; then
+    echo "match $1 is invalid: $(curl -sf "$API/matches/$1" | jq -c '{seq, validation, validation_details}')" >&2
+    exit 1
+  fi
   return 1
 }
 rated() { [[ $(curl -sf "$API/ratings/braverats" | jq .results) -ge $1 ]]; }
@@ -40,8 +43,8 @@ echo "league $L"
 
 # Seat 0 (Red) and seat 1 (Blue) play these cards round by round; with this
 # order Red wins 4 rounds to 1, and on even boards the seats swap hands.
-ROUNDS=('["prince","spy"]' '["general","assassin"]' '["ambassador","musician"]' '["wizard","wizard"]'
-        '["spy","princess"]' '["musician","general"]' '["assassin","ambassador"]' '["princess","prince"]')
+ROUNDS=("prince spy" "general assassin" "ambassador musician" "wizard wizard"
+        "spy princess" "musician general" "assassin ambassador" "princess prince")
 
 for round in 1 2 3; do
   # 3. Pair the round: the server computes the Dutch-system pairing and the
@@ -58,8 +61,9 @@ for round in 1 2 3; do
     fi
     # 5. The board's match (players in seat order), recorded round by round.
     M=$(curl -sf -X POST "$API/leagues/$L/rounds/$round/boards/$board/match" "${org[@]}" | jq -r .id)
-    for cards in "${ROUNDS[@]}"; do
-      (( board % 2 == 0 )) && cards=$(jq -c reverse <<<"$cards")
+    for pair in "${ROUNDS[@]}"; do
+      read -r red blue <<<"$pair"
+      (( board % 2 == 0 )) && cards="[\"$blue\", \"$red\"]" || cards="[\"$red\", \"$blue\"]"
       status=$(curl -sf "$API/matches/$M/events" "${org[@]}" "${json[@]}" \
                -d "{\"type\": \"round\", \"data\": {\"cards\": $cards}}" | jq -r .status)
       [[ $status == finished ]] && break

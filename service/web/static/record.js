@@ -75,7 +75,8 @@
       const mine = (roles.ok && roles.data.roles && (roles.data.roles[me.name] || roles.data.roles["*"])) || [];
       canRecord = me.admin || mine.some((r) => r === "recorder" || r === "referee");
     }
-    let seq = 0, movesSeq = null, busy = false, again = false, stream = null;
+    // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers)
+    let seq = 0, head = 0, movesSeq = null, busy = false, again = false, stream = null;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");
@@ -126,6 +127,7 @@
       } else if (!r.ok) {
         K.flash("Not recorded: " + K.errorText(r), "error");
       } else {
+        head = Math.max(head, r.data.seq);
         K.flash(`Recorded seq ${r.data.seq}: ${type}`, "ok");
       }
       await refresh();
@@ -280,7 +282,9 @@
     // -- live ------------------------------------------------------------------------------------
     const connect = () => {
       if (stream) stream.stop();
-      stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; refresh(); },
+      // The page's own move comes back on the stream too: it is refreshed for already (a second redraw would
+      // only cost a phone its battery, and replace the board under a finger or a screenshot).
+      stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; if (event.seq > Math.max(seq, head)) refresh(); },
         (s) => { liveBadge.textContent = s === "live" ? "● live" : s; liveBadge.dataset.state = s; });
     };
     select.onchange = async () => { viewer = viewerValue(select.value); await refresh(); connect(); };
