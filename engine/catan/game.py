@@ -20,6 +20,7 @@ from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEv
 from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
+from . import invariants as INV
 from .knowledge import Contradiction, Hand
 from .rules import RULES
 
@@ -220,6 +221,10 @@ class Catan(Game):
     summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
                "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    #: (not move_robber: naming a victim without cards is taken, and steals nothing; not the trades: any count)
+    complete_moves = frozenset({"build_settlement", "build_road", "build_city", "roll", "buy_dev", "end_turn",
+                                "play_knight", "play_road_building", "play_year_of_plenty"})
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
     #: the phases' names (a scenario appends its own)
@@ -940,7 +945,15 @@ class Catan(Game):
             raise RuleViolation(P + "roll", "the dice are rolled once, at the start of the turn")
         return s._replace(phase=DICE)
 
+    def _chance_due(self, s: State, phase: int, what: str) -> None:
+        """Refuse a chance outcome of a kind not due now (a stolen card
+        while the dice are due would skip the roll and take from nobody)."""
+        if s.phase != phase:
+            raise RuleViolation(P + "chance_due", f"no {what} is due now (phase: {self.phase_names[s.phase]})")
+
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != DICE:
+            self._chance_due(s, DICE, "roll of the dice")
         d = data["dice"]
         total = d[0] + d[1]
         hist = s.hist
@@ -1088,6 +1101,8 @@ class Catan(Game):
         return s._replace(robber=h, phase=STEAL, victim=victim)
 
     def _a_steal(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != STEAL:
+            self._chance_due(s, STEAL, "stolen card (the robber's move names whom to steal from first)")
         thief, victim = s.turn, s.victim
         n = s.cfg.n
         card = data["card"]
@@ -1142,6 +1157,8 @@ class Catan(Game):
         return s._replace(hands=hands, bank=_add(s.bank, DEV_COST), ret=s.phase, phase=DEV_DRAW)
 
     def _a_draw_dev(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != DEV_DRAW:
+            self._chance_due(s, DEV_DRAW, "development card (one is drawn after a purchase)")
         buyer = s.actor
         n = s.cfg.n
         ref = n + 1
@@ -1415,6 +1432,9 @@ class Catan(Game):
         return self._begin_turn(s, (s.turn + 1) % n)
 
     # victory ------------------------------------------------------------------------------
+    def invariants(self, s: State) -> list[tuple[str, str]]:
+        return INV.check(self, s)
+
     def public_vp(self, s: State, seat: int) -> int:
         b, c, _ = s.built[seat]
         return b + 2 * c + 2 * (s.longest == seat) + 2 * (s.army == seat) + s.vp_shown[seat]

@@ -45,6 +45,7 @@ from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation
 from ..game_data import DataKind, digest
 from . import board as TB
+from . import invariants as INV
 from . import options as O
 from . import saga as SG
 from . import ships as SH
@@ -131,6 +132,15 @@ class Troje(Catan):
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    #: (not donate or return_card: a card the recorder did not see is taken as null; not move_sea_people: a
+    #: victim without cards is taken)
+    complete_moves = frozenset({"build_settlement", "build_road", "build_city", "roll", "end_turn", "build_ship",
+                                "take_chip", "use_advantage", "claim_win"})
+
+    def invariants(self, s: State) -> list[tuple[str, str]]:
+        return INV.check(self, s)
+
     aliases = ALIASES
     options_schema = O.OPTIONS_SCHEMA
     phase_names = TROJE_PHASES
@@ -481,6 +491,9 @@ class Troje(Catan):
         return s.step if s.ret == SBP else s.turn
 
     def _a_ship_tile(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != SHIP_TILE:  # else a tile entered while the dice are due skipped the roll
+            raise RuleViolation(P + "ship_tile", f"no ship tile is due now (phase: {TROJE_PHASES[s.phase]}); one "
+                                "is turned up right after a ship is built")
         x = s.ext
         builder = self._builder(s)
         if seat != builder:
@@ -559,6 +572,9 @@ class Troje(Catan):
         return self._set(s._replace(phase=STACK_DRAW), used=x.used + (tile,), ship=tile)
 
     def _a_stack_card(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != STACK_DRAW:  # else a blind draw entered while the dice are due skipped the roll
+            raise RuleViolation(P + "adv_draw", f"no card is to be drawn from the support stack now (phase: "
+                                f"{TROJE_PHASES[s.phase]}); one is drawn right after a swap or draw ship is used")
         x = s.ext
         n = s.cfg.n
         if seat != s.turn:
@@ -572,6 +588,9 @@ class Troje(Catan):
         return self._set(s._replace(phase=MAIN), ship=-1)
 
     def _a_return_card(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != SWAP_BACK:  # else a card could be laid on the stack at any time, no swap behind it
+            raise RuleViolation(P + "adv_swap", f"no card is to be laid back now (phase: {TROJE_PHASES[s.phase]}); "
+                                "one is laid back right after the card a swap ship draws")
         n = s.cfg.n
         if seat != s.turn:
             raise RuleViolation(P + "adv_swap", f"{s.names[s.turn]} lays a card back")
@@ -583,6 +602,9 @@ class Troje(Catan):
 
     # the battle -------------------------------------------------------------------------------
     def _a_battle(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != BATTLE:  # else a battle entered while the dice are due skipped the roll
+            raise RuleViolation(P + "battle_reveal", f"no battle is due now (phase: {TROJE_PHASES[s.phase]}); "
+                                "a battle follows a full support stack at the end of a turn")
         x = s.ext
         t = x.tcfg
         n = s.cfg.n
