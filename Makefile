@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test test-redis bench install clean
+.PHONY: run test test-redis test-deep bench install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: $(STAMP)
 ## Only the tests that talk to Redis (store, queue, workers, API).
 test-redis: $(STAMP)
 	$(BIN)/python -m pytest -m redis
+
+## The legality property over every game with its deep profile (many more, longer matches; minutes).
+test-deep: $(STAMP)
+	KRONIEK_LEGALITY_PROFILE=deep $(BIN)/python -m pytest tests/engine/test_every_game_legality.py -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
