@@ -4,7 +4,8 @@ the injected-hole tests call them on a game made wrong on purpose).
 
 A match is played to a position by the game's bots (``SIMULATOR``, where the
 game has one) or by random legal moves, in a simulated match, so that the
-server draws every chance outcome. After every event the game's invariants
+server draws every chance outcome, or (``hide``) in a physical match whose
+recorder enters some of the drawn cards as unseen. After every event the game's invariants
 (``Game.invariants``) must hold. At some positions, each through the path the
 service takes (``engine.match.normalize_event`` then ``apply_event``), on a
 physical copy of the match (there a recorder enters the chance outcomes):
@@ -107,23 +108,43 @@ def bot_positions(setup: dict[str, Any], seed: int, max_events: int) -> Iterator
         yield event, after
 
 
-def random_positions(setup: dict[str, Any], seed: int, max_events: int) -> Iterator[tuple[Any, M.MatchState]]:
-    """Every position of a match played by random legal moves (the server
-    draws the chance outcomes), with the event that led to it."""
+def random_positions(setup: dict[str, Any], seed: int, max_events: int,
+                     hide: float = 0.0) -> Iterator[tuple[Any, M.MatchState]]:
+    """Every position of a match played by random legal moves, with the
+    event that led to it. The game draws the chance outcomes; with ``hide``,
+    the match is a physical one whose recorder enters that share of the
+    drawn cards as unseen (``card`` null, where the game takes it)."""
     rng = random.Random(seed)
+    seed_ = setup["seed"]
+    if hide:
+        setup = {**setup, "mode": "physical", "seed": None}
     ms = M.start(setup)
     yield None, ms
     game = ms.game
     while ms.result is None and ms.seq < max_events:
         actors = game.actors(ms.state)
         if CHANCE in actors:
-            move = game.chance_outcome(ms.state, random.Random(f"{setup['seed']}:{ms.depth}"))
+            move = game.chance_outcome(ms.state, random.Random(f"{seed_}:{ms.depth}"))
             if move is not None:
-                data = M.normalize_event(ms, move.type, move.seat, _jsonable(move.data), by_server=True)
-                ms = M.apply_event(ms, ms.seq + 1, move.type, move.seat, data)
+                raw = _jsonable(move.data)
+                tries = [raw]
+                if hide and isinstance(raw.get("card"), str) and rng.random() < hide:
+                    tries.insert(0, {**raw, "card": None})
+                for i, data in enumerate(tries):
+                    try:
+                        data = M.normalize_event(ms, move.type, move.seat, data, by_server=not hide)
+                        after = M.apply_event(ms, ms.seq + 1, move.type, move.seat, data)
+                    except KroniekError:
+                        if i + 1 < len(tries):
+                            continue  # this game needs the card seen
+                        raise
+                    break
+                ms = after
                 yield {"type": move.type, "seat": move.seat, "data": data}, ms
                 continue
         moves = [m for a in actors if a != CHANCE for m in M.legal_moves(ms, None if a == "table" else a)]
+        if not moves and hide and CHANCE in actors:
+            return  # a chance outcome the game cannot draw from what the recorder saw: the line ends here
         if not moves:
             raise AssertionError(f"{game.id} seq {ms.seq}: nobody can move ({list(actors)} act, nothing listed)")
         m = rng.choice(moves)
@@ -328,7 +349,7 @@ def check_position(ms: M.MatchState, pool: dict[str, list[dict[str, Any]]], rng:
 
 
 def explore(game_id: str, players: int, options: dict[str, Any], seed: int, *, bots: bool,
-            max_events: int, positions: int, budget: int = 60) -> list[str]:
+            max_events: int, positions: int, budget: int = 60, hide: float = 0.0) -> list[str]:
     """Play one match (bots or random legal moves), check the invariants after
     every event and the whole property at ``positions`` positions of it (the
     last one always: the end, where every event is refused)."""
@@ -336,7 +357,12 @@ def explore(game_id: str, players: int, options: dict[str, Any], seed: int, *, b
     if setup is None:
         return []
     rng = random.Random(seed)
-    play = bot_positions if bots and game_id in _simulators() else random_positions
+    if bots and game_id in _simulators():
+        def play(setup, seed, max_events):
+            return bot_positions(setup, seed, max_events)
+    else:
+        def play(setup, seed, max_events):
+            return random_positions(setup, seed, max_events, hide=0.0 if bots else hide)
     problems: list[str] = []
     line: list[M.MatchState] = []
     pool: dict[str, list[dict[str, Any]]] = {}  # the data of the events played: what the mutations start from
