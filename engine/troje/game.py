@@ -398,7 +398,34 @@ class Troje(Catan):
             rule = {DEAL: "allegiance", SHIP_TILE: "ship_tile", CHIP: "adv_chip", STACK_DRAW: "hidden_cards",
                     SWAP_BACK: "adv_swap", BATTLE: "battle_reveal", REVEAL: "allegiance_knowledge"}[s.phase]
             raise RuleViolation(P + rule, f"{want} comes next (phase: {TROJE_PHASES[s.phase]}), not {type}")
-        return self._check_win(fn(self, s, seat, data))
+        after = self._check_win(fn(self, s, seat, data))
+        for row in after.hands:
+            if row[-1].unseen:  # only where the log missed cards (never in a simulated match)
+                self._unseen_fit(after)
+                break
+        return after
+
+    def _unseen_fit(self, s: State) -> None:
+        """Refuse a state whose unseen cards no assignment fits: the bank and
+        the known cards leave exactly so many of each resource for the cards
+        the log did not see (each hand's own knowledge alone does not see
+        that, e.g. a battle turning up more wool than can be left unseen)."""
+        x = s.ext
+        gone = [0] * 5
+        if not x.tcfg.revealed_to_bank:
+            for revealed, _ in x.battles:
+                gone = [a + b for a, b in zip(gone, revealed)]
+        left = [x.tcfg.bank - s.bank[r] - gone[r] - sum(row[-1].known[r] for row in s.hands) for r in range(5)]
+        masks = [m for row in s.hands for m, _ in row[-1].unseen]
+        fits = min(left) >= 0 and sum(left) == len(masks) and all(
+            sum(1 for m in masks if not m & ~subset) <= sum(left[r] for r in range(5) if subset >> r & 1)
+            for subset in range(1, 31))
+        if not fits:
+            where = "; ".join(s.origins[o - 1] for o in sorted({o for row in s.hands for _, o in row[-1].unseen})
+                              if 0 < o <= len(s.origins))
+            raise RuleViolation(P + "hidden_cards", "no assignment of the unseen cards allows this: the bank and the "
+                                "known cards leave " + ", ".join(f"{left[r]} {RES[r]}" for r in range(5))
+                                + f" for the {len(masks)} unseen cards (unseen cards from: {where})")
 
     def _worlds_step(self, s: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> State:
         return a  # each hand's own knowledge (see the module docstring)

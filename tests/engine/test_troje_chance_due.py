@@ -12,6 +12,7 @@ import pytest
 
 from engine import match as M
 from engine.catan.pieces import DICE, MAIN
+from engine.troje.phases import BATTLE
 from engine.core import KroniekError, RuleViolation
 from engine.troje import GAME
 from engine.troje.simulate import play_game
@@ -69,3 +70,24 @@ def test_the_dice_due_are_still_taken():
     ms = position(DICE)
     after = M.apply_event(ms, ms.seq + 1, "dice", None, M.normalize_event(ms, "dice", None, {"dice": [2, 3]}))
     assert after.state.phase != DICE and GAME.invariants(after.state) == []
+
+
+@pytest.mark.rule("troje.hidden_cards")
+def test_a_battle_turning_up_more_of_a_resource_than_can_be_left_unseen_is_refused():
+    """Found by the invariant catan.cards_conserved on a physical line whose
+    recorder missed cards: the stack could hold 4 wool as far as its own
+    knowledge went, but the bank and the known cards left only 1 wool for all
+    the unseen cards (the stack's and a donation still in a hand's view)."""
+    from .legality_support import random_positions, setup_for
+
+    ms = None
+    for _, ms in random_positions(setup_for("catan-troje", 6, {}, 9), 9, 284, hide=0.5):
+        pass
+    assert ms.state.phase == BATTLE and GAME.invariants(ms.state) == []
+    ms = M.MatchState(ms.game, ms.setup, ms.seq, ms.state)
+    exc = refused(ms, "battle", None, {"revealed": {"lumber": 5, "brick": 1, "wool": 3, "ore": 1}})
+    assert exc.rule == "troje.hidden_cards" and "-1 wool" in exc.message
+    # what the cards allow is taken, and keeps the cards conserved
+    fits = {"lumber": 7, "brick": 1, "wool": 1, "ore": 1}
+    after = M.apply_event(ms, ms.seq + 1, "battle", None, M.normalize_event(ms, "battle", None, {"revealed": fits}))
+    assert GAME.invariants(after.state) == []
