@@ -5,8 +5,8 @@ the injected-hole tests call them on a game made wrong on purpose).
 A match is played to a position by the game's bots (``SIMULATOR``, where the
 game has one) or by random legal moves, in a simulated match, so that the
 server draws every chance outcome, or (``hide``) in a physical match whose
-recorder enters some of the drawn cards as unseen. After every event the game's invariants
-(``Game.invariants``) must hold. At some positions, each through the path the
+recorder enters some of the drawn cards as unseen. After every event the
+game's invariants (``Game.invariants``) must hold. At some positions, each through the path the
 service takes (``engine.match.normalize_event`` then ``apply_event``), on a
 physical copy of the match (there a recorder enters the chance outcomes):
 
@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 from typing import Any, Iterator
 
 from engine import match as M
 from engine import registry
 from engine.core import CHANCE, KroniekError
-
-import os
 
 #: (a probe while writing a game's ``complete_moves``: treat every type as enumerated completely)
 _ALL_COMPLETE = os.environ.get("KRONIEK_LEGALITY_ALL_COMPLETE") == "1"

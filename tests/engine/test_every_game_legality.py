@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import registry
-from engine.core import CHANCE, Game, KroniekError
+from engine.core import CHANCE, Game
 
 from .legality_support import OPTIONS, explore, player_counts
 
