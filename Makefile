@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PORT   ?= 8000
 
-.PHONY: run test test-redis screenshots bench install clean
+.PHONY: run test test-redis test-deep screenshots bench install clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ test-redis: $(STAMP)
 ## The browser tests, writing their screenshots into docs/img (a plain test run writes them to a temporary folder).
 screenshots: $(STAMP)
 	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py
+
+## The legality property over every game with its deep profile (many more, longer matches; minutes).
+test-deep: $(STAMP)
+	KRONIEK_LEGALITY_PROFILE=deep $(PYTEST) --timeout=3600 tests/engine/test_every_game_legality.py -p no:cacheprovider
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

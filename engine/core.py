@@ -286,3 +286,19 @@ class Game:
             "engine_version": self.version,
             "hidden_information": self.hidden_information,
         }
+
+    # -- invariants (the worker's verdict and the tests; never inside apply) --
+    #: invariant id -> English statement of what holds in every reachable state
+    invariant_rules: ClassVar[dict[str, str]] = {}
+    #: Event types of which ``legal_moves`` lists every legal instance for the
+    #: seat (or table) to act: for these, accepted equals listed (the
+    #: property tests check it both ways).
+    complete_moves: ClassVar[frozenset[str]] = frozenset()
+
+    def invariants(self, state: Any) -> list[tuple[str, str]]:
+        """The invariants ``state`` breaks, as (invariant id from
+        ``invariant_rules``, what is wrong); empty when all hold. What must
+        hold in every state the rules can reach: cards, pieces and scores
+        conserved and never negative, at most the allowed winners. A log
+        the reducer accepts but that breaks one is judged invalid."""
+        return []

@@ -26,9 +26,27 @@ from .queue import (analysis_nodes, analysis_seconds, enqueue_analysis, enqueue_
                     solver_budget)
 
 
+class InvariantBroken(KroniekError):
+    """A log the reducer accepts whose state after ``seq`` breaks one of the
+    game's invariants (``Game.invariants``): the reducer has a hole there, and
+    the verdict says so. The message quotes the invariant's statement, never
+    the state's details (they could name a card the public may not see)."""
+
+    code = "invariant_broken"
+    status = 422
+
+    def __init__(self, seq: int, game: Any, invariant: str) -> None:
+        text = game.invariant_rules.get(invariant, "")
+        super().__init__(f"seq {seq}: the game's invariant {invariant} does not hold after this event"
+                         + (f" ({text})" if text else ""), invariant=invariant, seq=seq)
+
+
 def validate_log(store: EventStore, match_id: str,
                  on_valid: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Replay the whole log; record the verdict and the automatic annotations
+    """Replay the whole log, checking the game's invariants after every event
+    (``Game.invariants``: a log the reducer accepts but that breaks one is
+    invalid, its verdict naming the step and the invariant); record the
+    verdict and the automatic annotations
     (each move's, from ``Game.annotate``: cheap), and the match's status and
     result as the replay finds them (the listing's copy is written by the API
     after a move and could be stale after a crash).
@@ -48,6 +66,9 @@ def validate_log(store: EventStore, match_id: str,
     try:
         for event, before, after in M.replay_steps(events):
             final = after
+            broken = after.game.invariants(after.state)
+            if broken:
+                raise InvariantBroken(event["seq"], after.game, broken[0][0])
             last_good = event["seq"]
             if before is None:
                 continue
@@ -71,6 +92,7 @@ def validate_log(store: EventStore, match_id: str,
             "first_invalid_seq": bad,
             "message": exc.message,
             **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
+            **({"invariant": exc.details["invariant"]} if "invariant" in exc.details else {}),
         }
     if not chain.valid:
         verdict["status"] = "invalid"

@@ -33,6 +33,7 @@ from .cards import (
 )
 from .resolve import Flags, Outcome, key, outcome_table
 from .rules import RULES
+from . import invariants as INV
 from .state import (
     BY_CARDS,
     BY_PRINCESS,
@@ -116,6 +117,12 @@ class BraveRats(Game):
         "4 won rounds, or the Princess catching the Prince, wins."
     )
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset({"round", "play", "pick", "choose_variant"})
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        return INV.check(self, state)
+
     aliases = ALIASES
 
     options_schema = {

@@ -20,6 +20,7 @@ from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEv
 from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
+from . import invariants as INV
 from .knowledge import Contradiction, Hand
 from .rules import RULES
 
@@ -220,6 +221,10 @@ class Catan(Game):
     summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
                "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    #: (not move_robber: naming a victim without cards is taken, and steals nothing; not the trades: any count)
+    complete_moves = frozenset({"build_settlement", "build_road", "build_city", "roll", "buy_dev", "end_turn",
+                                "play_knight", "play_road_building", "play_year_of_plenty"})
     aliases = ALIASES
     options_schema = OPTIONS_SCHEMA
     #: the phases' names (a scenario appends its own)
@@ -940,7 +945,15 @@ class Catan(Game):
             raise RuleViolation(P + "roll", "the dice are rolled once, at the start of the turn")
         return s._replace(phase=DICE)
 
+    def _chance_due(self, s: State, phase: int, what: str) -> None:
+        """Refuse a chance outcome of a kind not due now (a stolen card
+        while the dice are due would skip the roll and take from nobody)."""
+        if s.phase != phase:
+            raise RuleViolation(P + "chance_due", f"no {what} is due now (phase: {self.phase_names[s.phase]})")
+
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != DICE:
+            self._chance_due(s, DICE, "roll of the dice")
         d = data["dice"]
         total = d[0] + d[1]
         hist = s.hist
@@ -1088,6 +1101,8 @@ class Catan(Game):
         return s._replace(robber=h, phase=STEAL, victim=victim)
 
     def _a_steal(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != STEAL:
+            self._chance_due(s, STEAL, "stolen card (the robber's move names whom to steal from first)")
         thief, victim = s.turn, s.victim
         n = s.cfg.n
         card = data["card"]
@@ -1142,6 +1157,8 @@ class Catan(Game):
         return s._replace(hands=hands, bank=_add(s.bank, DEV_COST), ret=s.phase, phase=DEV_DRAW)
 
     def _a_draw_dev(self, s: State, seat, data: dict[str, Any]) -> State:
+        if s.phase != DEV_DRAW:
+            self._chance_due(s, DEV_DRAW, "development card (one is drawn after a purchase)")
         buyer = s.actor
         n = s.cfg.n
         ref = n + 1
@@ -1415,6 +1432,9 @@ class Catan(Game):
         return self._begin_turn(s, (s.turn + 1) % n)
 
     # victory ------------------------------------------------------------------------------
+    def invariants(self, s: State) -> list[tuple[str, str]]:
+        return INV.check(self, s)
+
     def public_vp(self, s: State, seat: int) -> int:
         b, c, _ = s.built[seat]
         return b + 2 * c + 2 * (s.longest == seat) + 2 * (s.army == seat) + s.vp_shown[seat]
@@ -1456,7 +1476,7 @@ class Catan(Game):
             known, unseen = hand
             k0, k1, k2, k3, k4 = known
             if unseen:
-                can = K.can_pay
+                can = K.can_pay if s.worlds is None else self._worlds_can_pay(s, seat)
                 road, settle = can(hand, ROAD_COST), can(hand, SETTLEMENT_COST)
                 city, dev = can(hand, CITY_COST), can(hand, DEV_COST)
             else:
@@ -1483,15 +1503,15 @@ class Catan(Game):
                             out += [_move("trade_bank", seat, {"give": name, "get": RES[get], "count": 1})
                                     for get in range(5) if get != give and bank[get]]
                 if not s.dev_played:
-                    dk = s.dev[seat][-1][0]  # the development cards the log knows
-                    if dk[0] or dk[1] or dk[2] or dk[3]:
+                    dk, du = s.dev[seat][-1]  # the development cards the log knows, and those it did not see
+                    if dk[0] or dk[1] or dk[2] or dk[3] or du:
                         out += self._dev_moves(s, seat)
             return out
         if ph == PRE_ROLL:
             out = [_move("roll", seat, {})]
             if not s.dev_played:
-                dk = s.dev[seat][-1][0]
-                if dk[0] or dk[1] or dk[2] or dk[3]:
+                dk, du = s.dev[seat][-1]
+                if dk[0] or dk[1] or dk[2] or dk[3] or du:
                     out += self._dev_moves(s, seat)
             return out
         if ph == ROBBER:
@@ -1514,8 +1534,28 @@ class Catan(Game):
         if ph == SETUP_R or ph == ROAD_BUILDING:
             return [_move("build_road", seat, {"edge": e}) for e in self._road_spots(s, seat)]
         if ph == DISCARD:
-            return [_move("discard", seat, {"cards": c}) for c in _discard_cards(self._ref(s, seat).known, s.pending[seat])]
+            ref = self._ref(s, seat)
+            if not ref.unseen:
+                return [_move("discard", seat, {"cards": c}) for c in _discard_cards(ref.known, s.pending[seat])]
+            # unseen cards: every discard some assignment of them allows (as apply takes it)
+            can = K.can_pay if s.worlds is None else self._worlds_can_pay(s, seat)
+            most = tuple(ref.most(r) for r in range(5))
+            return [_move("discard", seat, {"cards": c}) for c in _discard_cards(most, s.pending[seat])
+                    if can(ref, tuple(c.get(name, 0) for name in RES))]
         return []
+
+    @staticmethod
+    def _worlds_can_pay(s: State, seat: int):
+        """``knowledge.can_pay`` for ``seat`` where the log keeps the joint
+        worlds of all hands: a cost is payable when some world still
+        possible holds it (each hand's own knowledge alone is wider: it does
+        not see that one stolen card cannot be in two hands at once)."""
+        held = {w[seat] for w in s.worlds}
+
+        def can(hand: Hand, cost: tuple[int, ...]) -> bool:
+            return any(h[0] >= cost[0] and h[1] >= cost[1] and h[2] >= cost[2] and h[3] >= cost[3]
+                       and h[4] >= cost[4] for h in held)
+        return can
 
     def _own_settlements(self, s: State, seat: int) -> tuple[int, ...]:
         """The intersections of ``seat``'s settlements (where a city can go)."""
@@ -1546,10 +1586,13 @@ class Catan(Game):
             return []
         ref = s.cfg.n + 1
         known, unk = s.dev[seat][ref]
-        if not (known[0] or known[1] or known[2] or known[3]):
+        if not (known[0] or known[1] or known[2] or known[3] or unk):
             return []
         fk, fu = s.fresh[seat]
-        old = tuple(known[k] - fk[k] for k in range(5))
+        # a card the seat held before this turn: known, or (as _play_dev takes it) one of its cards the log did
+        # not see, bought before this turn, that could be of the kind
+        pool = s.pools[ref]
+        old = tuple(1 if known[k] - fk[k] > 0 or (unk - fu > 0 and pool[k] > 0) else 0 for k in range(5))
         if not any(old[:4]):
             return []
         out = []
@@ -1841,8 +1884,7 @@ def _network(roads: tuple[int, ...], bld: tuple[int, ...], topo: B.Topology) -> 
 
 def _discard_cards(have: tuple[int, ...], k: int) -> list[dict[str, int]]:
     """Every way to discard ``k`` of the known cards ``have``, each as its
-    ``cards`` dict, in increasing order of lumber, then brick, wool, grain (a
-    hand with unseen cards: none listed)."""
+    ``cards`` dict, in increasing order of lumber, then brick, wool, grain."""
     h0, h1, h2, h3, h4 = have
     r0, r1, r2, r3, r4 = RES
     out = []

@@ -30,6 +30,9 @@ RULES: dict[str, str] = {
     "is allowed. The robber's hex produces nothing.",
     P + "steal": "The robber's mover steals (stelen) one random resource card from one opponent with a settlement "
     "or city on the robber's hex (the mover chooses among several); a player without cards yields nothing.",
+    P + "chance_due": "A chance outcome is entered only when it is due, and only the one due: the dice after the "
+    "roll (dobbelen), the stolen card after the robber's move names whom to steal from, the development card after "
+    "a purchase.",
     P + "distance": "Distance rule (afstandsregel): a settlement needs a free intersection whose three neighbouring "
     "intersections are all free.",
     P + "settlement_connect": "After set-up a settlement must touch one of its owner's roads.",

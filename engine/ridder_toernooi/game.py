@@ -19,6 +19,7 @@ from typing import Any
 from ..game_data import DataKind, check_embedded
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
 from . import cards as C
+from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
 from .describe import card_set_label, describe as describe_event
 from .rules import RULES
@@ -199,6 +200,13 @@ class RidderToernooi(Game):
     summary = ("Knights duel with dice over 2–4 tournament days, mounted then on foot, for premiums shared with the "
                "ladies whose kerchiefs they carry; card values from a card set (shipped: a PLACEHOLDER set).")
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset({"train", "participate", "kerchief", "prefer", "challenge", "pass", "fight_on",
+                                "give_up", "day_winner", "duel_knight"})
+
+    def invariants(self, s: State) -> list[tuple[str, str]]:
+        return INV.check(self, s)
+
     aliases = ALIASES
     #: Every card lies open and every die is rolled in view: seat views are the public view.
     hidden_information = False
@@ -803,7 +811,9 @@ class RidderToernooi(Game):
         return self._close_day(self._day_bonus(s._replace(tied=()), k))
 
     def _close_day(self, s: State) -> State:
-        knights = tuple(k if k.status == ELIMINATED else k._replace(status=IDLE, kerchief=-1) for k in s.knights)
+        # the kerchiefs go back to their ladies, also from a knight out of the tournament
+        knights = tuple(k._replace(kerchief=-1) if k.status == ELIMINATED else k._replace(status=IDLE, kerchief=-1)
+                        for k in s.knights)
         ladies = tuple(x._replace(knight=-1, rejected=()) for x in s.ladies)
         s = s._replace(knights=knights, ladies=ladies, tied=(), pending=None, phase=TRAIN)
         if s.day >= s.cfg.days:

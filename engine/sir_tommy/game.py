@@ -18,6 +18,7 @@ from typing import Any
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
+from . import invariants as INV
 from .rules import RULES, SUPER, TERMS
 
 DRAW, PLAY, END, OVER = "draw", "play", "end", "over"
@@ -97,6 +98,12 @@ class SirTommy(JogledorGame):
         "drawing three cards a turn from a hidden stock onto four shared rows; 30+ cards makes a super-winner."
     )
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset({"place", "end_turn"})
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        return INV.check(self, state)
+
     terms = TERMS
 
     options_schema = options(

@@ -24,6 +24,7 @@ from ..jogledor.tableau import (
     view_columns,
     where,
 )
+from . import invariants as INV
 from .rules import RULES, TERMS, succ
 
 DEAL, PLAY, OVER = "deal", "play", "over"
@@ -108,6 +109,12 @@ class Stapelen(JogledorGame):
         "your own three foundations, one higher each time, King→Ace wrapping; whoever cannot move loses for both."
     )
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset()
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        return INV.check(self, state)
+
     terms = TERMS
 
     options_schema = options(first_seat=seat_option("The seat that starts (it has no influence on the game)."))

@@ -53,6 +53,7 @@ from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation
 from ..game_data import DataKind, digest
 from . import board as TB
+from . import invariants as INV
 from . import options as O
 from . import saga as SG
 from . import ships as SH
@@ -142,6 +143,15 @@ class Troje(Catan):
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    #: (not donate or return_card: a card the recorder did not see is taken as null; not move_sea_people: a
+    #: victim without cards is taken)
+    complete_moves = frozenset({"build_settlement", "build_road", "build_city", "roll", "end_turn", "build_ship",
+                                "take_chip", "use_advantage", "claim_win"})
+
+    def invariants(self, s: State) -> list[tuple[str, str]]:
+        return INV.check(self, s)
+
     aliases = ALIASES
     options_schema = O.OPTIONS_SCHEMA
     phase_names = TROJE_PHASES
@@ -405,7 +415,34 @@ class Troje(Catan):
             rule = {DEAL: "allegiance", SHIP_TILE: "ship_tile", CHIP: "adv_chip", STACK_DRAW: "hidden_cards",
                     SWAP_BACK: "adv_swap", BATTLE: "battle_reveal", REVEAL: "allegiance_knowledge"}[s.phase]
             raise RuleViolation(P + rule, f"{want} comes next (phase: {TROJE_PHASES[s.phase]}), not {type}")
-        return self._check_win(fn(self, s, seat, data))
+        after = self._check_win(fn(self, s, seat, data))
+        for row in after.hands:
+            if row[-1].unseen:  # only where the log missed cards (never in a simulated match)
+                self._unseen_fit(after)
+                break
+        return after
+
+    def _unseen_fit(self, s: State) -> None:
+        """Refuse a state whose unseen cards no assignment fits: the bank and
+        the known cards leave exactly so many of each resource for the cards
+        the log did not see (each hand's own knowledge alone does not see
+        that, e.g. a battle turning up more wool than can be left unseen)."""
+        x = s.ext
+        gone = [0] * 5
+        if not x.tcfg.revealed_to_bank:
+            for revealed, _ in x.battles:
+                gone = [a + b for a, b in zip(gone, revealed)]
+        left = [x.tcfg.bank - s.bank[r] - gone[r] - sum(row[-1].known[r] for row in s.hands) for r in range(5)]
+        masks = [m for row in s.hands for m, _ in row[-1].unseen]
+        fits = min(left) >= 0 and sum(left) == len(masks) and all(
+            sum(1 for m in masks if not m & ~subset) <= sum(left[r] for r in range(5) if subset >> r & 1)
+            for subset in range(1, 31))
+        if not fits:
+            where = "; ".join(s.origins[o - 1] for o in sorted({o for row in s.hands for _, o in row[-1].unseen})
+                              if 0 < o <= len(s.origins))
+            raise RuleViolation(P + "hidden_cards", "no assignment of the unseen cards allows this: the bank and the "
+                                "known cards leave " + ", ".join(f"{left[r]} {RES[r]}" for r in range(5))
+                                + f" for the {len(masks)} unseen cards (unseen cards from: {where})")
 
     def _worlds_step(self, s: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> State:
         return a  # each hand's own knowledge (see the module docstring)
@@ -512,6 +549,9 @@ class Troje(Catan):
         return s.step if s.ret == SBP else s.turn
 
     def _a_ship_tile(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != SHIP_TILE:  # else a tile entered while the dice are due skipped the roll
+            raise RuleViolation(P + "ship_tile", f"no ship tile is due now (phase: {TROJE_PHASES[s.phase]}); one "
+                                "is turned up right after a ship is built")
         x = s.ext
         builder = self._builder(s)
         if seat != builder:
@@ -598,6 +638,9 @@ class Troje(Catan):
         return self._set(s._replace(phase=STACK_DRAW), used=x.used + (tile,), ship=tile)
 
     def _a_stack_card(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != STACK_DRAW:  # else a blind draw entered while the dice are due skipped the roll
+            raise RuleViolation(P + "adv_draw", f"no card is to be drawn from the support stack now (phase: "
+                                f"{TROJE_PHASES[s.phase]}); one is drawn right after a swap or draw ship is used")
         x = s.ext
         n = s.cfg.n
         if seat != s.turn:
@@ -611,6 +654,9 @@ class Troje(Catan):
         return self._set(s._replace(phase=MAIN), ship=-1)
 
     def _a_return_card(self, s: State, seat: int, data: dict[str, Any]) -> State:
+        if s.phase != SWAP_BACK:  # else a card could be laid on the stack at any time, no swap behind it
+            raise RuleViolation(P + "adv_swap", f"no card is to be laid back now (phase: {TROJE_PHASES[s.phase]}); "
+                                "one is laid back right after the card a swap ship draws")
         n = s.cfg.n
         if seat != s.turn:
             raise RuleViolation(P + "adv_swap", f"{s.names[s.turn]} lays a card back")
@@ -622,6 +668,9 @@ class Troje(Catan):
 
     # the battle -------------------------------------------------------------------------------
     def _a_battle(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
+        if s.phase != BATTLE:  # else a battle entered while the dice are due skipped the roll
+            raise RuleViolation(P + "battle_reveal", f"no battle is due now (phase: {TROJE_PHASES[s.phase]}); "
+                                "a battle follows a full support stack at the end of a turn")
         x = s.ext
         t = x.tcfg
         n = s.cfg.n

@@ -49,6 +49,7 @@ from .cards import (
 )
 from .describe import annotate as _annotate, describe as _describe
 from .rules import RULES
+from . import invariants as INV
 from .state import (
     CHOOSE,
     DEAL,
@@ -169,6 +170,13 @@ class Troubadour(Game):
         "with three nobles chosen in secret each round to attack, protect, turn extra cards or build from hiding."
     )
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset({"choose", "counter_pick", "build", "turn_over", "turn_top", "attack", "extra_card",
+                                "extra_draw", "hearts_queen", "name_card", "end_turn"})
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        return INV.check(self, state)
+
     aliases = ALIASES
 
     options_schema = {

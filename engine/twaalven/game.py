@@ -23,6 +23,7 @@ from ..jogledor.tableau import (
     view_columns,
     where,
 )
+from . import invariants as INV
 from .rules import FOURTEEN, PAIR_NAMES, PAIR_TYPES, QUOTA, RULES, TERMS, TWELVE, TYPE
 
 TABLE = "table"
@@ -103,6 +104,12 @@ class Twaalven(JogledorGame):
         "of twelve and the other pairs of fourteen, in turn, top cards only."
     )
     rules = RULES
+    invariant_rules = INV.INVARIANTS
+    complete_moves = frozenset({"roles", "take"})
+
+    def invariants(self, state: State) -> list[tuple[str, str]]:
+        return INV.check(self, state)
+
     terms = TERMS
 
     options_schema = options(
