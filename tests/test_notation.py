@@ -52,6 +52,7 @@ notes_strategy = st.lists(
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(log=matches(), notes=notes_strategy, data=st.data())
+@pytest.mark.slow(20)
 def test_written_then_read_gives_the_same_moves_states_and_annotations(log, notes, data):
     annotations = [{"seq": data.draw(st.integers(1, len(log))), "glyph": g, "comment": c} for g, c in notes]
     text = N.write(log, annotations)

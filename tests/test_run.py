@@ -113,7 +113,7 @@ def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
         stop(proc)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(20)
 def test_the_worked_swiss_league_example_runs_and_verifies(tmp_path):
     """docs/examples/swiss-league.sh (docs/leagues.md's worked example) against
     a real `kroniek run`: 8 players, 3 Swiss rounds, results, a forfeit,

@@ -57,8 +57,24 @@ def browser():
         browser.close()
 
 
+#: The browser contexts the running test opened (``context``); closed when it ends.
+OPEN_CONTEXTS: list = []
+
+
+@pytest.fixture(autouse=True)
+def close_contexts():
+    """Close every page a test opened when it ends. An open match page keeps
+    a live stream, and a stream holds one of the server's threads while it
+    lasts: the pages left open by earlier tests took all of them, and a later
+    test's requests waited (the whole-game tests stood still for minutes)."""
+    yield
+    while OPEN_CONTEXTS:
+        OPEN_CONTEXTS.pop().close()
+
+
 def context(browser, token=None, viewport=PHONE):
     ctx = browser.new_context(viewport=viewport)
+    OPEN_CONTEXTS.append(ctx)
     if token:
         ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
     return ctx
@@ -700,6 +716,7 @@ def test_a_six_player_catan_match_starts_from_the_page_with_the_turn_model_picke
     assert page.errors == []
 
 
+@pytest.mark.slow(100)
 def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
     """Three players, every event tapped on a 390x844 screen: set-up spots and
     roads from the legal moves (named by their hexes, the board drawn), dice
@@ -810,6 +827,7 @@ def lucky_chance(ms, rng):
     return move.type, move.seat, move.data
 
 
+@pytest.mark.slow(90)
 def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, browser):
     """Two players, every event tapped: the deals and turned-up village cards
     in the card pickers, the secret trios and every build from the legal moves,

@@ -345,7 +345,7 @@ def test_run_stopped_with_ctrl_c_is_quiet_and_verdicts_come_within_5_s_after_a_r
 
 # -- 5. the worked Swiss example, 20 times over --------------------------------------------
 
-@pytest.mark.slow
+@pytest.mark.slow(60)
 def test_the_swiss_league_example_completes_20_times_out_of_20_four_leagues_at_a_time(tmp_path):
     """The docs' whole Swiss league (accounts, pairing, 11 matches, each
     waiting for its worker verdict, standings, ratings, the archive verified

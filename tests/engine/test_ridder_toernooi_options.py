@@ -17,6 +17,7 @@ from engine.core import RuleViolation
 from engine.ridder_toernooi import GAME, odds
 from engine.ridder_toernooi.game import OPTIONS_SCHEMA, hits
 from engine.ridder_toernooi.simulate import play_game
+from engine.ridder_toernooi.state import ELIMINATED, Knight
 
 from .ridder_support import DEAL2, Table, day_with_all, started
 
@@ -383,15 +384,24 @@ def test_bots_simulation_and_analysis_work_with_every_option_value(options):
 RECORDED = json.loads((Path(__file__).parent / "ridder_toernooi_logs_v1.json").read_text())
 
 
+KERCHIEF = Knight._fields.index("kerchief")
+
+
 def _old_form_digest(log: list[dict]) -> str:
     """Every step's state as the engine before the change encoded it: no new
-    settings, a duel of nine fields, and between the rolls the defender's
-    wounds without the attacker's hits (then they were marked only later)."""
+    settings, a duel of nine fields, between the rolls the defender's wounds
+    without the attacker's hits (then they were marked only later), and a
+    knight out of the tournament still holding the kerchief he fell with
+    (then it did not go back to its lady at the end of the day, against R19)."""
     h = hashlib.sha256()
-    for _, _, after in M.replay_steps(log):
+    fell_with: dict[int, int] = {}
+    for _, before, after in M.replay_steps(log):
         enc = GAME.encode_state(after.state)
         enc.pop("cfg")
         s = after.state
+        for k, knight in enumerate(s.knights):
+            if knight.status == ELIMINATED:  # the kerchief he held when he fell (the day may close in that event)
+                enc["knights"][k][KERCHIEF] = fell_with.setdefault(k, before.state.knights[k].kerchief)
         if enc["duel"] is not None:
             enc["duel"] = enc["duel"][:9]
             if s.phase == "roll" and s.duel.a_faces is not None and s.duel.dealt > 0:
