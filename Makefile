@@ -24,7 +24,7 @@ run: $(STAMP)
 # servers, workers and a browser, so more processes than cores pay:
 # make test TEST_WORKERS=1 runs them one by one.
 TEST_WORKERS ?= 4
-PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=15
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 ## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
 test: $(STAMP)

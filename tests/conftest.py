@@ -28,11 +28,18 @@ def pytest_collection_modifyitems(config, items):
         if {"redis_url", "redis_client", "store"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.redis)
     config.stash[RULES_COVERED] = covered
-    # The slow tests first, the longest first among them (a stable sort keeps
-    # each file's order otherwise): pytest-xdist hands tests out in this
-    # order, so the long ones start at once on different workers instead of
-    # one of them finishing minutes after the rest.
+    # The longest tests first (a stable sort keeps each file's order
+    # otherwise), dealt into one lane per test process: pytest-xdist's
+    # worksteal hands each process a quarter of this list (with 4) and moves
+    # tests from the tail of a busy one to an idle one. So each process starts
+    # with its share of the long tests (in a row, the browser tests' server
+    # started once per process) and the short ones even out the end. Sorted
+    # but not dealt, one process got every long test and finished minutes
+    # after the others.
     items.sort(key=lambda item: -expected_seconds(item))
+    lanes = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    if lanes > 1:
+        items[:] = [item for lane in range(lanes) for item in items[lane::lanes]]
 
 
 def expected_seconds(item) -> float:
