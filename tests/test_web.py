@@ -1083,6 +1083,13 @@ def test_troje_is_drawn_on_the_catan_board_and_recorded_with_its_pickers(server,
     phone.goto(f"{base}/matches/{match_id}")
     phone.wait_for_selector("#board svg.catan g.ship")
     no_horizontal_scroll(phone)  # the wide board fits the phone's width
+    # the state's details (the support stack as known, nested lists in lists) fit the phone too: nothing
+    # cut off at the page's edge (the page hides what overflows sideways)
+    phone.locator("#board details.more summary").click()
+    clipped = phone.evaluate("""() => [...document.querySelectorAll('#board details.more dt, #board details.more dd')]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .map((el) => el.textContent.slice(0, 40))""")
+    assert not clipped, f"cut off on a phone: {clipped}"
     assert page.errors == [] and review.errors == [] and phone.errors == []
 
 
