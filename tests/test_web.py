@@ -204,6 +204,33 @@ def test_record_a_whole_braverats_match_by_clicking_while_another_browser_watche
     assert recorder.errors == [] and watcher.errors == []
 
 
+def test_a_move_list_that_fails_to_load_is_asked_for_again(server, browser):
+    """A busy server or a dropped connection while the moves load (a 503, then
+    none at all): the page asks again in a moment instead of showing no moves
+    until the next event; the live stream is cut so only the retry can help."""
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
+    page = page_of(context(browser, token))
+    page.route("**/stream*", lambda route: route.abort())
+    failures = {"left": 2}
+
+    def flaky(route):
+        if failures["left"]:
+            failures["left"] -= 1
+            if failures["left"]:
+                route.fulfill(status=503, content_type="application/json",
+                              body='{"error": {"code": "unavailable", "message": "busy"}}')
+            else:
+                route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/legal-moves*", flaky)
+    page.goto(f"{base}/matches/{match['id']}")
+    page.wait_for_selector("#moves .group[data-seat='0'] button.move", timeout=10_000)
+    assert failures["left"] == 0
+
+
 def test_a_409_refreshes_the_screen_and_says_what_happened(server, browser):
     base, token = server
     match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
