@@ -202,17 +202,20 @@ SOLVABLE = ("twaalven", "stapelen", "sir_tommy")
 @main.command()
 @click.argument("game")
 @click.option("--games", default=100, show_default=True, type=int)
-@click.option("--players", default=2, show_default=True, type=int)
-@click.option("--strategies", default="greedy", show_default=True, help="comma-separated bot names, one per seat or one for all")
+@click.option("--players", default=None, type=int, help="players per game  [default: the fewest the game allows]")
+@click.option("--strategies", default="greedy", show_default=True,
+              help="comma-separated bot names: one for every seat, or several taking the seats in turn (rotated each game)")
 @click.option("--seed", default=0, show_default=True, type=int,
               help="the first game's seed; the draws come from the seed alone (no server secret), so the same "
                    "seed plays the same games on any machine")
-def simulate(game: str, games: int, players: int, strategies: str, seed: int) -> None:
+def simulate(game: str, games: int, players: int | None, strategies: str, seed: int) -> None:
     """Play GAME between bots through the same reducer and summarise.
 
     A simulation is run for yourself: unlike a simulated match on the server,
     whose draws mix in a secret, it is reproducible from its --seed alone."""
     import importlib
+
+    import engine
 
     from rich.console import Console
     from rich.progress import Progress
@@ -222,6 +225,8 @@ def simulate(game: str, games: int, players: int, strategies: str, seed: int) ->
         raise click.BadParameter(f"no simulator for {game!r}; there are: {', '.join(sorted(SIMULATORS))}", param_hint="GAME")
     module, function = SIMULATORS[game].split(":")
     run_games = getattr(importlib.import_module(module), function)
+    if players is None:
+        players = min(engine.get(game).player_counts)
     if game in SOLVABLE:
         run_games = functools.partial(run_games, game)
     console = Console()
@@ -241,6 +246,8 @@ def simulate(game: str, games: int, players: int, strategies: str, seed: int) ->
             continue
         if isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        elif key == "strategies":  # the names given: one for all seats, or taking the seats in turn
+            value = value[0] + " (every seat)" if len(value) == 1 else ", ".join(value) + " (taking the seats in turn)"
         elif isinstance(value, list):
             value = ", ".join(f"seat {i}: {v}" for i, v in enumerate(value))
         table.add_row(key.replace("_", " "), str(value))

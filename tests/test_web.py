@@ -204,6 +204,33 @@ def test_record_a_whole_braverats_match_by_clicking_while_another_browser_watche
     assert recorder.errors == [] and watcher.errors == []
 
 
+def test_a_move_list_that_fails_to_load_is_asked_for_again(server, browser):
+    """A busy server or a dropped connection while the moves load (a 503, then
+    none at all): the page asks again in a moment instead of showing no moves
+    until the next event; the live stream is cut so only the retry can help."""
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
+    page = page_of(context(browser, token))
+    page.route("**/stream*", lambda route: route.abort())
+    failures = {"left": 2}
+
+    def flaky(route):
+        if failures["left"]:
+            failures["left"] -= 1
+            if failures["left"]:
+                route.fulfill(status=503, content_type="application/json",
+                              body='{"error": {"code": "unavailable", "message": "busy"}}')
+            else:
+                route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/legal-moves*", flaky)
+    page.goto(f"{base}/matches/{match['id']}")
+    page.wait_for_selector("#moves .group[data-seat='0'] button.move", timeout=10_000)
+    assert failures["left"] == 0
+
+
 def test_a_409_refreshes_the_screen_and_says_what_happened(server, browser):
     base, token = server
     match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
@@ -1083,6 +1110,13 @@ def test_troje_is_drawn_on_the_catan_board_and_recorded_with_its_pickers(server,
     phone.goto(f"{base}/matches/{match_id}")
     phone.wait_for_selector("#board svg.catan g.ship")
     no_horizontal_scroll(phone)  # the wide board fits the phone's width
+    # the state's details (the support stack as known, nested lists in lists) fit the phone too: nothing
+    # cut off at the page's edge (the page hides what overflows sideways)
+    phone.locator("#board details.more summary").click()
+    clipped = phone.evaluate("""() => [...document.querySelectorAll('#board details.more dt, #board details.more dd')]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+        .map((el) => el.textContent.slice(0, 40))""")
+    assert not clipped, f"cut off on a phone: {clipped}"
     assert page.errors == [] and review.errors == [] and phone.errors == []
 
 

@@ -17,9 +17,12 @@ from ..catan.pieces import OVER, RES, SBP
 from . import board as TB
 from . import saga as SG
 from .phases import TROJE_PHASES
+from . import ships as SH
 from . import support as SU
 
 _n = CD._n
+ADVANTAGE_WORDS = {"harbour_3to1": "a 3:1 harbour", "victory_point": "a victory point", "swap": "swap",
+                   "trade_chip": "a trade chip", "draw": "draw"}
 _cards = CD._cards
 
 
@@ -40,7 +43,7 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
     elif type == "build_ship":
         text = f"{who} builds a ship on {_tile(b, data['tile'])} (2 trade points, lumber, wool)"
     elif type == "ship_tile":
-        text = f"{who}'s ship tile shows {data['advantage'].replace('_', ' ')}"
+        text = f"{who}'s ship tile shows {ADVANTAGE_WORDS.get(data['advantage'], data['advantage'])}"
     elif type == "take_chip":
         text = f"{who} takes the {data['resource']} trade chip (2:1)"
     elif type == "decline_chip":
@@ -49,6 +52,14 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         text = f"{who} moves the sea people to {_tile(b, data['tile'])}"
         if data.get("victim") is not None:
             text += f" and draws a card from {_n(b, data['victim'])}"
+        else:
+            sea = game.sea(b)
+            n = b.cfg.n
+            sizes = tuple(b.hands[p][n + 1].size for p in range(n))
+            there = SH.victims(sea, sea.index[tuple(data["tile"])], b.ext.ships, b.buildings, seat, sizes,
+                               b.ext.tcfg.city_counts)
+            if there:
+                text += f" and draws no card from {_n(b, there[0])}"
     elif type == "steal":
         card = data.get("card")
         text = f"{who} draws {CD._a(card) if card else 'a card'} from {_n(b, data['from'])} (sea people)"

@@ -58,9 +58,9 @@ def check_site(sea: SeaTopology, ships: tuple, buildings: tuple[int, ...], seat:
         return
     if any(ships[t] is not None and ships[t][0] == seat for t in sea.adj[tile]):
         return
-    what = "settlement or city" if city_counts else "settlement"
+    what = "settlements or cities" if city_counts else "settlements"
     raise RuleViolation(P + "ship_connect", f"sea tile {list(sea.tiles[tile])} has none of the player's "
-                        f"{what}s on a corner and no ship of his next to it")
+                        f"{what} on a corner and no ship of his next to it")
 
 
 def sites(sea: SeaTopology, ships: tuple, buildings: tuple[int, ...], seat: int,

@@ -82,6 +82,10 @@
     const log = document.getElementById("log");
     const board = document.getElementById("board");
 
+    let retryTimer = null;
+    /** After a failed fetch (a dropped connection, a busy server): refresh again in a moment. */
+    const transient = (r) => r.status === 0 || r.status === 429 || r.status >= 500;
+    const retrySoon = () => { if (!retryTimer) retryTimer = setTimeout(() => { retryTimer = null; refresh(); }, 1000); };
     const refresh = async () => {
       if (busy) { again = true; return; }
       busy = true;
@@ -90,14 +94,17 @@
           again = false;
           const q = seatQuery(viewer);
           const [st, rv] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}`)]);
-          if (!st.ok) { K.flash(K.errorText(st), "error"); break; }
+          if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
           status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
           board.replaceChildren(Boards.render(game, view, { players, labels }));
           if (rv.ok) log.replaceChildren(...rv.data.steps.map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
-          if (canRecord && !view.result) { if (movesSeq !== seq) { await showMoves(view); movesSeq = seq; } }
+          if (canRecord && !view.result) {
+            // a move list that could not be fetched whole is asked for again, not left out until the next event
+            if (movesSeq !== seq) { if (await showMoves(view)) movesSeq = seq; else retrySoon(); }
+          }
           else if (canRecord) {  // finished: no move is due, but a recording mistake can still be undone
             document.getElementById("recorder").hidden = false;
             turn.textContent = "· the match has ended";
@@ -139,7 +146,11 @@
       const section = document.getElementById("recorder");
       currentView = view;
       const base = await K.api("GET", `/api/matches/${id}/legal-moves`);
-      if (!base.ok) { section.hidden = true; return; }
+      if (!base.ok) {
+        if (transient(base)) return false;  // the list on screen stays until a whole new one came
+        section.hidden = true;
+        return true;
+      }
       section.hidden = false;
       const toAct = base.data.to_act || [];
       turn.textContent = "· to act: " + toAct.map((a) => (typeof a === "number" ? players[a] : a)).join(", ");
@@ -147,7 +158,7 @@
       for (const actor of toAct) {
         if (actor === "chance") continue;
         const r = actor === "table" ? base : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
-        if (!r.ok) continue;
+        if (!r.ok) { if (transient(r)) return false; continue; }
         for (const mv of r.data.moves) {
           let g = groups.find((x) => x.type === mv.type && x.seat === mv.seat);
           if (!g) groups.push((g = { type: mv.type, seat: mv.seat, moves: [] }));
@@ -159,6 +170,7 @@
       const others = otherMoves(groups, toAct, view);
       if (others) parts.push(others);
       movesBox.replaceChildren(...parts);
+      return true;
     };
 
     const dutch = (() => { const out = {}; for (const [a, c] of Object.entries(game.aliases || {})) if (!(c in out) && /[a-z]/.test(a)) out[c] = a; return out; })();
