@@ -129,7 +129,7 @@ def served(redis_url, tmp_path_factory):
         client.close()
 
 
-@pytest.mark.slow(30)
+@pytest.mark.slow(50)
 def test_schemathesis_finds_nothing(served):
     spec = requests.get(f"{served['base']}/api/openapi.json", timeout=10).json()
     operations = [(m.upper(), p) for p, ops in spec["paths"].items() for m in ops if m in ("get", "post", "delete", "put", "patch")]

@@ -85,3 +85,16 @@ def day_with_all(t: Table) -> Table:
         move = GAME.legal_moves(t.s, seat)[0]
         t.ev(move.type, seat, **move.data)
     return t
+
+
+def printed_duel() -> Table:
+    """The rules' printed example up to its duel: Apollonius (seat 0, one die
+    trained onto field 1) has challenged Harald; nobody has rolled yet."""
+    t = Table()
+    t.ev("deal", None, **DEAL2)
+    t.ev("train", 0, knight="K01", dice=1, cover=[1])
+    t.train_nothing()
+    t.ev("start_roll", None, faces=[5, 2])
+    day_with_all(t)
+    t.ev("challenge", 0, knight="Apollonius", target="Harald")
+    return t

@@ -12,22 +12,11 @@ from engine.core import REFEREE, KroniekError
 from engine.ridder_toernooi import GAME, odds
 from engine.ridder_toernooi.simulate import play_game
 
-from .ridder_support import DEAL2, Table, day_with_all, started
-
-
-def _printed_duel() -> Table:
-    t = Table()
-    t.ev("deal", None, **DEAL2)
-    t.ev("train", 0, knight="K01", dice=1, cover=[1])
-    t.train_nothing()
-    t.ev("start_roll", None, faces=[5, 2])
-    day_with_all(t)
-    t.ev("challenge", 0, knight="Apollonius", target="Harald")
-    return t
+from .ridder_support import DEAL2, Table, day_with_all, printed_duel, started
 
 
 def test_odds_before_the_dice_and_luck_of_the_printed_duel():
-    t = _printed_duel()
+    t = printed_duel()
     before_challenge = M.replay(t.log[:-1])
     notes = GAME.annotate(before_challenge.state, "challenge", 0, t.log[-1]["data"], t.s)
     (note,) = notes
@@ -98,7 +87,7 @@ def test_upsets_choices_and_luck_summaries_recount():
 
 
 def test_every_view_is_the_same_nothing_is_hidden():
-    t = _printed_duel()
+    t = printed_duel()
     public = t.ms.view(None)
     assert t.ms.view(0) == public == t.ms.view(1) == t.ms.view(REFEREE)
     for event in t.log[1:]:
@@ -119,7 +108,7 @@ EVENT = st.fixed_dictionaries({
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events=st.lists(EVENT, min_size=1, max_size=6), stage=st.integers(0, 3))
 def test_bad_input_never_crashes(events, stage):
-    t = [Table, lambda: started(), lambda: day_with_all(started()), _printed_duel][stage]()
+    t = [Table, lambda: started(), lambda: day_with_all(started()), printed_duel][stage]()
     ms = t.ms
     for e in events:
         try:

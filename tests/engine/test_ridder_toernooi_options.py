@@ -19,7 +19,7 @@ from engine.ridder_toernooi.game import OPTIONS_SCHEMA, hits
 from engine.ridder_toernooi.simulate import play_game
 from engine.ridder_toernooi.state import ELIMINATED, Knight
 
-from .ridder_support import DEAL2, Table, day_with_all, started
+from .ridder_support import Table, day_with_all, printed_duel, started
 
 P = "ridder_toernooi."
 THREE = {"knights": [["K01", "K03"], ["K02", "K04"], ["K05", "K06"]],
@@ -54,13 +54,7 @@ def test_the_attackers_hits_are_on_the_defenders_track_before_the_defender_rolls
     houten blokje in de lijst met verwondingen wordt verschoven). Daarna gooit de
     verdediger." The rules' printed duel: Apollonius's 1, 3, 3, 6 give Harald two
     wounds, and his block moves before Harald rolls."""
-    t = Table()
-    t.ev("deal", None, **DEAL2)
-    t.ev("train", 0, knight="K01", dice=1, cover=[1])
-    t.train_nothing()
-    t.ev("start_roll", None, faces=[5, 2])
-    day_with_all(t)
-    t.ev("challenge", 0, knight="Apollonius", target="Harald")
+    t = printed_duel()
     before = t.s
     t.roll(1, 3, 3, 6)
     # between the rolls: the view, the state at this seq and the review all show the two wounds
