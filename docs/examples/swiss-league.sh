@@ -11,12 +11,12 @@ WAIT=${WAIT:-60}  # seconds to wait for the worker (a verdict, a ratings table) 
 admin=(-H "Authorization: Bearer $ADMIN_TOKEN")
 json=(-H 'Content-Type: application/json')
 
-# wait_for WHAT COMMAND…: run COMMAND every 0.2 s until it succeeds, for WAIT seconds at most.
+# wait_for WHAT COMMAND…: run COMMAND every half second until it succeeds, for WAIT seconds at most.
 wait_for() {
   local what=$1 deadline=$((SECONDS + WAIT)); shift
   until "$@"; do
     if ((SECONDS >= deadline)); then echo "gave up after ${WAIT} s waiting for $what" >&2; return 1; fi
-    sleep 0.2
+    sleep 0.5
   done
 }
 validated() {
