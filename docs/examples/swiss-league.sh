@@ -51,6 +51,7 @@ for round in 1 2 3; do
   #    stream records it (a replay recomputes it and refuses any other).
   boards=$(curl -sf -X POST "$API/leagues/$L/rounds" "${org[@]}" | jq -c '.league.rounds[-1].boards')
   echo "round $round: $(jq -c '[.[] | .players]' <<<"$boards")"
+  played=()
   for board in $(seq 1 "$(jq length <<<"$boards")"); do
     if [[ $round == 3 && $board == 4 ]]; then
       # 4. A board that was not played: a forfeit, with its reason.
@@ -68,7 +69,11 @@ for round in 1 2 3; do
                -d "{\"type\": \"round\", \"data\": {\"cards\": $cards}}" | jq -r .status)
       [[ $status == finished ]] && break
     done
-    # 6. The result enters once the worker has validated the match's whole log.
+    played+=("$M")
+  done
+  # 6. A result enters once the worker has validated its match's whole log
+  #    (the round's matches are validated meanwhile, side by side).
+  for M in "${played[@]}"; do
     wait_for "the verdict on match $M" validated "$M"
     curl -sf "$API/leagues/$L/results" "${org[@]}" "${json[@]}" -d "{\"match\": \"$M\"}" >/dev/null
   done
