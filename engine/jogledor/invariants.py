@@ -41,6 +41,20 @@ def tableau_ok(columns: Any, heights: tuple[int, ...], rule: str) -> list[tuple[
     return out
 
 
+def tableau_accounted(columns: Any, heights: tuple[int, ...], removed: list[int], name: str,
+                      rule: str) -> list[tuple[str, str]]:
+    """A dealt tableau and the cards taken off it (``removed``, called
+    ``name``): the tableau well formed, every card of the deck either left in
+    it or removed, and the removed ones exactly those gone from the columns."""
+    out = tableau_ok(columns, heights, rule)
+    left = [c for col, h in zip(columns, heights) for c in col[:h]]
+    gone = sorted(c for col, h in zip(columns, heights) for c in col[h:])
+    out += deck_once(f"tableau and {name}", {"tableau": left, name: removed}, rule)
+    if sorted(removed) != gone:
+        out.append((rule, f"the cards of the {name} are not the ones gone from the columns"))
+    return out
+
+
 def result_ok(game: Any, state: Any, rule: str) -> list[tuple[str, str]]:
     """A cooperative result: both seats win, or nobody does."""
     result = game.result(state)

@@ -24,13 +24,8 @@ def check(game: Any, s: Any) -> list[tuple[str, str]]:
         if any(s.taken):
             out.append((P + "cards_conserved", "pairs were taken before the deal"))
         return out
-    out += J.tableau_ok(s.columns, s.heights, P + "cards_conserved")
-    left = [c for col, h in zip(s.columns, s.heights) for c in col[:h]]
-    gone = sorted(c for col, h in zip(s.columns, s.heights) for c in col[h:])
     taken = [c for pairs in s.taken for pair in pairs for c in pair]
-    out += J.deck_once("tableau and pairs taken", {"tableau": left, "taken": taken}, P + "cards_conserved")
-    if sorted(taken) != gone:
-        out.append((P + "cards_conserved", "the cards taken are not the ones gone from the columns"))
+    out += J.tableau_accounted(s.columns, s.heights, taken, "pairs taken", P + "cards_conserved")
     if s.twelves is not None:
         for seat in (0, 1):
             kind = TWELVE if seat == s.twelves else FOURTEEN
