@@ -82,6 +82,17 @@
     const log = document.getElementById("log");
     const board = document.getElementById("board");
 
+    /** The move list, changed only from the first line that differs: a whole game's list redrawn at every move
+        cost a phone more than the move itself (the layout of hundreds of lines, each time). */
+    let logKeys = [];
+    const showLog = (steps) => {
+      const keys = steps.map((s) => `${s.seq}|${s.undone_by ?? ""}|${s.summary}`);
+      let same = 0;
+      while (same < keys.length && same < logKeys.length && keys[same] === logKeys[same]) same++;
+      while (log.children.length > same) log.lastChild.remove();
+      log.append(...steps.slice(same).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
+      logKeys = keys;
+    };
     let retryTimer = null;
     /** After a failed fetch (a dropped connection, a busy server): refresh again in a moment. */
     const transient = (r) => r.status === 0 || r.status === 429 || r.status >= 500;
@@ -99,7 +110,7 @@
           seq = view.seq;
           status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
           board.replaceChildren(Boards.render(game, view, { players, labels }));
-          if (rv.ok) log.replaceChildren(...rv.data.steps.map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
+          if (rv.ok) showLog(rv.data.steps);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if (canRecord && !view.result) {
             // a move list that could not be fetched whole is asked for again, not left out until the next event
