@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 
 def server_binary() -> str:
@@ -66,8 +68,12 @@ def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0) -> tupl
 
 def stop(proc: subprocess.Popen, socket: Path) -> None:
     """Shut down cleanly so the append-only file is complete."""
+    # No retries: the server closing the connection is the answer, and the
+    # client's default retries (with backoff, to a socket that is gone) held
+    # every stop for about 5 s.
+    client = redis.Redis(unix_socket_path=str(socket), retry=Retry(NoBackoff(), 0))
     try:
-        redis.Redis(unix_socket_path=str(socket)).shutdown(save=False)
+        client.shutdown(save=False)
     except redis.ConnectionError:
         pass  # the server closes the connection as it exits
     except redis.ResponseError:

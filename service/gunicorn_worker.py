@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from typing import Any, Callable
 
 from gunicorn import util
@@ -56,7 +57,17 @@ def error_answer(status: int, reason: str, exc: BaseException) -> bytes:
     return head + body
 
 
+#: Set when this worker process is told to stop (SIGTERM): open live streams
+#: then end (a client reconnects with Last-Event-ID), so a stop waits for no
+#: watcher's stream to run out its ``wait`` (up to the graceful timeout).
+stopping = threading.Event()
+
+
 class JsonErrorsThreadWorker(ThreadWorker):
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        stopping.set()
+        super().handle_exit(sig, frame)
+
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         capture = _Capture(client)
         super().handle_error(req, capture, addr, exc)  # gunicorn's status, logging and access log

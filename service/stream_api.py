@@ -27,6 +27,7 @@ from . import schemas as S
 from .api import _doc_errors, _doc_only, guard_view, service
 from .errors import MalformedRequest, NotFound
 from .gate import Blueprint
+from .gunicorn_worker import stopping
 from .matches import MatchService
 
 stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")
@@ -107,7 +108,7 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
                 quiet_since = time.monotonic()
                 yield frame(event)
         left = deadline - time.monotonic()
-        if left <= 0:
+        if left <= 0 or stopping.is_set():
             return
         if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
             quiet_since = time.monotonic()

@@ -133,3 +133,40 @@ def test_the_worked_swiss_league_example_runs_and_verifies(tmp_path):
     assert '"valid":true' in text
     plays = next(tmp_path.glob("plays-*.csv")).read_text().splitlines()
     assert len(plays) == 1 + 12 * 2  # a header, and a row per player for 11 games and a forfeit
+
+
+@pytest.mark.slow(8)
+def test_a_stop_ends_an_open_live_stream_cleanly(tmp_path):
+    """A watcher's live stream ends, whole, when the server is told to stop:
+    the worker does not wait out the stream's ``wait`` until gunicorn's
+    graceful timeout kills it mid-response (the client then saw a cut
+    connection, and every stop with a page open took its 10 s)."""
+    proc, base, token = start(tmp_path / "var", free_port())
+    auth = {"Authorization": f"Bearer {token}"}
+    outcome: dict = {}
+    opened = threading.Event()
+    try:
+        m = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}, headers=auth,
+                          timeout=5).json()
+
+        def watch():
+            try:
+                with requests.get(f"{base}/api/matches/{m['id']}/stream?wait=60", headers=auth, stream=True,
+                                  timeout=30) as r:
+                    outcome["status"] = r.status_code
+                    for line in r.iter_lines(decode_unicode=True):
+                        opened.set()
+                        outcome.setdefault("lines", []).append(line)
+                outcome["ended"] = "whole"
+            except requests.RequestException as exc:
+                outcome["ended"] = f"cut: {exc!r}"
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert opened.wait(10), "the stream never opened"
+    finally:
+        out = stop(proc)
+    watcher.join(timeout=30)
+    assert outcome.get("status") == 200
+    assert outcome.get("ended") == "whole", outcome
+    assert "WORKER TIMEOUT" not in out and "Worker was sent SIGKILL" not in out, out[-2000:]
