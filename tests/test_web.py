@@ -249,6 +249,41 @@ def test_a_409_refreshes_the_screen_and_says_what_happened(server, browser):
     assert api(base, token, "GET", f"/matches/{match['id']}").json()["seq"] == 2  # nothing recorded twice
 
 
+def test_a_tap_on_a_stale_drawing_is_a_409_and_the_drawing_is_redrawn(server, browser):
+    """The drawing sends through the page's own send: a tap on a table that
+    another device moved on from is refused (expected_seq), said so, and the
+    drawing redrawn as the match now stands; nothing is recorded twice. A
+    watcher without a token sees the same table, with nothing to tap."""
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).json()["id"]
+    for event in ({"type": "deal", "data": {"seed": 42}}, {"type": "roles", "data": {"twelves": 0, "first": 0}}):
+        assert api(base, token, "POST", f"/matches/{match}/events", json=event).status_code == 201
+    page = page_of(context(browser, token))
+    page.route("**/stream*", lambda route: route.abort())  # no live updates reach this phone
+    page.goto(f"{base}/matches/{match}")
+    page.wait_for_selector("#board .scene button.el.hl")
+    assert page.locator("#moves details.fallback:not([open])").count() == 1  # the text buttons, folded away
+    ms = follow(base, token, match)
+    first, second = ms.game.legal_moves(ms.state, 0)[:2]
+    # someone else takes the first pair, from another device
+    assert api(base, token, "POST", f"/matches/{match}/events", json={**first.to_dict(), "expected_seq": 3}).status_code == 201
+    a, b = second.data["columns"]
+    page.click(f"#board [data-element='column-{a}']")
+    assert page.locator(f"#board [data-element='column-{b}'].target").count() == 1
+    page.click(f"#board [data-element='column-{b}']")
+    page.wait_for_selector("#flash.error:not([hidden])")
+    assert "Someone else recorded first" in page.locator("#flash").inner_text()
+    page.wait_for_function("() => Number(document.querySelector('#match').dataset.seq) >= 4")
+    assert api(base, token, "GET", f"/matches/{match}").json()["seq"] == 4
+    no_horizontal_scroll(page)
+
+    watcher = page_of(context(browser))
+    watcher.goto(f"{base}/matches/{match}")
+    watcher.wait_for_selector("#board .scene [data-element='column-1']")
+    assert watcher.locator("#board .scene button.el").count() == 0
+    assert page.errors == [] and watcher.errors == []
+
+
 def fill_chance(group, turn):
     """Fill a chance picker by tapping: each open slot gets the next value not yet taken."""
     for _ in range(80):

@@ -103,8 +103,7 @@ const Scene = (() => {
       if (selected && selected !== e.id && pairs[selected] && pairs[selected][e.id]) {
         const first = byId[selected];
         const title = `${say(first.label, players)} + ${say(e.label, players)}`;
-        offer(node, title, pairs[selected][e.id]);
-        if (pairs[selected] && pairs[selected][e.id] && pairs[selected][e.id].length > 1) select(null);
+        offer(node, title, pairs[selected][e.id]);  // the pair stays marked while its picker is open
         return;
       }
       if (selected === e.id) { select(null); close(); return; }
@@ -147,6 +146,5 @@ const Scene = (() => {
     return root;
   };
 
-  /** Moves entered from the drawing, by kind, for a page (and its tests) to count. */
   return { render, say };
 })();
