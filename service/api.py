@@ -273,7 +273,7 @@ class Scene(MethodView):
         picker (`chance`) sits on the element where the table sees the
         outcome. 404 when the game is not drawn this way yet."""
         guard_view(match_id, args["seat"])
-        return service().scene(match_id, args["seat"])
+        return service().scene(match_id, args["seat"], args["at"])
 
 
 class HintArgs(S.Schema):

@@ -371,6 +371,9 @@ class AuditOut(Schema):
 # -- scenes (engine.scene) ---------------------------------------------------------------------
 
 class SceneArgs(Schema):
+    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ),
+                        metadata={"description": "seq (1 to the match's latest); default the latest: the table then, "
+                                  "with the moves legal then"})
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,

@@ -52,6 +52,21 @@ def test_a_twaalven_scene_offers_every_legal_move_from_the_table(client, anon):
     assert r.status_code == 201, r.get_json()
 
 
+def test_the_table_at_an_earlier_seq_is_drawn_as_it_stood(client):
+    match = new(client, "stapelen")
+    play(client, match, [{"type": "deal", "seat": None, "data": {"seed": 5}}])
+    move = client.get(f"/api/matches/{match}/legal-moves?seat=0").json["moves"][0]
+    play(client, match, [move])
+    then = client.get(f"/api/matches/{match}/scene?at=2").json
+    now = client.get(f"/api/matches/{match}/scene").json
+    assert (then["seq"], now["seq"]) == (2, 3)
+    column = move["data"]["column"] - 1
+    assert then["zones"][0]["elements"][column]["shows"]["card"] == move["data"]["card"]
+    assert now["zones"][0]["elements"][column]["shows"]["card"] != move["data"]["card"]
+    r = client.get(f"/api/matches/{match}/scene?at=9")
+    assert r.status_code == 400 and r.json["error"]["field"] == "at"
+
+
 def test_the_referees_table_is_a_recorders_not_anyones(client, anon):
     match = new(client, "stapelen")
     r = anon.get(f"/api/matches/{match}/scene?seat=referee")

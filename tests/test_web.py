@@ -416,6 +416,13 @@ def test_review_steps_with_the_keyboard_and_jumps_to_the_workers_blunder(server,
     current = page.locator("#steps li.current")
     assert "??" in current.get_attribute("data-glyphs") and "taken a third time" in current.inner_text()
     assert page.locator("#board [data-card]").count() >= 20  # the table at that step, cards drawn
+    # drawn by its scene as it stood then, with nothing to tap (a review records nothing)
+    then = api(base, None, "GET", f"/matches/{match_id}/scene?at={blunder}").json()
+    tops = {e["id"]: e["shows"]["card"] for e in then["zones"][0]["elements"]}
+    assert page.locator("#board .scene button.el").count() == 0
+    for element, card in tops.items():
+        top = page.locator(f"#board [data-element='{element}'] [data-card]").last
+        assert (top.get_attribute("data-card") if card else None) == card
     page.screenshot(path=str(IMG / "review.png"))
     assert page.locator("#audit-result").inner_text().startswith("✓")
     assert page.errors == []
