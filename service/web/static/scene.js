@@ -51,6 +51,7 @@ const Scene = (() => {
     };
     const showPanel = (near, title, kids) => {
       panel.replaceChildren(h("div.paneltitle", h("b", title), h("button.button.small.close", { type: "button", "aria-label": "close", onclick: () => { close(); select(null); } }, "✕")), ...kids);
+      panel.setAttribute("aria-label", title);
       panel.hidden = false;
       const zone = near && near.closest(".zone");
       (zone || root).after(panel);
