@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .scene import Scene
 
 #: Actor of a chance node (a die rolled, a card dealt, a shuffle). In a physical
 #: game the recorder enters the outcome; in a simulated game the server draws it
@@ -228,6 +231,13 @@ class Game:
         nothing is hidden; mark a changed one ``"redacted": True``. Never
         called for the referee."""
         return event
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> "Scene | None":
+        """The table as the pages draw it (``engine.scene``), built only from
+        ``view`` (the match's view for one viewer, with ``to_act``) and the
+        legal ``moves`` that viewer may see, so it cannot show more than
+        they may. None: the game is not drawn this way (yet)."""
+        return None
 
     def describe(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str:
         return type

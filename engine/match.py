@@ -716,3 +716,30 @@ __all__ = [
     "replay_steps",
     "start",
 ]
+
+
+# -- scenes -------------------------------------------------------------------
+
+def visible_moves(ms: MatchState, viewer: int | str | None) -> list[dict[str, Any]]:
+    """The legal moves ``viewer`` may see: the referee sees every move; a
+    seat its own, and the table's unless they depend on hidden cards; in a
+    game with nothing hidden, anyone sees every seat's moves."""
+    if ms.result is not None:
+        return []
+    actors = ms.game.actors(ms.state)
+    everything = viewer == REFEREE
+    out: list[dict[str, Any]] = []
+    if "table" in actors and (everything or not ms.game.table_moves_hidden(ms.state)):
+        out += legal_moves(ms, None)
+    for seat in sorted(a for a in actors if isinstance(a, int) and not isinstance(a, bool)):
+        if everything or viewer == seat or not ms.game.hidden_information:
+            out += legal_moves(ms, seat)
+    return out
+
+
+def scene(ms: MatchState, viewer: int | str | None) -> dict[str, Any] | None:
+    """The match's table for ``viewer`` (``engine.scene``), or None when the
+    game has no scene: built from that viewer's view and the moves they may
+    see, nothing else."""
+    built = ms.game.scene(ms.view(viewer), visible_moves(ms, viewer))
+    return None if built is None else {"seq": ms.seq, "viewer": viewer, **built.to_dict()}

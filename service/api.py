@@ -258,6 +258,24 @@ class LegalMoves(MethodView):
         return service().legal_moves(match_id, args["seat"])
 
 
+@matches.route("/<match_id>/scene")
+class Scene(MethodView):
+    @matches.arguments(S.SceneArgs, location="query", error_status_code=400)
+    @matches.response(200, S.SceneOut)
+    @_doc_errors(matches, 400, 401, 403, 404)
+    def get(self, args, match_id):
+        """The table as the pages draw it: zones and elements, each tappable element with its legal moves
+
+        Built from the view of `seat` (a seat, `referee`, or `public`/absent)
+        and the moves that viewer may see: the referee every move; a seat its
+        own, and the table's unless they depend on hidden cards; anyone every
+        move of a game with nothing hidden. Guarded like `state`. A chance
+        picker (`chance`) sits on the element where the table sees the
+        outcome. 404 when the game is not drawn this way yet."""
+        guard_view(match_id, args["seat"])
+        return service().scene(match_id, args["seat"], args["at"])
+
+
 class HintArgs(S.Schema):
     seat = S.seat_field(required=True, metadata={"description": "the seat whose moves to judge"})
     budget = S.fields.Integer(load_default=200_000, validate=S.validate.Range(min=1, max=5_000_000),

@@ -563,6 +563,17 @@ class MatchService:
             moves = M.legal_moves(ms, seat)
         return {"seq": ms.seq, "seat": seat, "to_act": to_act, "moves": moves, "chance": M.chance_due(ms)}
 
+    def scene(self, match_id: str, viewer: Any, at: int | None = None) -> dict[str, Any]:
+        """The match's table for ``viewer`` (``engine.scene``) at seq ``at`` (default the latest)."""
+        ms = self.state_at(match_id, at)
+        if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
+            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
+                             location="query")
+        scene = M.scene(ms, viewer)
+        if scene is None:
+            raise NotFound(f"{ms.game.name} has no scene yet: the pages draw it another way", game=ms.game.id)
+        return {"match": match_id, **scene}
+
     def hint(self, match_id: str, seat: int, budget: int) -> dict[str, Any]:
         """A solver's judgement of the seat's moves, from what that seat can see."""
         ms = self.current(match_id)

@@ -366,3 +366,75 @@ class AuditOut(Schema):
     reason = fields.String(allow_none=True)
     scheme = fields.String(allow_none=True, metadata={
         "description": "commitments (data hashed through salted commitments) or legacy (data hashed in the clear)"})
+
+
+# -- scenes (engine.scene) ---------------------------------------------------------------------
+
+class SceneArgs(Schema):
+    at = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=1, max=MAX_SEQ),
+                        metadata={"description": "seq (1 to the match's latest); default the latest: the table then, "
+                                  "with the moves legal then"})
+    seat = SeatOrReferee(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "whose table: a seat; 'referee' for everything; 'public' or absent for the public"},
+    )
+
+
+class Words(Schema):
+    en = fields.String(required=True)
+    nl = fields.String(required=True, metadata={"description": "Dutch, with the rules texts' terms"})
+
+
+class SceneMove(Schema):
+    """A legal move as ``legal-moves`` lists it; ``label``: how a picker names it."""
+
+    type = fields.String(required=True)
+    seat = fields.Integer(allow_none=True, required=True)
+    data = fields.Dict(required=True)
+    label = fields.Nested(Words)
+
+
+class SceneChance(Schema):
+    type = fields.String(required=True, metadata={"description": "the chance event this picker enters"})
+    field = fields.String(required=True, metadata={"description": "the key of its data the picked values fill"})
+    values = fields.List(fields.String(), required=True, metadata={"description": "the outcomes on offer"})
+    count = fields.Integer(required=True, metadata={"description": "how many values to pick"})
+    seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the event's seat"})
+    scalar = fields.Boolean(required=True, metadata={"description": "one value, not a list"})
+    repeat = fields.Boolean(required=True, metadata={"description": "a value may be picked more than once"})
+    label = fields.Nested(Words, required=True)
+
+
+class SceneElement(Schema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action or label"})
+    label = fields.Nested(Words, required=True)
+    shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
+    moves = fields.List(fields.Nested(SceneMove), required=True, metadata={
+        "description": "the moves a tap on it stands for (several: a picker lists them)"})
+    targets = fields.Dict(keys=fields.String(), values=fields.List(fields.Nested(SceneMove)), required=True, metadata={
+        "description": "other element id -> the moves a tap here and a tap there stand for (either order)"})
+    chance = fields.Nested(SceneChance, metadata={"description": "a chance outcome entered here"})
+    face_down = fields.Boolean(required=True)
+    highlight = fields.Boolean(required=True)
+
+
+class SceneZone(Schema):
+    id = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "row, fan, columns, stack, track or seat"})
+    label = fields.Nested(Words, required=True, metadata={
+        "description": "may hold {seat0}, {seat1}…: the pages put the player's name there"})
+    elements = fields.List(fields.Nested(SceneElement), required=True)
+    seat = fields.Integer(allow_none=True, required=True)
+
+
+class SceneOut(Schema):
+    match = fields.String(required=True)
+    seq = fields.Integer(required=True)
+    viewer = fields.Raw(allow_none=True, required=True, metadata={
+        "oneOf": [SEAT_DOC, {"type": "string", "enum": [REFEREE]}], "nullable": True,
+        "description": "the seat whose table this is; 'referee'; null: the public"})
+    zones = fields.List(fields.Nested(SceneZone), required=True)
+    fallback = fields.List(fields.Nested(SceneMove), required=True, metadata={
+        "description": "moves with no place on the table (enter them with the text buttons)"})

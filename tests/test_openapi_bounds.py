@@ -97,7 +97,7 @@ M_ = "/api/matches/{match}"
 BOUNDS = [
     *[Bound(f"{what} seat, at most", (f"get /api/matches/{{match_id}}/{what}", "query", ("seat",)),
             {"maximum": SEAT}, _get(f"{M_}/{what}", "seat"), SEAT, SEAT + 1, "seat")
-      for what in ("state", "events", "review", "legal-moves", "notation", "stream")],
+      for what in ("state", "events", "review", "legal-moves", "notation", "stream", "scene")],
     Bound("state seat, at least", ("get /api/matches/{match_id}/state", "query", ("seat",)), {"minimum": 0},
           _get(f"{M_}/state", "seat"), 0, -1, "seat"),
     Bound("state seat, its words", ("get /api/matches/{match_id}/state", "query", ("seat",)),

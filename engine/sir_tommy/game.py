@@ -19,6 +19,7 @@ from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from . import invariants as INV
+from . import scene as _scene
 from .rules import RULES, SUPER, TERMS
 
 DRAW, PLAY, END, OVER = "draw", "play", "end", "over"
@@ -442,6 +443,9 @@ class SirTommy(JogledorGame):
             "interleave_placing": state.interleave,
             "super_winner": super_winner(state) if state.over and state.over[0] == "win" else None,
         }
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         who = before.to_move

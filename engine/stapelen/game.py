@@ -25,6 +25,7 @@ from ..jogledor.tableau import (
     where,
 )
 from . import invariants as INV
+from . import scene as _scene
 from .rules import RULES, TERMS, succ
 
 DEAL, PLAY, OVER = "deal", "play", "over"
@@ -328,6 +329,9 @@ class Stapelen(JogledorGame):
         if state.phase == PLAY:
             view["moves_available"] = len(moves_for(state, state.to_move))  # type: ignore[arg-type]
         return view
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         if type == "deal":

@@ -24,6 +24,7 @@ from ..jogledor.tableau import (
     where,
 )
 from . import invariants as INV
+from . import scene as _scene
 from .rules import FOURTEEN, PAIR_NAMES, PAIR_TYPES, QUOTA, RULES, TERMS, TWELVE, TYPE
 
 TABLE = "table"
@@ -359,6 +360,9 @@ class Twaalven(JogledorGame):
         if state.phase == PLAY:
             view["pairs_available"] = len(pairs_for(state, state.kind(state.to_move)))  # type: ignore[arg-type]
         return view
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         if type == "deal":

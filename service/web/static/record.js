@@ -77,6 +77,8 @@
     }
     // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers)
     let seq = 0, head = 0, movesSeq = null, busy = false, again = false, stream = null;
+    /** null: not known yet; false: the game has no scene (its drawing is Boards.render's) */
+    let hasScene = null, fallbackOpen = false;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");
@@ -104,12 +106,20 @@
         do {
           again = false;
           const q = seatQuery(viewer);
-          const [st, rv] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}`)]);
+          const [st, rv, sc] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}`),
+            hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`)]);
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
           status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
-          board.replaceChildren(Boards.render(game, view, { players, labels }));
+          if (sc && sc.status === 404) hasScene = false;
+          if (sc && sc.ok && sc.data.seq !== seq) { again = true; continue; }  // the table and the state from one seq
+          if (sc && sc.ok) {
+            hasScene = true;
+            // the table first: on a phone what is tapped stands above the text buttons
+            if (board.nextElementSibling !== document.getElementById("recorder")) document.getElementById("recorder").before(board);
+            board.replaceChildren(Scene.render(sc.data, { players, labels, interactive: canRecord && !view.result, send: (mv) => send(mv.type, mv.seat, mv.data) }));
+          } else board.replaceChildren(Boards.render(game, view, { players, labels }));
           if (rv.ok) showLog(rv.data.steps);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if (canRecord && !view.result) {
@@ -180,7 +190,12 @@
       if (toAct.includes("chance")) parts.push(chancePanel(base.data.chance || [], view));
       const others = otherMoves(groups, toAct, view);
       if (others) parts.push(others);
-      movesBox.replaceChildren(...parts);
+      if (hasScene) {  // the drawing enters the moves; the text buttons stay, folded away below it
+        const fold = h("details.fallback", { "data-fallback": "" }, h("summary", "Other ways to enter a move"), ...parts);
+        fold.open = fallbackOpen;
+        fold.addEventListener("toggle", () => { fallbackOpen = fold.open; });
+        movesBox.replaceChildren(fold);
+      } else movesBox.replaceChildren(...parts);
       return true;
     };
 

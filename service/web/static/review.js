@@ -60,6 +60,15 @@
       if (!cache.has(key)) cache.set(key, K.api("GET", `/api/matches/${id}/state?at=${seq}&${q()}`));
       return cache.get(key);
     };
+    // a game drawn by its scene (scene.js) is drawn so here too, without moves; 404 once: drawn by Boards
+    let hasScene = typeof Scene !== "undefined" ? null : false;
+    const sceneAt = (seq) => {
+      if (hasScene === false) return null;
+      const key = `scene:${viewer}:${seq}`;
+      if (!cache.has(key)) cache.set(key, K.api("GET", `/api/matches/${id}/scene?at=${seq}&${q()}`).then((r) => { if (r.status === 404) hasScene = false; return r; }));
+      return cache.get(key);
+    };
+    const table = (view, sc) => (sc && sc.ok ? Scene.render(sc.data, { players, labels }) : Boards.render(game, view, { players, labels }));
     // Scroll the move list alone to the current step: scrollIntoView would scroll the page as well,
     // and the header slid out of sight on load.
     const showInList = (li) => {
@@ -78,10 +87,10 @@
       if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
       stepTitle.textContent = `Seq ${step.seq} of ${steps[steps.length - 1].seq}: ${step.summary}`;
       root.dataset.seq = step.seq;
-      const r = await stateAt(step.seq);
+      const [r, sc] = await Promise.all([stateAt(step.seq), sceneAt(step.seq)]);
       if (ticket !== shown) return;
       if (!r.ok) { board.replaceChildren(h("p.muted", K.errorText(r))); return; }
-      board.replaceChildren(Boards.render(game, r.data, { players, labels }));
+      board.replaceChildren(table(r.data, sc));
       root.dataset.shown = step.seq;
       if (!window.kroniekFirstStep) window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
       if (!listShown) {  // the move list right after the first step is on screen
@@ -94,7 +103,7 @@
         root.dataset.listed = "1";
       }
       // prefetch the neighbours, so stepping is instant
-      for (const j of [index + 1, index - 1]) if (steps[j]) stateAt(steps[j].seq);
+      for (const j of [index + 1, index - 1]) if (steps[j]) { stateAt(steps[j].seq); sceneAt(steps[j].seq); }
     };
     const nextMistake = () => {
       for (let j = index + 1; j < steps.length; j++) {

@@ -1,0 +1,179 @@
+"""A game's table as the pages draw it: zones of elements, each tappable
+element carrying the legal moves it stands for (issue 19).
+
+The rules stay in the engine, the drawing in one generic renderer
+(``service/web/static/scene.js``): a game declares *what* lies on the table
+and which moves a tap there means; the renderer knows only the few zone kinds
+below and never decides legality (as chessground's ``dests``: the server says
+what may be picked, the board turns a tap into one of those moves).
+
+A scene is a pure function of what the viewer may see::
+
+    Game.scene(view, moves) -> Scene | None
+
+``view`` is the match's view for that viewer (``MatchState.view(viewer)``:
+``game.view`` plus ``seq``, ``status``, ``result`` and ``to_act``) and
+``moves`` the legal moves that viewer may see (``Move.to_dict()`` dicts). A
+scene built only from these cannot show a card the viewer may not see.
+
+How a move is reached:
+
+- ``Element.moves``: a tap on the element sends its move, or, with several,
+  opens a small picker listing just those (each move may carry a ``label``
+  ``{"en", "nl"}`` for that picker; it is not part of the move).
+- ``Element.targets``: ``{other element id: [moves]}``, for a move that names
+  two places (a card and where it goes, the two cards of a pair). The table
+  taps one and then the other, in either order; the move is declared once,
+  on one of the two.
+- ``Element.chance``: a chance picker, where the table would see the outcome
+  (the draw pile): the event type, the field it fills, how many values and
+  which (``values``; ``"unknown"`` among them where the game allows it).
+- ``Scene.fallback``: moves with no place on the table (the record page's
+  text buttons enter them).
+
+``coverage(scene, moves)`` finds the moves reachable from no place, or from
+more than one: the scene tests check that it is empty for every position.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: the zone kinds the renderer lays out
+ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat"})
+#: the element kinds the renderer draws
+ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label"})
+
+
+def text(en: str, nl: str | None = None) -> dict[str, str]:
+    """A label in English and Dutch (the Dutch of the rules texts)."""
+    return {"en": en, "nl": en if nl is None else nl}
+
+
+def move_key(move: dict[str, Any]) -> str:
+    """A move's identity, its label left out: type, seat and data."""
+    return json.dumps([move["type"], move.get("seat"), move.get("data", {})], sort_keys=True, separators=(",", ":"))
+
+
+def labelled(move: dict[str, Any], en: str, nl: str | None = None) -> dict[str, Any]:
+    """The move with a label for the picker that lists it."""
+    return {**move, "label": text(en, nl)}
+
+
+@dataclass
+class Chance:
+    """A chance outcome the table enters where it sees it: ``count`` values
+    from ``values`` (distinct unless ``repeat``) fill ``data[field]`` of an
+    event ``type`` for ``seat``; ``scalar``: one value, not a list."""
+
+    type: str
+    field: str
+    values: list[str]
+    count: int = 1
+    seat: int | None = None
+    scalar: bool = False
+    repeat: bool = False
+    label: dict[str, str] = field(default_factory=lambda: text("Enter the outcome", "Voer de uitkomst in"))
+
+
+@dataclass
+class Element:
+    """One thing on the table: a card, a pile, an empty place, an action.
+
+    ``shows``: what it shows (``{"card": "QH"}``, ``{"count": 23}``, a die's
+    face...); ``face_down``: its back only; ``highlight``: the table's eye
+    goes here (something to tap now, or the top of a pile)."""
+
+    id: str
+    kind: str
+    label: dict[str, str]
+    shows: dict[str, Any] = field(default_factory=dict)
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    targets: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    chance: Chance | None = None
+    face_down: bool = False
+    highlight: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in ELEMENT_KINDS:
+            raise ValueError(f"element kind {self.kind!r} is not one the renderer draws ({sorted(ELEMENT_KINDS)})")
+
+    @property
+    def tappable(self) -> bool:
+        return bool(self.moves or self.targets or self.chance)
+
+
+@dataclass
+class Zone:
+    """A part of the table laid out one way: ``row``/``fan`` (a hand, a
+    row of piles), ``columns`` (patience columns: each element a column whose
+    ``shows.cards`` lie overlapped, the last on top), ``stack`` (a pile with
+    a count), ``track`` (marks along a line), ``seat`` (a player's area)."""
+
+    id: str
+    kind: str
+    label: dict[str, str]
+    elements: list[Element] = field(default_factory=list)
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ZONE_KINDS:
+            raise ValueError(f"zone kind {self.kind!r} is not one the renderer lays out ({sorted(ZONE_KINDS)})")
+
+
+@dataclass
+class Scene:
+    zones: list[Zone]
+    #: moves with no place on the table
+    fallback: list[dict[str, Any]] = field(default_factory=list)
+
+    def elements(self) -> list[Element]:
+        return [e for z in self.zones for e in z.elements]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        for zone in out["zones"]:
+            for element in zone["elements"]:
+                if element["chance"] is None:
+                    del element["chance"]
+        return out
+
+
+def placements(scene: Scene) -> dict[str, list[str]]:
+    """Move key -> the places it is reached from (an element id, a pair of
+    ids ``"a+b"``, or ``"fallback"``)."""
+    out: dict[str, list[str]] = {}
+    ids = {e.id for e in scene.elements()}
+    for e in scene.elements():
+        for m in e.moves:
+            out.setdefault(move_key(m), []).append(e.id)
+        for other, moves in e.targets.items():
+            if other not in ids:
+                raise ValueError(f"element {e.id!r} targets {other!r}, which the scene does not hold")
+            for m in moves:
+                out.setdefault(move_key(m), []).append(f"{e.id}+{other}")
+    for m in scene.fallback:
+        out.setdefault(move_key(m), []).append("fallback")
+    return out
+
+
+def _offered(scene: Scene) -> list[dict[str, Any]]:
+    out = [m for e in scene.elements() for m in e.moves]
+    out += [m for e in scene.elements() for ms in e.targets.values() for m in ms]
+    return out + list(scene.fallback)
+
+
+def coverage(scene: Scene, moves: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The moves the scene gets wrong: ``unreachable`` (legal, no place),
+    ``ambiguous`` (more than one place), ``illegal`` (offered, not legal).
+    All three empty: every move is one tap (or one pair of taps) away."""
+    places = placements(scene)
+    offered = {move_key(m): {k: m[k] for k in ("type", "seat", "data") if k in m} for m in _offered(scene)}
+    legal = {move_key(m): m for m in moves}
+    return {
+        "unreachable": [m for k, m in legal.items() if k not in places],
+        "ambiguous": [m for k, m in legal.items() if len(places.get(k, ())) > 1],
+        "illegal": [offered[k] for k in places if k not in legal],
+    }

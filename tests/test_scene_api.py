@@ -1,0 +1,147 @@
+"""``GET /api/matches/<id>/scene`` (issue 19): a game's table as zones and
+elements with the legal moves each stands for, guarded as the state is, and
+never holding a card the viewer may not see."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine import get
+from engine import match as M
+from engine.braverats.game import BraveRats
+from engine.core import REFEREE
+from engine.scene import Element, Scene, Zone, coverage, text
+
+
+def play(client, match, events):
+    for e in events:
+        r = client.post(f"/api/matches/{match}/events", json=e)
+        assert r.status_code == 201, r.get_json()
+
+
+def new(client, game, **body):
+    r = client.post("/api/matches", json={"game": game, "players": ["Ann", "Bob"], **body})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["id"]
+
+
+def test_a_twaalven_scene_offers_every_legal_move_from_the_table(client, anon):
+    match = new(client, "twaalven")
+    deck = client.get(f"/api/matches/{match}/scene?seat=referee")
+    assert deck.status_code == 200, deck.get_json()
+    picker = deck.json["zones"][0]["elements"][0]["chance"]
+    assert picker["type"] == "deal" and picker["field"] == "cards" and picker["count"] == 52 and len(picker["values"]) == 52
+    play(client, match, [{"type": "deal", "seat": None, "data": {"seed": 42}},
+                         {"type": "roles", "seat": None, "data": {"twelves": 0, "first": 1}}])
+    scene = anon.get(f"/api/matches/{match}/scene?seat=1").json  # nothing hidden: anyone may read a seat's table
+    assert scene["match"] == match and scene["seq"] == 3 and scene["viewer"] == 1
+    moves = client.get(f"/api/matches/{match}/legal-moves?seat=1").json["moves"]
+    assert moves
+    offered = [m for z in scene["zones"] for e in z["elements"] for ms in e["targets"].values() for m in ms]
+    assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, moves))
+    tableau = scene["zones"][0]
+    assert tableau["kind"] == "columns" and len(tableau["elements"]) == 13
+    assert tableau["elements"][0]["label"]["nl"].startswith("Rijtje 1: ")
+    assert anon.get(f"/api/matches/{match}/scene").json["zones"] == scene["zones"]  # the public sees the same
+    # a move entered through the scene is recorded as the legal move it is
+    r = client.post(f"/api/matches/{match}/events", json={**moves[0], "expected_seq": 3})
+    assert r.status_code == 201, r.get_json()
+
+
+def test_the_table_at_an_earlier_seq_is_drawn_as_it_stood(client):
+    match = new(client, "stapelen")
+    play(client, match, [{"type": "deal", "seat": None, "data": {"seed": 5}}])
+    move = client.get(f"/api/matches/{match}/legal-moves?seat=0").json["moves"][0]
+    play(client, match, [move])
+    then = client.get(f"/api/matches/{match}/scene?at=2").json
+    now = client.get(f"/api/matches/{match}/scene").json
+    assert (then["seq"], now["seq"]) == (2, 3)
+    column = move["data"]["column"] - 1
+    assert then["zones"][0]["elements"][column]["shows"]["card"] == move["data"]["card"]
+    assert now["zones"][0]["elements"][column]["shows"]["card"] != move["data"]["card"]
+    r = client.get(f"/api/matches/{match}/scene?at=9")
+    assert r.status_code == 400 and r.json["error"]["field"] == "at"
+
+
+def test_the_referees_table_is_a_recorders_not_anyones(client, anon):
+    match = new(client, "stapelen")
+    r = anon.get(f"/api/matches/{match}/scene?seat=referee")
+    assert r.status_code == 401 and r.json["error"]["code"] == "unauthorized"
+    assert client.get(f"/api/matches/{match}/scene?seat=referee").status_code == 200
+
+
+def test_bad_seats_and_games_without_a_scene_are_4xx_json(client):
+    match = new(client, "sir_tommy")
+    r = client.get(f"/api/matches/{match}/scene?seat=2")
+    assert r.status_code == 400 and r.json["error"]["field"] == "seat"
+    r = client.get(f"/api/matches/{match}/scene?seat=everyone")
+    assert r.status_code == 400 and r.json["error"]["field"] == "seat"
+    assert client.get("/api/matches/nope/scene").status_code == 404
+    braverats = new(client, "braverats")
+    r = client.get(f"/api/matches/{braverats}/scene?seat=referee")
+    assert r.status_code == 404 and r.json["error"]["code"] == "not_found" and r.json["error"]["game"] == "braverats"
+
+
+def test_the_scene_is_in_the_openapi_document(anon):
+    spec = anon.get("/api/openapi.json").json
+    op = spec["paths"]["/api/matches/{match_id}/scene"]["get"]
+    assert {"200", "400", "401", "403", "404"} <= set(op["responses"])
+    ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert {"zones", "fallback", "viewer", "seq"} <= set(spec["components"]["schemas"][ref]["properties"])
+
+
+# -- hidden cards: the framework, with a game that hides them --------------------------------
+
+
+class DrawnBraveRats(BraveRats):
+    """BraveRats with a plain scene of its view and moves: every card the
+    view shows is an element, every move sits on one. Enough to check that
+    what a scene is built from holds no card the viewer may not see."""
+
+    def scene(self, view, moves):
+        cards = [Element(f"card-{i}", "card", text(str(c)), shows={"card": c})
+                 for i, c in enumerate(json.dumps(view).split('"'))]
+        actions = [Element(f"move-{i}", "action", text(m["type"]), moves=[m]) for i, m in enumerate(moves)]
+        return Scene([Zone("all", "row", text("all"), cards + actions)])
+
+
+CARDS = ["musician", "princess", "spy", "assassin", "ambassador", "wizard", "general", "prince"]
+
+
+def braverats_positions(seed):
+    rng = random.Random(seed)
+    ms = M.start(M.make_setup("braverats", ["Ann", "Bob"], {}))
+    ms = replace(ms, game=DrawnBraveRats())
+    for seq in range(2, 60):
+        yield ms
+        actors = ms.game.actors(ms.state)
+        if not actors:
+            return
+        if "chance" in actors:
+            move = ms.game.chance_outcome(ms.state, rng).to_dict()
+        else:
+            move = rng.choice([m for a in actors for m in M.legal_moves(ms, None if a == "table" else a)])
+        data = M.normalize_event(ms, move["type"], move["seat"], move["data"])
+        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_seats_scene_never_holds_the_other_seats_hidden_cards(seed):
+    assert get("braverats").hidden_information
+    for ms in braverats_positions(seed):
+        for seat in (0, 1):
+            scene = json.dumps(M.scene(ms, seat))
+            other = ms.game.view(ms.state, REFEREE)["hands"][1 - seat].get("cards") or []
+            mine = set(ms.game.view(ms.state, seat)["hands"][1 - seat].get("cards") or [])
+            for card in set(other) - mine:
+                assert f'"{card}"' not in scene, (ms.seq, seat, card)
+            # the seat's own moves are all there; the other seat's are not
+            built = ms.game.scene(ms.view(seat), M.visible_moves(ms, seat))
+            assert coverage(built, M.legal_moves(ms, seat) if seat in ms.game.actors(ms.state) else [])["unreachable"] == []
+            assert all(m["seat"] in (seat, None) for e in built.elements() for m in e.moves)
+        if ms.game.table_moves_hidden(ms.state):  # the table's moves name secret cards: not the public's
+            assert not any(m["seat"] is None for m in M.visible_moves(ms, None))
