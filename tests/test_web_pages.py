@@ -68,12 +68,13 @@ def site(server):
     """A match of every game with some moves in, a league, and the list of pages to visit."""
     base, token = server
     games = [g.info() for g in all_games()]
-    matches = {}
+    matches, fresh = {}, {}
     for n, g in enumerate(games):
         players = NAMES[:min(g["player_counts"])]
-        r = api(base, token, "POST", "/matches", json={"game": g["id"], "players": players})
-        assert r.status_code == 201, (g["id"], r.text)
-        matches[g["id"]] = r.json()["id"]
+        for into in (fresh, matches):
+            r = api(base, token, "POST", "/matches", json={"game": g["id"], "players": players})
+            assert r.status_code == 201, (g["id"], r.text)
+            into[g["id"]] = r.json()["id"]
         play_some(base, token, matches[g["id"]], MOVES, n + 1)
     league = api(base, token, "POST", "/leagues", json={"name": "De Dinsdagclub, de lange naam van een club",
                                                         "game": "braverats", "format": "swiss", "rounds": 3,
@@ -86,8 +87,11 @@ def site(server):
              ("league", f"/leagues/{league['id']}", "#standings tr"),
              ("review", f"/matches/{matches['twaalven']}/review", "#steps li"),
              ("api docs", "/api/docs", ".swagger-ui .info")]
+    # each game's match just started (most open with a chance form: the deal, the first draw) and some moves in
+    pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]
     pages += [(f"match {gid}", f"/matches/{mid}", "#log li") for gid, mid in matches.items()]
-    return {"base": base, "token": token, "games": [g["id"] for g in games], "matches": matches, "pages": pages}
+    return {"base": base, "token": token, "games": [g["id"] for g in games], "matches": matches, "fresh": fresh,
+            "pages": pages}
 
 
 # -- the checks, in the page ---------------------------------------------------------------------
@@ -263,6 +267,7 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
                ("/record with catan picked", "/record?game=catan", "#options .field"),
                ("a Catan match", f"/matches/{site['matches']['catan']}", "#moves .group"),
                ("a Troubadour match", f"/matches/{site['matches']['troubadour']}", "#moves .group"),
+               ("a new Troubadour match (the deal's form)", f"/matches/{site['fresh']['troubadour']}", "#moves .group"),
                ("a review", f"/matches/{site['matches']['twaalven']}/review", "#steps li")]
     for name, path, ready in targets:
         visit(page, base, path, ready)

@@ -86,7 +86,7 @@ const SchemaForm = (() => {
     const grid = h("div.picker");
     const redraw = () => {
       shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: "take back", onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
-      count.textContent = `${chosen.length}${max !== undefined ? " of " + (min === max ? max : `${min}–${max}`) : ""}`;
+      count.textContent = `${chosen.length}${max === undefined ? "" : min === max ? ` of ${max}` : min ? ` of ${min}–${max}` : ` of at most ${max}`}`;
       for (const b of grid.children) {
         const v = JSON.parse(b.dataset.value);
         b.disabled = (max !== undefined && chosen.length >= max) || (unique && v !== "unknown" && v !== null && chosen.includes(v));
