@@ -86,6 +86,8 @@ def site(server):
     pages = [("home", "/", "main h1"), ("leagues", "/leagues", "main h1"),
              ("league", f"/leagues/{league['id']}", "#standings tr"),
              ("review", f"/matches/{matches['twaalven']}/review", "#steps li"),
+             ("review of Troje", f"/matches/{matches['catan-troje']}/review", "#steps li"),
+             ("a match seen by seat 0", f"/matches/{matches['troubadour']}?seat=0", "#log li"),
              ("api docs", "/api/docs", ".swagger-ui .info")]
     # each game's match just started (most open with a chance form: the deal, the first draw) and some moves in
     pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]
