@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -188,7 +189,27 @@ def visit(page, base, path, ready):
     page.wait_for_timeout(300)
 
 
-@pytest.mark.slow(60)
+def route(url: str, base: str) -> str | None:
+    """The page a link leads to, ids left out ("/matches/:id/review", "/record?game"); None for
+    what is not a page: another site, the API (but its docs), the scripts and styles."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if f"{parts.scheme}://{parts.netloc}" != base:
+        return None
+    path = parts.path.rstrip("/") or "/"
+    if (path.startswith("/api") and path != "/api/docs") or path.startswith("/assets") or path == "/favicon.ico":
+        return None
+    path = "/".join(":id" if re.fullmatch(r"[0-9a-f]{8,}|\d+", seg) else seg for seg in path.split("/"))
+    keys = sorted({kv.split("=")[0] for kv in parts.query.split("&") if kv})
+    return path + ("?" + "&".join(keys) if keys else "")
+
+
+#: the links on a page, but downloads
+LINKS_JS = "() => [...document.querySelectorAll('a[href]')].filter((a) => !a.hasAttribute('download')).map((a) => a.href)"
+
+
+@pytest.mark.slow(50)
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_every_page_passes_axe_fits_the_window_and_says_no_undefined(server, browser, site, viewport):
     axe = axe_source()
@@ -196,9 +217,18 @@ def test_every_page_passes_axe_fits_the_window_and_says_no_undefined(server, bro
     page = watched(page_of(context(browser, token, viewport=viewport)))
     problems: list[str] = []
     size = f"{viewport['width']}x{viewport['height']}"
-    for name, path, ready in site["pages"]:
+    todo = list(site["pages"])
+    seen = {route(base + path, base) for _, path, _ in todo} | {"/record", "/record?game"}
+    while todo:
+        name, path, ready = todo.pop(0)
         visit(page, base, path, ready)
         problems += check(page, axe, f"{name} ({path}) at {size}")
+        # a page linked from one visited and not in the list (a page added since) is visited too
+        for url in page.evaluate(LINKS_JS):
+            key = route(url, base)
+            if key and key not in seen:
+                seen.add(key)
+                todo.append((f"linked page {key}", url[len(base):], "main"))
     visit(page, base, "/record", "#game-choices")
     problems += check(page, axe, f"/record at {size}")
     for game in site["games"]:
@@ -260,7 +290,7 @@ def tab_through(page) -> list[str]:
     return page.evaluate(UNREACHED_JS, seen)
 
 
-@pytest.mark.slow(20)
+@pytest.mark.slow(15)
 def test_every_control_is_reached_with_the_tab_key(server, browser, site):
     base, token = server
     page = watched(page_of(context(browser, token, viewport=PHONE)))
