@@ -100,34 +100,46 @@ def site(server):
 # -- the checks, in the page ---------------------------------------------------------------------
 
 #: What runs past the right edge: the document's own width, and each visible
-#: text whose box ends right of the window or of an ancestor that hides its
-#: overflow (a box that scrolls is fine: its text can be reached).
+#: text, control or picture whose box ends right of the window or of an
+#: ancestor that hides its overflow (the pages' body hides it: what is cut off
+#: there is simply lost). A box that scrolls is fine: what is in it can be reached.
 OVERFLOW_JS = """() => {
   const vw = document.documentElement.clientWidth, out = [];
   const sw = document.documentElement.scrollWidth;
   if (sw > vw) out.push(`the page is ${sw} px wide in a ${vw} px window`);
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const describe = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (el.classList.length ? "." + [...el.classList].join(".") : "");
+  /** where el is cut off on the right, and by what; null inside a box that scrolls */
+  const edgeOf = (el) => {
+    let edge = vw, by = "the window";
+    for (let a = el; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (a !== document.body && a !== document.documentElement && (s.overflowX === "auto" || s.overflowX === "scroll")) return null;
+      if (a !== el && a !== document.body && a !== document.documentElement && (s.overflowX === "hidden" || s.overflowX === "clip")) {
+        const r = a.getBoundingClientRect();
+        if (r.right < edge) { edge = r.right; by = describe(a); }
+      }
+    }
+    return { edge, by };
+  };
+  const past = (what, el, right) => {
+    const e = edgeOf(el);
+    if (e && right > e.edge + 1) out.push(`${what} (in ${describe(el)}) ends at ${Math.round(right)} px, past ${e.by} at ${Math.round(e.edge)} px`);
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node && out.length < 15; node = walker.nextNode()) {
     const text = node.textContent.trim(), el = node.parentElement;
     if (!text || !el || !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
-    if (!rects.length) continue;
-    const right = Math.max(...rects.map((r) => r.right));
-    let edge = vw, by = "the window", scrolls = false;
-    for (let a = el; a && a !== document.body; a = a.parentElement) {
-      const s = getComputedStyle(a);
-      if (s.overflowX === "auto" || s.overflowX === "scroll") { scrolls = true; break; }
-      if (s.overflowX === "hidden" || s.overflowX === "clip") {
-        const r = a.getBoundingClientRect();
-        if (r.right < edge) { edge = r.right; by = describe(a); }
-      }
-    }
-    if (scrolls && by === "the window") continue;
-    if (right > edge + 1) out.push(`"${text.slice(0, 40)}" (in ${describe(el)}) ends at ${Math.round(right)} px, past ${by} at ${Math.round(edge)} px`);
+    if (rects.length) past(`"${text.slice(0, 40)}"`, el, Math.max(...rects.map((r) => r.right)));
+  }
+  for (const el of document.body.querySelectorAll("svg, img, canvas, video, button, input, select, textarea, table")) {
+    if (out.length >= 15 || el.closest("svg") !== el && el.closest("svg")) continue;
+    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) past(`a ${el.tagName.toLowerCase()} ${r.width > 1 ? Math.round(r.width) + " px wide" : ""}`, el, r.right);
   }
   return out;
 }"""
