@@ -316,5 +316,8 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
     for name, path, ready in targets:
         visit(page, base, path, ready)
         problems += [f"{name}: Tab never reaches {html}" for html in tab_through(page)]
-    problems += [f"console: {e}" for e in page.errors]
+    public = watched(page_of(context(browser, viewport=PHONE)))  # no token: the header's sign-in box
+    visit(public, base, "/", "#token-input")
+    problems += [f"home, signed out: Tab never reaches {html}" for html in tab_through(public)]
+    problems += [f"console: {e}" for e in page.errors + public.errors]
     assert not problems, "\n".join(problems)
