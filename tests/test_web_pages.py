@@ -94,7 +94,7 @@ def site(server):
     pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]
     pages += [(f"match {gid}", f"/matches/{mid}", "#log li") for gid, mid in matches.items()]
     return {"base": base, "token": token, "games": [g["id"] for g in games], "matches": matches, "fresh": fresh,
-            "pages": pages}
+            "league": league["id"], "pages": pages}
 
 
 # -- the checks, in the page ---------------------------------------------------------------------
@@ -312,7 +312,8 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
                ("a Catan match", f"/matches/{site['matches']['catan']}", "#moves .group"),
                ("a Troubadour match", f"/matches/{site['matches']['troubadour']}", "#moves .group"),
                ("a new Troubadour match (the deal's form)", f"/matches/{site['fresh']['troubadour']}", "#moves .group"),
-               ("a review", f"/matches/{site['matches']['twaalven']}/review", "#steps li")]
+               ("a review", f"/matches/{site['matches']['twaalven']}/review", "#steps li"),
+               ("a league", f"/leagues/{site['league']}", "#standings tr")]
     for name, path, ready in targets:
         visit(page, base, path, ready)
         problems += [f"{name}: Tab never reaches {html}" for html in tab_through(page)]
