@@ -1,23 +1,23 @@
 """Every page, in a real Chromium, at a phone's 390x844 and a desktop's
 1280x900 (issue 19, "Every page"): home, the new-match form with each game
-picked, a match page of every game with some moves in, a review, the leagues,
-a league and the API docs. On each:
+picked, each game's match just started (its chance form open) and with some
+moves in, a match seen by one seat, two reviews, the leagues, a league, the
+API docs, and any page one of these links to. On each:
 
 - axe-core finds no serious or critical violation (axe-core is the npm
   package pinned in tests/browser/package-lock.json, installed by
   ``make install``; the test injects it, the app never serves it);
-- nothing scrolls sideways and no text runs past the right edge, of the
-  window or of a box that hides its overflow;
+- nothing scrolls sideways, and no text, control or picture runs past the
+  right edge of the window or of a box that hides its overflow;
 - no "undefined" or "NaN" in the visible text;
 - no console error and no uncaught exception.
 
-And every control on home, the new-match form and a match page is reached
-with the Tab key.
+And Tab reaches every control on home (signed in and out), the new-match
+form, match pages, a review and a league.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
