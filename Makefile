@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# What the browser tests inject into the pages (axe-core), pinned by its lock file.
+NODE_STAMP := tests/browser/node_modules/.installed
 PORT   ?= 8000
 
 .PHONY: run test test-redis test-deep screenshots bench install clean
@@ -13,7 +15,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NODE_STAMP): tests/browser/package.json tests/browser/package-lock.json
+	npm ci --prefix tests/browser --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 ## Start the embedded Redis (data in ./var), the workers and the API on :$(PORT) (make run PORT=8001).
 run: $(STAMP)
@@ -27,7 +33,7 @@ TEST_WORKERS ?= 4
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 ## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PYTEST)
 
 ## Only the tests that talk to Redis (store, queue, workers, API).
@@ -35,7 +41,7 @@ test-redis: $(STAMP)
 	$(PYTEST) -m redis
 
 ## The browser tests, writing their screenshots into docs/img (a plain test run writes them to a temporary folder).
-screenshots: $(STAMP)
+screenshots: $(STAMP) $(NODE_STAMP)
 	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py
 
 ## The legality property over every game with its deep profile (many more, longer matches; minutes).
@@ -46,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/node_modules

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Flask, jsonify, request, send_from_directory
+from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
 from flask.ctx import RequestContext
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
@@ -148,6 +148,16 @@ class KroniekApi(Api):
         # Keep the exception's own headers (Allow on a 405, WWW-Authenticate…), not its HTML type.
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         return jsonify({"error": body}), error.code, headers
+
+    def _openapi_swagger_ui(self):
+        """Swagger UI (served from the swagger-ui-bundle package) in a page of
+        our own (service/web/templates/apidocs.html): flask-smorest's has no
+        ``lang``, no icon, and Swagger UI's colours and button names fail
+        axe-core (tests/test_web_pages.py)."""
+        return render_template("apidocs.html", title=self.spec.title,
+                               spec_url=url_for(f"{self._make_doc_blueprint_name()}.openapi_json"),
+                               swagger_ui_url=self._swagger_ui_url,
+                               swagger_ui_config=self.config.get("OPENAPI_SWAGGER_UI_CONFIG", {}))
 
 
 def _first_field(messages: dict[str, Any]) -> dict[str, str]:

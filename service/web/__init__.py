@@ -88,6 +88,12 @@ def league_page(league_id: str):
     return render_template("league.html", league_id=league_id, page="leagues")
 
 
+@web.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico on pages that name no icon (a JSON document opened in a tab)."""
+    return send_from_directory(HERE / "static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
 @web.get("/assets/<path:name>")
 def static(name: str):
     return send_from_directory(HERE / "static", name, max_age=300)

@@ -26,6 +26,8 @@ const SchemaForm = (() => {
 
   const SEATISH = /^(with|from|victim|seat|target)$/;
   const keyOf = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
+  /** A field's accessible name from its path: "saga_track[0]" -> "saga track 1" (a screen reader has no other label). */
+  const nameOf = (path) => String(path).replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`).replace(/[._]/g, " ").trim();
 
   /** ctx: {game, type, view, labels, players} */
   const build = (schema, path, ctx) => {
@@ -43,14 +45,14 @@ const SchemaForm = (() => {
     if (type === "integer" || type === "number") {
       const values = smallRange(main);
       if (values) return pickOne(values.concat(nullable ? [null] : []), path, ctx, main.default);
-      const input = h("input", { type: "number", "data-path": path, min: main.minimum, max: main.maximum, value: main.default });
+      const input = h("input", { type: "number", "data-path": path, "aria-label": nameOf(path), min: main.minimum, max: main.maximum, value: main.default });
       return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw `${path} is missing`; } return Number(input.value); } };
     }
     // a string: an enum, a card, or free text (never JSON)
     if (Array.isArray(main.enum)) return pickOne(main.enum, path, ctx, main.default);
     const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
     if (deck) return pickOne(deck.concat(nullable ? [null] : []), path, ctx);
-    const input = h("input", { type: "text", "data-path": path, value: main.default || "", maxlength: main.maxLength || 200 });
+    const input = h("input", { type: "text", "data-path": path, "aria-label": nameOf(path), value: main.default || "", maxlength: main.maxLength || 200 });
     return { node: input, get: () => { if (!input.value && !nullable) throw `${path} is missing`; return input.value || null; } };
   };
 
@@ -84,7 +86,7 @@ const SchemaForm = (() => {
     const grid = h("div.picker");
     const redraw = () => {
       shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: "take back", onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
-      count.textContent = `${chosen.length}${max !== undefined ? " of " + (min === max ? max : `${min}–${max}`) : ""}`;
+      count.textContent = `${chosen.length}${max === undefined ? "" : min === max ? ` of ${max}` : min ? ` of ${min}–${max}` : ` of at most ${max}`}`;
       for (const b of grid.children) {
         const v = JSON.parse(b.dataset.value);
         b.disabled = (max !== undefined && chosen.length >= max) || (unique && v !== "unknown" && v !== null && chosen.includes(v));
