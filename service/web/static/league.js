@@ -46,7 +46,7 @@
       h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, cols.map((c) => h("th", { scope: "col", role: "columnheader", class: c.cls },
         c.title ? h("abbr", { title: c.title }, c.th) : c.th)))),
       h("tbody", { role: "rowgroup" }, rows.map((r) => h("tr", { role: "row", "data-player": r.player },
-        cols.map((c) => h("td", { role: "cell", class: c.cls, "data-label": c.label || null, "data-unit": c.unit || null }, c.get(r))))))].filter(Boolean));
+        cols.map((c) => h("td", { role: "cell", class: c.cls, "data-label": c.label || null, "data-unit": (typeof c.unit === "function" ? c.unit(r) : c.unit) || null }, c.get(r))))))].filter(Boolean));
   };
 
   // -- the list: a new league ----------------------------------------------------------------------
@@ -254,16 +254,16 @@
         { th: "Player", cls: "lg-player", get: (r) => name(r.player) },
         { th: "Points", cls: "lg-main num", unit: "pts", get: (r) => num(r.points) },
         ...tbs.map((t) => ({ th: TIEBREAK_SHORT[t], title: TIEBREAK_NAMES[t], cls: "lg-stat num", label: TIEBREAK_NAMES[t], get: (r) => num(r.tiebreaks[t]) })),
-        { th: "Games", cls: "lg-stat num", unit: "games", get: (r) => r.games },
+        { th: "Games", cls: "lg-stat num", unit: (r) => (r.games === 1 ? "game" : "games"), get: (r) => r.games },
         { th: "W", title: "won", cls: "lg-stat num", unit: "won", get: (r) => r.wins },
         { th: "D", title: "drawn", cls: "lg-stat num", unit: "drawn", get: (r) => r.draws },
         { th: "L", title: "lost", cls: "lg-stat num", unit: "lost", get: (r) => r.losses },
-        { th: "Byes", cls: "lg-stat num", unit: "byes", get: (r) => r.byes },
-        { th: "Forfeits", cls: "lg-stat num", unit: "forfeits", get: (r) => r.forfeits },
+        { th: "Byes", cls: "lg-stat num", unit: (r) => (r.byes === 1 ? "bye" : "byes"), get: (r) => r.byes },
+        { th: "Forfeits", cls: "lg-stat num", unit: (r) => (r.forfeits === 1 ? "forfeit" : "forfeits"), get: (r) => r.forfeits },
       ], rows);
     };
 
-    const ratings = async () => {
+    const ratings = async (gameName) => {
       const res = await K.api("GET", `/api/ratings/${league.game}`);
       const table = $("ratings");
       if (!(res.ok && res.data.ratings && res.data.ratings.length)) {
@@ -275,9 +275,9 @@
         { th: "Player", cls: "lg-player", get: (x) => name(x.player) },
         { th: "Rating", cls: "lg-main num", get: (x) => num(Math.round(x.rating)) },
         { th: "Deviation", cls: "lg-stat num", label: "deviation", get: (x) => num(Math.round(x.deviation)) },
-        { th: "Games", cls: "lg-stat num", unit: "games", get: (x) => x.games },
+        { th: "Games", cls: "lg-stat num", unit: (x) => (x.games === 1 ? "game" : "games"), get: (x) => x.games },
         { th: "Conservative", cls: "lg-stat num", label: "conservative", get: (x) => num(Math.round(x.conservative)) },
-      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), `${league.game}, ${res.data.system}, ${plural(res.data.results, "result")} rated`);
+      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), `${gameName}, ${res.data.system}, ${plural(res.data.results, "result")} rated`);
     };
 
     const players = () => {
@@ -301,6 +301,15 @@
       return [true, ""];
     };
 
+    /** The league's audit as the API runs it now (a match that has just finished is in the signed tree
+        once the worker has logged it, so this is asked again whenever the page is drawn). */
+    const audit = async () => {
+      const res = await K.api("GET", `/api/leagues/${id}/audit`);
+      $("audit").textContent = !res.ok ? K.errorText(res) : res.data.valid
+        ? `✓ audit holds (checked: ${Object.entries(res.data.checked || {}).map(([k, v]) => `${v} ${k.replace(/_/g, " ")}`).join(", ")}) · head ${res.data.head}`
+        : `✗ audit: ${(res.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || res.data.reason}`;
+    };
+
     const render = async (matches, rows) => {
       const gameName = await K.game(league.game).then((g) => g.name, () => league.game);
       $("title").textContent = league.name;
@@ -313,7 +322,8 @@
       fin.hidden = !league.finished;
       if (league.finished) {
         const top = rows.filter((r) => r.rank === 1).map((r) => r.player);
-        fin.replaceChildren(h("b", "The league is finished. "), top.length ? [names(top, " and "), top.length > 1 ? " share first place" : " wins", ` with ${num(rows[0].points)} points.`] : null);
+        fin.replaceChildren(h("b", "The league is finished."), " ", top.length ? h("span", names(top, " and "), top.length > 1 ? " share first place" : " wins",
+          ` with ${num(rows[0].points)} ${rows[0].points === 1 ? "point" : "points"}.`) : "");
       }
       players();
       standings(rows);
@@ -325,7 +335,7 @@
       $("pair").hidden = !canPair;
       $("pair").textContent = `Pair round ${paired + 1}`;
       $("pair-note").textContent = why;
-      await ratings();
+      await Promise.all([ratings(gameName), audit()]);
     };
 
     /** Fetch the league and the matches of its undecided boards; draw when anything changed (``force``: always).
@@ -373,9 +383,9 @@
         await after(`${player} is withdrawn from the later rounds.`);
       });
     };
+    // back from a match's page (the browser may restore this page as it was): look again
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && league) load(); });
+    window.addEventListener("pageshow", (e) => { if (e.persisted && league) load(); });
     await load(true);
-    const audit = await K.api("GET", `/api/leagues/${id}/audit`);
-    $("audit").textContent = audit.ok ? (audit.data.valid ? `✓ audit holds (checked: ${Object.entries(audit.data.checked || {}).map(([k, v]) => `${v} ${k.replace(/_/g, " ")}`).join(", ")}) · head ${audit.data.head}` : `✗ audit: ${(audit.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || audit.data.reason}`) : K.errorText(audit);
   };
 })();
