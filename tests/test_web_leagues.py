@@ -37,6 +37,15 @@ BROKEN_WORDS = """(scope) => [...document.querySelectorAll(scope + ' .lg-name')]
 })"""
 
 
+#: the visible controls in ``scope`` that have no accessible name (a label, its text, aria-label or -labelledby)
+#: or that the keyboard cannot reach (disabled ones aside)
+UNLABELLED = """(scope) => [...document.querySelectorAll(scope + ' :is(input, select, textarea, button, a, summary)')]
+  .filter((el) => el.getClientRects().length && !el.disabled)
+  .filter((el) => el.tabIndex < 0 || !((el.labels && el.labels.length) || el.getAttribute('aria-label')
+    || el.getAttribute('aria-labelledby') || (el.tagName !== 'INPUT' && el.tagName !== 'SELECT' && el.tagName !== 'TEXTAREA' && el.textContent.trim())))
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+
 def record_braverats_by_tapping(page):
     """The match page's move buttons, one tap a card: the first seat its highest
     card left, the second its lowest, until the match has finished."""
@@ -78,6 +87,14 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     assert "says how many rounds it plays" in page.locator("#new-league-error").inner_text()
     assert page.get_attribute("#lg-rounds", "aria-invalid") == "true"
     page.fill("#lg-rounds", "2")
+    # the tiebreaks, with the keyboard: Buchholz before Buchholz cut 1, no direct encounter
+    page.click(".lg-rules summary")
+    page.focus("button[aria-label='Move down Buchholz cut 1']")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Move down Buchholz cut 1"  # focus kept
+    page.focus("#lg-tb-direct_encounter")
+    page.keyboard.press("Space")
+    assert page.evaluate(UNLABELLED, "#new-league") == []
     page.click("#create-league")
     page.wait_for_url(re.compile(r"/leagues/[0-9a-f]+$"))
     lid = page.url.rsplit("/", 1)[1]
@@ -92,10 +109,13 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     assert "registered already" in refused(page)
     league = api(base, None, "GET", f"/leagues/{lid}").json()
     assert league["players"] == PLAYERS and league["format"] == "swiss" and league["total_rounds"] == 2
+    tiebreaks = list(api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"][0]["tiebreaks"])
+    assert tiebreaks == ["buchholz", "buchholz_cut1", "sonneborn_berger", "wins"]
 
     # -- two rounds: pair, start every match, record them by tapping, enter their results
     for rnd in (1, 2):
-        page.click("#pair")
+        page.focus("#pair")
+        page.keyboard.press("Enter")
         rnd_box = page.locator(f".lg-round[data-round='{rnd}']")
         rnd_box.wait_for()
         assert page.locator("#register").is_hidden()  # registration closes with round 1
@@ -108,6 +128,7 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
             if rnd == 2 and b["board"] == 2:
                 # a forfeit: refused without a player named, then recorded with one
                 board.locator("summary").click()
+                assert page.evaluate(UNLABELLED, "#league") == []
                 board.locator("input[type=text]").fill("did not show")
                 board.locator("button[type=submit]").click()
                 assert "forfeited" in refused(page)

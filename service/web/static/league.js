@@ -160,7 +160,7 @@
       can.manage = Boolean(me.admin) || mine.includes("organiser");
       can.referee = can.manage || mine.includes("referee");
     }
-    let league = null, shown = "", timer = null;
+    let league = null, shown = "", shownWhole = "", timer = null;
 
     const post = (path, body) => K.api("POST", `/api/leagues/${id}${path}`, body);
     const after = async (message) => { K.flash(message, "ok"); await load(true); };
@@ -168,10 +168,13 @@
     /** One board: its players, where its match stands, and what may be done now. */
     const board = (r, b, match) => {
       const o = b.outcome;
+      const head = `board-${r.round}-${b.board}`; // every control of the board is described by its head (which board, whose)
+      const about = { "aria-describedby": head };
       const error = h("p.lg-error", { role: "alert", hidden: true });
       const actions = [];
       let state;
       if (o && o.forfeit) state = h("span.forfeit", "Forfeit by ", names(o.forfeited, ", "), `: ${o.forfeit}`);
+      else if (o && o.team_won !== undefined) state = h("span.result", o.team_won ? "The players won together." : "The game beat the players.");
       else if (o && o.ranks) {
         const winners = b.players.filter((_, i) => o.ranks[i] === 1 && !o.ranks.every((x) => x === 1));
         state = h("span.result", o.scores ? o.scores.map(num).join(" – ") : "", winners.length ? [" · won by ", names(winners, ", ")] : [o.scores ? " · " : "", "a draw"]);
@@ -184,16 +187,17 @@
         `${match.validation_details && match.validation_details.message ? ": " + match.validation_details.message : ""}. Its result cannot count; a referee may record a forfeit.`);
 
       if (!b.match && !o && can.manage) {
-        actions.push(h("button.button.primary", { type: "button", "data-start": `${r.round}-${b.board}`, onclick: (e) => busy(e.currentTarget, async () => {
+        actions.push(h("button.button.primary", { ...about, type: "button", "data-start": `${r.round}-${b.board}`, onclick: (e) => busy(e.currentTarget, async () => {
           const res = await post(`/rounds/${r.round}/boards/${b.board}/match`);
           if (!res.ok) { refused(`Board ${b.board}'s match was not started`, res, error); return; }
           await after(`Board ${b.board}'s match started: record it from its page.`);
         }) }, "Start match"));
       }
       if (b.match && !o) {
-        actions.push(h("a.button.primary", { href: `/matches/${b.match}`, "data-record": b.match }, match && match.status === "finished" ? "Open match" : "Record match"));
+        actions.push(h("a.button.primary", { ...about, href: `/matches/${b.match}`, "data-record": b.match },
+          match && match.status === "finished" ? "Open match" : can.referee ? "Record match" : "Watch match"));
         if (match && match.status === "finished" && match.validation === "valid" && can.referee) {
-          actions.push(h("button.button.primary", { type: "button", "data-result": b.match, onclick: (e) => busy(e.currentTarget, async () => {
+          actions.push(h("button.button.primary", { ...about, type: "button", "data-result": b.match, onclick: (e) => busy(e.currentTarget, async () => {
             const res = await post("/results", { match: b.match });
             if (!res.ok) { refused(`Board ${b.board}'s result was not entered`, res, error); return; }
             await after(`Board ${b.board}'s result is in the standings.`);
@@ -201,15 +205,15 @@
         }
       }
       if (b.match && o && !o.forfeit) {
-        actions.push(h("a.button", { href: `/matches/${b.match}/review`, "data-match": b.match }, "Review"),
-          h("a.button", { href: `/api/leagues/${id}/matches/${b.match}/proof` }, "Proof"));
+        actions.push(h("a.button", { ...about, href: `/matches/${b.match}/review`, "data-match": b.match }, "Review"),
+          h("a.button", { ...about, href: `/api/leagues/${id}/matches/${b.match}/proof` }, "Proof"));
       }
       let forfeit = null;
       if (!o && can.referee) {
         const key = `${r.round}-${b.board}`;
         const reason = h("input", { type: "text", id: `forfeit-reason-${key}`, maxlength: 1000, required: true, autocomplete: "off" });
         const boxes = b.players.map((p, i) => h("label.choice", h("input", { type: "checkbox", value: p, id: `forfeit-${key}-${i}` }), " ", name(p)));
-        forfeit = h("details.lg-forfeit", { "data-forfeit": key }, h("summary", "Record a forfeit"),
+        forfeit = h("details.lg-forfeit", { "data-forfeit": key }, h("summary", about, "Record a forfeit"),
           h("form", { onsubmit: (e) => {
             e.preventDefault();
             busy(e.currentTarget.querySelector("button"), async () => {
@@ -224,7 +228,7 @@
           h("button.button", { type: "submit" }, "Record forfeit")));
       }
       return h("li.lg-board", { "data-board": b.board, "data-match": b.match || null },
-        h("div.lg-boardhead", h("b", `Board ${b.board}`), " ", h("span.lg-vs", names(b.players))),
+        h("div.lg-boardhead", { id: head }, h("b", `Board ${b.board}`), " ", h("span.lg-vs", names(b.players))),
         h("div.lg-state", state),
         actions.length ? h("div.lg-actions", actions) : null, error, forfeit);
     };
@@ -310,13 +314,13 @@
         : `✗ audit: ${(res.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || res.data.reason}`;
     };
 
-    const render = async (matches, rows) => {
+    const render = async (matches, rows, deep) => {
       const gameName = await K.game(league.game).then((g) => g.name, () => league.game);
       $("title").textContent = league.name;
       document.title = `${league.name} · Kroniek`;
       const paired = league.rounds.length;
       $("summary").textContent = [gameName, FORMATS[league.format] || league.format, plural(league.players.length, "player"),
-        league.total_rounds ? `${paired} of ${plural(league.total_rounds, "round")} paired` : plural(paired, "round") + " paired",
+        league.total_rounds > 0 ? `${paired} of ${plural(league.total_rounds, "round")} paired` : plural(paired, "round") + " paired",
         league.withdrawn.length ? `withdrawn: ${league.withdrawn.join(", ")}` : null].filter(Boolean).join(" · ");
       const fin = $("finished");
       fin.hidden = !league.finished;
@@ -328,14 +332,16 @@
       players();
       standings(rows);
       const rounds = $("rounds");
+      const open = [...rounds.querySelectorAll("details.lg-forfeit[open]")].map((d) => d.dataset.forfeit);
       rounds.replaceChildren(...league.rounds.slice().reverse().map((r) => round(r, matches)));
       if (!league.rounds.length) rounds.append(h("p.muted", "No round paired yet."));
+      open.forEach((key) => { const d = rounds.querySelector(`details.lg-forfeit[data-forfeit="${key}"]`); if (d) d.open = true; });
       const [canPair, why] = pairing();
       $("organiser").hidden = !(can.manage && !league.finished);
       $("pair").hidden = !canPair;
       $("pair").textContent = `Pair round ${paired + 1}`;
       $("pair-note").textContent = why;
-      await Promise.all([ratings(gameName), audit()]);
+      if (deep) await Promise.all([ratings(gameName), audit()]);
     };
 
     /** Fetch the league and the matches of its undecided boards; draw when anything changed (``force``: always).
@@ -349,10 +355,15 @@
       const found = await Promise.all(open.map((m) => K.api("GET", `/api/matches/${m}`)));
       const matches = new Map(found.filter((x) => x.ok).map((x) => [x.data.id, x.data]));
       const rows = st.ok ? st.data.standings : [];
-      const now = JSON.stringify([league, rows, [...matches.values()].map((m) => [m.id, m.seq, m.status, m.validation])]);
+      const whole = JSON.stringify([league, [...matches.values()].map((m) => [m.id, m.validation])]);
+      const now = JSON.stringify([whole, rows, [...matches.values()].map((m) => [m.id, m.seq, m.status])]);
       // never redraw under someone typing (a forfeit's reason, a name): look again later instead
       const typing = root.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
-      if (force || (now !== shown && !typing)) { shown = now; await render(matches, rows); }
+      if (force || (now !== shown && !typing)) {
+        shown = now;
+        await render(matches, rows, force || whole !== shownWhole); // the audit and ratings: when the league or a verdict changed
+        shownWhole = whole;
+      }
       const waiting = [...matches.values()].some((m) => m.status !== "finished" || m.validation === "pending");
       if (waiting || typing) timer = setTimeout(() => load(), [...matches.values()].some((m) => m.validation === "pending" && m.status === "finished") ? 1500 : 5000);
     };
