@@ -38,7 +38,7 @@
 
   /** A ranked table (standings, ratings): a table on a wide screen; on a phone (kroniek.css) each row is
       a card: rank, name and the main figure on one line, the other figures below with their labels.
-      cols: {th, title?, cls, get(row), label?, unit?}; the roles keep it a table when CSS lays it out as cards. */
+      cols: {th, title?, cls, get(row), label?, unit? (text, or a function of the row), hideZero? (on a phone)}; the roles keep it a table when CSS lays it out as cards. */
   const rankTable = (table, cols, rows, caption) => {
     table.setAttribute("role", "table");
     table.replaceChildren(...[
@@ -46,7 +46,7 @@
       h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, cols.map((c) => h("th", { scope: "col", role: "columnheader", class: c.cls },
         c.title ? h("abbr", { title: c.title }, c.th) : c.th)))),
       h("tbody", { role: "rowgroup" }, rows.map((r) => h("tr", { role: "row", "data-player": r.player },
-        cols.map((c) => h("td", { role: "cell", class: c.cls, "data-label": c.label || null, "data-unit": (typeof c.unit === "function" ? c.unit(r) : c.unit) || null }, c.get(r))))))].filter(Boolean));
+        cols.map((c) => h("td", { role: "cell", class: c.hideZero && c.get(r) === 0 ? c.cls + " lg-zero" : c.cls, "data-label": c.label || null, "data-unit": (typeof c.unit === "function" ? c.unit(r) : c.unit) || null }, c.get(r))))))].filter(Boolean));
   };
 
   // -- the list: a new league ----------------------------------------------------------------------
@@ -262,8 +262,8 @@
         { th: "W", title: "won", cls: "lg-stat num", unit: "won", get: (r) => r.wins },
         { th: "D", title: "drawn", cls: "lg-stat num", unit: "drawn", get: (r) => r.draws },
         { th: "L", title: "lost", cls: "lg-stat num", unit: "lost", get: (r) => r.losses },
-        { th: "Byes", cls: "lg-stat num", unit: (r) => (r.byes === 1 ? "bye" : "byes"), get: (r) => r.byes },
-        { th: "Forfeits", cls: "lg-stat num", unit: (r) => (r.forfeits === 1 ? "forfeit" : "forfeits"), get: (r) => r.forfeits },
+        { th: "Byes", cls: "lg-stat num", hideZero: true, unit: (r) => (r.byes === 1 ? "bye" : "byes"), get: (r) => r.byes },
+        { th: "Forfeits", cls: "lg-stat num", hideZero: true, unit: (r) => (r.forfeits === 1 ? "forfeit" : "forfeits"), get: (r) => r.forfeits },
       ], rows);
     };
 
