@@ -12,6 +12,7 @@ The fixtures (one server and one browser per module) are tests/test_web.py's.
 from __future__ import annotations
 
 import re
+import secrets
 
 import pytest
 
@@ -109,6 +110,17 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     assert "registered already" in refused(page)
     league = api(base, None, "GET", f"/leagues/{lid}").json()
     assert league["players"] == PLAYERS and league["format"] == "swiss" and league["total_rounds"] == 2
+    # -- a referee for the club: an unknown user is refused, a known one gets the role
+    referee = f"ref-{secrets.token_hex(3)}"
+    assert api(base, token, "POST", "/users", json={"name": referee}).status_code == 201
+    page.fill("#grant-user", referee + "x")
+    page.click("#grant-submit")
+    assert referee + "x" in refused(page)
+    page.fill("#grant-user", referee)
+    page.select_option("#grant-role", "referee")
+    page.click("#grant-submit")
+    page.wait_for_selector(f"#roles li[data-user='{referee}']")
+    assert api(base, None, "GET", f"/leagues/{lid}/roles").json()["roles"][referee] == ["referee"]
     tiebreaks = list(api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"][0]["tiebreaks"])
     assert tiebreaks == ["buchholz", "buchholz_cut1", "sonneborn_berger", "wins"]
 

@@ -154,12 +154,19 @@
     const $ = (sel) => document.getElementById(sel);
     const me = await K.authReady;
     const can = { manage: false, referee: false };
-    if (me) {
-      const roles = await K.api("GET", `/api/leagues/${id}/roles`);
-      const mine = (roles.ok && roles.data.roles && roles.data.roles[me.name]) || [];
-      can.manage = Boolean(me.admin) || mine.includes("organiser");
+    /** Who holds which role; the signed-in user's decide what this page offers. */
+    const roles = async () => {
+      const res = await K.api("GET", `/api/leagues/${id}/roles`);
+      const all = (res.ok && res.data.roles) || {};
+      const mine = (me && all[me.name]) || [];
+      can.manage = Boolean(me && me.admin) || mine.includes("organiser");
       can.referee = can.manage || mine.includes("referee");
-    }
+      $("roles-section").hidden = !Object.keys(all).length;
+      $("roles").replaceChildren(...Object.entries(all).map(([user, held]) => h("li", { "data-user": user }, name(user), h("small.muted", ` ${held.join(", ")}`))));
+      $("grant").hidden = !can.manage;
+      $("signin-note").hidden = Boolean(me);
+    };
+    await roles();
     let league = null, shown = "", shownWhole = "", timer = null;
 
     const post = (path, body) => K.api("POST", `/api/leagues/${id}${path}`, body);
@@ -383,6 +390,18 @@
         input.value = "";
         await after(`${r.data.league.players[r.data.league.players.length - 1]} is registered.`);
         input.focus();
+      });
+    };
+    $("grant").onsubmit = (e) => {
+      e.preventDefault();
+      busy($("grant-submit"), async () => {
+        const user = $("grant-user"), role = $("grant-role").value;
+        const r = await post("/roles", { user: user.value.trim(), role });
+        if (!r.ok) { refused("No role given", r); user.setAttribute("aria-invalid", "true"); user.focus(); return; }
+        user.removeAttribute("aria-invalid");
+        user.value = "";
+        K.flash(`${r.data.user} is now ${r.data.roles.join(" and ")} of this league.`, "ok");
+        await roles();
       });
     };
     $("withdraw").onsubmit = (e) => {
