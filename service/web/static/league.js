@@ -366,13 +366,14 @@
       const now = JSON.stringify([whole, rows, [...matches.values()].map((m) => [m.id, m.seq, m.status])]);
       // never redraw under someone typing (a forfeit's reason, a name): look again later instead
       const typing = root.contains(document.activeElement) && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
+      const skipped = !force && now !== shown && typing;
       if (force || (now !== shown && !typing)) {
         shown = now;
         await render(matches, rows, force || whole !== shownWhole); // the audit and ratings: when the league or a verdict changed
         shownWhole = whole;
       }
       const waiting = [...matches.values()].some((m) => m.status !== "finished" || m.validation === "pending");
-      if (waiting || typing) timer = setTimeout(() => load(), [...matches.values()].some((m) => m.validation === "pending" && m.status === "finished") ? 1500 : 5000);
+      if (waiting || skipped) timer = setTimeout(() => load(), [...matches.values()].some((m) => m.validation === "pending" && m.status === "finished") ? 1500 : 5000);
     };
 
     $("pair").onclick = (e) => busy(e.currentTarget, async () => {
