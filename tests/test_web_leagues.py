@@ -69,7 +69,7 @@ def refused(page):
     return text
 
 
-@pytest.mark.slow(20)
+@pytest.mark.slow(25)
 def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server, browser):
     base, token = server
     page = page_of(context(browser, token))  # 390x844
