@@ -523,10 +523,12 @@ def test_a_league_page_after_a_played_swiss_round(server, browser):
     page.goto(f"{base}/leagues/{lid}")
     page.wait_for_selector("#organiser:not([hidden]) #pair")
     page.click("#pair")  # the organiser pairs round 1 from the page…
-    page.wait_for_selector(".round[data-round='1'] button[data-start='1-1']")
-    page.click("button[data-start='1-1']")  # …and starts board 1's match
-    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
-    matches = [page.url.rsplit("/", 1)[1]]
+    page.wait_for_selector(".lg-round[data-round='1'] button[data-start='1-1']")
+    page.click("button[data-start='1-1']")  # …and starts board 1's match, which the board then links to
+    record = page.locator(".lg-board[data-board='1'] a[data-record]")
+    record.wait_for()
+    matches = [record.get_attribute("data-record")]
+    assert record.get_attribute("href") == f"/matches/{matches[0]}"
     matches.append(api(base, token, "POST", f"/leagues/{lid}/rounds/1/boards/2/match").json()["id"])
     for mid in matches:
         play_braverats_by_api(base, token, mid)
@@ -541,9 +543,9 @@ def test_a_league_page_after_a_played_swiss_round(server, browser):
     rows = page.locator("#standings tbody tr")
     assert rows.count() == 4
     assert page.locator("#standings thead th").count() > 8  # points, tiebreaks, games, W D L, byes, forfeits
-    links = {a.get_attribute("data-match") for a in page.locator(".round[data-round='1'] a[data-match]").all()}
+    links = {a.get_attribute("data-match") for a in page.locator(".lg-round[data-round='1'] a[data-match]").all()}
     assert links == set(matches)
-    assert page.locator(".round[data-round='1'] .result").count() == 2
+    assert page.locator(".lg-round[data-round='1'] .result").count() == 2
     standings = api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"]
     assert [r.locator("td").nth(1).inner_text() for r in rows.all()] == [s["player"] for s in standings]
     page.wait_for_selector("#audit:not(:empty)")
