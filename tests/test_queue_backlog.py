@@ -44,7 +44,7 @@ def waiting_jobs(prefix: str) -> Counter:
 
 @pytest.mark.redis
 @pytest.mark.slow(30)
-def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, prefix, redis_url, tmp_path, monkeypatch):
+def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, anon, prefix, redis_url, tmp_path, monkeypatch):
     svc = MatchService(store)  # no enqueue: the worker's start-up sweep queues what is owed
     matches = []
     for _ in range(6):
@@ -72,6 +72,12 @@ def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, prefix, redis_url,
             most |= seen
             rounds += 1
             time.sleep(0.25)
+            if rounds == 8:  # two seconds in: health shows the backlog
+                health = anon.get("/api/health").get_json()
+        assert health["owed"]["analysis"]["count"] >= 3, health
+        assert health["queues"]["analysis"]["queued"] >= 2 and health["queues"]["analysis"]["started"] == 1, health
+        assert health["queues"]["analysis"]["oldest_waiting_seconds"] > 0, health
+        assert health["workers"]["seen_last_minute"] == 2, health
         assert most, "no job was ever seen waiting: the backlog did not form"
         assert max(most.values()) == 1, f"duplicate jobs waited: {[k for k, n in most.items() if n > 1]}"
         assert sum(1 for f, _ in most if f == "analyse_match") >= 3
