@@ -88,3 +88,39 @@ def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, anon, prefix, redi
     finally:
         stop_worker(worker)
         print(log.read_text()[-3000:])
+
+
+@pytest.mark.redis
+def test_one_waiting_job_per_match_and_kind(store, prefix, monkeypatch):
+    from rq.job import Job
+
+    from workers.connection import queue_client
+    from workers.jobs import requeue_overdue
+    from workers.queue import VALIDATE, enqueue_analysis, enqueue_validation, get_queue, live_key
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    first = enqueue_validation(prefix, "m1")
+    assert first is not None
+    assert enqueue_validation(prefix, "m1") is None and enqueue_validation(prefix, "m1", delay=5) is None
+    assert enqueue_analysis(prefix, "m1") is not None  # another kind: a job of its own
+    assert enqueue_validation(prefix, "m2") is not None
+    assert sorted(j.args[1] for j in get_queue().get_jobs()) == ["m1", "m2"]
+
+    # A mark past its time whose job still waits is left alone, clock and all.
+    store.owe("validation", "m1", time.time() - 100)
+    assert requeue_overdue(prefix, ("validation",), older=30) == 0
+    assert time.time() - store.oldest_owed("validation")[1] >= 100
+    # Its job lost (deleted here; a Redis that went back in time): the mark gets one again.
+    first.delete()
+    assert requeue_overdue(prefix, ("validation",), older=30) == 1
+    assert [j.args[1] for j in get_queue().get_jobs()].count("m1") == 1
+    assert time.time() - store.oldest_owed("validation")[1] < 5
+
+    # A claim left by an enqueue that died half-way stands 10 s, then is taken over.
+    key = live_key(prefix, VALIDATE, (prefix, "m3"))
+    queue_client().set(key, f"claim:dead {time.time():.3f}")
+    assert enqueue_validation(prefix, "m3") is None
+    queue_client().set(key, f"claim:dead {time.time() - 11:.3f}")
+    job = enqueue_validation(prefix, "m3")
+    assert job is not None and queue_client().get(key).decode() == job.id
+    assert Job.fetch(job.id, connection=queue_client()).get_status() == "queued"
