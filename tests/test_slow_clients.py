@@ -83,7 +83,7 @@ def read_to_close(s: socket.socket) -> bytes:
     return out
 
 
-@pytest.mark.slow(12)
+@pytest.mark.slow(8)
 def test_stalled_uploads_delay_nothing_and_are_closed(served):
     base, auth = served["base"], {"Authorization": f"Bearer {served['token']}"}
     match = requests.post(f"{base}/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]},
