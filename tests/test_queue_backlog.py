@@ -43,7 +43,7 @@ def waiting_jobs(prefix: str) -> Counter:
 
 
 @pytest.mark.redis
-@pytest.mark.slow(30)
+@pytest.mark.slow(22)
 def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, anon, prefix, redis_url, tmp_path, monkeypatch):
     svc = MatchService(store)  # no enqueue: the worker's start-up sweep queues what is owed
     matches = []
@@ -85,6 +85,10 @@ def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, anon, prefix, redi
         wait_until(lambda: all(store.analysis(m)[0] for m in matches), 60, what="every analysis")
         wait_until(lambda: store.r.zcard(store.owed_key("analysis")) == 0, 10, what="no analysis owed")
         assert not waiting_jobs(prefix)
+        # Every job let its live key go as it started.
+        from workers.connection import queue_client
+
+        assert not list(queue_client().scan_iter(match=f"rq:kroniek-live:{prefix}*"))
     finally:
         stop_worker(worker)
         print(log.read_text()[-3000:])
