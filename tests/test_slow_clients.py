@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -92,6 +93,21 @@ def test_stalled_uploads_delay_nothing_and_are_closed(served):
     path = f"/api/matches/{match.json()['id']}/events"
     t0 = time.monotonic()
     stalled = [stalled_upload(served["port"], path, served["token"]) for _ in range(64)]
+    # One more that keeps sending, a byte every half second: the deadline is on the whole body.
+    trickle = stalled_upload(served["port"], path, served["token"])
+    trickled: list[float] = []
+
+    def drip():
+        try:
+            while True:
+                time.sleep(0.5)
+                trickle.sendall(b" ")
+                trickled.append(time.monotonic() - t0)
+        except OSError:  # closed by the server
+            pass
+
+    dripper = threading.Thread(target=drip, daemon=True)
+    dripper.start()
     # A client that never finishes its headers.
     headless = socket.create_connection(("127.0.0.1", served["port"]), timeout=30)
     headless.sendall(b"GET /api HTTP/1.1\r\nHost: x\r\n")
@@ -115,6 +131,10 @@ def test_stalled_uploads_delay_nothing_and_are_closed(served):
         s.close()
         assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
         assert b'"code": "request_timeout"' in answer and f"within {BODY_SECONDS} s".encode() in answer, answer
+    answer = read_to_close(trickle)
+    assert answer.startswith(b"HTTP/1.1 408 ") and len(trickled) >= 3, (answer[:200], trickled)
+    dripper.join(timeout=5)
+    trickle.close()
     closed_after = time.monotonic() - t0
     assert closed_after < BODY_SECONDS + 1.5, f"the stalled sockets were closed after {closed_after:.1f} s"
     assert read_to_close(headless) == b""  # dropped after gunicorn's keep-alive deadline (2 s)
