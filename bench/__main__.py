@@ -6,7 +6,7 @@
     public view is the HTTP layer's work, measured in (d))
 (b) cost of one append at log length 10,000 ÷ at 10    goal ≤ 1.2
 (c) time of state?at=N at N = 10,000 ÷ at N = 10       goal ≤ 2
-(d) HTTP appends/s with the production server (gunicorn 2×8), 8 keep-alive
+(d) HTTP appends/s with the production server (gunicorn, 2 gevent workers), 8 keep-alive
     clients (wrk), ÷ a bare Flask endpoint doing one XADD with the same
     server settings, in the same run                  goal ≥ 0.8, p99 ≤ 15 ms
     with the server's and Redis' CPU per request and the load average

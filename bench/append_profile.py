@@ -39,7 +39,7 @@ from bench.http_appends import BODIES
 
 
 def environ(path: str, body: bytes, token: str) -> dict[str, Any]:
-    """The WSGI environ gunicorn's gthread worker would hand the app."""
+    """The WSGI environ gunicorn's worker would hand the app."""
     return {
         "REQUEST_METHOD": "POST",
         "SCRIPT_NAME": "",

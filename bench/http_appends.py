@@ -1,7 +1,7 @@
 """(d) HTTP appends: Kroniek's ``POST /api/matches/<id>/events`` against a
 bare endpoint, in one run, on one Redis, with the same gunicorn settings.
 
-- Kroniek: ``kroniek serve`` (gunicorn, 2 processes × 8 gthread threads);
+- Kroniek: ``kroniek serve`` (gunicorn, 2 gevent worker processes);
   each client records its own BraveRats match as an ordinary user with a
   token (round, undo, round, undo …).
 - Bare: a Flask endpoint at the same path that parses the JSON body and does
@@ -278,7 +278,7 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
 
     k_rate, b_rate = median("kroniek", "rate"), median("bare", "rate")
     ratios = sorted(k["rate"] / b["rate"] for k, b in zip(runs["kroniek"], runs["bare"]))
-    setting = (f"gunicorn 2×8 gthread, {CLIENTS} keep-alive clients ({tool}), {rounds}×{seconds:g} s each, medians; "
+    setting = (f"gunicorn 2 gevent workers, {CLIENTS} keep-alive clients ({tool}), {rounds}×{seconds:g} s each, medians; "
                f"load average {load_before:.1f} → {load_after:.1f} on {os.cpu_count()} CPUs")
     cpu_ratio = median("bare", "cpu") / median("kroniek", "cpu")
     return [
@@ -303,12 +303,13 @@ def main() -> None:
     parser.add_argument("--serve-bare", action="store_true", help="serve the bare endpoint (used by the bench)")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--workers", type=int, default=2, help="--serve-bare: gunicorn processes (as kroniek serve)")
-    parser.add_argument("--threads", type=int, default=8, help="--serve-bare: threads per process (as kroniek serve)")
+    parser.add_argument("--connections", type=int, default=1000,
+                        help="--serve-bare: connections per process (as kroniek serve)")
     args = parser.parse_args()
     if args.serve_bare:
         from service.gunicorn_worker import serve_app
 
-        serve_app(bare_app, "127.0.0.1", args.port, args.workers, args.threads)
+        serve_app(bare_app, "127.0.0.1", args.port, args.workers, args.connections)
         return
     from rich.table import Table
 

@@ -17,11 +17,14 @@ class _Commands(click.Group):
     """Turns an unreachable Redis into one line that says what to do, not a traceback."""
 
     def invoke(self, ctx: click.Context):
-        import redis as redis_py
-
         try:
             return super().invoke(ctx)
-        except redis_py.exceptions.ConnectionError as exc:
+        except Exception as exc:
+            # redis is not imported here up front: ``kroniek serve``'s workers
+            # import it after gevent's patching (see service.gunicorn_worker).
+            redis_py = sys.modules.get("redis")
+            if redis_py is None or not isinstance(exc, redis_py.exceptions.ConnectionError):
+                raise
             from workers.connection import redis_url
 
             raise click.ClickException(
@@ -39,13 +42,21 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn worker processes")
-@click.option("--threads", default=8, show_default=True, type=int, help="threads per worker process")
-def serve(host: str, port: int, workers: int, threads: int) -> None:
-    """Serve the API with gunicorn (honours REDIS_URL)."""
-    from .app import create_app
+@click.option("--connections", default=1000, show_default=True, type=int,
+              help="connections each worker process serves at once (gevent)")
+def serve(host: str, port: int, workers: int, connections: int) -> None:
+    """Serve the API with gunicorn's gevent workers (honours REDIS_URL,
+    KRONIEK_BODY_SECONDS)."""
     from .gunicorn_worker import serve_app
 
-    serve_app(create_app, host, port, workers, threads)
+    serve_app(_create_app, host, port, workers, connections)
+
+
+def _create_app():
+    """The app, imported in the gunicorn worker after gevent's patching."""
+    from .app import create_app
+
+    return create_app()
 
 
 @main.command()

@@ -1,21 +1,48 @@
-"""The gunicorn worker ``kroniek serve`` runs: gunicorn's threaded worker,
-whose own error answers (a request line over the limit: 414, a malformed
-request or header: 400, too many or too large headers: 431, …) are Kroniek's
-JSON error instead of gunicorn's HTML page.
+"""The gunicorn worker ``kroniek serve`` runs: gunicorn's gevent worker, made
+for slow clients, with two additions.
 
-gunicorn decides the status and logs the error as usual; only the answer it
-writes is replaced, so its access and error logs stay what they were.
+- **A deadline on the request body.** gevent gives every connection a
+  greenlet, not a thread, so a client that sends slowly or not at all holds
+  no thread; but gunicorn itself never gives up on a body. Here the whole
+  body is read before the app sees the request, within ``KRONIEK_BODY_SECONDS``
+  (default 10 s, counted from the end of the headers): a body not in by then
+  gets a 408 JSON error and its connection is closed. The headers have
+  gunicorn's own deadline on this worker, ``keepalive`` (2 s): a client that
+  sends no complete request line and headers within it is disconnected.
+- **JSON errors.** gunicorn's own error answers (a request line over the
+  limit: 414, a malformed request or header: 400, too many or too large
+  headers: 431, …) are Kroniek's JSON error instead of gunicorn's HTML page.
+  gunicorn decides the status and logs the error as usual; only the answer
+  it writes is replaced, so its access and error logs stay what they were.
+
+The app is imported in the worker after gevent patched the standard library
+(``serve_app`` takes a loader), so every lock and socket the app makes
+cooperates with the other connections' greenlets.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
 from typing import Any, Callable
 
 from gunicorn import util
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.http.body import Body, ChunkedReader, LengthReader
+
+#: The default deadline (seconds) on receiving a request's whole body.
+BODY_SECONDS = 10.0
+#: Bodies are read ahead up to this many bytes (the API's own limit, whose
+#: 413 the app gives); a longer one is handed on unread past it.
+BODY_AHEAD = 1024 * 1024 + 1
+#: connections one worker process serves at once (gunicorn's default)
+CONNECTIONS = 1000
+
+
+def body_seconds() -> float:
+    """The deadline on a request body (``KRONIEK_BODY_SECONDS``)."""
+    return float(os.environ.get("KRONIEK_BODY_SECONDS") or BODY_SECONDS)
 
 
 class _Capture:
@@ -43,7 +70,7 @@ class _Capture:
         return getattr(self._sock, name)
 
 
-def error_answer(status: int, reason: str, exc: BaseException) -> bytes:
+def error_answer(status: int, reason: str, exc: BaseException | str) -> bytes:
     """The raw HTTP answer: Kroniek's JSON error shape, connection closed."""
     code = reason.lower().replace(" ", "_") or "error"
     if status >= 500:
@@ -63,34 +90,95 @@ def error_answer(status: int, reason: str, exc: BaseException) -> bytes:
 stopping = threading.Event()
 
 
-class JsonErrorsThreadWorker(ThreadWorker):
-    def handle_exit(self, sig: int, frame: Any) -> None:
-        stopping.set()
-        super().handle_exit(sig, frame)
+class _Chain:
+    """A body reader: the bytes read ahead, then the rest from gunicorn's reader."""
 
-    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
-        capture = _Capture(client)
-        super().handle_error(req, capture, addr, exc)  # gunicorn's status, logging and access log
-        if capture.status is None:
-            return
-        try:
-            util.write_nonblock(client, error_answer(*capture.status, exc))
-        except Exception:
-            self.log.debug("Failed to send error message.")
+    def __init__(self, ahead: bytes, rest: Body) -> None:
+        self._ahead = io.BytesIO(ahead)
+        self._rest = rest
+
+    def read(self, size: int) -> bytes:
+        return self._ahead.read(size) or self._rest.read(size)
 
 
-def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2, threads: int = 8) -> None:
-    """Serve the WSGI app ``load()`` makes as ``kroniek serve`` does: gthread
-    workers with these JSON error answers. The benchmark serves its bare
-    endpoint through here too, so both run with the same settings."""
+try:
+    import gevent
+    from gunicorn.workers.ggevent import GeventWorker
+except RuntimeError:  # gevent missing or too old: gunicorn says which
+    GeventWorker = None  # type: ignore[assignment,misc]
+
+
+if GeventWorker is not None:
+    class JsonErrorsGeventWorker(GeventWorker):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+        def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+            capture = _Capture(client)
+            super().handle_error(req, capture, addr, exc)  # gunicorn's status, logging and access log
+            if capture.status is None:
+                return
+            try:
+                with gevent.Timeout(1.0):
+                    util.write_nonblock(client, error_answer(*capture.status, exc))
+            except BaseException:
+                self.log.debug("Failed to send error message.")
+
+        def handle_request(self, listener_name: str, req: Any, sock: Any, addr: Any) -> bool:
+            if not self.read_body_in_time(req, sock, addr):
+                raise StopIteration()  # gunicorn closes the connection
+            return super().handle_request(listener_name, req, sock, addr)
+
+        def read_body_in_time(self, req: Any, sock: Any, addr: Any) -> bool:
+            """Read the request's body ahead (up to ``BODY_AHEAD`` bytes)
+            within the deadline; False (a 408 sent) if it did not come."""
+            reader = req.body.reader
+            length = reader.length if isinstance(reader, LengthReader) else None
+            if length == 0 or (length is None and not isinstance(reader, ChunkedReader)):
+                return True  # no body
+            if length is not None and length >= BODY_AHEAD:
+                return True  # over the API's limit: its 413 reads none of it
+            seconds = body_seconds()
+            parts: list[bytes] = []
+            size = 0
+            try:
+                with gevent.Timeout(seconds):
+                    while size < BODY_AHEAD:
+                        part = req.body.read(min(65536, BODY_AHEAD - size))
+                        if not part:
+                            break
+                        parts.append(part)
+                        size += len(part)
+            except gevent.Timeout:
+                self.log.info("%s %s: the body did not arrive within %g s (%d of %s bytes); 408, closed",
+                              req.method, req.path, seconds, size, length if length is not None else "?")
+                try:
+                    with gevent.Timeout(1.0):
+                        sock.sendall(error_answer(408, "Request Timeout", f"the request body did not arrive "
+                                                  f"within {seconds:g} s"))
+                except BaseException:
+                    pass
+                return False
+            req.body = Body(_Chain(b"".join(parts), req.body))
+            return True
+
+
+def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2,
+              connections: int = CONNECTIONS) -> None:
+    """Serve the WSGI app ``load()`` makes as ``kroniek serve`` does: gevent
+    workers with the body deadline and JSON error answers above. ``load`` is
+    called in each worker, after gevent's patching: import the app in it.
+    The benchmark serves its bare endpoint through here too, so both run
+    with the same settings."""
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
-            self.cfg.set("threads", threads)
-            self.cfg.set("worker_class", f"{__name__}.JsonErrorsThreadWorker")
+            self.cfg.set("worker_connections", connections)
+            self.cfg.set("worker_class", f"{__name__}.JsonErrorsGeventWorker")
             self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
             self.cfg.set("graceful_timeout", 10)
 

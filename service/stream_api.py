@@ -5,8 +5,8 @@ it to the same viewer (the same ``MatchService.events`` call filters both),
 with ``id:`` its seq, so a client that reconnects with ``Last-Event-ID`` gets
 what it missed and nothing twice.
 
-A stream holds one gunicorn thread while it is open, so it is bounded: it
-stays open ``wait`` seconds (at most ``KRONIEK_STREAM_SECONDS``, default 30),
+A stream holds one of gunicorn's connections (a greenlet) and one Redis
+connection while it is open, so it is bounded: it stays open ``wait`` seconds (at most ``KRONIEK_STREAM_SECONDS``, default 30),
 then ends after telling the client (``retry:``) to reconnect a second later.
 Between events it blocks on the match's Redis stream (``XREAD BLOCK``), so an
 append reaches the watcher in about one round trip, not a polling interval.

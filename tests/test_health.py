@@ -58,3 +58,44 @@ def test_health_reports_queues_workers_and_the_oldest_pending_verdict(anon, pref
         assert anon.get("/api/health").get_json()["workers"] == {"registered": 1, "seen_last_minute": 0}
     finally:
         worker.register_death()
+
+
+@pytest.mark.redis
+def test_health_counts_owed_work_and_is_degraded_beyond_its_thresholds(anon, store, prefix, monkeypatch):
+    import time
+
+    from service import health_api
+
+    worker = Worker([get_queue()], connection=queue_client(), name=f"w-{prefix}")
+    worker.register_birth()
+    worker.heartbeat()
+    try:
+        store.owe("validation", "m-new", time.time() - 5)
+        store.owe("analysis", "m-a1", time.time() - 100)
+        store.owe("analysis", "m-a2", time.time() - 10)
+        body = anon.get("/api/health").get_json()
+        assert body["owed"]["validation"]["count"] == 1 and 5 <= body["owed"]["validation"]["oldest_seconds"] < 30
+        assert body["owed"]["analysis"]["count"] == 2 and 100 <= body["owed"]["analysis"]["oldest_seconds"] < 130
+        assert body["oldest_pending_verdict"]["match"] == "m-new"
+        assert body["thresholds"] == {"verdict_pending_seconds": 60.0, "analysis_behind_seconds": 900.0,
+                                      "queue_depth": 1000}
+        assert body["status"] == "ok", body["problems"]
+
+        # An analysis owed for over 15 minutes: the analysis is behind.
+        store.owe("analysis", "m-a0", time.time() - 1000)
+        body = anon.get("/api/health").get_json()
+        assert body["status"] == "degraded" and body["owed"]["analysis"]["count"] == 3
+        assert [p for p in body["problems"] if "analysis is behind" in p and "3 owed" in p], body["problems"]
+        store.take_owed("analysis", "m-a0")
+
+        # More jobs waiting on a queue than the threshold (lowered here to 2).
+        monkeypatch.setattr(health_api, "QUEUE_DEPTH", 2)
+        for m in ("q1", "q2", "q3"):
+            enqueue_validation(prefix, m)
+        enqueue_validation(prefix, "q1")  # one waiting job per match: not queued again
+        body = anon.get("/api/health").get_json()
+        assert body["queues"]["validation"]["queued"] == 3
+        assert body["queues"]["validation"]["oldest_waiting_seconds"] is not None
+        assert body["status"] == "degraded" and "3 jobs wait on the validation queue (over 2)" in body["problems"]
+    finally:
+        worker.register_death()

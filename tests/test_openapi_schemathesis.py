@@ -88,8 +88,7 @@ def served(redis_url, tmp_path_factory):
     env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
            "KRONIEK_VAR": str(var), "KRONIEK_STREAM_SECONDS": "1"}  # an event stream ends within a second
     log = open(var / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1",
-                             "--threads", "4"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
@@ -98,7 +97,7 @@ def served(redis_url, tmp_path_factory):
             try:
                 if requests.get(f"{base}/api", timeout=1).status_code == 200:
                     break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # a worker still importing the app
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)

@@ -156,3 +156,38 @@ def test_an_append_stands_when_queueing_its_validation_fails(own_redis, store, p
     get_queue().empty()
     assert requeue_overdue(prefix, ("validation",), older=0.0) == 1
     assert [job.args[1] for job in get_queue().get_jobs()] == [mid]
+
+
+@pytest.mark.redis
+def test_health_answers_within_two_seconds_while_redis_is_frozen(own_redis, signing_key):
+    """Redis stopped with SIGSTOP: it accepts connections and reads nothing,
+    the way a hung or swapping server does. Health's own calls time out, so
+    it answers within 2 s that the store is unavailable; after SIGCONT it is
+    well again, with the same app."""
+    import os
+    import signal
+    import time
+
+    sock = str(own_redis["socket"])
+    # clients made as workers.connection makes the service's: no socket timeout of their own
+    store_client = redis.Redis(unix_socket_path=sock, decode_responses=True, retry=quick_retry())
+    queue_client = redis.Redis(unix_socket_path=sock, retry=quick_retry())
+    app = create_app(store=EventStore(store_client, "fz"), enqueue_validation=lambda m: None,
+                     enqueue_ratings=lambda game: None, signing_key=signing_key, queue_connection=queue_client)
+    anon = client_with_token(app, None)
+    assert anon.get("/api/health").status_code == 200  # its connections are open now
+    os.kill(own_redis["proc"].pid, signal.SIGSTOP)
+    try:
+        start = time.monotonic()
+        frozen = anon.get("/api/health")
+        took = time.monotonic() - start
+        assert took < 2.0, f"health took {took:.2f} s with Redis frozen"
+        assert frozen.status_code == 503 and frozen.headers["Retry-After"] == str(RETRY_AFTER)
+        report = frozen.get_json()
+        assert report["status"] == "unavailable" and report["redis"]["reachable"] is False
+        assert "Timeout" in report["redis"]["error"] and report["queue_redis"]["reachable"] is False
+        assert any("the store (Redis) is unavailable" in p for p in report["problems"])
+    finally:
+        os.kill(own_redis["proc"].pid, signal.SIGCONT)
+    well = anon.get("/api/health")
+    assert well.status_code == 200 and well.get_json()["redis"]["reachable"] is True, well.get_json()

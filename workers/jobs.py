@@ -4,6 +4,7 @@ API process computed: each job re-reads the log and replays it from scratch."""
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections import defaultdict
 from typing import Any, Callable
@@ -22,8 +23,8 @@ from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
 
 from .connection import store_client
-from .queue import (analysis_nodes, analysis_seconds, enqueue_analysis, enqueue_ratings, enqueue_validation,
-                    solver_budget)
+from .queue import (ANALYSE, RATE, VALIDATE, analysis_nodes, analysis_queue_name, analysis_seconds,
+                    enqueue_analysis, enqueue_ratings, enqueue_validation, is_waiting, solver_budget, started)
 
 
 class InvariantBroken(KroniekError):
@@ -136,6 +137,7 @@ def owe_analysis(prefix: str, match_id: str) -> None:
 def validate_match(prefix: str, match_id: str) -> dict[str, Any]:
     """The RQ entry point: one match, from its log alone; a valid log of a
     game with an analysis then owes one (a job on the analysis queue)."""
+    started(VALIDATE, (prefix, match_id))
     return validate_log(EventStore(store_client(), prefix), match_id,
                         on_valid=lambda m: owe_analysis(prefix, m))
 
@@ -182,6 +184,7 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
 
 def analyse_match(prefix: str, match_id: str) -> dict[str, Any] | None:
     """The RQ entry point of the analysis queue."""
+    started(ANALYSE, (prefix, match_id))
     return analyse_log(EventStore(store_client(), prefix), match_id)
 
 
@@ -219,8 +222,7 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
             if verdict is None or verdict["seq"] < head:
                 if owed_validation is None or owed_validation < now - trust_marks:
                     store.owe("validation", match_id, now)
-                    enqueue_validation(prefix, match_id)
-                    queued += 1
+                    queued += enqueue_validation(prefix, match_id) is not None
                 continue
             if owed_analysis is not None and owed_analysis >= now - trust_marks:
                 continue
@@ -233,35 +235,36 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
             except UnknownGame:
                 continue
             store.owe("analysis", match_id, now)
-            enqueue_analysis(prefix, match_id)
-            queued += 1
+            queued += enqueue_analysis(prefix, match_id) is not None
     for game in stale_rating_games(prefix):
-        enqueue_ratings(prefix, game)
-        queued += 1
+        queued += enqueue_ratings(prefix, game) is not None
     # Heads a crash kept out of the transparency log (leaves are never queued).
     transparency_log(store).sync_streams(store, EventStore(store.r, prefix, kind="l"))
     return queued
 
 
-#: A mark older than this (seconds) with no job started: its job was lost.
-OVERDUE = 30.0
+#: A mark older than this (seconds) with no job waiting: its job was lost
+#: (``KRONIEK_OVERDUE_SECONDS``; the worker looks every ``MAINTENANCE_INTERVAL``).
+OVERDUE = float(os.environ.get("KRONIEK_OVERDUE_SECONDS") or 30.0)
 
 
 def requeue_overdue(prefix: str, works: tuple[str, ...] = ("validation", "analysis"), older: float = OVERDUE) -> int:
     """Queue a job again for each match marked owed work longer than ``older``
-    seconds ago (a job lost with a crash, or one the API failed to queue)
-    and restart its clock. A job merely waiting behind others is queued
-    twice: harmless, the second finds the verdict current."""
+    seconds ago whose job is gone (lost with a crash, or one the API failed
+    to queue), and restart its clock. A mark whose job still waits behind
+    others is left alone, clock and all: the queues hold at most one waiting
+    job per match and kind, and the mark's age shows the backlog."""
     enqueue = {"validation": enqueue_validation, "analysis": enqueue_analysis}
+    functions = {"validation": (VALIDATE, None), "analysis": (ANALYSE, analysis_queue_name())}
     store = EventStore(store_client(), prefix)
     now = time.time()
     queued = 0
     for work in works:
-        ids = store.overdue(work, now - older)
-        for match_id in ids:
-            enqueue[work](prefix, match_id)
-        store.reowe(work, ids, now)
-        queued += len(ids)
+        function, queue = functions[work]
+        lost = [m for m in store.overdue(work, now - older) if not is_waiting(function, (prefix, m), queue)]
+        again = [m for m in lost if enqueue[work](prefix, m) is not None]
+        store.reowe(work, again, now)
+        queued += len(again)
     return queued
 
 
@@ -372,6 +375,7 @@ def recompute_ratings(prefix: str, game: str) -> dict[str, Any]:
     """The RQ entry point: rate every league result of ``game`` from scratch
     and store the table unless a table of at least as many results is there
     already (``RatingsStore.save``). Returns what it did."""
+    started(RATE, (prefix, game))
     client = store_client()
     table = compute_ratings(EventStore(client, prefix, kind="l"), game)
     saved = RatingsStore(client, prefix).save(table, utc_now())

@@ -5,10 +5,12 @@ holds up a verdict."""
 from __future__ import annotations
 
 import os
+import time
+import uuid
 from datetime import timedelta
 
 from rq import Queue, Retry
-from rq.job import Job
+from rq.job import Job, JobStatus
 
 from .connection import queue_client
 
@@ -57,36 +59,130 @@ def get_queue(name: str | None = None) -> Queue:
     return Queue(name or queue_name(), connection=queue_client())
 
 
+# -- one waiting job per piece of work ------------------------------------------------
+# Each job is queued under a "live" key named by its function and arguments
+# (``live_key``) that holds the job's id: a job for the same work is queued
+# only while none waits (queued, scheduled or deferred: it would read the log
+# anyway when it starts). A job lets its key go as it starts (``started``),
+# before it takes its owed mark, so work owed after that gets a job of its
+# own. A key naming a job that RQ no longer has waiting (it ran, failed for
+# good, or was lost) is taken over. While a job is being queued its key says
+# ``claim:<id> <time>``; a claim older than ``LIVE_GRACE`` was abandoned.
+
+#: how long (s) a claim stands before the job it names is in RQ
+LIVE_GRACE = 10.0
+#: a live key expires after this long (s) even if its job never started
+LIVE_TTL = 7 * 24 * 3600
+WAITING = {JobStatus.QUEUED.value, JobStatus.SCHEDULED.value, JobStatus.DEFERRED.value}
+
+#: KEYS[1]: the live key; ARGV: what it must hold, what it is to hold, its TTL
+_SWAP = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0
+"""
+#: KEYS[1]: the live key; ARGV[1]: the job id that lets it go
+_RELEASE = """
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[1] or (held and string.sub(held, 1, string.len(ARGV[1]) + 7) == 'claim:' .. ARGV[1] .. ' ') then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def live_key(queue: str, job: str, args: tuple) -> str:
+    """The key naming the job that waits to do ``job(*args)`` on ``queue``."""
+    return f"rq:kroniek-live:{queue}:{job}:" + "|".join(str(a) for a in args)
+
+
+def _live(connection, held: bytes | None, now: float) -> bool:
+    """Whether the live key's value ``held`` names a job that still waits."""
+    if held is None:
+        return False
+    text = held.decode()
+    if text.startswith("claim:"):
+        since = text.rpartition(" ")[2]
+        try:
+            return now - float(since) < LIVE_GRACE
+        except ValueError:
+            return False
+    status = connection.hget(Job.key_for(text), "status")
+    return status is not None and status.decode() in WAITING
+
+
+def is_waiting(job: str, args: tuple, queue: str | None = None) -> bool:
+    """Whether a job for ``job(*args)`` waits on ``queue`` (a started one does not count)."""
+    q = get_queue(queue)
+    return _live(q.connection, q.connection.get(live_key(q.name, job, args)), time.time())
+
+
+def started(job: str, args: tuple) -> None:
+    """Called by a job as it starts: its live key goes, so what is owed from
+    now on gets a job of its own."""
+    from rq import get_current_job
+
+    current = get_current_job()
+    if current is None:  # called outside a worker (a test, a sweep run by hand)
+        return
+    current.connection.eval(_RELEASE, 1, live_key(current.origin, job, args), current.id)
+
+
 def _enqueue(job: str, args: tuple, description: str, delay: float, queue: str | None = None,
-             timeout: int = 600) -> Job:
+             timeout: int = 600) -> Job | None:
     """Queue ``job`` with retries, starting ``delay`` seconds from now at the
     soonest (RQ's scheduler, which every kroniek worker runs, moves it to the
     queue then; RQ counts in whole seconds, so it may start up to a second
-    sooner: nothing relies on the delay but batching)."""
-    options = dict(retry=RETRY, job_timeout=timeout, result_ttl=3600, failure_ttl=7 * 24 * 3600,
-                   description=description)
+    sooner: nothing relies on the delay but batching). None, and nothing
+    queued, if a job for the same function and arguments waits already."""
     q = get_queue(queue)
+    connection = q.connection
+    key = live_key(q.name, job, args)
+    job_id = uuid.uuid4().hex
+    now = time.time()
+    claim = f"claim:{job_id} {now:.3f}"
+    if not connection.set(key, claim, nx=True, ex=LIVE_TTL):
+        held = connection.get(key)
+        if _live(connection, held, now):
+            return None
+        if held is None:
+            if not connection.set(key, claim, nx=True, ex=LIVE_TTL):
+                return None  # another caller claimed it just now
+        elif not connection.eval(_SWAP, 1, key, held, claim, LIVE_TTL):
+            return None  # another caller took the stale key over just now
+    options = dict(retry=RETRY, job_timeout=timeout, result_ttl=3600, failure_ttl=7 * 24 * 3600,
+                   description=description, job_id=job_id)
     if delay > 0:
-        return q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
-    return q.enqueue(job, *args, **options)
+        queued = q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
+    else:
+        queued = q.enqueue(job, *args, **options)
+    connection.eval(_SWAP, 1, key, claim, job_id, LIVE_TTL)  # unless the job started already
+    return queued
 
 
-def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> Job:
+VALIDATE = "workers.jobs.validate_match"
+ANALYSE = "workers.jobs.analyse_match"
+RATE = "workers.jobs.recompute_ratings"
+
+
+def enqueue_validation(prefix: str, match_id: str, delay: float = 0.0) -> Job | None:
     """Queue a validation of the match's whole log (replay, rules, chain)."""
-    return _enqueue("workers.jobs.validate_match", (prefix, match_id), f"validate match {match_id}", delay)
+    return _enqueue(VALIDATE, (prefix, match_id), f"validate match {match_id}", delay)
 
 
-def enqueue_analysis(prefix: str, match_id: str) -> Job:
+def enqueue_analysis(prefix: str, match_id: str) -> Job | None:
     """Queue the solver analysis of the match's log on the analysis queue;
     its job may run up to the analysis time budget (and a margin)."""
-    return _enqueue("workers.jobs.analyse_match", (prefix, match_id), f"analyse match {match_id}", 0.0,
+    return _enqueue(ANALYSE, (prefix, match_id), f"analyse match {match_id}", 0.0,
              queue=analysis_queue_name(), timeout=int(analysis_seconds()) + 120)
 
 
-def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> Job:
+def enqueue_ratings(prefix: str, game: str, delay: float = 0.0) -> Job | None:
     """Queue a recomputation of ``game``'s ratings from every league result
     (``workers.jobs.recompute_ratings``). Any job that starts after a result
-    was appended covers it, so a burst of results may queue several jobs;
-    each rates from scratch and the stored table does not depend on which
-    ran or finished first."""
-    return _enqueue("workers.jobs.recompute_ratings", (prefix, game), f"recompute {game} ratings", delay)
+    was appended covers it, so a burst of results queues one job while it
+    waits; each rates from scratch and the stored table does not depend on
+    which ran or finished first."""
+    return _enqueue(RATE, (prefix, game), f"recompute {game} ratings", delay)

@@ -44,10 +44,12 @@ from .queue import ROLES, queue_names
 
 log = logging.getLogger("kroniek.worker")
 
+#: How often (s) an idle worker runs its maintenance (``KRONIEK_MAINTENANCE_SECONDS``):
+#: lost jobs found, overdue marks given a job again.
+MAINTENANCE_INTERVAL = max(1, int(os.environ.get("KRONIEK_MAINTENANCE_SECONDS") or 5))
 #: Longest blocking wait for a job: between waits the worker heartbeats and
 #: runs its maintenance when due.
-DEQUEUE_TIMEOUT = 5
-MAINTENANCE_INTERVAL = 5
+DEQUEUE_TIMEOUT = min(5, MAINTENANCE_INTERVAL)
 #: A scheduler or a job execution silent this long (s) is taken as dead.
 #: Schedulers beat every second, executions every ``JOB_MONITORING`` s.
 STALE_AFTER = 10

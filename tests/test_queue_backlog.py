@@ -1,0 +1,130 @@
+"""The queues under a backlog, with a real Redis and real ``kroniek worker``
+processes: the overdue re-queue gives a job again only to a mark whose job is
+gone, so a busy analysis worker with matches waiting behind it never finds
+two jobs for one match on its queue.
+
+Time is compressed honestly: the re-queue looks every second
+(``KRONIEK_MAINTENANCE_SECONDS=1``) for marks older than a second
+(``KRONIEK_OVERDUE_SECONDS=1``), so the run sees far more re-queue rounds than
+two idle minutes at the defaults (every 5 s, marks older than 30 s: four
+rounds per mark)."""
+
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from service.matches import MatchService
+from tests.support import slow_analysis  # noqa: F401  (registers slow-toy here too)
+from tests.test_worker_faults import stop_worker, wait_until
+
+ROUNDS_SECONDS = 12
+
+
+def waiting_jobs(prefix: str) -> Counter:
+    """(function, match) of every job queued or scheduled on the prefix's queues."""
+    from rq import Queue
+    from rq.job import Job
+    from rq.registry import ScheduledJobRegistry
+
+    from workers.connection import queue_client
+
+    conn = queue_client()
+    ids = []
+    for name in (prefix, f"{prefix}-analysis"):
+        q = Queue(name, connection=conn)
+        ids += q.get_job_ids() + ScheduledJobRegistry(queue=q).get_job_ids(cleanup=False)
+    jobs = [j for j in Job.fetch_many(ids, connection=conn) if j is not None]
+    return Counter((j.func_name.rsplit(".", 1)[1], j.args[1]) for j in jobs)
+
+
+@pytest.mark.redis
+@pytest.mark.slow(22)
+def test_a_busy_analysis_worker_gets_no_duplicate_jobs(store, anon, prefix, redis_url, tmp_path, monkeypatch):
+    svc = MatchService(store)  # no enqueue: the worker's start-up sweep queues what is owed
+    matches = []
+    for _ in range(6):
+        mid = svc.create_match("slow-toy", ["Ann", "Bob"], {"target": 5})["id"]
+        svc.append(mid, "add", 0, {"n": 3})
+        svc.append(mid, "roll", None, {"value": 6})
+        matches.append(mid)
+    env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
+           "KRONIEK_PLUGINS": "tests.support.toy,tests.support.slow_analysis",
+           "KRONIEK_TEST_ANALYSIS_SECONDS": "3", "KRONIEK_OVERDUE_SECONDS": "1", "KRONIEK_MAINTENANCE_SECONDS": "1"}
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    log = tmp_path / "worker.log"
+    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, start_new_session=True,
+                              stdout=log.open("a"), stderr=subprocess.STDOUT, cwd=Path(__file__).parent.parent)
+    try:
+        wait_until(lambda: all(store.verdict(m) for m in matches), 60, what="the verdicts")
+        wait_until(lambda: store.r.zcard(store.owed_key("analysis")) >= 4, 10, what="the analyses owed")
+        # The analysis worker now works through six 3 s analyses, one at a time,
+        # while the idle validation worker runs the re-queue every second.
+        most = Counter()
+        rounds = 0
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < ROUNDS_SECONDS:
+            seen = waiting_jobs(prefix)
+            most |= seen
+            rounds += 1
+            time.sleep(0.25)
+            if rounds == 8:  # two seconds in: health shows the backlog
+                health = anon.get("/api/health").get_json()
+        assert health["owed"]["analysis"]["count"] >= 3, health
+        assert health["queues"]["analysis"]["queued"] >= 2 and health["queues"]["analysis"]["started"] == 1, health
+        assert health["queues"]["analysis"]["oldest_waiting_seconds"] > 0, health
+        assert health["workers"]["seen_last_minute"] == 2, health
+        assert most, "no job was ever seen waiting: the backlog did not form"
+        assert max(most.values()) == 1, f"duplicate jobs waited: {[k for k, n in most.items() if n > 1]}"
+        assert sum(1 for f, _ in most if f == "analyse_match") >= 3
+        # Every match is analysed in the end, and nothing stays owed.
+        wait_until(lambda: all(store.analysis(m)[0] for m in matches), 60, what="every analysis")
+        wait_until(lambda: store.r.zcard(store.owed_key("analysis")) == 0, 10, what="no analysis owed")
+        assert not waiting_jobs(prefix)
+        # Every job let its live key go as it started.
+        from workers.connection import queue_client
+
+        assert not list(queue_client().scan_iter(match=f"rq:kroniek-live:{prefix}*"))
+    finally:
+        stop_worker(worker)
+        print(log.read_text()[-3000:])
+
+
+@pytest.mark.redis
+def test_one_waiting_job_per_match_and_kind(store, prefix, monkeypatch):
+    from rq.job import Job
+
+    from workers.connection import queue_client
+    from workers.jobs import requeue_overdue
+    from workers.queue import VALIDATE, enqueue_analysis, enqueue_validation, get_queue, live_key
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    first = enqueue_validation(prefix, "m1")
+    assert first is not None
+    assert enqueue_validation(prefix, "m1") is None and enqueue_validation(prefix, "m1", delay=5) is None
+    assert enqueue_analysis(prefix, "m1") is not None  # another kind: a job of its own
+    assert enqueue_validation(prefix, "m2") is not None
+    assert sorted(j.args[1] for j in get_queue().get_jobs()) == ["m1", "m2"]
+
+    # A mark past its time whose job still waits is left alone, clock and all.
+    store.owe("validation", "m1", time.time() - 100)
+    assert requeue_overdue(prefix, ("validation",), older=30) == 0
+    assert time.time() - store.oldest_owed("validation")[1] >= 100
+    # Its job lost (deleted here; a Redis that went back in time): the mark gets one again.
+    first.delete()
+    assert requeue_overdue(prefix, ("validation",), older=30) == 1
+    assert [j.args[1] for j in get_queue().get_jobs()].count("m1") == 1
+    assert time.time() - store.oldest_owed("validation")[1] < 5
+
+    # A claim left by an enqueue that died half-way stands 10 s, then is taken over.
+    key = live_key(prefix, VALIDATE, (prefix, "m3"))
+    queue_client().set(key, f"claim:dead {time.time():.3f}")
+    assert enqueue_validation(prefix, "m3") is None
+    queue_client().set(key, f"claim:dead {time.time() - 11:.3f}")
+    job = enqueue_validation(prefix, "m3")
+    assert job is not None and queue_client().get(key).decode() == job.id
+    assert Job.fetch(job.id, connection=queue_client()).get_status() == "queued"
