@@ -295,6 +295,7 @@ class Game:
             "max_players": self.max_players,
             "engine_version": self.version,
             "hidden_information": self.hidden_information,
+            "scene": type(self).scene is not Game.scene,
         }
 
     # -- invariants (the worker's verdict and the tests; never inside apply) --

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import threading
 from typing import Any, Callable
 
@@ -36,6 +37,8 @@ BODY_SECONDS = 10.0
 #: Bodies are read ahead up to this many bytes (the API's own limit, whose
 #: 413 the app gives); a longer one is handed on unread past it.
 BODY_AHEAD = 1024 * 1024 + 1
+#: after a 408, how long the server still reads (and drops) what the client sends before it closes
+LINGER_SECONDS = 2.0
 #: connections one worker process serves at once (gunicorn's default)
 CONNECTIONS = 1000
 
@@ -157,6 +160,12 @@ if GeventWorker is not None:
                     with gevent.Timeout(1.0):
                         sock.sendall(error_answer(408, "Request Timeout", f"the request body did not arrive "
                                                   f"within {seconds:g} s"))
+                    # A lingering close: closing with the client's bytes still unread sends a reset,
+                    # which can reach the client before it read the 408 and throws the answer away.
+                    sock.shutdown(socket.SHUT_WR)
+                    with gevent.Timeout(LINGER_SECONDS):
+                        while sock.recv(65536):
+                            pass
                 except BaseException:
                     pass
                 return False

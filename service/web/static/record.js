@@ -78,7 +78,7 @@
     // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers)
     let seq = 0, head = 0, movesSeq = null, busy = false, again = false, stream = null;
     /** null: not known yet; false: the game has no scene (its drawing is Boards.render's) */
-    let hasScene = null, fallbackOpen = false;
+    let hasScene = game.scene ? null : false, fallbackOpen = false;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");

@@ -61,7 +61,7 @@
       return cache.get(key);
     };
     // a game drawn by its scene (scene.js) is drawn so here too, without moves; 404 once: drawn by Boards
-    let hasScene = typeof Scene !== "undefined" ? null : false;
+    let hasScene = typeof Scene !== "undefined" && game.scene ? null : false;
     const sceneAt = (seq) => {
       if (hasScene === false) return null;
       const key = `scene:${viewer}:${seq}`;

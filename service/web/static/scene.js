@@ -131,8 +131,12 @@ const Scene = (() => {
       const caption = e.kind === "action" || e.kind === "label" || (!s.card && !Array.isArray(s.cards)) ? h("span.caption", text)
         : (zone.kind === "columns" ? h("span.colno", String(s.column || s.row || "")) : h("span.caption.small", text));
       const cls = [e.highlight ? "hl" : "", e.face_down ? "down" : "", e.kind].filter(Boolean).join(" ");
-      const attrs = { class: `el ${cls}`, "data-element": e.id, title: text, "aria-label": text };
-      const node = tappable(e) ? h("button", { ...attrs, type: "button", onclick: () => tap(e, node) }, body, caption) : h("div", attrs, body, caption);
+      // The name a screen reader says is the element's own text (no aria-label: a name that leaves out what
+      // the button shows, "🂠 52", fails axe's label-content-name-mismatch); where the caption is only a column's
+      // number, the whole label follows for screen readers alone.
+      const attrs = { class: `el ${cls}`, "data-element": e.id, title: text };
+      const spoken = caption.textContent === text ? null : h("span.sronly", text);
+      const node = tappable(e) ? h("button", { ...attrs, type: "button", onclick: () => tap(e, node) }, body, caption, spoken) : h("div", attrs, body, caption, spoken);
       nodes[e.id] = node;
       return node;
     };
