@@ -11,7 +11,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
     ALIASES,
@@ -171,6 +171,11 @@ class BraveRats(Game):
         },
         "additionalProperties": False,
     }
+    options_schema = titled(
+        options_schema, variants="Variants (A–G)", princess_attack_seat="Princess attack: who gives up the Prince",
+        draft_first_seat="Draft: who draws first", musician_cancels_lasting_powers="The Musician cancels lasting powers",
+        wizard_cancels_general_bonus="The Wizard cancels the General's bonus", wizard_cancels_spy="The Wizard cancels the Spy",
+        series_draw="A drawn game in a series")
 
     event_types = {
         "round": EventType(

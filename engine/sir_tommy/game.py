@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
+from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from . import invariants as INV
@@ -115,6 +115,8 @@ class SirTommy(JogledorGame):
             "more this turn; true = building and placing may alternate within a turn.",
         },
     )
+    options_schema = titled(options_schema, up_seat="Who builds up from the Aces",
+                            interleave_placing="Building and placing may alternate")
 
     event_types = {
         "draw": EventType(

@@ -16,7 +16,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
 from .cards import (
     ALIASES,
     CARD_IDS,
@@ -206,6 +206,8 @@ class Troubadour(Game):
         },
         "additionalProperties": False,
     }
+    options_schema = titled(options_schema, tie_break="Tie-break between equal trios",
+                            protected_attack="An attack on a protected player", turn_order="Turn order with 3–4 players")
 
     event_types = {
         "deal": EventType(

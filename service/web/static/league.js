@@ -71,6 +71,6 @@
     };
     await load();
     const audit = await K.api("GET", `/api/leagues/${id}/audit`);
-    document.getElementById("audit").textContent = audit.ok ? (audit.data.valid ? `✓ audit holds (checked: ${Object.entries(audit.data.checked || {}).map(([k, v]) => `${v} ${k.replace(/_/g, " ")}`).join(", ")}) · head ${audit.data.head}` : `✗ audit: ${(audit.data.problems || []).join("; ") || audit.data.reason}`) : K.errorText(audit);
+    document.getElementById("audit").textContent = audit.ok ? (audit.data.valid ? `✓ audit holds (checked: ${Object.entries(audit.data.checked || {}).map(([k, v]) => K.counted(v, k.replace(/_/g, " "))).join(", ")}) · head ${audit.data.head}` : `✗ audit: ${(audit.data.problems || []).join("; ") || audit.data.reason}`) : K.errorText(audit);
   };
 })();
