@@ -1207,3 +1207,75 @@ def test_a_troje_battle_and_the_reveal_are_entered_with_the_pickers(server, brow
     assert [page.locator(f".seat[data-seat='{s}'] .trojeline").get_attribute("data-side") for s in range(4)] == \
         ["mycenae", "troy", "troy", "mycenae"]
     assert page.errors == []
+
+
+# -- issue 19: the defects a new user met -------------------------------------------------------
+
+
+HASH = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, browser):
+    """Issue 19, the knights' record form, on a phone:
+    (a) the card_set option was drawn as knight buttons K01-K10, and starting then failed ("no card-sets
+        document 'K03'"): it offers the stored card sets by name, never a hash, and a match starts with the
+        one picked;
+    (b) checkboxes were labelled with raw option keys: they read as the options' titles;
+    (c) help texts were raw schema ("SHA-256 ...", "null: ..."): they are words;
+    (d) the deal picker said "0 of undefined–2";
+    (e) two training buttons both read "none" (one meant "choose some", the other "no more");
+    (f) the seat selector called the seats "seat 0"."""
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=ridder_toernooi")
+    sets = page.locator("#options [data-option=card_set] button.document")
+    sets.first.wait_for()
+    options = page.locator("#options")
+    page.wait_for_selector("#options [data-option=bare_knight] .picker")
+    text = options.inner_text()
+    # (a)
+    assert sets.count() == len(api(base, None, "GET", "/games/ridder_toernooi/card-sets").json()["items"])
+    assert "Placeholder set" in sets.first.inner_text() and not HASH.search(text)
+    assert not re.search(r"\bK\d\d\b", text), "no knight buttons in the options"
+    # (b)
+    checks = options.locator("label.check").all_inner_texts()
+    assert checks and all("_" not in c for c in checks), checks
+    assert "Play with ladies" in [c.strip() for c in checks]
+    # (c)
+    assert "SHA-256" not in text and "null:" not in text and "GET /api" not in text and "undefined" not in text
+    sets.first.click()
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        if page.locator("#players input").count() <= i:
+            page.click("#add-player")
+        page.fill(f"#players input >> nth={i}", name)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["cards"]["name"].startswith("Placeholder")
+    # (d)
+    deal = page.locator("#moves .group[data-type=chance]")
+    deal.locator(".seqfield .count").first.wait_for()
+    counts = deal.locator(".seqfield .count").all_inner_texts()
+    assert counts and all(c == "0 of up to 2" for c in counts), counts
+    assert "undefined" not in deal.inner_text()
+    # (f)
+    assert page.locator("#viewer option").all_inner_texts()[1:4] == ["Ann", "Bob", "Cy"]
+    r = api(base, token, "POST", f"/matches/{match_id}/events", json={"type": "deal", "seat": None, "data": {
+        "knights": [["K01", "K02"], ["K03", "K04"], ["K05", "K06"]], "ladies": [["L01", "L02"], ["L03", "L04"], ["L05", "L06"]]}})
+    assert r.status_code == 201, r.text
+    # (e) Ann trains her first knight: no extra dice, one covered field
+    train = page.locator("#moves .group[data-type=train][data-seat='0']")
+    train.locator("button.move[data-value='\"K01\"']").click()
+    train.locator("button.move[data-path=dice][data-value='0']").click()
+    labels = train.locator("button.move").all_inner_texts()
+    assert sorted(labels) == ["cover: choose…", "cover: none"], labels
+    train.locator("button.move[data-path=cover][data-value='']").click()
+    train.locator("button.move[data-path='cover[0]'][data-value='1']").click()
+    labels = train.locator("button.move").all_inner_texts()
+    assert "no more" in labels and len(labels) == len(set(labels)), labels
+    click_and_wait(page, train.locator("button.move[data-path='cover[1]'][data-value='']"))
+    last = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][-1]
+    assert (last["type"], last["seat"], last["data"]["knight"], last["data"]["dice"], last["data"]["cover"]) == ("train", 0, "K01", 0, [1])
+    no_horizontal_scroll(page)
+    assert page.errors == []

@@ -286,7 +286,7 @@ class Catan(Game):
                                "Reveal victory point cards (to win)."),
         "trade": EventType("trade", "seat", _obj({"with": {"type": "integer", "minimum": 0, "maximum": 5},
                                                   "give": CARDS, "get": CARDS}, ["with", "give", "get"]),
-                           "A domestic trade: the player whose turn it is gives `give` to seat `with` and gets `get`."),
+                           "A domestic trade: the player whose turn it is gives cards to another player and gets cards back."),
         "trade_bank": EventType("trade_bank", "seat", _obj({"give": RES_REF, "get": RES_REF,
                                                             "count": {"type": "integer", "minimum": 1, "maximum": 50}},
                                                            ["give", "get"]),

@@ -91,11 +91,11 @@ const SchemaForm = (() => {
     return { node: grid, get: () => { if (chosen === undefined) throw `choose ${keyOf(path) || "a value"}`; return chosen; } };
   };
 
-  /** How many of a list are picked, in words: "1 of 3", "0 chosen (up to 2)", "2 chosen (1–4)". */
+  /** How many of a list are picked, in words: "1 of 3", "0 of 1–4", "0 of up to 2" (never "of undefined–2"). */
   const countText = (n, min, max) => {
     if (max === undefined) return min ? `${n} chosen (at least ${min})` : `${n} chosen`;
     if (min === max) return `${n} of ${max}`;
-    return `${n} chosen (${min ? `${min}–${max}` : `up to ${max}`})`;
+    return `${n} of ${min ? `${min}–${max}` : `up to ${max}`}`;
   };
 
   /** An array of simple values: tap a value to add it, tap a chosen one to take it back. */
