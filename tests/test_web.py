@@ -1279,3 +1279,46 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     assert (last["type"], last["seat"], last["data"]["knight"], last["data"]["dice"], last["data"]["cover"]) == ("train", 0, "K01", 0, [1])
     no_horizontal_scroll(page)
     assert page.errors == []
+
+
+def test_seats_are_players_by_name_and_only_the_matchs_seats_are_offered(server, browser):
+    """Issue 19: Catan's trade form offered seats 3-5 in a 3-player game, and its help read
+    '{"wool": 2, "ore": 1}'; a seat was called "seat 0". The new-match form names the start player's
+    choices by the players as they are typed, and offers only as many as there are players."""
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=catan")
+    start = page.locator("#options [data-option=start_seat] .picker button")
+    start.first.wait_for()
+    assert page.locator("#players input").count() == 3
+    assert page.locator("#players").inner_text().count("seat") == 0
+    page.fill("#players input >> nth=0", "Ann")
+    page.fill("#players input >> nth=1", "Bob")
+    page.fill("#players input >> nth=2", "Cy")
+    visible = [b.inner_text() for b in start.all() if b.is_visible()]
+    assert visible == ["Ann", "Bob", "Cy"], visible
+    page.click("#add-player")
+    assert [b.inner_text() for b in start.all() if b.is_visible()] == ["Ann", "Bob", "Cy", "Player 4"]
+    page.locator("#players .playerrow").last.locator("input").fill("Di")
+    start.nth(3).click()
+    page.locator("#players .playerrow").last.evaluate("row => row.remove()")  # back to three
+    page.locator("#players input").first.dispatch_event("input")
+    assert [b.inner_text() for b in start.all() if b.is_visible()] == ["Ann", "Bob", "Cy"]
+    start.nth(1).click()  # Bob starts
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["start_seat"] == 1
+    # the trade form (one of the moves not listed): with whom, by name, three seats only
+    page.click("#moves details.othermoves summary")
+    page.click("#moves button[data-other=trade]")
+    form = page.locator("#moves details.othermoves")
+    partners = form.locator("[data-field=with] .picker button")
+    assert partners.all_inner_texts() == ["Ann", "Bob", "Cy"]
+    assert form.locator(".seatsel option").all_inner_texts() == ["Ann", "Bob", "Cy"]
+    text = form.inner_text()
+    assert '{"' not in text and "`" not in text and "seat" not in text.lower().replace("seatsel", ""), text
+    assert "seat 0" not in page.locator("#viewer").inner_text()
+    no_horizontal_scroll(page)
+    assert page.errors == []
