@@ -1322,3 +1322,47 @@ def test_seats_are_players_by_name_and_only_the_matchs_seats_are_offered(server,
     assert "seat 0" not in page.locator("#viewer").inner_text()
     no_horizontal_scroll(page)
     assert page.errors == []
+
+
+def test_the_review_keeps_its_list_and_notices_to_the_step_shown(server, browser):
+    """Issue 19's smaller review defects, on a phone:
+    (a) on load the current step sat outside the step list's visible box;
+    (b) each step's summary was repeated word for word as a worker note;
+    (c) the "No ?? or ? after this move" notice stayed after moving elsewhere;
+    (d) the audit said "1 events" for a count of one (checked through K.plural)."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    play_braverats_by_api(base, token, mid)
+    wait_until(lambda: api(base, None, "GET", f"/matches/{mid}").json()["validation"] == "valid", what="validation")
+    steps = api(base, None, "GET", f"/matches/{mid}/review").json()["steps"]
+    repeated = [s["seq"] for s in steps if any(a.get("text") == s["summary"] for a in s["annotations"])]
+    assert repeated, "the worker's notes repeat the summaries (what the page must not show twice)"
+    page = page_of(context(browser))
+    page.goto(f"{base}/matches/{mid}/review")
+    page.wait_for_selector("#review[data-listed]")
+    # (a) within a moment (rows off screen take their real heights a frame or two after the scroll)
+    where = """() => { const list = document.querySelector('#steps'), box = list.getBoundingClientRect();
+        const at = document.querySelector('#steps li.current').getBoundingClientRect();
+        return {box: [box.top, box.bottom], current: [at.top, at.bottom], scrolls: list.scrollHeight > box.height,
+                inside: box.top - 1 <= at.top && at.bottom <= box.bottom + 1}; }"""
+    try:
+        page.wait_for_function(f"({where})().inside", timeout=3000)
+    except Exception:
+        raise AssertionError(f"the current step is outside the list's box: {page.evaluate(where)}") from None
+    assert page.evaluate(where)["scrolls"], "the list is longer than its box (else the check says nothing)"
+    # (b)
+    for li in page.locator("#steps li").all():
+        summary = li.locator(".summary").inner_text().strip()
+        assert summary not in [n.strip() for n in li.locator(".note").all_inner_texts()], summary
+    # (c) from the last step there is no ?? or ? further on: the notice comes, and goes on stepping back
+    page.keyboard.press("n")
+    page.wait_for_selector("#flash:not([hidden])")
+    assert page.locator("#flash").inner_text() == "No ?? or ? after this move."
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#flash", state="hidden", timeout=2000)
+    # (d)
+    assert page.evaluate("[Kroniek.plural(1, 'event'), Kroniek.plural(3, 'event'), Kroniek.counted(1, 'matches')]") == \
+        ["1 event", "3 events", "1 match"]
+    page.wait_for_selector("#audit-result")
+    assert re.search(rf"· {len(steps)} events ·", page.locator("#audit").inner_text())
+    assert page.errors == []

@@ -65,14 +65,17 @@
     // Scroll the move list alone to the current step: scrollIntoView would scroll the page as well,
     // and the header slid out of sight on load.
     // The rows off screen are laid out at a guessed height (content-visibility: auto) until they come near:
-    // the first scroll lands where the guesses said, the rows then take their real heights and push the
-    // current one out of the box. So it is checked again, a frame later, until it stands inside.
-    const showInList = (li, tries = 6) => {
+    // the first scroll lands where the guesses said, the rows then take their real heights (a frame or two
+    // later) and push the current one out of the box. So it is checked again at each frame until it has
+    // stood inside for two frames in a row.
+    const showInList = (li, frames = 12, still = 0) => {
+      if (!li.isConnected || !li.classList.contains("current")) return;
       const box = list.getBoundingClientRect(), at = li.getBoundingClientRect();
       let moved = false;
       if (at.top < box.top) { list.scrollTop -= box.top - at.top; moved = true; }
-      else if (at.bottom > box.bottom) { list.scrollTop += at.bottom - box.bottom; moved = true; }
-      if (moved && tries > 1) requestAnimationFrame(() => { if (li.classList.contains("current")) showInList(li, tries - 1); });
+      else if (at.bottom > box.bottom) { list.scrollTop += Math.min(at.bottom - box.bottom, at.top - box.top); moved = true; }
+      still = moved ? 0 : still + 1;
+      if (frames > 1 && still < 2) requestAnimationFrame(() => showInList(li, frames - 1, still));
     };
     const go = async (i) => {
       if (!steps.length) return;
