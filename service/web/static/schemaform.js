@@ -28,7 +28,7 @@ const SchemaForm = (() => {
   const SEATISH = /^(with|from|victim|seat|target)$|_seat$/;
   const keyOf = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
   /** A key or an enum value as words ("musician_cancels_lasting_powers" -> "musician cancels lasting powers"). */
-  const words = (k) => String(k).replace(/_/g, " ");
+  const words = (k) => String(k).replace(/_/g, " ").replace(/(\d)to(\d)/g, "$1:$2");  // harbour_3to1 -> harbour 3:1
   /** A field's label: its schema's title, else its key in words. */
   const titleOf = (schema, key) => (schema && schema.title) || words(key);
   /** A description as help for a person: the API's own pointers (where to GET a list, a hash) left out. */
