@@ -1366,3 +1366,32 @@ def test_the_review_keeps_its_list_and_notices_to_the_step_shown(server, browser
     page.wait_for_selector("#audit-result")
     assert re.search(rf"· {len(steps)} events ·", page.locator("#audit").inner_text())
     assert page.errors == []
+
+
+def test_home_and_the_table_name_games_and_players_in_words(server, browser):
+    """Issue 19's smaller defects on the home page and the generic table, on a phone:
+    (a) home listed game ids ("ridder_toernooi:") instead of names;
+    (b) "1 events";
+    (c) home said Troje is for "4–6 players" (it is 4 or 6);
+    (d) a player's box on the table said "seat 0" under the player's name."""
+    base, token = server
+    rt = api(base, token, "POST", "/matches", json={"game": "ridder_toernooi", "players": ["Ann", "Bob"]}).json()["id"]
+    tr = api(base, token, "POST", "/matches", json={"game": "troubadour", "players": ["Ann", "Bob"]}).json()["id"]
+    page = page_of(context(browser))
+    page.goto(f"{base}/")
+    row = page.locator(f"#matches li:has(a[href='/matches/{rt}'])")
+    # (a)
+    assert row.locator("a").first.inner_text() == "Ridder-toernooi (Ritter ohne Furcht und Tadel): Ann – Bob"
+    assert "ridder_toernooi" not in page.locator("#matches").inner_text()
+    # (b)
+    assert row.locator(".muted").inner_text() == "in progress, 1 event"
+    # (c)
+    assert page.locator("#games li:has(a[href='/record?game=catan-troje']) .muted").inner_text() == "4 or 6 players"
+    no_horizontal_scroll(page)
+    # (d)
+    page.goto(f"{base}/matches/{tr}")
+    page.wait_for_selector("#board .box .boxtitle")
+    box = page.locator("#board .box").filter(has=page.locator(".boxtitle", has_text="Ann")).first
+    assert "seat" not in box.inner_text().lower(), box.inner_text()
+    assert not re.search(r"\bseat \d", page.locator("main").inner_text())
+    assert page.errors == []
