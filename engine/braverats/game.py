@@ -211,14 +211,14 @@ class BraveRats(Game):
                 },
                 ["cards"],
             ),
-            "Variant B: the cards each player draws from his pile: [[Red's], [Blue's]], 3 each at the "
+            "Variant B: the cards each player draws from his pile: one list per player (Red's, then Blue's), 3 each at the "
             "start and 1 each after a round; \"unknown\" for a card the table did not see.",
         ),
         "draft": EventType(
             "draft",
             CHANCE,
             _object({"cards": _cards_schema(4)}, ["cards"]),
-            "Variant D: the 4 cards the drafting seat draws (seat: that seat, or null).",
+            "Variant D: the 4 cards the drafting seat draws (seat: that seat, if known).",
         ),
         "pick": EventType(
             "pick",
@@ -240,7 +240,7 @@ class BraveRats(Game):
                 },
                 ["hands"],
             ),
-            "Variant E: the 8 cards dealt to each player: [[Red's], [Blue's]]; \"unknown\" where unseen.",
+            "Variant E: the 8 cards dealt to each player, one list per player (Red's, then Blue's); \"unknown\" where unseen.",
         ),
         "choose_variant": EventType(
             "choose_variant",

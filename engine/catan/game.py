@@ -159,10 +159,10 @@ CARDS = {"type": "object", "maxProperties": 5, "additionalProperties": {"type": 
 COORD = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -30, "maximum": 30}}
 VERTEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                     {"type": "array", "minItems": 3, "maxItems": 3, "items": COORD}],
-          "description": "an intersection: its number on the board, or its three hexes [[q, r], [q, r], [q, r]]"}
+          "description": "an intersection: its number on the board, or the three hexes around it (each [q, r])"}
 EDGE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                   {"type": "array", "minItems": 2, "maxItems": 2, "items": COORD}],
-        "description": "a path: its number on the board, or its two hexes [[q, r], [q, r]]"}
+        "description": "a path: its number on the board, or the two hexes it runs between (each [q, r])"}
 HEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000}, COORD],
        "description": "a land hex: [q, r] (or its number on the board)"}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
@@ -267,10 +267,10 @@ class Catan(Game):
                                  "nobody only when none of them holds a card."),
         "steal": EventType("steal", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20},
                                                   "from": {"type": "integer", "minimum": 0, "maximum": 5}}, ["card"]),
-                           "The card stolen (seat: the thief); null when the recorder did not see it."),
+                           "The card stolen (seat: the thief); unknown when the recorder did not see it."),
         "buy_dev": EventType("buy_dev", "seat", _obj({}, []), "Buy a development card (the card drawn follows)."),
         "draw_dev": EventType("draw_dev", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20}}, ["card"]),
-                              "The development card drawn (seat: the buyer); null when the recorder did not see it."),
+                              "The development card drawn (seat: the buyer); unknown when the recorder did not see it."),
         "play_knight": EventType("play_knight", "seat", _obj({}, []), "Play a knight (the robber move follows)."),
         "play_road_building": EventType("play_road_building", "seat", _obj({}, []),
                                         "Play Road Building (up to two free roads follow)."),
@@ -280,7 +280,7 @@ class Catan(Game):
         "play_monopoly": EventType("play_monopoly", "seat", _obj({
             "resource": RES_REF,
             "given": {"type": "object", "maxProperties": 6, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
-                      "description": "seat (as a string) -> cards handed over, as the table saw; needed only where the log does not know"}},
+                      "description": "the cards each player handed over, as the table saw them (keyed by seat); needed only where the log does not know"}},
             ["resource"]), "Play Monopoly on a resource."),
         "reveal_vp": EventType("reveal_vp", "seat", _obj({"count": {"type": "integer", "minimum": 1, "maximum": 10}}, ["count"]),
                                "Reveal victory point cards (to win)."),

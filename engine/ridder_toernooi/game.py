@@ -250,7 +250,7 @@ class RidderToernooi(Game):
         }, ["knight"]), "R3/R21: spend a knight's training points: extra dice and/or extra covered fields (faces 1–6)."),
         "start_roll": EventType("start_roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 2, "maxItems": 10, "items": FACE_OR_NULL},
-        }, ["faces"]), "R4: each rolling seat's die for the start player (null for a seat not rolling again)."),
+        }, ["faces"]), "R4: each rolling player's die for the start player, in seat order (none for a player not rolling again)."),
         "participate": EventType("participate", "seat", _obj({
             "knights": {"type": "array", "maxItems": 2, "items": CARD_REF},
         }, ["knights"]), "R5: the knights this seat sends to the day ([] for none)."),

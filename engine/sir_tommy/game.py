@@ -125,7 +125,7 @@ class SirTommy(JogledorGame):
             data_schema({"cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 1, "maxItems": 3}},
                         required=("cards",)),
             "The cards the player to move draws from the stock, face up: 3, the last time 1 (seat: the drawing "
-            "player, or null). Stored sorted.",
+            "player, if known). Stored sorted.",
             aliases=("trekken",),
         ),
         "build": EventType(

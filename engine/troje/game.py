@@ -197,7 +197,7 @@ class Troje(Catan):
         **{k: Catan.event_types[k] for k in _CATAN_EVENTS},
         "steal": EventType("steal", CHANCE, _obj({"card": RES_OR_NULL, "from": {"type": "integer", "minimum": 0,
                                                                                   "maximum": 5}}, ["card"]),
-                           "The card the sea people's mover draws (seat: the mover); null when the recorder did not "
+                           "The card the sea people's mover draws (seat: the mover); unknown when the recorder did not "
                            "see it."),
         "end_turn": EventType("end_turn", "seat", _obj({}, []),
                               "End the turn (or one's Special Building Phase); a full support stack brings a battle."),
@@ -209,7 +209,7 @@ class Troje(Catan):
             "cards": {**CARDS, "type": ["object", "null"],
                       "description": "the cards laid face down, as the recorder saw them; unknown if not seen"},
             "count": {"type": "integer", "minimum": 1, "maximum": 3,
-                      "description": "how many cards (needed when cards is null)"}}, []),
+                      "description": "how many cards (needed when the cards were not seen)"}}, []),
             "Donate 1–3 resource cards face down to the support stack: one trade point.", aliases=("afdragen",)),
         "build_ship": EventType("build_ship", "seat", _obj({"tile": SEA_TILE}, ["tile"]),
                                 "Build a ship on a sea tile with a ship symbol (one lumber, one wool, two trade "
@@ -228,7 +228,7 @@ class Troje(Catan):
                                   aliases=("geen handelsfiche",)),
         "move_sea_people": EventType("move_sea_people", "seat", _obj({"tile": SEA_TILE, "victim": SEAT}, ["tile"]),
                                      "Move the sea people (on a 7 and after a ship) and name whom to draw a card "
-                                     "from, or null.", aliases=("zeevolk",)),
+                                     "from, or nobody.", aliases=("zeevolk",)),
         "use_advantage": EventType("use_advantage", "seat", _obj({"ship": SEA_TILE}, ["ship"]),
                                    "Use a swap or draw ship: one card drawn blind from the support stack follows.",
                                    aliases=("voordeel",)),

@@ -218,7 +218,7 @@
 
     const dutch = (() => { const out = {}; for (const [a, c] of Object.entries(game.aliases || {})) if (!(c in out) && /[a-z]/.test(a)) out[c] = a; return out; })();
     const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? "Table" : players[seat]}: ${type.replace(/_/g, " ")}`), dutch[type] ? h("small.nl", ` (${dutch[type]})`) : null,
-      game.event_types[type] ? h("small.muted.desc", " " + game.event_types[type].description) : null);
+      game.event_types[type] ? h("small.muted.desc", " " + SchemaForm.helpText(game.event_types[type].description)) : null);
 
     const flatten = (value, path = "", out = []) => {
       if (value && typeof value === "object" && !Boards.atomic(game, path)) {

@@ -31,8 +31,9 @@ const SchemaForm = (() => {
   const words = (k) => String(k).replace(/_/g, " ").replace(/(\d)to(\d)/g, "$1:$2");  // harbour_3to1 -> harbour 3:1
   /** A field's label: its schema's title, else its key in words. */
   const titleOf = (schema, key) => (schema && schema.title) || words(key);
-  /** A description as help for a person: the API's own pointers (where to GET a list, a hash) left out. */
-  const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET )[^)]*\)/g, "").trim() : "");
+  /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
+      seat field holds: the page has its own picker for that) left out. */
+  const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET |seat: |seat = )[^)]*\)/g, "").trim() : "");
   const help = (d) => (helpText(d) ? h("small.muted.help", " " + helpText(d)) : null);
 
   /** ctx: {game, type, view, labels, players} */
