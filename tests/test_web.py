@@ -1304,6 +1304,8 @@ def test_seats_are_players_by_name_and_only_the_matchs_seats_are_offered(server,
     page.locator("#players .playerrow").last.evaluate("row => row.remove()")  # back to three
     page.locator("#players input").first.dispatch_event("input")
     assert [b.inner_text() for b in start.all() if b.is_visible()] == ["Ann", "Bob", "Cy"]
+    # Di was picked to start, and left: the first player starts, not a seat the match will not have
+    assert page.locator("#options [data-option=start_seat] button.on").inner_text() == "Ann"
     start.nth(1).click()  # Bob starts
     page.click("#start")
     page.wait_for_url(re.compile(r"/matches/[^/]+$"))

@@ -225,6 +225,8 @@ const SchemaForm = (() => {
       const seat = Number(b.dataset.seat);
       b.style.display = seat >= names.length ? "none" : "";  // (a button's display beats [hidden])
       if (seat < names.length) b.textContent = names[seat] || `player ${seat + 1}`;
+      // a seat chosen and then removed with its player: the first seat instead (never a seat the match lacks)
+      else if (b.classList.contains("on")) { const first = b.parentNode.querySelector("button[data-seat='0']"); if (first) first.click(); }
     }
   };
 
