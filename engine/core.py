@@ -88,6 +88,18 @@ def player_count_text(counts: tuple[int, ...] | list[int]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
+def titled(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
+    """An options schema with a ``title`` on every property: the words a page
+    labels the option with (a checkbox, a picker), where the key is for the
+    API; the ``description`` stays as the help text. Every property must get
+    one, and no title may name a property the schema lacks."""
+    props = schema.get("properties", {})
+    missing, unknown = sorted(set(props) - set(titles)), sorted(set(titles) - set(props))
+    if missing or unknown:
+        raise ValueError(f"option titles: missing for {missing}, unknown {unknown}")
+    return {**schema, "properties": {k: {"title": titles[k], **p} for k, p in props.items()}}
+
+
 @dataclass(frozen=True)
 class EventType:
     """One kind of event a game accepts.

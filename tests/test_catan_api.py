@@ -205,3 +205,16 @@ def test_the_turn_model_is_a_match_option_and_a_wrong_one_is_a_400_naming_it(cli
     res = client.post("/api/matches", json={"game": "catan", "players": six,
                                             "options": {"turn_model": "paired", "special_building_phase": True}})
     assert res.status_code == 400 and res.get_json()["error"]["field"] == "options.special_building_phase"
+
+
+def test_the_docs_and_the_api_say_when_the_robbers_victim_may_be_null(anon):
+    """Issue 19 (mended once, then reverted): the docs did not say when ``victim`` may be null. It may only
+    when no other player on the hex holds a card (the rule catan.steal refuses null otherwise, as
+    tests/engine/test_catan_rules.py checks); the docs and the event's description say so."""
+    from pathlib import Path
+
+    row = next(line for line in (Path(__file__).resolve().parents[1] / "docs/games/catan.md").read_text("utf-8").splitlines()
+               if line.startswith("| `move_robber`"))
+    assert "`victim` may be null or left out only when no other player with a settlement or city on that hex holds a card" in row
+    described = anon.get("/api/games/catan").get_json()["event_types"]["move_robber"]["description"]
+    assert "nobody only when none of them holds a card" in described

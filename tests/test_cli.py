@@ -1,5 +1,7 @@
 """The kroniek command (what the Makefile and users call)."""
 
+import re
+
 from click.testing import CliRunner
 
 from service.cli import main
@@ -60,3 +62,11 @@ def test_simulate_troje_with_five_players_says_four_or_six():
     res = CliRunner().invoke(main, ["simulate", "catan-troje", "--games", "1", "--players", "5"])
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert "4 or 6 players, not 5" in res.output
+
+
+def test_simulate_catan_without_players_plays_the_fewest_it_allows():
+    """Issue 19 (mended once, then reverted): ``kroniek simulate catan`` defaulted to 2 players and failed;
+    without --players it plays the fewest the game allows (3)."""
+    res = CliRunner().invoke(main, ["simulate", "catan", "--games", "1", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"players\s*│\s*3\s*│", res.output) and "finished          │ 1" in res.output, res.output

@@ -58,3 +58,31 @@ def test_chance_due_follows_the_game_and_ends_with_the_match():
     assert M.chance_due(ms) == [{"type": "deal", "seat": None}]
     ms = M.apply_event(ms, 2, "deal", None, M.normalize_event(ms, "deal", None, {"seed": 3}))
     assert M.chance_due(ms) == []  # the players are to move
+
+
+def test_home_names_games_and_counts_in_words(client, anon):
+    """Issue 19's smaller defects on the home page: a match is listed under its game's name, not its id
+    (``ridder_toernooi:``); "1 event" and "1 round", not "1 events"; Troje is for "4 or 6 players", not "4–6"."""
+    m = client.post("/api/matches", json={"game": "ridder_toernooi", "players": ["Ann", "Bob"]}).get_json()
+    html = anon.get("/").get_data(as_text=True)
+    row = re.search(rf'<li><a href="/matches/{m["id"]}"[^>]*>([^<]*)</a>\s*<span class="muted">([^<]*)</span>', html)
+    assert row, "the match is listed"
+    assert row.group(1).startswith("Ridder-toernooi (Ritter ohne Furcht und Tadel): Ann") and "ridder_toernooi" not in row.group(1)
+    assert row.group(2) == "in progress, 1 event"
+    troje = re.search(r'data-player-counts="4,6">([^<]*)<', html)
+    assert troje and troje.group(1) == "4 or 6 players"
+    client.post("/api/leagues", json={"name": "Cup", "game": "braverats", "format": "swiss", "rounds": 3,
+                                      "players": ["Ann", "Bob", "Cy", "Di"]})
+    assert "BraveRats, swiss, 0 rounds paired" in anon.get("/").get_data(as_text=True)
+
+
+def test_every_option_of_every_game_has_a_title_in_words():
+    """A page labels an option (a checkbox above all) with its title, never with its key
+    (``musician_cancels_lasting_powers``); the description stays its help text."""
+    from engine import all_games
+
+    for g in all_games():
+        for key, prop in g.options_schema["properties"].items():
+            title = prop.get("title", "")
+            assert title and "_" not in title and title != key, (g.id, key)
+            assert prop.get("description"), (g.id, key)

@@ -1347,3 +1347,193 @@ def test_a_troje_battle_and_the_reveal_are_entered_with_the_pickers(server, brow
     assert [page.locator(f".seat[data-seat='{s}'] .trojeline").get_attribute("data-side") for s in range(4)] == \
         ["mycenae", "troy", "troy", "mycenae"]
     assert page.errors == []
+
+
+# -- issue 19: the defects a new user met -------------------------------------------------------
+
+
+HASH = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, browser):
+    """Issue 19, the knights' record form, on a phone:
+    (a) the card_set option was drawn as knight buttons K01-K10, and starting then failed ("no card-sets
+        document 'K03'"): it offers the stored card sets by name, never a hash, and a match starts with the
+        one picked;
+    (b) checkboxes were labelled with raw option keys: they read as the options' titles;
+    (c) help texts were raw schema ("SHA-256 ...", "null: ..."): they are words;
+    (d) the deal picker said "0 of undefined–2";
+    (e) two training buttons both read "none" (one meant "choose some", the other "no more");
+    (f) the seat selector called the seats "seat 0"."""
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=ridder_toernooi")
+    sets = page.locator("#options [data-option=card_set] button.document")
+    sets.first.wait_for()
+    options = page.locator("#options")
+    page.wait_for_selector("#options [data-option=bare_knight] .picker")
+    text = options.inner_text()
+    # (a)
+    assert sets.count() == len(api(base, None, "GET", "/games/ridder_toernooi/card-sets").json()["items"])
+    assert "Placeholder set" in sets.first.inner_text() and not HASH.search(text)
+    assert not re.search(r"\bK\d\d\b", text), "no knight buttons in the options"
+    # (b)
+    checks = options.locator("label.check").all_inner_texts()
+    assert checks and all("_" not in c for c in checks), checks
+    assert "Play with ladies" in [c.strip() for c in checks]
+    # (c)
+    assert "SHA-256" not in text and "null:" not in text and "GET /api" not in text and "undefined" not in text
+    sets.first.click()
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        if page.locator("#players input").count() <= i:
+            page.click("#add-player")
+        page.fill(f"#players input >> nth={i}", name)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["cards"]["name"].startswith("Placeholder")
+    # (d)
+    deal = page.locator("#moves .group[data-type=chance]")
+    deal.locator(".seqfield .count").first.wait_for()
+    counts = deal.locator(".seqfield .count").all_inner_texts()
+    assert counts and all(c == "0 of up to 2" for c in counts), counts
+    assert "undefined" not in deal.inner_text()
+    # (f)
+    assert page.locator("#viewer option").all_inner_texts()[1:4] == ["Ann", "Bob", "Cy"]
+    r = api(base, token, "POST", f"/matches/{match_id}/events", json={"type": "deal", "seat": None, "data": {
+        "knights": [["K01", "K02"], ["K03", "K04"], ["K05", "K06"]], "ladies": [["L01", "L02"], ["L03", "L04"], ["L05", "L06"]]}})
+    assert r.status_code == 201, r.text
+    # (e) Ann trains her first knight: no extra dice, one covered field
+    train = page.locator("#moves .group[data-type=train][data-seat='0']")
+    train.locator("button.move[data-value='\"K01\"']").click()
+    train.locator("button.move[data-path=dice][data-value='0']").click()
+    labels = train.locator("button.move").all_inner_texts()
+    assert sorted(labels) == ["cover: choose…", "cover: none"], labels
+    train.locator("button.move[data-path=cover][data-value='']").click()
+    train.locator("button.move[data-path='cover[0]'][data-value='1']").click()
+    labels = train.locator("button.move").all_inner_texts()
+    assert "no more" in labels and len(labels) == len(set(labels)), labels
+    click_and_wait(page, train.locator("button.move[data-path='cover[1]'][data-value='']"))
+    last = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][-1]
+    assert (last["type"], last["seat"], last["data"]["knight"], last["data"]["dice"], last["data"]["cover"]) == ("train", 0, "K01", 0, [1])
+    no_horizontal_scroll(page)
+    assert page.errors == []
+
+
+def test_seats_are_players_by_name_and_only_the_matchs_seats_are_offered(server, browser):
+    """Issue 19: Catan's trade form offered seats 3-5 in a 3-player game, and its help read
+    '{"wool": 2, "ore": 1}'; a seat was called "seat 0". The new-match form names the start player's
+    choices by the players as they are typed, and offers only as many as there are players."""
+    base, token = server
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/record?game=catan")
+    start = page.locator("#options [data-option=start_seat] .picker button")
+    start.first.wait_for()
+    assert page.locator("#players input").count() == 3
+    assert page.locator("#players").inner_text().count("seat") == 0
+    page.fill("#players input >> nth=0", "Ann")
+    page.fill("#players input >> nth=1", "Bob")
+    page.fill("#players input >> nth=2", "Cy")
+    visible = [b.inner_text() for b in start.all() if b.is_visible()]
+    assert visible == ["Ann", "Bob", "Cy"], visible
+    page.click("#add-player")
+    assert [b.inner_text() for b in start.all() if b.is_visible()] == ["Ann", "Bob", "Cy", "Player 4"]
+    page.locator("#players .playerrow").last.locator("input").fill("Di")
+    start.nth(3).click()
+    page.locator("#players .playerrow").last.evaluate("row => row.remove()")  # back to three
+    page.locator("#players input").first.dispatch_event("input")
+    assert [b.inner_text() for b in start.all() if b.is_visible()] == ["Ann", "Bob", "Cy"]
+    # Di was picked to start, and left: the first player starts, not a seat the match will not have
+    assert page.locator("#options [data-option=start_seat] button.on").inner_text() == "Ann"
+    start.nth(1).click()  # Bob starts
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
+    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["start_seat"] == 1
+    # the trade form (one of the moves not listed): with whom, by name, three seats only
+    page.click("#moves details.othermoves summary")
+    page.click("#moves button[data-other=trade]")
+    form = page.locator("#moves details.othermoves")
+    partners = form.locator("[data-field=with] .picker button")
+    assert partners.all_inner_texts() == ["Ann", "Bob", "Cy"]
+    assert form.locator(".seatsel option").all_inner_texts() == ["Ann", "Bob", "Cy"]
+    text = form.inner_text()
+    assert '{"' not in text and "`" not in text and "seat" not in text.lower().replace("seatsel", ""), text
+    assert "seat 0" not in page.locator("#viewer").inner_text()
+    no_horizontal_scroll(page)
+    assert page.errors == []
+
+
+def test_the_review_keeps_its_list_and_notices_to_the_step_shown(server, browser):
+    """Issue 19's smaller review defects, on a phone:
+    (a) on load the current step sat outside the step list's visible box;
+    (b) each step's summary was repeated word for word as a worker note;
+    (c) the "No ?? or ? after this move" notice stayed after moving elsewhere;
+    (d) the audit said "1 events" for a count of one (checked through K.plural)."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    play_braverats_by_api(base, token, mid)
+    wait_until(lambda: api(base, None, "GET", f"/matches/{mid}").json()["validation"] == "valid", what="validation")
+    steps = api(base, None, "GET", f"/matches/{mid}/review").json()["steps"]
+    repeated = [s["seq"] for s in steps if any(a.get("text") == s["summary"] for a in s["annotations"])]
+    assert repeated, "the worker's notes repeat the summaries (what the page must not show twice)"
+    page = page_of(context(browser))
+    page.goto(f"{base}/matches/{mid}/review")
+    page.wait_for_selector("#review[data-listed]")
+    # (a) within a moment (rows off screen take their real heights a frame or two after the scroll)
+    where = """() => { const list = document.querySelector('#steps'), box = list.getBoundingClientRect();
+        const at = document.querySelector('#steps li.current').getBoundingClientRect();
+        return {box: [box.top, box.bottom], current: [at.top, at.bottom], scrolls: list.scrollHeight > box.height,
+                inside: box.top - 1 <= at.top && at.bottom <= box.bottom + 1}; }"""
+    try:
+        page.wait_for_function(f"({where})().inside", timeout=3000)
+    except Exception:
+        raise AssertionError(f"the current step is outside the list's box: {page.evaluate(where)}") from None
+    assert page.evaluate(where)["scrolls"], "the list is longer than its box (else the check says nothing)"
+    # (b)
+    for li in page.locator("#steps li").all():
+        summary = li.locator(".summary").inner_text().strip()
+        assert summary not in [n.strip() for n in li.locator(".note").all_inner_texts()], summary
+    # (c) from the last step there is no ?? or ? further on: the notice comes, and goes on stepping back
+    page.keyboard.press("n")
+    page.wait_for_selector("#flash:not([hidden])")
+    assert page.locator("#flash").inner_text() == "No ?? or ? after this move."
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#flash", state="hidden", timeout=2000)
+    # (d)
+    assert page.evaluate("[Kroniek.plural(1, 'event'), Kroniek.plural(3, 'event'), Kroniek.counted(1, 'matches')]") == \
+        ["1 event", "3 events", "1 match"]
+    page.wait_for_selector("#audit-result")
+    assert re.search(rf"· {len(steps)} events ·", page.locator("#audit").inner_text())
+    assert page.errors == []
+
+
+def test_home_and_the_table_name_games_and_players_in_words(server, browser):
+    """Issue 19's smaller defects on the home page and the generic table, on a phone:
+    (a) home listed game ids ("ridder_toernooi:") instead of names;
+    (b) "1 events";
+    (c) home said Troje is for "4–6 players" (it is 4 or 6);
+    (d) a player's box on the table said "seat 0" under the player's name."""
+    base, token = server
+    rt = api(base, token, "POST", "/matches", json={"game": "ridder_toernooi", "players": ["Ann", "Bob"]}).json()["id"]
+    tr = api(base, token, "POST", "/matches", json={"game": "troubadour", "players": ["Ann", "Bob"]}).json()["id"]
+    page = page_of(context(browser))
+    page.goto(f"{base}/")
+    row = page.locator(f"#matches li:has(a[href='/matches/{rt}'])")
+    # (a)
+    assert row.locator("a").first.inner_text() == "Ridder-toernooi (Ritter ohne Furcht und Tadel): Ann – Bob"
+    assert "ridder_toernooi" not in page.locator("#matches").inner_text()
+    # (b)
+    assert row.locator(".muted").inner_text() == "in progress, 1 event"
+    # (c)
+    assert page.locator("#games li:has(a[href='/record?game=catan-troje']) .muted").inner_text() == "4 or 6 players"
+    no_horizontal_scroll(page)
+    # (d)
+    page.goto(f"{base}/matches/{tr}")
+    page.wait_for_selector("#board .box .boxtitle")
+    box = page.locator("#board .box").filter(has=page.locator(".boxtitle", has_text="Ann")).first
+    assert "seat" not in box.inner_text().lower(), box.inner_text()
+    assert not re.search(r"\bseat \d", page.locator("main").inner_text())
+    assert page.errors == []

@@ -11,7 +11,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
     ALIASES,
@@ -171,6 +171,11 @@ class BraveRats(Game):
         },
         "additionalProperties": False,
     }
+    options_schema = titled(
+        options_schema, variants="Variants (A–G)", princess_attack_seat="Princess attack: who gives up the Prince",
+        draft_first_seat="Draft: who draws first", musician_cancels_lasting_powers="The Musician cancels lasting powers",
+        wizard_cancels_general_bonus="The Wizard cancels the General's bonus", wizard_cancels_spy="The Wizard cancels the Spy",
+        series_draw="A drawn game in a series")
 
     event_types = {
         "round": EventType(
@@ -206,14 +211,14 @@ class BraveRats(Game):
                 },
                 ["cards"],
             ),
-            "Variant B: the cards each player draws from his pile: [[Red's], [Blue's]], 3 each at the "
+            "Variant B: the cards each player draws from his pile: one list per player (Red's, then Blue's), 3 each at the "
             "start and 1 each after a round; \"unknown\" for a card the table did not see.",
         ),
         "draft": EventType(
             "draft",
             CHANCE,
             _object({"cards": _cards_schema(4)}, ["cards"]),
-            "Variant D: the 4 cards the drafting seat draws (seat: that seat, or null).",
+            "Variant D: the 4 cards the drafting seat draws (seat: that seat, if known).",
         ),
         "pick": EventType(
             "pick",
@@ -235,7 +240,7 @@ class BraveRats(Game):
                 },
                 ["hands"],
             ),
-            "Variant E: the 8 cards dealt to each player: [[Red's], [Blue's]]; \"unknown\" where unseen.",
+            "Variant E: the 8 cards dealt to each player, one list per player (Red's, then Blue's); \"unknown\" where unseen.",
         ),
         "choose_variant": EventType(
             "choose_variant",

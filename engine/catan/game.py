@@ -16,7 +16,7 @@ from itertools import combinations_with_replacement
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
@@ -155,14 +155,14 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": "a resource: lumber, brick, wool, grain, ore (Dutch: hout, leem, wol, graan, erts)"}
 CARDS = {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
-         "description": 'resource -> count, e.g. {"wool": 2, "ore": 1}'}
+         "description": "how many cards of each resource, e.g. 2 wool and 1 ore"}
 COORD = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -30, "maximum": 30}}
 VERTEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                     {"type": "array", "minItems": 3, "maxItems": 3, "items": COORD}],
-          "description": "an intersection: its number on the board, or its three hexes [[q, r], [q, r], [q, r]]"}
+          "description": "an intersection: its number on the board, or the three hexes around it (each [q, r])"}
 EDGE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                   {"type": "array", "minItems": 2, "maxItems": 2, "items": COORD}],
-        "description": "a path: its number on the board, or its two hexes [[q, r], [q, r]]"}
+        "description": "a path: its number on the board, or the two hexes it runs between (each [q, r])"}
 HEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000}, COORD],
        "description": "a land hex: [q, r] (or its number on the board)"}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
@@ -172,8 +172,9 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "board": {**HASH_OR_NULL, "default": None,
-                  "description": "SHA-256 of the board (GET /api/games/catan/boards); null: the shipped standard board "
-                  "for the player count (unless board_seed is given)."},
+                  "description": "The board played on, one of the boards stored for Catan (the API names it by its SHA-256, "
+                  "listed at GET /api/games/catan/boards). If none is chosen: the standard board for the player count, "
+                  "or a random one when a seed for it is given."},
         "board_doc": {"type": "object", "description": "The board itself, embedded so the log alone replays; filled in "
                       "by the server from board."},
         "board_seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**53 - 1, "default": None,
@@ -183,14 +184,14 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "discard_limit": {"type": "integer", "minimum": 0, "maximum": 50, "default": 7,
                           "description": "On a 7, a player with more cards than this discards half (7 as printed)."},
         "bank_per_resource": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None,
-                              "description": "Cards of each resource; null: 19 (3–4 players) or 24 (5–6)."},
+                              "description": "Cards of each resource in the bank; if not set, 19 with 3–4 players and 24 with 5–6."},
         "special_building_phase": {"type": ["boolean", "null"], "default": None,
-                                   "description": "The Special Building Phase after each turn; null: on with 5–6 players."},
+                                   "description": "The Special Building Phase after each turn; if not set, on with 5–6 players."},
         "turn_model": {"enum": [None, "standard", "special_building", "paired"], "default": None,
                        "description": "How turns run: standard (one player at a time), special_building (the 5–6 "
                        "extension's Special Building Phase after each turn) or paired (the newer official paired "
                        "players' turn for 5–6: the third player to the roller's left takes a part of each turn); "
-                       "null: as special_building_phase says (special_building with 5–6 players)."},
+                       "if not set, as the Special Building Phase option says (special building with 5–6 players)."},
         "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
                        "description": "The start player (seats are in clockwise order)."},
     },
@@ -226,7 +227,10 @@ class Catan(Game):
     complete_moves = frozenset({"build_settlement", "build_road", "build_city", "roll", "buy_dev", "end_turn",
                                 "play_knight", "play_road_building", "play_year_of_plenty"})
     aliases = ALIASES
-    options_schema = OPTIONS_SCHEMA
+    options_schema = titled(
+        OPTIONS_SCHEMA, board="Board", board_doc="Board document", board_seed="Random board from a seed",
+        victory_points="Victory points to win", discard_limit="Cards kept on a 7", bank_per_resource="Bank cards per resource",
+        special_building_phase="Special Building Phase", turn_model="How turns run", start_seat="Start player")
     #: the phases' names (a scenario appends its own)
     phase_names = PHASES
     data_kinds = {
@@ -259,13 +263,14 @@ class Catan(Game):
         "discard": EventType("discard", "seat", _obj({"cards": CARDS}, ["cards"]),
                              "On a 7: the cards a player with too many discards to the bank."),
         "move_robber": EventType("move_robber", "seat", _obj({"hex": HEX, "victim": SEAT}, ["hex"]),
-                                 "Move the robber and name whom to steal from (null: nobody there has cards)."),
+                                 "Move the robber and name whom to steal from: a player with a settlement or city on that hex; "
+                                 "nobody only when none of them holds a card."),
         "steal": EventType("steal", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20},
                                                   "from": {"type": "integer", "minimum": 0, "maximum": 5}}, ["card"]),
-                           "The card stolen (seat: the thief); null when the recorder did not see it."),
+                           "The card stolen (seat: the thief); unknown when the recorder did not see it."),
         "buy_dev": EventType("buy_dev", "seat", _obj({}, []), "Buy a development card (the card drawn follows)."),
         "draw_dev": EventType("draw_dev", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20}}, ["card"]),
-                              "The development card drawn (seat: the buyer); null when the recorder did not see it."),
+                              "The development card drawn (seat: the buyer); unknown when the recorder did not see it."),
         "play_knight": EventType("play_knight", "seat", _obj({}, []), "Play a knight (the robber move follows)."),
         "play_road_building": EventType("play_road_building", "seat", _obj({}, []),
                                         "Play Road Building (up to two free roads follow)."),
@@ -275,13 +280,13 @@ class Catan(Game):
         "play_monopoly": EventType("play_monopoly", "seat", _obj({
             "resource": RES_REF,
             "given": {"type": "object", "maxProperties": 6, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
-                      "description": "seat (as a string) -> cards handed over, as the table saw; needed only where the log does not know"}},
+                      "description": "the cards each player handed over, as the table saw them (keyed by seat); needed only where the log does not know"}},
             ["resource"]), "Play Monopoly on a resource."),
         "reveal_vp": EventType("reveal_vp", "seat", _obj({"count": {"type": "integer", "minimum": 1, "maximum": 10}}, ["count"]),
                                "Reveal victory point cards (to win)."),
         "trade": EventType("trade", "seat", _obj({"with": {"type": "integer", "minimum": 0, "maximum": 5},
                                                   "give": CARDS, "get": CARDS}, ["with", "give", "get"]),
-                           "A domestic trade: the player whose turn it is gives `give` to seat `with` and gets `get`."),
+                           "A domestic trade: the player whose turn it is gives cards to another player and gets cards back."),
         "trade_bank": EventType("trade_bank", "seat", _obj({"give": RES_REF, "get": RES_REF,
                                                             "count": {"type": "integer", "minimum": 1, "maximum": 50}},
                                                            ["give", "get"]),

@@ -17,7 +17,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from ..game_data import DataKind, check_embedded
-from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from . import cards as C
 from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
@@ -72,7 +72,8 @@ OPTIONS_SCHEMA: dict[str, Any] = {
         "days": {"type": "integer", "minimum": 2, "maximum": 20, "default": 4,
                  "description": "R24/E1: tournament days; 4 as printed, 2–3 agreed beforehand, more (E1) with the day bonus rising."},
         "card_set": {"type": "string", "pattern": "^[0-9a-f]{64}$", "default": C.placeholder_hash(),
-                     "description": "SHA-256 of the card set (GET /api/games/ridder_toernooi/card-sets); default the shipped PLACEHOLDER set."},
+                     "description": "The knights' and ladies' cards played with, one of the card sets stored for this game (the API names it by its "
+                     "SHA-256, listed at GET /api/games/ridder_toernooi/card-sets). If none is chosen: the shipped PLACEHOLDER set."},
         "cards": {"type": "object", "description": "The card set itself, embedded so the log alone replays; filled in by the server from card_set."},
         "ladies": {"type": "boolean", "default": True, "description": "E3: false plays without ladies (no kerchiefs)."},
         "wound_penalty": {"type": "boolean", "default": False, "description": "E2: fewer dice for wounded knights at the start of a day."},
@@ -210,7 +211,19 @@ class RidderToernooi(Game):
     aliases = ALIASES
     #: Every card lies open and every die is rolled in view: seat views are the public view.
     hidden_information = False
-    options_schema = OPTIONS_SCHEMA
+    options_schema = titled(
+        OPTIONS_SCHEMA, days="Tournament days", card_set="Card set", cards="Card set document", ladies="Play with ladies",
+        wound_penalty="Wounded knights roll fewer dice", e2_penalty_7_9="Dice lost with 7–9 wounds",
+        training_optional="Training points may be left unspent", dice_min="Fewest dice a knight rolls",
+        participation_order="Order of announcing participation", kerchief_turns="Kerchief turns",
+        kerchief_reoffer="A rejected lady's next offer", kerchief_tie_break="Tie-break between kerchief offers",
+        challenge_required="A fit knight must challenge", woedend="Rerolls after a round without hits (woedend)",
+        woedend_die="The extra woedend die", give_up_after_mounted="Giving up after the mounted round",
+        both_eliminated="Both knights reach 10 wounds", day_winner_metric="Who wins the day",
+        lady_bonus_after_loss="Day bonus for the lady after a lost duel", rejected_lady_next="A rejected lady is offered again first",
+        final_bonus_ties="Final bonus when tied", eliminated_return="Eliminated knights return",
+        start_rotation="Start player each day", deciding_duel="Deciding duels between tied winners",
+        dice_supply="Dice supply", give_up_advice="Giving up when hopeless", bare_knight="A knight without a kerchief")
     data_kinds = {
         "card-sets": DataKind(
             name="card-sets",
@@ -229,7 +242,7 @@ class RidderToernooi(Game):
         "deal": EventType("deal", CHANCE, _obj({
             "knights": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
             "ladies": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
-        }, ["knights"]), "R1: the knights (and ladies) dealt to each seat: [[seat 0's], [seat 1's], …]."),
+        }, ["knights"]), "R1: the knights (and ladies) dealt to each player, one list per player in seat order."),
         "train": EventType("train", "seat", _obj({
             "knight": CARD_REF,
             "dice": {"type": "integer", "minimum": 0, "maximum": 2},
@@ -237,7 +250,7 @@ class RidderToernooi(Game):
         }, ["knight"]), "R3/R21: spend a knight's training points: extra dice and/or extra covered fields (faces 1–6)."),
         "start_roll": EventType("start_roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 2, "maxItems": 10, "items": FACE_OR_NULL},
-        }, ["faces"]), "R4: each rolling seat's die for the start player (null for a seat not rolling again)."),
+        }, ["faces"]), "R4: each rolling player's die for the start player, in seat order (none for a player not rolling again)."),
         "participate": EventType("participate", "seat", _obj({
             "knights": {"type": "array", "maxItems": 2, "items": CARD_REF},
         }, ["knights"]), "R5: the knights this seat sends to the day ([] for none)."),

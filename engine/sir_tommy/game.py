@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
+from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from . import invariants as INV
@@ -116,6 +116,8 @@ class SirTommy(JogledorGame):
             "more this turn; true = building and placing may alternate within a turn.",
         },
     )
+    options_schema = titled(options_schema, up_seat="Who builds up from the Aces",
+                            interleave_placing="Building and placing may alternate")
 
     event_types = {
         "draw": EventType(
@@ -124,7 +126,7 @@ class SirTommy(JogledorGame):
             data_schema({"cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 1, "maxItems": 3}},
                         required=("cards",)),
             "The cards the player to move draws from the stock, face up: 3, the last time 1 (seat: the drawing "
-            "player, or null). Stored sorted.",
+            "player, if known). Stored sorted.",
             aliases=("trekken",),
         ),
         "build": EventType(

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation
+from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
@@ -119,6 +119,7 @@ class Stapelen(JogledorGame):
     terms = TERMS
 
     options_schema = options(first_seat=seat_option("The seat that starts (it has no influence on the game)."))
+    options_schema = titled(options_schema, first_seat="Who starts")
 
     event_types = {
         "deal": DEAL_EVENT,

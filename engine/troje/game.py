@@ -50,7 +50,7 @@ from ..catan import knowledge as K
 from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
-from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
 from ..game_data import DataKind, digest
 from . import board as TB
 from . import invariants as INV
@@ -103,14 +103,14 @@ def _side_ref(name: Any, field: str) -> str | None:
 
 
 SIDE = {"type": ["string", "null"], "maxLength": 20,
-        "description": "troy or mycenae (Dutch: troje, mykene); null: not seen by the recorder"}
+        "description": "Troy or Mycenae (Dutch: Troje, Mykene); unknown if the recorder did not see it"}
 SEA_TILE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1_000},
                       {"type": "array", "minItems": 2, "maxItems": 2,
                        "items": {"type": "integer", "minimum": -30, "maximum": 30}}],
             "description": "a sea tile: its number in the view's sea_tiles, or its [q, r]"}
 RES_OR_NULL = {"type": ["string", "null"], "maxLength": 20,
                "description": "a resource (lumber, brick, wool, grain, ore; Dutch hout, leem/steen, wol, graan, erts); "
-               "null: not seen by the recorder"}
+               "unknown if the recorder did not see it"}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
 
 #: the scenario's terms, then the base game's Dutch names (dorp, straat, dobbelen, worp, ...: the events
@@ -153,7 +153,16 @@ class Troje(Catan):
         return INV.check(self, s)
 
     aliases = ALIASES
-    options_schema = O.OPTIONS_SCHEMA
+    options_schema = titled(
+        O.OPTIONS_SCHEMA, board="Board", board_doc="Board document", ship_tiles="Ship tiles",
+        ship_tiles_doc="Ship-tile document", revealed_cards="Cards turned up in a battle",
+        sea_people_tiles="Where the sea people may go", city_counts_as_settlement="A city counts as a settlement",
+        blocked_ship_keeps_vp="A blocked ship keeps its point", blocked_ship_blocks_chip="A blocked ship blocks its trade chip",
+        stack_draws="Swap and draw advantages", battle_timing="When the battle comes", ships_in_sbp="Ships in the Special Building Phase",
+        donations_in_sbp="Donations in the Special Building Phase", trade_chip="Trade chip of a ship",
+        turn_model="How turns run", allegiances="Decision cards", bank_per_resource="Bank cards per resource",
+        victory_points="Victory points to win", initial_stack="Support stack at the start", saga_track="Saga track",
+        sea_people_start="Where the sea people start", start_seat="Start player")
     phase_names = TROJE_PHASES
     data_kinds = {
         "boards": DataKind(
@@ -188,7 +197,7 @@ class Troje(Catan):
         **{k: Catan.event_types[k] for k in _CATAN_EVENTS},
         "steal": EventType("steal", CHANCE, _obj({"card": RES_OR_NULL, "from": {"type": "integer", "minimum": 0,
                                                                                   "maximum": 5}}, ["card"]),
-                           "The card the sea people's mover draws (seat: the mover); null when the recorder did not "
+                           "The card the sea people's mover draws (seat: the mover); unknown when the recorder did not "
                            "see it."),
         "end_turn": EventType("end_turn", "seat", _obj({}, []),
                               "End the turn (or one's Special Building Phase); a full support stack brings a battle."),
@@ -198,9 +207,9 @@ class Troje(Catan):
                                    aliases=("beslissingskaart",)),
         "donate": EventType("donate", "seat", _obj({
             "cards": {**CARDS, "type": ["object", "null"],
-                      "description": "the cards laid face down, as the recorder saw them; null: not seen"},
+                      "description": "the cards laid face down, as the recorder saw them; unknown if not seen"},
             "count": {"type": "integer", "minimum": 1, "maximum": 3,
-                      "description": "how many cards (needed when cards is null)"}}, []),
+                      "description": "how many cards (needed when the cards were not seen)"}}, []),
             "Donate 1–3 resource cards face down to the support stack: one trade point.", aliases=("afdragen",)),
         "build_ship": EventType("build_ship", "seat", _obj({"tile": SEA_TILE}, ["tile"]),
                                 "Build a ship on a sea tile with a ship symbol (one lumber, one wool, two trade "
@@ -219,7 +228,7 @@ class Troje(Catan):
                                   aliases=("geen handelsfiche",)),
         "move_sea_people": EventType("move_sea_people", "seat", _obj({"tile": SEA_TILE, "victim": SEAT}, ["tile"]),
                                      "Move the sea people (on a 7 and after a ship) and name whom to draw a card "
-                                     "from, or null.", aliases=("zeevolk",)),
+                                     "from, or nobody.", aliases=("zeevolk",)),
         "use_advantage": EventType("use_advantage", "seat", _obj({"ship": SEA_TILE}, ["ship"]),
                                    "Use a swap or draw ship: one card drawn blind from the support stack follows.",
                                    aliases=("voordeel",)),

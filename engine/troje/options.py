@@ -71,11 +71,12 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "board": {**HASH_OR_NULL, "default": None,
-                  "description": "(§2.7.1) SHA-256 of a Troje board; null: the shipped PLACEHOLDER layout."},
+                  "description": "(§2.7.1) The board played on, one of the boards stored for Troje (the API names it by its SHA-256). "
+                  "If none is chosen: the shipped PLACEHOLDER layout."},
         "board_doc": {"type": "object", "description": "The board itself, embedded so the log alone replays."},
         "ship_tiles": {**HASH_OR_NULL, "default": None,
-                       "description": "(§2.7.2) SHA-256 of a ship-tile list; null: the shipped PLACEHOLDER "
-                       "distribution."},
+                       "description": "(§2.7.2) The ship tiles played with, one of the lists stored for Troje (the API names it "
+                       "by its SHA-256). If none is chosen: the shipped PLACEHOLDER distribution."},
         "ship_tiles_doc": {"type": "object", "description": "The ship-tile list itself, embedded."},
         "revealed_cards": {"enum": ["bank", "removed"], "default": "bank",
                            "description": "(§2.7.3) Where a battle's turned-up cards go: back to the bank, or out "
@@ -111,12 +112,12 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                        "description": "\"Bij zes spelers gelden ook de regels van de uitbreiding voor vijf en zes "
                        "spelers\": how turns run, as Catan's option: special_building (the 5–6 extension's Special "
                        "Building Phase), paired (the newer official paired players' turn, 6 players only) or "
-                       "standard (one player at a time); null: special_building with 6 players, standard with 4."},
+                       "standard (one player at a time); if not set, special building with 6 players and standard with 4."},
         "allegiances": {"enum": ["private", "at_reveal"], "default": "private",
                         "description": "(§2.7.9) The recorder enters each decision card privately at the start, or "
                         "they stay unknown until the reveal at the end (a claimed 15-VP win is checked then)."},
         "bank_per_resource": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None,
-                              "description": "(§2.7.10) Cards of each resource; null: 19 with 4 players, 24 with 6."},
+                              "description": "(§2.7.10) Cards of each resource in the bank; if not set, 19 with 4 players and 24 with 6."},
         "victory_points": {"type": "integer", "minimum": 3, "maximum": 40, "default": 15,
                            "description": "VP that win in one's own turn (15 as printed)."},
         "initial_stack": {**COUNTS, "default": {"lumber": 1, "grain": 1, "wool": 1, "ore": 1},
@@ -128,7 +129,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                        "field ends the war."},
         "sea_people_start": {"type": ["array", "null"], "minItems": 2, "maxItems": 2,
                              "items": {"type": "integer", "minimum": -30, "maximum": 30}, "default": None,
-                             "description": "The sea tile [q, r] the sea people start on; null: off the board until "
+                             "description": "The sea tile (its [q, r]) the sea people start on; if not set, they stay off the board until "
                              "their first move."},
         "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
                        "description": "The start player (seats in clockwise order)."},

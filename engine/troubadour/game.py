@@ -16,7 +16,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation
+from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
 from .cards import (
     ALIASES,
     CARD_IDS,
@@ -206,13 +206,15 @@ class Troubadour(Game):
         },
         "additionalProperties": False,
     }
+    options_schema = titled(options_schema, tie_break="Tie-break between equal trios",
+                            protected_attack="An attack on a protected player", turn_order="Turn order with 3–4 players")
 
     event_types = {
         "deal": EventType(
             "deal",
             CHANCE,
             _obj({"face_up": {"type": "array", "items": CARD, "minItems": 5, "maxItems": 5}}, ["face_up"]),
-            "Set-up of one player's villages (seat: that player, or null for the next one): the face-up third "
+            "Set-up of one player's villages (seat: that player, or none for the next one): the face-up third "
             "card of villages 1–5; the two cards under each stay face down and unknown.",
             ("kastelen en dorpen klaarleggen",),
         ),
@@ -258,7 +260,7 @@ class Troubadour(Game):
                 },
                 ["rolls"],
             ),
-            "Equal trios, tie_break die: the roll of each tied player in seat order (null for the others).",
+            "Equal trios, tie_break die: the roll of each tied player in seat order (none for the others).",
             ("dobbelsteen gooien",),
         ),
         "counter_pick": EventType(
@@ -282,7 +284,7 @@ class Troubadour(Game):
                 },
                 ["nobles"],
             ),
-            "Equal trios, tie_break nobles: the picks laid open, in seat order (null for untied players).",
+            "Equal trios, tie_break nobles: the picks laid open, in seat order (none for untied players).",
             ("tegenkeuze openleggen",),
         ),
         "turn_over": EventType(
@@ -297,8 +299,8 @@ class Troubadour(Game):
             "flip",
             CHANCE,
             _obj({"card": CARD}, ["card"]),
-            "The card turned from the current player's draw pile onto his discard pile (seat: that player or "
-            "null). When the draw pile is empty the discard pile is first turned over, unshuffled.",
+            "The card turned from the current player's draw pile onto his discard pile (seat: that player, "
+            "if known). When the draw pile is empty the discard pile is first turned over, unshuffled.",
             ("kaart draaien",),
         ),
         "turn_up": EventType(
@@ -306,7 +308,7 @@ class Troubadour(Game):
             CHANCE,
             _obj({"village": VILLAGE, "card": CARD}, ["village", "card"]),
             "A face-down village card turned face up, after its owner's turn_top or hearts_queen "
-            "(seat: the village's owner, or null).",
+            "(seat: the village's owner, if known).",
             ("kaart omdraaien (dorp)",),
         ),
         "shuffled": EventType(

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation
+from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation, titled
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
@@ -114,11 +114,12 @@ class Twaalven(JogledorGame):
     terms = TERMS
 
     options_schema = options(
-        twelves_seat=seat_option("The seat collecting the pairs of twelve; null: chosen at the table after the deal "
-                                 "(roles event). Give both or neither of twelves_seat and first_seat.", default=None),
-        first_seat=seat_option("The seat that starts; null: chosen at the table after the deal (roles event).",
+        twelves_seat=seat_option("The player collecting the pairs of twelve; if not set, chosen at the table after the deal "
+                                 "(roles event). Set both or neither of this and who starts.", default=None),
+        first_seat=seat_option("The player who starts; if not set, chosen at the table after the deal (roles event).",
                                default=None),
     )
+    options_schema = titled(options_schema, twelves_seat="Who collects the twelves", first_seat="Who starts")
 
     event_types = {
         "deal": DEAL_EVENT,

@@ -38,6 +38,17 @@ def player_counts(counts: list[int]) -> str:
     return player_count_text(counts)
 
 
+@web.app_template_filter("plural")
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun: "1 event", "2 events"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _game_names() -> dict[str, str]:
+    """Each game's name by its id: a page names a game, never by its id."""
+    return {g.id: g.name for g in all_games()}
+
+
 def _leagues(limit: int) -> list[dict[str, Any]]:
     service = current_app.extensions["kroniek.leagues"]
     rows = []
@@ -55,7 +66,7 @@ def _leagues(limit: int) -> list[dict[str, Any]]:
 def home():
     matches = current_app.extensions["kroniek"].list_matches(0, HOME_LIST)["matches"]
     return render_template("home.html", games=[g.info() for g in all_games()], matches=matches,
-                           leagues=_leagues(HOME_LIST), page="home")
+                           leagues=_leagues(HOME_LIST), game_names=_game_names(), page="home")
 
 
 @web.get("/record")

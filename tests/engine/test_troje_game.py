@@ -499,3 +499,13 @@ def test_a_card_the_log_knows_is_not_there_is_refused_even_when_a_viewer_knows_t
     with pytest.raises(RuleViolation) as e:
         step(b, "battle", None, {"revealed": {"ore": 1, "wool": 2, "lumber": 3, "grain": 1}})
     assert e.value.rule == "troje.hidden_cards"
+
+
+def test_a_ship_tiles_summary_names_its_advantage_in_words():
+    """Issue 19: a ship tile's summary read "harbour 3to1" (mended once, then reverted)."""
+    s = settle(give(main4(), 0, lumber=1, wool=1), 28, 0)
+    s = ext(s, trade_points=tuple(2 if p == 0 else t for p, t in enumerate(s.ext.trade_points)))
+    s = step(s, "build_ship", 0, {"tile": T3})
+    data = G.normalize(s, "ship_tile", 0, {"advantage": "harbour_3to1"})
+    text = G.describe(s, "ship_tile", 0, data, G.apply(s, "ship_tile", 0, data))
+    assert text.endswith("ship tile shows a 3:1 harbour") and "3to1" not in text, text

@@ -607,3 +607,19 @@ def test_saga_vp_shown_only_to_who_knows_the_side():
         SG.check_claim(12, "troy", saga)
     assert e.value.rule == "troje.win_15"
     assert cfg(4).private_allegiances and not cfg(4, allegiances="at_reveal").private_allegiances
+
+
+def test_the_refusals_and_summaries_say_cities_and_a_3_to_1_harbour_in_words():
+    """Issue 19's wordings, mended once and reverted: a ship-site refusal said "citys", a ship tile's
+    summary "harbour 3to1"."""
+    b = settle(NO_BUILDINGS, 28, 0)
+    with pytest.raises(RuleViolation) as e:
+        SH.check_site(SEA, NO_SHIPS, b, 1, T3)
+    assert "settlements or cities" in e.value.message and "citys" not in e.value.message
+    with pytest.raises(RuleViolation) as e:
+        SH.check_site(SEA, NO_SHIPS, b, 1, T3, city_counts=False)
+    assert "settlements on a corner" in e.value.message
+    from engine.troje.describe import ADVANTAGE_WORDS
+
+    assert ADVANTAGE_WORDS["harbour_3to1"] == "a 3:1 harbour"
+    assert all("_" not in w and "3to1" not in w for w in ADVANTAGE_WORDS.values())

@@ -99,6 +99,8 @@ const Boards = (() => {
   /** more cards than this in one list are folded away (a referee's list of unseen cards) */
   const FOLD = 12;
   const human = (k) => String(k).replace(/_/g, " ");
+  /** Keys whose number is a seat: shown as the player's name, never as "seat 0". */
+  const SEAT_KEYS = /^(seat|owner|start_player|first_start_player|attacker|defender)$|_seat$/;
 
   /** A generic drawing of a view: cards as cards, piles as piles, seats by name. */
   const renderValue = (v, labels, ctx, depth = 0) => {
@@ -118,14 +120,16 @@ const Boards = (() => {
       if (v.every((x) => typeof x !== "object" || x === null)) return h("span.val", v.map((x) => (x === null ? "—" : String(x))).join(", "));
       return h("div.list", v.map((x, i) => {
         const who = x && typeof x === "object" && "seat" in x && ctx.players ? ctx.players[x.seat] : (ctx.seatArrays && v.length === ctx.players.length ? ctx.players[i] : null);
-        return h("div.box", who ? h("div.boxtitle", who) : null, renderValue(x, labels, ctx, depth + 1));
+        return h("div.box", who ? h("div.boxtitle", who) : null, renderValue(x, labels, { ...ctx, titled: !!who }, depth + 1));
       }));
     }
-    const rows = Object.entries(v).filter(([k]) => depth > 0 || !SKIP.has(k));
+    // a box titled by its player's name needs no "seat" line besides
+    const rows = Object.entries(v).filter(([k]) => (depth > 0 || !SKIP.has(k)) && !(ctx.titled && k === "seat"));
+    const seatName = (k, x) => (typeof x === "number" && SEAT_KEYS.test(k) && ctx.players && ctx.players[x] !== undefined ? ctx.players[x] : null);
     // a list of objects (the players' tableaux) gets the whole width, under its name
     const wide = (x) => Array.isArray(x) && x.some((y) => y && typeof y === "object" && !Array.isArray(y));
     return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null }, human(k)),
-      h("dd", { class: wide(x) ? "wide" : null }, renderValue(x, labels, { ...ctx, seatArrays: true }, depth + 1))]));
+      h("dd", { class: wide(x) ? "wide" : null }, seatName(k, x) !== null ? h("span.val", seatName(k, x)) : renderValue(x, labels, { ...ctx, seatArrays: true, titled: false }, depth + 1))]));
   };
 
   const braverats = (view, labels, ctx) => {

@@ -33,6 +33,16 @@ const Kroniek = (() => {
   };
   const h = K.h;
 
+  /** "1 event", "2 events": a count with its noun, singular or plural. */
+  K.plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+  /** A count of a plural noun as an API names it ("matches", "events"): "1 match", "3 events". */
+  K.counted = (n, many) => `${n} ${n === 1 ? String(many).replace(/(ch|sh|x|s)es$/, "$1").replace(/ies$/, "y").replace(/s$/, "") : many}`;
+  /** Take a message off the screen before its time (one that no longer applies, as after stepping on). */
+  K.unflash = (message) => {
+    const box = document.getElementById("flash");
+    if (box && !box.hidden && (message === undefined || box.textContent === message)) box.hidden = true;
+  };
+
   K.flash = (message, kind = "info") => {
     const box = document.getElementById("flash");
     box.textContent = message;
@@ -156,7 +166,7 @@ const Kroniek = (() => {
   K.viewerValue = (v) => (v === "referee" ? "referee" : /^\d+$/.test(v ?? "") ? Number(v) : null);
   /** The seat selector: the public, each seat, or the referee; a recorder starts with everything. */
   K.seatSelector = async (select, matchId, players, stored) => {
-    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, `${p} (seat ${i})`)), h("option", { value: "referee" }, "the referee (everything)"));
+    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, p)), h("option", { value: "referee" }, "the referee (everything)"));
     await K.authReady;
     let initial = stored === "public" ? "" : stored;
     if (initial === undefined || initial === null) {

@@ -9,26 +9,59 @@
     const form = document.getElementById("new-match");
     const players = document.getElementById("players");
     const optionsBox = document.getElementById("options");
-    let game = null, optionFields = {};
+    let game = null, optionFields = {}, picks = 0;
+    const names = () => [...players.querySelectorAll("input.player")].map((i) => i.value.trim());
+    // the options that name a seat show the players as they are entered, never "seat 0"
+    const nameSeats = () => SchemaForm.nameSeats(optionsBox, names());
     const addPlayer = (name) => {
       const n = players.children.length;
       if (game && n >= game.max_players) return;
-      players.append(h("div.playerrow", h("span.seatno", `seat ${n}`), h("input.player", { type: "text", value: name || `Player ${n + 1}`, maxlength: 64, "aria-label": `player ${n + 1}` })));
+      players.append(h("div.playerrow", h("span.seatno", `${n + 1}.`), h("input.player", { type: "text", value: name || `Player ${n + 1}`, maxlength: 64, "aria-label": `player ${n + 1}`, oninput: nameSeats })));
+      nameSeats();
     };
     document.getElementById("add-player").onclick = () => addPlayer();
+    /** An option that names a stored document (a card set, a board) by its hash: the documents stored for the
+        game, picked by name and label; the hash stays out of sight. Null (where the option allows it) is the
+        default the game names. */
+    const documentField = async (k, p, kind) => {
+      const r = await K.api("GET", kind.url);
+      const items = r.ok ? r.data.items : [];
+      const nullable = Array.isArray(p.type) ? p.type.includes("null") : false;
+      let chosen = p.default;
+      const grid = h("div.picker.documents", { "data-path": k, "data-kind": kind.url.split("/").pop() });
+      const choices = (nullable ? [{ hash: null, name: `the default: ${kind.default || "the standard one"}` }] : []).concat(items);
+      const buttons = choices.map((it) => h("button.pick.document", { type: "button", "data-value": JSON.stringify(it.hash), "data-name": it.name || "", onclick: (e) => {
+        chosen = it.hash; for (const b of buttons) b.classList.toggle("on", b === e.currentTarget);
+      } }, h("span", it.name || "unnamed"),
+        it.label && it.label !== it.name ? h("small.muted", " " + it.label) : null,
+        it.players ? h("small.muted", ` · ${it.players.join(" or ")} players`) : null));
+      buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));
+      grid.append(...buttons);
+      if (!r.ok) grid.append(h("small.muted", "The stored ones could not be listed: " + K.errorText(r)));
+      return { node: grid, get: () => chosen };
+    };
     const pick = async (id) => {
-      game = await K.game(id);
+      const ticket = ++picks;
+      const picked = await K.game(id);
+      if (ticket !== picks) return;  // another game was picked meanwhile
+      game = picked;
       while (players.children.length > game.max_players) players.lastChild.remove();
       while (players.children.length < game.min_players) addPlayer();
       optionsBox.replaceChildren();
       optionFields = {};
-      const ctx = { game, labels: new Boards.Labels(game, null), players: [] };
+      const ctx = { game, labels: new Boards.Labels(game, null), players: names(), liveSeats: true, nullLabel: "default" };
+      const kinds = Object.values(game.data_kinds || {});
       for (const [k, p] of Object.entries(game.options.properties || {})) {
         if (p.type === "object" && !p.properties) continue;  // filled in by the server (an embedded card set)
-        const f = SchemaForm.build(p, k, ctx);
+        const kind = kinds.find((d) => d.option === k);
+        const row = h("div.field", { "data-option": k }, h("div.label", p.type === "boolean" ? null : SchemaForm.titleOf(p, k), SchemaForm.help(p.description)));
+        optionsBox.append(row);  // in the schema's order, also when a list of documents comes later
+        const f = kind ? await documentField(k, p, kind) : SchemaForm.build(p, k, ctx);
+        if (ticket !== picks) return;  // another game was picked meanwhile
         optionFields[k] = { field: f, schema: p };
-        optionsBox.append(h("div.field", h("div.label", k.replace(/_/g, " "), p.description ? h("small.muted", " " + p.description) : null), f.node));
+        row.append(f.node);
       }
+      nameSeats();
       if (!Object.keys(optionFields).length) optionsBox.append(h("p.muted", "This game has no options."));
     };
     form.querySelectorAll("input[name=game]").forEach((r) => r.addEventListener("change", () => pick(r.value)));
@@ -45,8 +78,7 @@
           if (canonical(v) !== canonical(schema.default)) options[k] = v;
         }
       } catch (msg) { K.flash(String(msg), "error"); return; }
-      const names = [...players.querySelectorAll("input.player")].map((i) => i.value.trim());
-      const r = await K.api("POST", "/api/matches", { game: game.id, players: names, options });
+      const r = await K.api("POST", "/api/matches", { game: game.id, players: names(), options });
       if (!r.ok) { K.flash("Could not start: " + K.errorText(r), "error"); return; }
       location.href = `/matches/${r.data.id}`;
     };
@@ -201,7 +233,7 @@
 
     const dutch = (() => { const out = {}; for (const [a, c] of Object.entries(game.aliases || {})) if (!(c in out) && /[a-z]/.test(a)) out[c] = a; return out; })();
     const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? "Table" : players[seat]}: ${type.replace(/_/g, " ")}`), dutch[type] ? h("small.nl", ` (${dutch[type]})`) : null,
-      game.event_types[type] ? h("small.muted.desc", " " + game.event_types[type].description) : null);
+      game.event_types[type] ? h("small.muted.desc", " " + SchemaForm.helpText(game.event_types[type].description)) : null);
 
     const flatten = (value, path = "", out = []) => {
       if (value && typeof value === "object" && !Boards.atomic(game, path)) {
@@ -214,7 +246,13 @@
     const SEATISH = /(^|\.)(target|twelves|first|seat|winner|victim|with|from)$/;
     let currentView = null;
     const valueButton = (path, v) => {
-      if (v === undefined) return "none";
+      // a value some moves lack: past the end of a list ("cover[1]": no more), or a list the other moves leave
+      // empty ("cover" is [] in one move, and has items in the others: choose some); never two buttons "none"
+      if (v === undefined) {
+        const item = /\[(\d+)\]$/.exec(path);
+        if (item) return Number(item[1]) === 0 ? "none" : "no more";
+        return `${path.split(/[.[\]]/).filter(Boolean).pop() || path}: choose…`;
+      }
       if (labels.isCard(v)) return labels.chip(v);
       const spot = Boards.spotLabel(game, currentView, path, v);
       if (spot) return spot;

@@ -4,6 +4,7 @@
   const K = Kroniek, h = K.h;
   const GLYPHS = ["!!", "!", "!?", "?!", "?", "??"];
   const MISTAKES = new Set(["??", "?"]);
+  const NO_MISTAKE = "No ?? or ? after this move.";
 
   K.reviewPage = async () => {
     const root = document.getElementById("review");
@@ -51,7 +52,8 @@
         return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
           h("span.seq", s.seq), " ", h("span.summary", s.summary),
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
-          s.annotations.filter((a) => a.text || a.comment).map((a) => h("div.note", { "data-source": a.source },
+          // a note that only says again what the summary says (a worker's description of the move) is left out
+          s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim()).map((a) => h("div.note", { "data-source": a.source },
             a.source === "human" ? `${a.author}: ` : "", a.comment || a.text)));
       }));
     };
@@ -71,16 +73,25 @@
     const table = (view, sc) => (sc && sc.ok ? Scene.render(sc.data, { players, labels }) : Boards.render(game, view, { players, labels }));
     // Scroll the move list alone to the current step: scrollIntoView would scroll the page as well,
     // and the header slid out of sight on load.
-    const showInList = (li) => {
+    // The rows off screen are laid out at a guessed height (content-visibility: auto) until they come near:
+    // the first scroll lands where the guesses said, the rows then take their real heights (a frame or two
+    // later) and push the current one out of the box. So it is checked again at each frame until it has
+    // stood inside for two frames in a row.
+    const showInList = (li, frames = 12, still = 0) => {
+      if (!li.isConnected || !li.classList.contains("current")) return;
       const box = list.getBoundingClientRect(), at = li.getBoundingClientRect();
-      if (at.top < box.top) list.scrollTop -= box.top - at.top;
-      else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+      let moved = false;
+      if (at.top < box.top) { list.scrollTop -= box.top - at.top; moved = true; }
+      else if (at.bottom > box.bottom) { list.scrollTop += Math.min(at.bottom - box.bottom, at.top - box.top); moved = true; }
+      still = moved ? 0 : still + 1;
+      if (frames > 1 && still < 2) requestAnimationFrame(() => showInList(li, frames - 1, still));
     };
     const go = async (i) => {
       if (!steps.length) return;
       index = Math.max(0, Math.min(steps.length - 1, i));
       const step = steps[index];
       const ticket = ++shown;
+      K.unflash(NO_MISTAKE);  // it spoke of the step left behind
       const was = list.querySelector("li.current");
       if (was) was.classList.remove("current");
       const cur = list.children[index];
@@ -109,7 +120,7 @@
       for (let j = index + 1; j < steps.length; j++) {
         if (steps[j].annotations.some((a) => MISTAKES.has(a.glyph))) return go(j);
       }
-      K.flash("No ?? or ? after this move.");
+      K.flash(NO_MISTAKE);
     };
     document.getElementById("first").onclick = () => go(0);
     document.getElementById("prev").onclick = () => go(index - 1);
@@ -187,7 +198,7 @@
     const a = document.getElementById("audit");
     if (audit.ok) {
       a.replaceChildren(h("span", { class: audit.data.valid ? "ok" : "bad", id: "audit-result" }, audit.data.valid ? "✓ the hash chain checks out" : `✗ ${audit.data.reason || "the chain is broken"}`),
-        ` · ${audit.data.length} events · head `, h("code#head-hash", audit.data.head || "—"),
+        ` · ${K.plural(audit.data.length, "event")} · head `, h("code#head-hash", audit.data.head || "—"),
         " · validation: ", match.validation);
     } else a.textContent = K.errorText(audit);
   };

@@ -24,10 +24,19 @@ const SchemaForm = (() => {
     : (s.minimum !== undefined && s.maximum !== undefined && s.maximum - s.minimum <= 12
       ? Array.from({ length: s.maximum - s.minimum + 1 }, (_, i) => s.minimum + i) : null);
 
-  const SEATISH = /^(with|from|victim|seat|target)$/;
+  /** A field that names a seat: shown by the player's name, and only the match's seats are offered. */
+  const SEATISH = /^(with|from|victim|seat|target)$|_seat$/;
   const keyOf = (path) => String(path).split(/[.[\]]/).filter(Boolean).pop() || "";
   /** A field's accessible name from its path: "saga_track[0]" -> "saga track 1" (a screen reader has no other label). */
   const nameOf = (path) => String(path).replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`).replace(/[._]/g, " ").trim();
+  /** A key or an enum value as words ("musician_cancels_lasting_powers" -> "musician cancels lasting powers"). */
+  const words = (k) => String(k).replace(/_/g, " ").replace(/(\d)to(\d)/g, "$1:$2");  // harbour_3to1 -> harbour 3:1
+  /** A field's label: its schema's title, else its key in words. */
+  const titleOf = (schema, key) => (schema && schema.title) || words(key);
+  /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
+      seat field holds: the page has its own picker for that) left out. */
+  const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET |seat: |seat = )[^)]*\)/g, "").trim() : "");
+  const help = (d) => (helpText(d) ? h("small.muted.help", " " + helpText(d)) : null);
 
   /** ctx: {game, type, view, labels, players} */
   const build = (schema, path, ctx) => {
@@ -40,10 +49,15 @@ const SchemaForm = (() => {
       if (nullable) return pickOne([null, true, false], path, ctx, main.default);
       const box = h("input", { type: "checkbox", "data-path": path });
       box.checked = main.default === true;
-      return { node: h("label.check", box, " ", keyOf(path)), get: () => box.checked };
+      return { node: h("label.check", box, " ", titleOf(main, keyOf(path))), get: () => box.checked };
     }
     if (type === "integer" || type === "number") {
-      const values = smallRange(main);
+      let values = smallRange(main);
+      // a seat: only the match's seats (a 3-player game has no seats 3-5); a form whose players are still
+      // being entered (a new match) keeps them all and names them as they are typed (nameSeats)
+      if (values && SEATISH.test(keyOf(path)) && ctx.players && ctx.players.length && !ctx.liveSeats) {
+        values = values.filter((v) => v < ctx.players.length);
+      }
       if (values) return pickOne(values.concat(nullable ? [null] : []), path, ctx, main.default);
       const input = h("input", { type: "number", "data-path": path, "aria-label": nameOf(path), min: main.minimum, max: main.maximum, value: main.default });
       return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw `${path} is missing`; } return Number(input.value); } };
@@ -57,17 +71,19 @@ const SchemaForm = (() => {
   };
 
   const valueLabel = (v, path, ctx) => {
-    if (v === null) return /(card|sides?)$/.test(keyOf(path)) ? "unknown" : "—";
+    if (v === null) return /(card|cards|sides?)$/.test(keyOf(path)) ? "unknown" : ctx.nullLabel || "—";
     if (typeof v === "number" && SEATISH.test(keyOf(path)) && ctx.players && ctx.players[v] !== undefined) return ctx.players[v];
     if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
-    return String(v);
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    return typeof v === "string" ? words(v) : String(v);
   };
 
   const pickOne = (values, path, ctx, initial) => {
     let chosen = initial === undefined ? undefined : initial;
     const grid = h("div.picker", { "data-path": path });
     const buttons = values.map((v) => {
-      const b = h("button.pick", { type: "button", "data-value": JSON.stringify(v), onclick: () => {
+      const seat = typeof v === "number" && SEATISH.test(keyOf(path)) ? v : null;
+      const b = h("button.pick", { type: "button", "data-value": JSON.stringify(v), "data-seat": seat, onclick: () => {
         chosen = v; buttons.forEach((x) => x.classList.toggle("on", x === b));
         grid.dispatchEvent(new CustomEvent("picked", { bubbles: true }));
       } }, valueLabel(v, path, ctx));
@@ -78,15 +94,22 @@ const SchemaForm = (() => {
     return { node: grid, get: () => { if (chosen === undefined) throw `choose ${keyOf(path) || "a value"}`; return chosen; } };
   };
 
+  /** How many of a list are picked, in words: "1 of 3", "0 of 1–4", "0 of up to 2" (never "of undefined–2"). */
+  const countText = (n, min, max) => {
+    if (max === undefined) return min ? `${n} chosen (at least ${min})` : `${n} chosen`;
+    if (min === max) return `${n} of ${max}`;
+    return `${n} of ${min ? `${min}–${max}` : `up to ${max}`}`;
+  };
+
   /** An array of simple values: tap a value to add it, tap a chosen one to take it back. */
-  const sequence = (values, path, ctx, min, max, unique) => {
+  const sequence = (values, path, ctx, min, max, unique, title) => {
     const chosen = [];
     const shown = h("div.sequence", { "data-path": path });
     const count = h("span.count");
     const grid = h("div.picker");
     const redraw = () => {
       shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: "take back", onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
-      count.textContent = `${chosen.length}${max === undefined ? "" : min === max ? ` of ${max}` : min ? ` of ${min}–${max}` : ` of at most ${max}`}`;
+      count.textContent = countText(chosen.length, min, max);
       for (const b of grid.children) {
         const v = JSON.parse(b.dataset.value);
         b.disabled = (max !== undefined && chosen.length >= max) || (unique && v !== "unknown" && v !== null && chosen.includes(v));
@@ -95,7 +118,8 @@ const SchemaForm = (() => {
     grid.append(...values.map((v) => h("button.pick", { type: "button", "data-value": JSON.stringify(v), onclick: () => { chosen.push(v); redraw(); } }, valueLabel(v, path, ctx))));
     redraw();
     return {
-      node: h("div.seqfield", h("div.seqhead", h("b", keyOf(path)), " ", count), shown, grid),
+      // an item of a per-player list (knights[0]) is titled by its box (the player's name), not by "0"
+      node: h("div.seqfield", h("div.seqhead", /^\d+$/.test(keyOf(path)) ? null : h("b", title), " ", count), shown, grid),
       get: () => { if (min !== undefined && chosen.length < min) throw `${path}: ${min - chosen.length} more to pick`; return chosen.slice(); },
     };
   };
@@ -109,7 +133,7 @@ const SchemaForm = (() => {
       if (values) {
         if (itemNull) values = values.concat([null]);
         const unique = itemType === "string" && !Boards.repeats(ctx.game, path);
-        return sequence(values, path, ctx, min, max, unique);
+        return sequence(values, path, ctx, min, max, unique, titleOf(s, keyOf(path)));
       }
     }
     // complex items: one sub-form each; a per-seat array starts with one per player
@@ -165,7 +189,7 @@ const SchemaForm = (() => {
     const field = (name, p) => {
       const sub = build(p, path ? `${path}.${name}` : name, ctx);
       fields[name] = sub;
-      return h("div.field", { "data-field": name }, h("div.label", name.replace(/_/g, " "), p.description ? h("small.muted", " " + p.description) : null), sub.node);
+      return h("div.field", { "data-field": name }, h("div.label", titleOf(p, name), help(p.description)), sub.node);
     };
     const anyReq = props.some(([k]) => required.has(k)) || (s.anyOf || []).length === 0 && props.length <= 1;
     if (!anyReq && props.length > 1) {
@@ -188,13 +212,25 @@ const SchemaForm = (() => {
     for (const [k, p] of optional) {
       const slot = h("div");
       const toggle = h("button.button.small", { type: "button", "data-optional": k, onclick: () => {
-        if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + k; }
-        else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + k; }
-      } }, "+ " + k);
+        if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + titleOf(p, k); }
+        else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + titleOf(p, k); }
+      } }, "+ " + titleOf(p, k));
       wrap.append(h("div.optional", toggle, slot));
     }
     return { node: wrap, get: () => Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.get()])) };
   };
 
-  return { build };
+  /** Seat pickers named by the players entered so far (a new match's form): each seat's button shows its
+      player's name, and the seats beyond the players are hidden. */
+  const nameSeats = (root, names) => {
+    for (const b of root.querySelectorAll("button[data-seat]")) {
+      const seat = Number(b.dataset.seat);
+      b.style.display = seat >= names.length ? "none" : "";  // (a button's display beats [hidden])
+      if (seat < names.length) b.textContent = names[seat] || `player ${seat + 1}`;
+      // a seat chosen and then removed with its player: the first seat instead (never a seat the match lacks)
+      else if (b.classList.contains("on")) { const first = b.parentNode.querySelector("button[data-seat='0']"); if (first) first.click(); }
+    }
+  };
+
+  return { build, nameSeats, words, titleOf, help, helpText };
 })();
