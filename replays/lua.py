@@ -1,40 +1,59 @@
-"""Server-side scripts, for the appends that must write more than one thing
-atomically: a move with the chance outcomes the server drew for it, and a
-request with an Idempotency-Key. A plain single move needs no script: its
-XADD with the explicit id ``<seq>-0`` is itself the compare-and-set (see
-``EventStore.append``), sent with the ZADD of its owed mark in one round
-trip. Each script touches only keys of one match (one hash slot, so Redis
-Cluster runs them too) and costs one round trip.
+"""Server-side scripts: every append checks the stream's head and writes in
+one atomic step. A stream may go back in time (Redis restarted from an
+append-only file that lost its last writes, as ``appendfsync everysec``
+allows after a crash), so an explicit entry id alone is not enough: Redis
+refuses an id at or below the stream's last one, but takes ``5-0`` after
+``2-0`` and leaves a hole. Each append script therefore checks, before its
+XADD, that the stream's last entry is exactly the event the new one follows:
+its id is ``<first seq - 1>-0`` and its hash is the new event's
+``prev_hash``. Each script touches only keys of one match (one hash slot,
+so Redis Cluster runs them too) and costs one round trip.
+"""
+
+def _head_check(prev_seq: str, prev_hash: str, missing: str, conflict: str) -> str:
+    """Lua: return ``conflict`` unless the stream KEYS[1]'s last entry is seq
+    ``prev_seq`` with hash ``prev_hash`` (Lua expressions); ``missing`` if
+    there is no such stream. The hash is read by its field's name."""
+    return "\n".join([
+        "local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]",
+        f"if not top then return {missing} end",
+        f"if top[1] ~= string.format('%d-0', {prev_seq}) then return {conflict} end",
+        "local f, h = top[2], nil",
+        "for i = 1, #f, 2 do if f[i] == 'hash' then h = f[i + 1] end end",
+        f"if h ~= {prev_hash} then return {conflict} end",
+    ])
+
+
+# KEYS: log
+# ARGV: seq, event text, hash, prev_hash
+# Returns 'ok' | 'conflict' | 'missing' (one move: its answer is one word)
+APPEND_ONE = _head_check("tonumber(ARGV[1]) - 1", "ARGV[4]", "'missing'", "'conflict'") + """
+redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'event', ARGV[2], 'hash', ARGV[3])
+return 'ok'
 """
 
 # KEYS: log[, idem]
-# ARGV: n_events, then seq, event text, hash per event[, then the idempotency record]
+# ARGV: n_events, prev_hash, then seq, event text, hash per event[, then the idempotency record]
 # Returns {'ok'} | {'conflict'} | {'missing'} | {'dup', stored idempotency record}
-_APPEND = """
-{idem_check}
-if redis.call('EXISTS', KEYS[1]) == 0 then return {{'missing'}} end
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local first = tonumber(ARGV[2])
-if top[1] and tonumber(string.match(top[1][1], '^(%d+)')) ~= first - 1 then
-  return {{'conflict'}}
-end
-local n = tonumber(ARGV[1])
-local b = 2
+_APPEND = "\n".join([
+    "IDEM_CHECK",
+    _head_check("tonumber(ARGV[3]) - 1", "ARGV[2]", "{'missing'}", "{'conflict'}"),
+    """local n = tonumber(ARGV[1])
+local b = 3
 for i = 1, n do
   redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
   b = b + 3
 end
-{idem_store}
-return {{'ok'}}
-"""
+IDEM_STORE
+return {'ok'}
+"""])
 
-APPEND = _APPEND.format(idem_check="", idem_store="")
+APPEND = _APPEND.replace("IDEM_CHECK", "").replace("IDEM_STORE", "")
 
-APPEND_IDEMPOTENT = _APPEND.format(
-    idem_check="""local prior = redis.call('GET', KEYS[2])
-if prior then return {'dup', prior} end""",
-    idem_store="""redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', 172800)""",
-)
+APPEND_IDEMPOTENT = _APPEND.replace(
+    "IDEM_CHECK", """local prior = redis.call('GET', KEYS[2])
+if prior then return {'dup', prior} end""").replace(
+    "IDEM_STORE", "redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
 
 # KEYS: head, log, acl
 # ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in

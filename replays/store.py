@@ -38,7 +38,7 @@ from . import lua
 from .connection import OwnConnection
 from .hashing import canonical
 
-IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
+IDEMPOTENCY_TTL = 48 * 3600  # seconds an idempotency record is kept (lua.APPEND_IDEMPOTENT sets it)
 CHUNK = 1000
 
 
@@ -102,6 +102,7 @@ class EventStore:
         self.r = client
         self.prefix = prefix
         self.kind = kind
+        self._append_one_script = client.register_script(lua.APPEND_ONE)
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
@@ -164,15 +165,20 @@ class EventStore:
     ) -> AppendOutcome:
         """Append ``events`` (seqs following on the stream's last entry) or nothing.
 
-        One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
-        an id not above the stream's last one, so the XADD is itself the
-        compare-and-set, as cheap as an append can be (with ``owe``, on one
-        Redis, it is written with the mark's ZADD in one round trip on the
-        thread's own connection: ``_append_one``). Several events at once
-        (a move and the chance outcomes drawn for it), or an Idempotency-Key
-        to record with them, go through a script that checks the last seq
-        first. ``status``/``result``, when not empty, are then written to the
-        head for listings (a derived field; the worker rewrites it too).
+        Every append is one script that checks the stream's head and writes
+        in one atomic step: the last entry must be the event the first new
+        one follows (its seq, and its hash equal to the new event's
+        ``prev_hash``), else nothing is written (``conflict``). So an append
+        never writes past a hole, even when the stream went back in time (a
+        Redis restarted from an append-only file that lost its last writes),
+        and never onto a head other than the one its state was computed
+        from. One move is ``lua.APPEND_ONE`` (with ``owe``, on one Redis, sent
+        with the mark's ZADD in one round trip on the thread's own
+        connection: ``_append_one``); several events at once (a move and the
+        chance outcomes drawn for it), or an Idempotency-Key to record with
+        them, go through ``lua.APPEND``/``APPEND_IDEMPOTENT``.
+        ``status``/``result``, when not empty, are then written to the head
+        for listings (a derived field; the worker rewrites it too).
 
         ``owe``: mark the stream owed that work (``owe``) after the append,
         in the same round trip (on a Cluster, the next); ``owed`` in the
@@ -190,29 +196,36 @@ class EventStore:
         return outcome
 
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
-        """One event and the owed mark: its ``XADD`` and then ``ZADD NX`` of
-        the mark, written together on the thread's own connection
-        (``self.send``: one round trip, no script for Redis to run, and
-        neither the client's pipeline nor its pool). The mark is set
-        whatever the XADD's outcome (a refused append that set it must still
-        queue), except where the XADD wrote nothing for another reason than
-        a refused id: no such stream, or an error, which is raised; a mark
-        new there is taken back (nothing to validate)."""
+        """One event and the owed mark: the head-checking script
+        (``lua.APPEND_ONE``, by its SHA) and then ``ZADD NX`` of the mark,
+        written together on the thread's own connection (``self.send``: one
+        round trip, neither the client's pipeline nor its pool). A Redis
+        that does not know the script (restarted, or its scripts flushed)
+        gets it whole, once. The mark is set whatever the append's outcome
+        (a refused append that set it must still queue), except where the
+        append wrote nothing for another reason than the head: no such
+        stream, or an error, which is raised; a mark new there is taken
+        back (nothing to validate)."""
+        args = (1, self.key(match_id, "log"), event["seq"], event["text"], event["hash"], event["prev_hash"])
         added, marked = self.send(
-            ("XADD", self.key(match_id, "log"), "NOMKSTREAM", f"{event['seq']}-0", "event", event["text"],
-             "hash", event["hash"]),
+            ("EVALSHA", self._append_one_script.sha, *args),
             ("ZADD", self.owed_key(owe), "NX", time.time(), match_id),
         )
+        if isinstance(added, redis.exceptions.NoScriptError) or (
+                isinstance(added, redis.ResponseError) and str(added).startswith("NOSCRIPT")):
+            (added,) = self.send(("EVAL", lua.APPEND_ONE, *args))
         if isinstance(marked, Exception):
             raise marked
         new_mark = marked == 1
-        if added is None or (isinstance(added, Exception) and "equal or smaller" not in str(added)):
+        if added == "missing" or isinstance(added, Exception):
             if new_mark:
                 self.take_owed(owe, match_id)
-            if added is None:
+            if added == "missing":
                 return _MISSING
             raise added
-        return _ONE_OWED["conflict" if isinstance(added, Exception) else "ok", new_mark]
+        if added not in ("ok", "conflict"):
+            raise StoreError(f"unexpected answer from the append script: {added!r}")
+        return _ONE_OWED[added, new_mark]
 
     def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
                       idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:
@@ -221,15 +234,15 @@ class EventStore:
         the same pipeline; or on a Cluster, the mark after the append."""
 
         def issue(client: Any) -> Any:
+            keys = [self.key(match_id, "log")]
             if single:
                 event = events[0]
-                return client.xadd(self.key(match_id, "log"), {"event": event["text"], "hash": event["hash"]},
-                                   id=f"{event['seq']}-0", nomkstream=True)
-            keys = [self.key(match_id, "log")]
-            args = [len(events), *_flatten(events)]
+                return self._append_one_script(
+                    keys=keys, args=[event["seq"], event["text"], event["hash"], event["prev_hash"]], client=client)
+            args = [len(events), events[0]["prev_hash"], *_flatten(events)]
             if idem_key:
                 keys.append(self.key(match_id, f"idem:{idem_key}"))
-                return self._append_idem(keys=keys, args=[*args, idem_value], client=client)
+                return self._append_idem(keys=keys, args=[*args, IDEMPOTENCY_TTL, idem_value], client=client)
             return self._append(keys=keys, args=args, client=client)
 
         owed = False
@@ -255,12 +268,12 @@ class EventStore:
     @staticmethod
     def _outcome(res: Any, single: bool) -> AppendOutcome:
         """The outcome of an append from its XADD's or script's reply."""
-        if single and isinstance(res, redis.ResponseError) and "equal or smaller" in str(res):
-            return AppendOutcome("conflict")
         if isinstance(res, Exception):
             raise res
         if single:
-            return AppendOutcome("missing") if res is None else AppendOutcome("ok")
+            if res not in ("ok", "conflict", "missing"):
+                raise StoreError(f"unexpected answer from the append script: {res!r}")
+            return AppendOutcome(res)
         if res[0] == "dup":
             return AppendOutcome("duplicate", stored=res[1])
         if res[0] != "ok":

@@ -32,13 +32,17 @@ from replays.store import StoreError
 from replays.hashing import GENESIS, utc_now
 
 from .game_data import GameDataStore
-from .errors import BadRequest, Busy, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+from .errors import BadRequest, Busy, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict, StoreWentBack
 from .gate import check_value
 from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 
 log = logging.getLogger("kroniek.matches")
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
+#: What ``MatchService._refresh`` found: the cache was the store's head, was
+#: behind it (now advanced), or was ahead of or beside it (the store went back
+#: in time; now re-read from the store).
+SAME, BEHIND, WENT_BACK = 0, 1, 2
 #: The bytes of a simulated match's server secret (``engine.match.make_setup``): 256 bits.
 SECRET_BYTES = 32
 
@@ -83,6 +87,10 @@ class Appended(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._render())
+
+
+class _Rewritten(Exception):
+    """The store's events after a cached head do not follow on from it."""
 
 
 @dataclass
@@ -266,7 +274,9 @@ class MatchService:
                 ms = entry.ms
                 if expected_seq is not None and expected_seq != ms.seq:
                     if expected_seq > ms.seq and not fresh:
-                        fresh = self._refresh(match_id, entry) or True
+                        if self._refresh(match_id, entry) == WENT_BACK:
+                            raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
+                        fresh = True
                         continue
                     raise SeqConflict(expected_seq, ms.seq)
                 type = M.canonical_type(ms.game, type)  # a Dutch alias is logged as its event type
@@ -281,9 +291,13 @@ class MatchService:
                 except KroniekError:
                     # An error against a cached state counts only once we know
                     # the cache was the latest state.
-                    if not fresh and self._refresh(match_id, entry):
-                        fresh = True
-                        continue
+                    if not fresh:
+                        found = self._refresh(match_id, entry)
+                        if found == WENT_BACK:
+                            raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq) from None
+                        if found:
+                            fresh = True
+                            continue
                     prior = self._prior_answer(match_id, idempotency_key, fingerprint)
                     if prior is not None:
                         return prior
@@ -323,7 +337,9 @@ class MatchService:
                 prior = self._prior_answer(match_id, idempotency_key, fingerprint)
                 if prior is not None:
                     return prior
-                self._refresh(match_id, entry)
+                if self._refresh(match_id, entry) == WENT_BACK:
+                    # The move was made against events the store lost: never write it elsewhere.
+                    raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
                 fresh = True
             raise Busy("too many concurrent writers on this match; try again")
 
@@ -406,11 +422,18 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log does not reach seq {to}", seq=(ms.seq if ms else 0) + 1)
         return ms
 
-    def _advance(self, match_id: str, ms: M.MatchState, to: int) -> M.MatchState:
+    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None) -> M.MatchState:
+        """``ms`` brought to seq ``to`` with the stored events after it.
+        ``follows``: the hash of ``ms``'s head; if the first event read does
+        not follow on from it, raises ``_Rewritten`` (the store no longer
+        holds the head ``ms`` was computed from)."""
         if to <= ms.seq:
             return ms
+        events = self.store.events(match_id, ms.seq + 1, to)
+        if follows is not None and events and events[0].get("prev_hash") != follows:
+            raise _Rewritten()
         try:
-            for _, _, ms in self._steps(match_id, self.store.events(match_id, ms.seq + 1, to), ms):
+            for _, _, ms in self._steps(match_id, events, ms):
                 pass
         except M.HistoryElided:
             return self._replay_all(match_id, to)
@@ -418,20 +441,29 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
 
-    def _refresh(self, match_id: str, entry: _Cached) -> bool:
-        """Bring the cached state up to the stored head; True if it was behind."""
+    def _refresh(self, match_id: str, entry: _Cached) -> int:
+        """Bring the cached state to the stored head. ``SAME`` (0) if it was
+        the head; ``BEHIND`` if the store had more events (read now);
+        ``WENT_BACK`` if the store no longer holds the cached head (it is
+        behind it, or holds other events up to or beyond its seq: Redis
+        lost writes), and the state is read from the store again."""
         head = self.store.head_seq(match_id)
         if head is None:
             raise NotFound(f"no match {match_id!r}")
         seq, head_hash = head
         if seq == entry.ms.seq and head_hash == entry.head_hash:
-            return False
-        if seq > entry.ms.seq:
-            entry.ms = self._advance(match_id, entry.ms, seq)
-        else:
+            return SAME
+        found = BEHIND if seq > entry.ms.seq else WENT_BACK
+        if found == BEHIND:
+            try:
+                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash)
+            except _Rewritten:
+                found = WENT_BACK
+        if found == WENT_BACK:
+            log.warning("match %s: the store went back from seq %d to %d; re-read", match_id, entry.ms.seq, seq)
             entry.ms = self._load(match_id, seq)
         entry.head_hash = head_hash
-        return True
+        return found
 
     def current(self, match_id: str) -> M.MatchState:
         entry = self._entry(match_id)

@@ -277,8 +277,9 @@ def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, stor
 
 def test_an_append_after_redis_forgot_its_scripts_loads_them_again(svc, store, redis_client):
     """A server that does not know the store's scripts (restarted, SCRIPT
-    FLUSH): a move needs none, and an append with an Idempotency-Key gets its
-    script loaded again; each is written once, with its mark."""
+    FLUSH): a move sends its script whole once, and an append with an
+    Idempotency-Key gets its script loaded again; each is written once,
+    with its mark."""
     mid = new(svc)
     store.take_owed("validation", mid)
     redis_client.script_flush()
@@ -346,10 +347,10 @@ def test_an_append_on_a_connection_redis_dropped_is_written_once(svc, store, red
     pipelines = _recording_pipelines(redis_client, monkeypatch)
     store.take_owed("validation", mid)
     svc.append(mid, "roll", None, {"value": 4})
-    assert pipelines == [["XADD", "ZADD"]]
+    assert pipelines == [["EVALSHA", "ZADD"]]
     assert mid in store.overdue("validation", time.time() + 1)
     svc.append(mid, "add", 1, {"n": 2})
-    assert pipelines == [["XADD", "ZADD"]]  # the next one on the own connection again
+    assert pipelines == [["EVALSHA", "ZADD"]]  # the next one on the own connection again
     monkeypatch.undo()
     assert [e["seq"] for e in store.events(mid)] == [1, 2, 3, 4]
     assert _own_connection_id(store) is not None  # connected again
@@ -383,7 +384,7 @@ def test_a_client_with_one_connection_for_all_sends_the_move_itself(redis_client
     svc = MatchService(store)
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 1})
-    assert ["XADD", "ZADD"] in pipelines and not store.send.direct
+    assert ["EVALSHA", "ZADD"] in pipelines and not store.send.direct
     assert [e["seq"] for e in store.events(mid)] == [1, 2]
     event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", GENESIS)
     assert store.append(mid, [event], owe="validation").status == "conflict"
