@@ -10,7 +10,10 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       status, result (the latest seq and hash are the stream's
                       last entry; Redis keeps the stream's last-generated id
                       even when entries are deleted, which the audit uses)
-- ``P:{m:ID}:idem:K`` the first response to Idempotency-Key K (48 h)
+- ``P:{m:ID}:idem:K`` what a retry with Idempotency-Key K needs to get the
+                      first answer again: the request's fingerprint, the
+                      seqs it appended and the last one's hash (a JSON list,
+                      about 150 bytes; ``IDEMPOTENCY_TTL``)
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
@@ -38,7 +41,11 @@ from . import lua
 from .connection import OwnConnection
 from .hashing import canonical
 
-IDEMPOTENCY_TTL = 48 * 3600  # seconds an idempotency record is kept (lua.APPEND_IDEMPOTENT sets it)
+#: Seconds an idempotency record is kept (written with the append by
+#: lua.APPEND_IDEMPOTENT; fixed, so records never pile up): a client retries
+#: a request whose answer it lost within minutes, and two days cover a phone
+#: that was offline over a weekend night.
+IDEMPOTENCY_TTL = 48 * 3600
 CHUNK = 1000
 
 

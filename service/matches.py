@@ -56,10 +56,16 @@ def new_secret() -> str:
 class Appended(Mapping[str, Any]):
     """The answer to an append. Its public view of the new state is rendered
     when first read (by the HTTP layer), not on the service's hot path, and
-    ``json()`` encodes it once, straight to the bytes the HTTP answer sends."""
+    ``json()`` encodes it once, straight to the bytes the HTTP answer sends.
 
-    def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState) -> None:
-        self._match_id, self._events, self._after = match_id, events, after
+    ``replay``: the answer rebuilt for a retry with the same Idempotency-Key
+    (from the stored events and the state after them): the same fields in the
+    same order with the same values, so the same bytes, and then
+    ``"idempotent_replay": true``."""
+
+    def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState,
+                 replay: bool = False) -> None:
+        self._match_id, self._events, self._after, self._replay = match_id, events, after, replay
         self._dict: dict[str, Any] | None = None
 
     def json(self) -> bytes:
@@ -77,6 +83,8 @@ class Appended(Mapping[str, Any]):
                 "status": self._after.status,
                 "state": self._after.view(None),
             }
+            if self._replay:
+                self._dict["idempotent_replay"] = True
         return self._dict
 
     def __getitem__(self, key: str) -> Any:
@@ -87,6 +95,13 @@ class Appended(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._render())
+
+
+def idempotency_record(fingerprint: str, events: list[dict[str, Any]]) -> str:
+    """What an Idempotency-Key keeps (``store.IDEMPOTENCY_TTL``): the request's
+    fingerprint, the first and last seq it appended and the last one's hash,
+    about 150 bytes; the answer is rebuilt from the log when a retry comes."""
+    return canonical([fingerprint, events[0]["seq"], events[-1]["seq"], events[-1]["hash"]])
 
 
 class _Rewritten(Exception):
@@ -312,7 +327,7 @@ class MatchService:
                     events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
                 last = events[-1]
                 response = Appended(match_id, events, after)
-                idem_value = canonical({"fingerprint": fingerprint, "response": dict(response)}) if fingerprint else ""
+                idem_value = idempotency_record(fingerprint, events) if fingerprint else ""
                 changed = after.status != ms.status
                 outcome = self.store.append(
                     match_id,
@@ -331,7 +346,7 @@ class MatchService:
                         self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
                     return response
                 if outcome.status == "duplicate":
-                    return self._replayed(outcome.stored, fingerprint)
+                    return self._replayed(match_id, outcome.stored, fingerprint)
                 if outcome.status == "missing":
                     raise NotFound(f"no match {match_id!r}")
                 prior = self._prior_answer(match_id, idempotency_key, fingerprint)
@@ -343,20 +358,40 @@ class MatchService:
                 fresh = True
             raise Busy("too many concurrent writers on this match; try again")
 
-    def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> dict[str, Any] | None:
+    def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> Any:
         """The first answer to this Idempotency-Key, if a request with it got in
         (possibly this very request, retried, racing itself): it stands,
         whatever the state is now."""
         if key is None:
             return None
         stored = self.store.idempotent_response(match_id, key)
-        return None if stored is None else self._replayed(stored, fingerprint)
+        return None if stored is None else self._replayed(match_id, stored, fingerprint)
 
-    def _replayed(self, stored: str, fingerprint: str | None) -> dict[str, Any]:
+    def _replayed(self, match_id: str, stored: str, fingerprint: str | None) -> Any:
+        """The first answer again, rebuilt from the idempotency record: the
+        events it appended, read from the log, and the state after them (the
+        cached one if it is still that head, else loaded as ``state?at``
+        loads it). Called with the match's cache entry's lock held or not,
+        so it takes no lock."""
         value = json.loads(stored)
-        if value["fingerprint"] != fingerprint:
+        if isinstance(value, dict):  # a record written before answers were rebuilt: the whole answer
+            if value["fingerprint"] != fingerprint:
+                raise IdempotencyMismatch()
+            return {**value["response"], "idempotent_replay": True}
+        recorded, first, latest, last_hash = value
+        if recorded != fingerprint:
             raise IdempotencyMismatch()
-        return {**value["response"], "idempotent_replay": True}
+        events = self.store.events(match_id, first, latest)
+        if len(events) != latest - first + 1 or events[-1]["hash"] != last_hash:
+            raise CorruptLog(f"match {match_id}: the log no longer holds the events seq {first}–{latest} an "
+                             "Idempotency-Key recorded", seq=first)
+        with self._cache_lock:
+            entry = self._cache.get(match_id)
+        if entry is not None and entry.ms.seq == latest and entry.head_hash == last_hash:
+            after = entry.ms
+        else:
+            after = self._load(match_id, latest)
+        return Appended(match_id, events, after, replay=True)
 
     # -- loading ------------------------------------------------------------
     def _remember(self, match_id: str, entry: _Cached) -> None:

@@ -396,3 +396,42 @@ def _own_connection_id(store):
     conn = store.send._local.conn
     conn.send_command("CLIENT", "ID")
     return conn.read_response()
+
+
+def test_an_idempotency_record_keeps_little_and_a_retry_gets_the_same_bytes(svc, store, redis_client):
+    """A record keeps the fingerprint, the seqs and the last hash (not the
+    answer, whose state view can be kilobytes), expires within
+    IDEMPOTENCY_TTL, and a retry's answer, rebuilt from the log, is the first
+    answer's bytes with ``"idempotent_replay": true`` added at the end, even
+    after more moves and from another process with a cold cache."""
+    from replays.store import IDEMPOTENCY_TTL
+    from service.matches import MatchService
+
+    mid = new(svc)
+    first = svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes")
+    first_bytes = first.json()
+    key = store.key(mid, "idem:k-bytes")
+    record = redis_client.get(key)
+    assert len(record) < 200 and "state" not in record and first["hash"] in record
+    assert 0 < redis_client.ttl(key) <= IDEMPOTENCY_TTL
+    expected = first_bytes[:-1] + b',"idempotent_replay":true}'
+    assert svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    svc.append(mid, "roll", None, {"value": 3})  # the match moves on
+    assert svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    cold = MatchService(store)
+    assert cold.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    with pytest.raises(IdempotencyMismatch):
+        cold.append(mid, "add", 0, {"n": 3}, idempotency_key="k-bytes")
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_a_simulated_moves_idempotent_retry_gets_the_same_bytes(svc, store):
+    """A move with the chance outcomes the server drew for it: the rebuilt
+    answer lists every event appended, as the first did."""
+    from service.matches import MatchService
+
+    mid = svc.create_match("toy", ["Ann", "Bob"], mode="simulated", seed=7)["id"]
+    first = svc.append(mid, "add", 0, {"n": 1}, idempotency_key="sim")
+    assert len(first["appended"]) == 2  # the move and its roll
+    again = MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="sim")
+    assert again.json() == first.json()[:-1] + b',"idempotent_replay":true}'
