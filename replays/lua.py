@@ -102,3 +102,38 @@ redis.call('DEL', KEYS[2])
 """ + HSET_PAIRS.format(key="KEYS[2]", first=3) + """
 return 1
 """
+
+# KEYS: snap
+# ARGV: seq, snapshot, keep_last, keep_every
+# Writes the snapshot at seq (replacing one there: a stream that went back in
+# time gets new events, and so new states, at a seq it held before), then
+# keeps the newest ``keep_last`` and those at a multiple of ``keep_every``.
+SAVE_SNAPSHOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+""" + """local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local keep_last, every = tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 1, #all / 2 - keep_last do
+  if tonumber(all[2 * i]) % every ~= 0 then redis.call('ZREM', KEYS[1], all[2 * i - 1]) end
+end
+return 1
+"""
+
+# KEYS: snap, log, head
+# ARGV: verdict seq, keep_every
+# A finished match whose verdict covers its whole log keeps only the
+# snapshots at a multiple of ``keep_every``. Returns how many it removed.
+PRUNE_FINISHED_SNAPSHOTS = """
+if redis.call('HGET', KEYS[3], 'status') ~= 'finished' then return 0 end
+local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+if not top or top[1] ~= string.format('%d-0', tonumber(ARGV[1])) then return 0 end
+local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local every, removed = tonumber(ARGV[2]), 0
+for i = 1, #all / 2 do
+  if tonumber(all[2 * i]) % every ~= 0 then
+    redis.call('ZREM', KEYS[1], all[2 * i - 1])
+    removed = removed + 1
+  end
+end
+return removed
+"""

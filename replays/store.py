@@ -14,7 +14,11 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       first answer again: the request's fingerprint, the
                       seqs it appended and the last one's hash (a JSON list,
                       about 150 bytes; ``IDEMPOTENCY_TTL``)
-- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
+- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache):
+                      ``z1:<head hash>:<base64 of zlib of the JSON>``; a live
+                      match keeps its newest ``SNAPSHOT_KEEP_LAST`` and those
+                      at a multiple of ``SNAPSHOT_KEEP_EVERY``, a finished
+                      one with its final verdict only the latter
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
 - ``P:{m:ID}:analysis`` / ``P:{m:ID}:deep`` / ``P:{m:ID}:analysing``  the
@@ -28,8 +32,10 @@ a league's stream is laid out the same way under ``{l:ID}``):
 
 from __future__ import annotations
 
+import base64
 import json
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -47,6 +53,12 @@ from .hashing import canonical
 #: that was offline over a weekend night.
 IDEMPOTENCY_TTL = 48 * 3600
 CHUNK = 1000
+#: Snapshots a live match keeps: the newest few, and one per so many events
+#: (a finished match with its final verdict keeps only those).
+SNAPSHOT_KEEP_LAST = 2
+SNAPSHOT_KEEP_EVERY = 1024
+#: The prefix of a snapshot member: its format (zlib-compressed JSON, in base64).
+_SNAP_FORMAT = "z1"
 
 
 class StoreError(RuntimeError):
@@ -114,6 +126,8 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
+        self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
+        self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
         #: the one-move append's commands, sent on the thread's own connection (see replays.connection)
@@ -290,10 +304,24 @@ class EventStore:
     def set_summary(self, match_id: str, status: str, result: str) -> None:
         self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
 
-    def save_snapshot(self, match_id: str, seq: int, blob: str) -> None:
+    def save_snapshot(self, match_id: str, seq: int, head_hash: str, state: dict[str, Any]) -> None:
         """Snapshots are a cache derived from the log: written apart from the
-        append, and never trusted by the worker or the audit."""
-        self.r.zadd(self.key(match_id, "snap"), {blob: seq})
+        append, never trusted by the worker or the audit, and read only if
+        the log still holds the head they were taken at (``head_hash``). The
+        JSON is compressed (a state and its undo history repeat themselves:
+        a Catan snapshot of 75 KB keeps about 3 KB) and the set is pruned
+        as it is written (``lua.SAVE_SNAPSHOT``)."""
+        packed = base64.b64encode(zlib.compress(orjson.dumps(state), 6)).decode("ascii")
+        self._save_snapshot(keys=[self.key(match_id, "snap")],
+                            args=[seq, f"{_SNAP_FORMAT}:{head_hash}:{packed}", SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
+
+    def prune_finished_snapshots(self, match_id: str, verdict_seq: int) -> int:
+        """A finished match whose verdict (for ``verdict_seq``) covers its
+        whole log keeps only its snapshots at a multiple of
+        ``SNAPSHOT_KEEP_EVERY``; how many were removed."""
+        return int(self._prune_snapshots(keys=[self.key(match_id, "snap"), self.key(match_id, "log"),
+                                               self.key(match_id, "head")],
+                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY]))
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
@@ -334,12 +362,19 @@ class EventStore:
     def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
         return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
 
-    def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, dict[str, Any]] | None:
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, str, dict[str, Any]] | None:
+        """The nearest snapshot at or before ``seq``: its seq, the hash of the
+        head it was taken at (the caller checks the log still has it) and
+        the state. A member of an older format is not read (None)."""
         found = self.r.zrevrangebyscore(self.key(match_id, "snap"), seq, "-inf", start=0, num=1, withscores=True)
         if not found:
             return None
-        blob, score = found[0]
-        return int(score), json.loads(blob)
+        member, score = found[0]
+        form, _, rest = member.partition(":")
+        if form != _SNAP_FORMAT:
+            return None
+        head_hash, _, packed = rest.partition(":")
+        return int(score), head_hash, orjson.loads(zlib.decompress(base64.b64decode(packed)))
 
     def id_pages(self, size: int = 500) -> Iterator[list[str]]:
         """Every id in the index, oldest first, a page at a time (for sweeps)."""
@@ -356,16 +391,21 @@ class EventStore:
 
     # -- validation bookkeeping (the worker's) -----------------------------
     def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
-        """Store a verdict unless a newer one (for a longer log) is already there."""
+        """Store a verdict unless a newer one (for a longer log) is already there.
+        A verdict for the whole log of a finished match prunes its snapshots
+        (``prune_finished_snapshots``)."""
         flat: list[Any] = []
         for seq, notes in annotations.items():
             flat += [str(seq), canonical(notes)]
-        return bool(
+        saved = bool(
             self._save_verdict(
                 keys=[self.key(match_id, "verdict"), self.key(match_id, "auto")],
                 args=[verdict["seq"], canonical(verdict), *flat],
             )
         )
+        if saved and self.kind == "m":
+            self.prune_finished_snapshots(match_id, verdict["seq"])  # a final verdict: the match's states are done
+        return saved
 
     def verdict(self, match_id: str) -> dict[str, Any] | None:
         raw = self.r.get(self.key(match_id, "verdict"))

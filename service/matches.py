@@ -6,8 +6,8 @@ still the one that state was computed from (seq and hash). If another process
 got there first, we read what it wrote, validate again and retry, so no move
 is ever validated against a stale state, and a move costs one round trip.
 States are cached per match and snapshotted into Redis every
-``snapshot_every`` events, so neither an append nor ``state?at=N`` replays
-the whole log.
+``snapshot_every`` events (a bounded set per match: ``replays.store``), so
+neither an append nor ``state?at=N`` replays a long log whole.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ class MatchService:
         store: EventStore,
         enqueue_validation: Callable[[str], None] | None = None,
         clock: Callable[[], str] = utc_now,
-        snapshot_every: int = 64,
+        snapshot_every: int = 256,
         cache_size: int = 2048,
         secret_source: Callable[[], str] = new_secret,
     ) -> None:
@@ -227,7 +227,7 @@ class MatchService:
         match_id = self._create(setup, events, imported.final, now, acl)
         # What follows the create is a cache (snapshots) and the annotations, which never touch the log.
         for seq, ms in imported.snapshots.items():
-            self.store.save_snapshot(match_id, seq, canonical(M.encode(ms)))
+            self.store.save_snapshot(match_id, seq, events[seq - 1]["hash"], M.encode(ms))
         notes = 0
         for seq, glyph, comment, _line, _col in imported.notes:
             self.store.add_note(match_id, {"seq": seq, "comment": comment, "glyph": glyph, "author": recorded_by,
@@ -343,7 +343,7 @@ class MatchService:
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
-                        self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
+                        self.store.save_snapshot(match_id, last["seq"], last["hash"], M.encode(after))
                     return response
                 if outcome.status == "duplicate":
                     return self._replayed(match_id, outcome.stored, fingerprint)
@@ -426,14 +426,19 @@ class MatchService:
         return first[0]["data"]
 
     def _load(self, match_id: str, at: int) -> M.MatchState:
-        """The match at seq ``at``: nearest snapshot, then the events after it."""
+        """The match at seq ``at``: nearest snapshot, then the events after it.
+        A snapshot counts only if the log still holds the head it was taken
+        at (its hash): one taken before the store went back in time is not."""
         setup = self._setup(match_id)
         snap = self.store.snapshot_at_or_before(match_id, at)
         if snap is not None:
-            ms = M.decode(setup, snap[1])
-        else:
-            ms = M.start(setup)
-        return self._advance(match_id, ms, at)
+            seq, head_hash, blob = snap
+            events = self.store.events(match_id, seq, at)
+            if events and events[0]["hash"] == head_hash:
+                ms = M.decode(setup, blob)
+                return self._through(match_id, ms, events[1:], at)
+            log.warning("match %s: the snapshot at seq %d is not of the stored log; replayed", match_id, seq)
+        return self._advance(match_id, M.start(setup), at)
 
     def _steps(self, match_id: str, events: list[dict[str, Any]], ms: M.MatchState | None = None):
         """``replay_steps`` over stored events: a log that no longer replays
@@ -467,6 +472,10 @@ class MatchService:
         events = self.store.events(match_id, ms.seq + 1, to)
         if follows is not None and events and events[0].get("prev_hash") != follows:
             raise _Rewritten()
+        return self._through(match_id, ms, events, to)
+
+    def _through(self, match_id: str, ms: M.MatchState, events: list[dict[str, Any]], to: int) -> M.MatchState:
+        """``ms`` with ``events`` (the stored ones after it, up to ``to``) applied."""
         try:
             for _, _, ms in self._steps(match_id, events, ms):
                 pass

@@ -435,3 +435,77 @@ def test_a_simulated_moves_idempotent_retry_gets_the_same_bytes(svc, store):
     assert len(first["appended"]) == 2  # the move and its roll
     again = MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="sim")
     assert again.json() == first.json()[:-1] + b',"idempotent_replay":true}'
+
+
+def _play_to_the_end(svc, mid):
+    """Add 1 and roll 1 until the toy game ends (total 20): 21 events."""
+    while svc.current(mid).result is None:
+        _play_step(svc, mid)
+
+
+def _snapshot_seqs(store, mid):
+    return [int(score) for _, score in store.r.zrange(store.key(mid, "snap"), 0, -1, withscores=True)]
+
+
+def test_snapshots_are_bounded_and_pruned_when_the_verdict_is_final(svc, store, monkeypatch):
+    """A live match keeps its newest SNAPSHOT_KEEP_LAST snapshots and those at
+    a multiple of SNAPSHOT_KEEP_EVERY; once finished and validated to its
+    last event, only the latter. Every state still reads as a full replay."""
+    import replays.store as S
+    from engine import match as M
+    from workers.jobs import validate_log
+
+    monkeypatch.setattr(S, "SNAPSHOT_KEEP_EVERY", 8)
+    mid = new(svc)
+    for _ in range(8):  # seq 9: snapshots were written at 4 and 8
+        _play_step(svc, mid)
+    assert _snapshot_seqs(store, mid) == [4, 8]
+    _play_to_the_end(svc, mid)
+    final = svc.current(mid)
+    assert final.status == "finished" and final.seq == 21
+    assert _snapshot_seqs(store, mid) == [8, 16, 20]  # 12 went: neither newest nor a multiple of 8
+    snap = store.r.zrange(store.key(mid, "snap"), -1, -1)[0]
+    assert snap.startswith("z1:") and len(snap) < 1000
+    validate_log(store, mid)
+    assert _snapshot_seqs(store, mid) == [8, 16]
+    full = {ms.seq: ms for _, _, ms in M.replay_steps(store.events(mid))}
+    fresh = MatchService(store, snapshot_every=4)
+    assert fresh.current(mid).state == final.state
+    for at in range(1, 22):
+        assert fresh.state_at(mid, at).state == full[at].state
+
+
+def _play_step(svc, mid):
+    ms = svc.current(mid)
+    if ms.state[0].rolling:
+        svc.append(mid, "roll", None, {"value": 1})
+    else:
+        svc.append(mid, "add", ms.game.actors(ms.state)[0], {"n": 1})
+
+
+def test_a_verdict_for_part_of_the_log_or_a_live_match_prunes_nothing(svc, store):
+    mid = new(svc)
+    for _ in range(9):
+        _play_step(svc, mid)
+    store.save_verdict(mid, {"status": "valid", "seq": 10}, {})  # live: the match is not finished
+    assert _snapshot_seqs(store, mid) == [4, 8]
+    _play_to_the_end(svc, mid)
+    store.save_verdict(mid, {"status": "valid", "seq": 20}, {})  # finished, but the verdict misses seq 21
+    assert _snapshot_seqs(store, mid) == [16, 20]
+
+
+def test_a_snapshot_of_a_head_the_log_no_longer_holds_is_not_read(svc, store):
+    """A snapshot taken before the store went back in time names a head the
+    log does not hold: loading ignores it and replays, and a new snapshot at
+    the same seq replaces it."""
+    from engine import match as M
+
+    mid = new(svc)
+    for _ in range(4):
+        _play_step(svc, mid)
+    assert _snapshot_seqs(store, mid) == [4]
+    wrong = M.encode(svc.state_at(mid, 3))
+    store.save_snapshot(mid, 4, "f" * 64, {**wrong, "seq": 4})  # another head's state, as after a rollback
+    assert _snapshot_seqs(store, mid) == [4]
+    fresh = MatchService(store, snapshot_every=4)
+    assert fresh.current(mid).state == svc.current(mid).state and fresh.state_at(mid, 4).state == svc.state_at(mid, 4).state
