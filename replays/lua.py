@@ -24,25 +24,42 @@ def _head_check(prev_seq: str, prev_hash: str, missing: str, conflict: str) -> s
     ])
 
 
+#: Lua: XADD of an event whose seq follows the stream's last entry; Redis
+#: refuses its id only if entries after that one were deleted (the stream's
+#: last-generated id is above it): then return ``deleted``, nothing written;
+#: any other error is the script's.
+def _xadd(seq: str, text: str, hash_: str, deleted: str) -> str:
+    return "\n".join([
+        f"local added = redis.pcall('XADD', KEYS[1], {seq} .. '-0', 'event', {text}, 'hash', {hash_})",
+        "if type(added) == 'table' and added.err then",
+        f"  if string.find(added.err, 'equal or smaller', 1, true) then return {deleted} end",
+        "  return added",
+        "end",
+    ])
+
+
 # KEYS: log
 # ARGV: seq, event text, hash, prev_hash
-# Returns 'ok' | 'conflict' | 'missing' (one move: its answer is one word)
-APPEND_ONE = _head_check("tonumber(ARGV[1]) - 1", "ARGV[4]", "'missing'", "'conflict'") + """
-redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'event', ARGV[2], 'hash', ARGV[3])
-return 'ok'
-"""
+# Returns 'ok' | 'conflict' | 'missing' | 'deleted' (one move: its answer is one word)
+APPEND_ONE = "\n".join([
+    _head_check("tonumber(ARGV[1]) - 1", "ARGV[4]", "'missing'", "'conflict'"),
+    _xadd("ARGV[1]", "ARGV[2]", "ARGV[3]", "'deleted'"),
+    "return 'ok'",
+])
 
 # KEYS: log[, idem]
 # ARGV: n_events, prev_hash, then seq, event text, hash per event[, then the idempotency record]
-# Returns {'ok'} | {'conflict'} | {'missing'} | {'dup', stored idempotency record}
+# Returns {'ok'} | {'conflict'} | {'missing'} | {'deleted'} | {'dup', stored idempotency record}
+# (only the first XADD can be refused: the ids ascend)
 _APPEND = "\n".join([
     "IDEM_CHECK",
     _head_check("tonumber(ARGV[3]) - 1", "ARGV[2]", "{'missing'}", "{'conflict'}"),
     """local n = tonumber(ARGV[1])
 local b = 3
-for i = 1, n do
-  redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
+""" + _xadd("ARGV[3]", "ARGV[4]", "ARGV[5]", "{'deleted'}") + """
+for i = 2, n do
   b = b + 3
+  redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
 end
 IDEM_STORE
 return {'ok'}

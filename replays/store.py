@@ -85,7 +85,7 @@ def check_client(client: Any) -> None:
 
 @dataclass(frozen=True)
 class AppendOutcome:
-    status: str  # ok | conflict | duplicate | missing
+    status: str  # ok | conflict | duplicate | missing | deleted (entries past the head were deleted)
     stored: str | None = None
     owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
 
@@ -93,6 +93,7 @@ class AppendOutcome:
 #: the outcomes of the one-command append, made once (they are frozen)
 _ONE_OWED = {(status, owed): AppendOutcome(status, owed=owed) for status in ("ok", "conflict") for owed in (False, True)}
 _MISSING = AppendOutcome("missing")
+_DELETED_OWED = {owed: AppendOutcome("deleted", owed=owed) for owed in (False, True)}
 
 
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
@@ -244,6 +245,8 @@ class EventStore:
             if added == "missing":
                 return _MISSING
             raise added
+        if added == "deleted":
+            return _DELETED_OWED[new_mark]
         if added not in ("ok", "conflict"):
             raise StoreError(f"unexpected answer from the append script: {added!r}")
         return _ONE_OWED[added, new_mark]
@@ -292,7 +295,7 @@ class EventStore:
         if isinstance(res, Exception):
             raise res
         if single:
-            if res not in ("ok", "conflict", "missing"):
+            if res not in ("ok", "conflict", "missing", "deleted"):
                 raise StoreError(f"unexpected answer from the append script: {res!r}")
             return AppendOutcome(res)
         if res[0] == "dup":

@@ -349,6 +349,9 @@ class MatchService:
                     return self._replayed(match_id, outcome.stored, fingerprint)
                 if outcome.status == "missing":
                     raise NotFound(f"no match {match_id!r}")
+                if outcome.status == "deleted":
+                    raise CorruptLog(f"match {match_id}: events after seq {ms.seq} were deleted from its stream "
+                                     "(the audit names them); nothing can be appended", seq=ms.seq + 1)
                 prior = self._prior_answer(match_id, idempotency_key, fingerprint)
                 if prior is not None:
                     return prior

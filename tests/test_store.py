@@ -509,3 +509,20 @@ def test_a_snapshot_of_a_head_the_log_no_longer_holds_is_not_read(svc, store):
     assert _snapshot_seqs(store, mid) == [4]
     fresh = MatchService(store, snapshot_every=4)
     assert fresh.current(mid).state == svc.current(mid).state and fresh.state_at(mid, 4).state == svc.state_at(mid, 4).state
+
+
+def test_an_append_after_the_streams_last_entry_was_deleted_is_refused_plainly(svc, store, redis_client):
+    """Entries deleted past the head (XDEL: someone changed the stream) leave
+    Redis' last-generated id above it, so the next id is refused: the append
+    says so (409 corrupt_log) and writes nothing, with or without a key."""
+    from service.errors import CorruptLog
+
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    redis_client.xdel(store.key(mid, "log"), "2-0")
+    store.take_owed("validation", mid)
+    with pytest.raises(CorruptLog, match="deleted"):
+        MatchService(store).append(mid, "add", 0, {"n": 1})
+    with pytest.raises(CorruptLog, match="deleted"):
+        MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="after-xdel")
+    assert [e["seq"] for e in store.events(mid)] == [1]
