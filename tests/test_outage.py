@@ -190,7 +190,7 @@ def _serve(redis_socket, prefix):
         _time.sleep(0.2)
 
 
-@pytest.mark.slow(6)
+@pytest.mark.slow(4)
 def test_a_store_that_went_back_in_time_gets_no_hole(own_redis):
     """Redis loses its last writes (restarted from an append-only file copied
     before them, as ``appendfsync everysec`` allows after a crash) while the
