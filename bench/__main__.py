@@ -12,6 +12,9 @@
     with the server's and Redis' CPU per request and the load average
     (bench/http_appends.py; ``python -m bench.http_appends`` runs it alone;
     ``python -m bench.append_profile`` shows where an append's CPU goes)
+(e) Redis bytes per event by kind of key, live and after the verdicts, and
+    the RAM for a million matches of 100 events     goal ≤ 600 B live
+    (bench/bytes_per_event.py)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
 directory. Nothing here asserts a time; it prints what it measured.
@@ -107,7 +110,7 @@ def main() -> None:
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
-                "catan": "bench.catan", "troje": "bench.troje"}
+                "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -1,40 +1,76 @@
-"""Server-side scripts, for the appends that must write more than one thing
-atomically: a move with the chance outcomes the server drew for it, and a
-request with an Idempotency-Key. A plain single move needs no script: its
-XADD with the explicit id ``<seq>-0`` is itself the compare-and-set (see
-``EventStore.append``), sent with the ZADD of its owed mark in one round
-trip. Each script touches only keys of one match (one hash slot, so Redis
-Cluster runs them too) and costs one round trip.
+"""Server-side scripts: every append checks the stream's head and writes in
+one atomic step. A stream may go back in time (Redis restarted from an
+append-only file that lost its last writes, as ``appendfsync everysec``
+allows after a crash), so an explicit entry id alone is not enough: Redis
+refuses an id at or below the stream's last one, but takes ``5-0`` after
+``2-0`` and leaves a hole. Each append script therefore checks, before its
+XADD, that the stream's last entry is exactly the event the new one follows:
+its id is ``<first seq - 1>-0`` and its hash is the new event's
+``prev_hash``. Each script touches only keys of one match (one hash slot,
+so Redis Cluster runs them too) and costs one round trip.
 """
+
+def _head_check(prev_seq: str, prev_hash: str, missing: str, conflict: str) -> str:
+    """Lua: return ``conflict`` unless the stream KEYS[1]'s last entry is seq
+    ``prev_seq`` with hash ``prev_hash`` (Lua expressions); ``missing`` if
+    there is no such stream. The hash is read by its field's name."""
+    return "\n".join([
+        "local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]",
+        f"if not top then return {missing} end",
+        f"if top[1] ~= string.format('%d-0', {prev_seq}) then return {conflict} end",
+        "local f, h = top[2], nil",
+        "for i = 1, #f, 2 do if f[i] == 'hash' then h = f[i + 1] end end",
+        f"if h ~= {prev_hash} then return {conflict} end",
+    ])
+
+
+#: Lua: XADD of an event whose seq follows the stream's last entry; Redis
+#: refuses its id only if entries after that one were deleted (the stream's
+#: last-generated id is above it): then return ``deleted``, nothing written;
+#: any other error is the script's.
+def _xadd(seq: str, text: str, hash_: str, deleted: str) -> str:
+    return "\n".join([
+        f"local added = redis.pcall('XADD', KEYS[1], {seq} .. '-0', 'event', {text}, 'hash', {hash_})",
+        "if type(added) == 'table' and added.err then",
+        f"  if string.find(added.err, 'equal or smaller', 1, true) then return {deleted} end",
+        "  return added",
+        "end",
+    ])
+
+
+# KEYS: log
+# ARGV: seq, event text, hash, prev_hash
+# Returns 'ok' | 'conflict' | 'missing' | 'deleted' (one move: its answer is one word)
+APPEND_ONE = "\n".join([
+    _head_check("tonumber(ARGV[1]) - 1", "ARGV[4]", "'missing'", "'conflict'"),
+    _xadd("ARGV[1]", "ARGV[2]", "ARGV[3]", "'deleted'"),
+    "return 'ok'",
+])
 
 # KEYS: log[, idem]
-# ARGV: n_events, then seq, event text, hash per event[, then the idempotency record]
-# Returns {'ok'} | {'conflict'} | {'missing'} | {'dup', stored idempotency record}
-_APPEND = """
-{idem_check}
-if redis.call('EXISTS', KEYS[1]) == 0 then return {{'missing'}} end
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local first = tonumber(ARGV[2])
-if top[1] and tonumber(string.match(top[1][1], '^(%d+)')) ~= first - 1 then
-  return {{'conflict'}}
-end
-local n = tonumber(ARGV[1])
-local b = 2
-for i = 1, n do
-  redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
+# ARGV: n_events, prev_hash, then seq, event text, hash per event[, then the idempotency record]
+# Returns {'ok'} | {'conflict'} | {'missing'} | {'deleted'} | {'dup', stored idempotency record}
+# (only the first XADD can be refused: the ids ascend)
+_APPEND = "\n".join([
+    "IDEM_CHECK",
+    _head_check("tonumber(ARGV[3]) - 1", "ARGV[2]", "{'missing'}", "{'conflict'}"),
+    """local n = tonumber(ARGV[1])
+local b = 3
+""" + _xadd("ARGV[3]", "ARGV[4]", "ARGV[5]", "{'deleted'}") + """
+for i = 2, n do
   b = b + 3
+  redis.call('XADD', KEYS[1], ARGV[b] .. '-0', 'event', ARGV[b + 1], 'hash', ARGV[b + 2])
 end
-{idem_store}
-return {{'ok'}}
-"""
+IDEM_STORE
+return {'ok'}
+"""])
 
-APPEND = _APPEND.format(idem_check="", idem_store="")
+APPEND = _APPEND.replace("IDEM_CHECK", "").replace("IDEM_STORE", "")
 
-APPEND_IDEMPOTENT = _APPEND.format(
-    idem_check="""local prior = redis.call('GET', KEYS[2])
-if prior then return {'dup', prior} end""",
-    idem_store="""redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', 172800)""",
-)
+APPEND_IDEMPOTENT = _APPEND.replace(
+    "IDEM_CHECK", """local prior = redis.call('GET', KEYS[2])
+if prior then return {'dup', prior} end""").replace(
+    "IDEM_STORE", "redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
 
 # KEYS: head, log, acl
 # ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in
@@ -82,4 +118,39 @@ redis.call('SET', KEYS[1], ARGV[2])
 redis.call('DEL', KEYS[2])
 """ + HSET_PAIRS.format(key="KEYS[2]", first=3) + """
 return 1
+"""
+
+# KEYS: snap
+# ARGV: seq, snapshot, keep_last, keep_every
+# Writes the snapshot at seq (replacing one there: a stream that went back in
+# time gets new events, and so new states, at a seq it held before), then
+# keeps the newest ``keep_last`` and those at a multiple of ``keep_every``.
+SAVE_SNAPSHOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+""" + """local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local keep_last, every = tonumber(ARGV[3]), tonumber(ARGV[4])
+for i = 1, #all / 2 - keep_last do
+  if tonumber(all[2 * i]) % every ~= 0 then redis.call('ZREM', KEYS[1], all[2 * i - 1]) end
+end
+return 1
+"""
+
+# KEYS: snap, log, head
+# ARGV: verdict seq, keep_every
+# A finished match whose verdict covers its whole log keeps only the
+# snapshots at a multiple of ``keep_every``. Returns how many it removed.
+PRUNE_FINISHED_SNAPSHOTS = """
+if redis.call('HGET', KEYS[3], 'status') ~= 'finished' then return 0 end
+local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+if not top or top[1] ~= string.format('%d-0', tonumber(ARGV[1])) then return 0 end
+local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local every, removed = tonumber(ARGV[2]), 0
+for i = 1, #all / 2 do
+  if tonumber(all[2 * i]) % every ~= 0 then
+    redis.call('ZREM', KEYS[1], all[2 * i - 1])
+    removed = removed + 1
+  end
+end
+return removed
 """

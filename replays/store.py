@@ -10,8 +10,15 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       status, result (the latest seq and hash are the stream's
                       last entry; Redis keeps the stream's last-generated id
                       even when entries are deleted, which the audit uses)
-- ``P:{m:ID}:idem:K`` the first response to Idempotency-Key K (48 h)
-- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache)
+- ``P:{m:ID}:idem:K`` what a retry with Idempotency-Key K needs to get the
+                      first answer again: the request's fingerprint, the
+                      seqs it appended and the last one's hash (a JSON list,
+                      about 150 bytes; ``IDEMPOTENCY_TTL``)
+- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache):
+                      ``z1:<head hash>:<base64 of zlib of the JSON>``; a live
+                      match keeps its newest ``SNAPSHOT_KEEP_LAST`` and those
+                      at a multiple of ``SNAPSHOT_KEEP_EVERY``, a finished
+                      one with its final verdict only the latter
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
 - ``P:{m:ID}:analysis`` / ``P:{m:ID}:deep`` / ``P:{m:ID}:analysing``  the
@@ -25,8 +32,10 @@ a league's stream is laid out the same way under ``{l:ID}``):
 
 from __future__ import annotations
 
+import base64
 import json
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -38,8 +47,18 @@ from . import lua
 from .connection import OwnConnection
 from .hashing import canonical
 
-IDEMPOTENCY_TTL = 48 * 3600  # as written by lua.APPEND_IDEMPOTENT
+#: Seconds an idempotency record is kept (written with the append by
+#: lua.APPEND_IDEMPOTENT; fixed, so records never pile up): a client retries
+#: a request whose answer it lost within minutes, and two days cover a phone
+#: that was offline over a weekend night.
+IDEMPOTENCY_TTL = 48 * 3600
 CHUNK = 1000
+#: Snapshots a live match keeps: the newest few, and one per so many events
+#: (a finished match with its final verdict keeps only those).
+SNAPSHOT_KEEP_LAST = 2
+SNAPSHOT_KEEP_EVERY = 1024
+#: The prefix of a snapshot member: its format (zlib-compressed JSON, in base64).
+_SNAP_FORMAT = "z1"
 
 
 class StoreError(RuntimeError):
@@ -66,7 +85,7 @@ def check_client(client: Any) -> None:
 
 @dataclass(frozen=True)
 class AppendOutcome:
-    status: str  # ok | conflict | duplicate | missing
+    status: str  # ok | conflict | duplicate | missing | deleted (entries past the head were deleted)
     stored: str | None = None
     owed: bool = False  # append(owe=W) marked the stream owed W: the caller must queue a job
 
@@ -74,6 +93,7 @@ class AppendOutcome:
 #: the outcomes of the one-command append, made once (they are frozen)
 _ONE_OWED = {(status, owed): AppendOutcome(status, owed=owed) for status in ("ok", "conflict") for owed in (False, True)}
 _MISSING = AppendOutcome("missing")
+_DELETED_OWED = {owed: AppendOutcome("deleted", owed=owed) for owed in (False, True)}
 
 
 def _flatten(events: list[dict[str, Any]]) -> list[Any]:
@@ -102,10 +122,13 @@ class EventStore:
         self.r = client
         self.prefix = prefix
         self.kind = kind
+        self._append_one_script = client.register_script(lua.APPEND_ONE)
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
+        self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
+        self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
         #: the one-move append's commands, sent on the thread's own connection (see replays.connection)
@@ -164,15 +187,20 @@ class EventStore:
     ) -> AppendOutcome:
         """Append ``events`` (seqs following on the stream's last entry) or nothing.
 
-        One move is one plain ``XADD`` with the id ``<seq>-0``: Redis refuses
-        an id not above the stream's last one, so the XADD is itself the
-        compare-and-set, as cheap as an append can be (with ``owe``, on one
-        Redis, it is written with the mark's ZADD in one round trip on the
-        thread's own connection: ``_append_one``). Several events at once
-        (a move and the chance outcomes drawn for it), or an Idempotency-Key
-        to record with them, go through a script that checks the last seq
-        first. ``status``/``result``, when not empty, are then written to the
-        head for listings (a derived field; the worker rewrites it too).
+        Every append is one script that checks the stream's head and writes
+        in one atomic step: the last entry must be the event the first new
+        one follows (its seq, and its hash equal to the new event's
+        ``prev_hash``), else nothing is written (``conflict``). So an append
+        never writes past a hole, even when the stream went back in time (a
+        Redis restarted from an append-only file that lost its last writes),
+        and never onto a head other than the one its state was computed
+        from. One move is ``lua.APPEND_ONE`` (with ``owe``, on one Redis, sent
+        with the mark's ZADD in one round trip on the thread's own
+        connection: ``_append_one``); several events at once (a move and the
+        chance outcomes drawn for it), or an Idempotency-Key to record with
+        them, go through ``lua.APPEND``/``APPEND_IDEMPOTENT``.
+        ``status``/``result``, when not empty, are then written to the head
+        for listings (a derived field; the worker rewrites it too).
 
         ``owe``: mark the stream owed that work (``owe``) after the append,
         in the same round trip (on a Cluster, the next); ``owed`` in the
@@ -190,29 +218,38 @@ class EventStore:
         return outcome
 
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
-        """One event and the owed mark: its ``XADD`` and then ``ZADD NX`` of
-        the mark, written together on the thread's own connection
-        (``self.send``: one round trip, no script for Redis to run, and
-        neither the client's pipeline nor its pool). The mark is set
-        whatever the XADD's outcome (a refused append that set it must still
-        queue), except where the XADD wrote nothing for another reason than
-        a refused id: no such stream, or an error, which is raised; a mark
-        new there is taken back (nothing to validate)."""
+        """One event and the owed mark: the head-checking script
+        (``lua.APPEND_ONE``, by its SHA) and then ``ZADD NX`` of the mark,
+        written together on the thread's own connection (``self.send``: one
+        round trip, neither the client's pipeline nor its pool). A Redis
+        that does not know the script (restarted, or its scripts flushed)
+        gets it whole, once. The mark is set whatever the append's outcome
+        (a refused append that set it must still queue), except where the
+        append wrote nothing for another reason than the head: no such
+        stream, or an error, which is raised; a mark new there is taken
+        back (nothing to validate)."""
+        args = (1, self.key(match_id, "log"), event["seq"], event["text"], event["hash"], event["prev_hash"])
         added, marked = self.send(
-            ("XADD", self.key(match_id, "log"), "NOMKSTREAM", f"{event['seq']}-0", "event", event["text"],
-             "hash", event["hash"]),
+            ("EVALSHA", self._append_one_script.sha, *args),
             ("ZADD", self.owed_key(owe), "NX", time.time(), match_id),
         )
+        if isinstance(added, redis.exceptions.NoScriptError) or (
+                isinstance(added, redis.ResponseError) and str(added).startswith("NOSCRIPT")):
+            (added,) = self.send(("EVAL", lua.APPEND_ONE, *args))
         if isinstance(marked, Exception):
             raise marked
         new_mark = marked == 1
-        if added is None or (isinstance(added, Exception) and "equal or smaller" not in str(added)):
+        if added == "missing" or isinstance(added, Exception):
             if new_mark:
                 self.take_owed(owe, match_id)
-            if added is None:
+            if added == "missing":
                 return _MISSING
             raise added
-        return _ONE_OWED["conflict" if isinstance(added, Exception) else "ok", new_mark]
+        if added == "deleted":
+            return _DELETED_OWED[new_mark]
+        if added not in ("ok", "conflict"):
+            raise StoreError(f"unexpected answer from the append script: {added!r}")
+        return _ONE_OWED[added, new_mark]
 
     def _append_other(self, match_id: str, events: list[dict[str, Any]], single: bool, idem_key: str | None,
                       idem_value: str, owe: str | None) -> tuple[AppendOutcome, bool]:
@@ -221,15 +258,15 @@ class EventStore:
         the same pipeline; or on a Cluster, the mark after the append."""
 
         def issue(client: Any) -> Any:
+            keys = [self.key(match_id, "log")]
             if single:
                 event = events[0]
-                return client.xadd(self.key(match_id, "log"), {"event": event["text"], "hash": event["hash"]},
-                                   id=f"{event['seq']}-0", nomkstream=True)
-            keys = [self.key(match_id, "log")]
-            args = [len(events), *_flatten(events)]
+                return self._append_one_script(
+                    keys=keys, args=[event["seq"], event["text"], event["hash"], event["prev_hash"]], client=client)
+            args = [len(events), events[0]["prev_hash"], *_flatten(events)]
             if idem_key:
                 keys.append(self.key(match_id, f"idem:{idem_key}"))
-                return self._append_idem(keys=keys, args=[*args, idem_value], client=client)
+                return self._append_idem(keys=keys, args=[*args, IDEMPOTENCY_TTL, idem_value], client=client)
             return self._append(keys=keys, args=args, client=client)
 
         owed = False
@@ -255,12 +292,12 @@ class EventStore:
     @staticmethod
     def _outcome(res: Any, single: bool) -> AppendOutcome:
         """The outcome of an append from its XADD's or script's reply."""
-        if single and isinstance(res, redis.ResponseError) and "equal or smaller" in str(res):
-            return AppendOutcome("conflict")
         if isinstance(res, Exception):
             raise res
         if single:
-            return AppendOutcome("missing") if res is None else AppendOutcome("ok")
+            if res not in ("ok", "conflict", "missing", "deleted"):
+                raise StoreError(f"unexpected answer from the append script: {res!r}")
+            return AppendOutcome(res)
         if res[0] == "dup":
             return AppendOutcome("duplicate", stored=res[1])
         if res[0] != "ok":
@@ -270,10 +307,24 @@ class EventStore:
     def set_summary(self, match_id: str, status: str, result: str) -> None:
         self.r.hset(self.key(match_id, "head"), mapping={"status": status, "result": result})
 
-    def save_snapshot(self, match_id: str, seq: int, blob: str) -> None:
+    def save_snapshot(self, match_id: str, seq: int, head_hash: str, state: dict[str, Any]) -> None:
         """Snapshots are a cache derived from the log: written apart from the
-        append, and never trusted by the worker or the audit."""
-        self.r.zadd(self.key(match_id, "snap"), {blob: seq})
+        append, never trusted by the worker or the audit, and read only if
+        the log still holds the head they were taken at (``head_hash``). The
+        JSON is compressed (a state and its undo history repeat themselves:
+        a Catan snapshot of 75 KB keeps about 3 KB) and the set is pruned
+        as it is written (``lua.SAVE_SNAPSHOT``)."""
+        packed = base64.b64encode(zlib.compress(orjson.dumps(state), 6)).decode("ascii")
+        self._save_snapshot(keys=[self.key(match_id, "snap")],
+                            args=[seq, f"{_SNAP_FORMAT}:{head_hash}:{packed}", SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
+
+    def prune_finished_snapshots(self, match_id: str, verdict_seq: int) -> int:
+        """A finished match whose verdict (for ``verdict_seq``) covers its
+        whole log keeps only its snapshots at a multiple of
+        ``SNAPSHOT_KEEP_EVERY``; how many were removed."""
+        return int(self._prune_snapshots(keys=[self.key(match_id, "snap"), self.key(match_id, "log"),
+                                               self.key(match_id, "head")],
+                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY]))
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
@@ -314,12 +365,19 @@ class EventStore:
     def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
         return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
 
-    def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, dict[str, Any]] | None:
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, str, dict[str, Any]] | None:
+        """The nearest snapshot at or before ``seq``: its seq, the hash of the
+        head it was taken at (the caller checks the log still has it) and
+        the state. A member of an older format is not read (None)."""
         found = self.r.zrevrangebyscore(self.key(match_id, "snap"), seq, "-inf", start=0, num=1, withscores=True)
         if not found:
             return None
-        blob, score = found[0]
-        return int(score), json.loads(blob)
+        member, score = found[0]
+        form, _, rest = member.partition(":")
+        if form != _SNAP_FORMAT:
+            return None
+        head_hash, _, packed = rest.partition(":")
+        return int(score), head_hash, orjson.loads(zlib.decompress(base64.b64decode(packed)))
 
     def id_pages(self, size: int = 500) -> Iterator[list[str]]:
         """Every id in the index, oldest first, a page at a time (for sweeps)."""
@@ -336,16 +394,21 @@ class EventStore:
 
     # -- validation bookkeeping (the worker's) -----------------------------
     def save_verdict(self, match_id: str, verdict: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
-        """Store a verdict unless a newer one (for a longer log) is already there."""
+        """Store a verdict unless a newer one (for a longer log) is already there.
+        A verdict for the whole log of a finished match prunes its snapshots
+        (``prune_finished_snapshots``)."""
         flat: list[Any] = []
         for seq, notes in annotations.items():
             flat += [str(seq), canonical(notes)]
-        return bool(
+        saved = bool(
             self._save_verdict(
                 keys=[self.key(match_id, "verdict"), self.key(match_id, "auto")],
                 args=[verdict["seq"], canonical(verdict), *flat],
             )
         )
+        if saved and self.kind == "m":
+            self.prune_finished_snapshots(match_id, verdict["seq"])  # a final verdict: the match's states are done
+        return saved
 
     def verdict(self, match_id: str) -> dict[str, Any] | None:
         raw = self.r.get(self.key(match_id, "verdict"))

@@ -22,6 +22,24 @@ class SeqConflict(KroniekError):
         )
 
 
+class StoreWentBack(SeqConflict):
+    """The store's head is behind (or beside) the head this process had seen:
+    Redis lost its last writes (restarted from an older append-only file).
+    The move was made against events the store no longer holds, so nothing
+    is written, whether or not the client sent ``expected_seq``: the client
+    reads the match again (``current_seq``) and decides."""
+
+    def __init__(self, expected_seq: int | None, current_seq: int, known_seq: int) -> None:
+        KroniekError.__init__(
+            self,
+            f"the store went back: this server had seen the match at seq {known_seq}, it now holds seq "
+            f"{current_seq} (events after that were lost); nothing was written, read the match again",
+            expected_seq=expected_seq,
+            current_seq=current_seq,
+            known_seq=known_seq,
+        )
+
+
 class Busy(KroniekError):
     """Too many writers changed the same match, league or accounts at once (or
     a fresh id collided): nothing was written, and the same request may be

@@ -6,8 +6,8 @@ still the one that state was computed from (seq and hash). If another process
 got there first, we read what it wrote, validate again and retry, so no move
 is ever validated against a stale state, and a move costs one round trip.
 States are cached per match and snapshotted into Redis every
-``snapshot_every`` events, so neither an append nor ``state?at=N`` replays
-the whole log.
+``snapshot_every`` events (a bounded set per match: ``replays.store``), so
+neither an append nor ``state?at=N`` replays a long log whole.
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ from replays.store import StoreError
 from replays.hashing import GENESIS, utc_now
 
 from .game_data import GameDataStore
-from .errors import BadRequest, Busy, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
+from .errors import BadRequest, Busy, CorruptLog, IdempotencyMismatch, NotFound, SeqConflict, StoreWentBack
 from .gate import check_value
 from .limits import CREATE_ATTEMPTS, MAX_COMMENT, MAX_SAFE_INTEGER
 
 log = logging.getLogger("kroniek.matches")
 GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 MAX_ATTEMPTS = 100
+#: What ``MatchService._refresh`` found: the cache was the store's head, was
+#: behind it (now advanced), or was ahead of or beside it (the store went back
+#: in time; now re-read from the store).
+SAME, BEHIND, WENT_BACK = 0, 1, 2
 #: The bytes of a simulated match's server secret (``engine.match.make_setup``): 256 bits.
 SECRET_BYTES = 32
 
@@ -52,10 +56,16 @@ def new_secret() -> str:
 class Appended(Mapping[str, Any]):
     """The answer to an append. Its public view of the new state is rendered
     when first read (by the HTTP layer), not on the service's hot path, and
-    ``json()`` encodes it once, straight to the bytes the HTTP answer sends."""
+    ``json()`` encodes it once, straight to the bytes the HTTP answer sends.
 
-    def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState) -> None:
-        self._match_id, self._events, self._after = match_id, events, after
+    ``replay``: the answer rebuilt for a retry with the same Idempotency-Key
+    (from the stored events and the state after them): the same fields in the
+    same order with the same values, so the same bytes, and then
+    ``"idempotent_replay": true``."""
+
+    def __init__(self, match_id: str, events: list[dict[str, Any]], after: M.MatchState,
+                 replay: bool = False) -> None:
+        self._match_id, self._events, self._after, self._replay = match_id, events, after, replay
         self._dict: dict[str, Any] | None = None
 
     def json(self) -> bytes:
@@ -73,6 +83,8 @@ class Appended(Mapping[str, Any]):
                 "status": self._after.status,
                 "state": self._after.view(None),
             }
+            if self._replay:
+                self._dict["idempotent_replay"] = True
         return self._dict
 
     def __getitem__(self, key: str) -> Any:
@@ -83,6 +95,17 @@ class Appended(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._render())
+
+
+def idempotency_record(fingerprint: str, events: list[dict[str, Any]]) -> str:
+    """What an Idempotency-Key keeps (``store.IDEMPOTENCY_TTL``): the request's
+    fingerprint, the first and last seq it appended and the last one's hash,
+    about 150 bytes; the answer is rebuilt from the log when a retry comes."""
+    return canonical([fingerprint, events[0]["seq"], events[-1]["seq"], events[-1]["hash"]])
+
+
+class _Rewritten(Exception):
+    """The store's events after a cached head do not follow on from it."""
 
 
 @dataclass
@@ -98,7 +121,7 @@ class MatchService:
         store: EventStore,
         enqueue_validation: Callable[[str], None] | None = None,
         clock: Callable[[], str] = utc_now,
-        snapshot_every: int = 64,
+        snapshot_every: int = 256,
         cache_size: int = 2048,
         secret_source: Callable[[], str] = new_secret,
     ) -> None:
@@ -204,7 +227,7 @@ class MatchService:
         match_id = self._create(setup, events, imported.final, now, acl)
         # What follows the create is a cache (snapshots) and the annotations, which never touch the log.
         for seq, ms in imported.snapshots.items():
-            self.store.save_snapshot(match_id, seq, canonical(M.encode(ms)))
+            self.store.save_snapshot(match_id, seq, events[seq - 1]["hash"], M.encode(ms))
         notes = 0
         for seq, glyph, comment, _line, _col in imported.notes:
             self.store.add_note(match_id, {"seq": seq, "comment": comment, "glyph": glyph, "author": recorded_by,
@@ -266,7 +289,9 @@ class MatchService:
                 ms = entry.ms
                 if expected_seq is not None and expected_seq != ms.seq:
                     if expected_seq > ms.seq and not fresh:
-                        fresh = self._refresh(match_id, entry) or True
+                        if self._refresh(match_id, entry) == WENT_BACK:
+                            raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
+                        fresh = True
                         continue
                     raise SeqConflict(expected_seq, ms.seq)
                 type = M.canonical_type(ms.game, type)  # a Dutch alias is logged as its event type
@@ -281,9 +306,13 @@ class MatchService:
                 except KroniekError:
                     # An error against a cached state counts only once we know
                     # the cache was the latest state.
-                    if not fresh and self._refresh(match_id, entry):
-                        fresh = True
-                        continue
+                    if not fresh:
+                        found = self._refresh(match_id, entry)
+                        if found == WENT_BACK:
+                            raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq) from None
+                        if found:
+                            fresh = True
+                            continue
                     prior = self._prior_answer(match_id, idempotency_key, fingerprint)
                     if prior is not None:
                         return prior
@@ -298,7 +327,7 @@ class MatchService:
                     events.append(seal(after.seq, type_, seat_, data_, now, "server:rng", events[-1]["hash"]))
                 last = events[-1]
                 response = Appended(match_id, events, after)
-                idem_value = canonical({"fingerprint": fingerprint, "response": dict(response)}) if fingerprint else ""
+                idem_value = idempotency_record(fingerprint, events) if fingerprint else ""
                 changed = after.status != ms.status
                 outcome = self.store.append(
                     match_id,
@@ -314,33 +343,58 @@ class MatchService:
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
-                        self.store.save_snapshot(match_id, last["seq"], canonical(M.encode(after)))
+                        self.store.save_snapshot(match_id, last["seq"], last["hash"], M.encode(after))
                     return response
                 if outcome.status == "duplicate":
-                    return self._replayed(outcome.stored, fingerprint)
+                    return self._replayed(match_id, outcome.stored, fingerprint)
                 if outcome.status == "missing":
                     raise NotFound(f"no match {match_id!r}")
+                if outcome.status == "deleted":
+                    raise CorruptLog(f"match {match_id}: events after seq {ms.seq} were deleted from its stream "
+                                     "(the audit names them); nothing can be appended", seq=ms.seq + 1)
                 prior = self._prior_answer(match_id, idempotency_key, fingerprint)
                 if prior is not None:
                     return prior
-                self._refresh(match_id, entry)
+                if self._refresh(match_id, entry) == WENT_BACK:
+                    # The move was made against events the store lost: never write it elsewhere.
+                    raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
                 fresh = True
             raise Busy("too many concurrent writers on this match; try again")
 
-    def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> dict[str, Any] | None:
+    def _prior_answer(self, match_id: str, key: str | None, fingerprint: str | None) -> Any:
         """The first answer to this Idempotency-Key, if a request with it got in
         (possibly this very request, retried, racing itself): it stands,
         whatever the state is now."""
         if key is None:
             return None
         stored = self.store.idempotent_response(match_id, key)
-        return None if stored is None else self._replayed(stored, fingerprint)
+        return None if stored is None else self._replayed(match_id, stored, fingerprint)
 
-    def _replayed(self, stored: str, fingerprint: str | None) -> dict[str, Any]:
+    def _replayed(self, match_id: str, stored: str, fingerprint: str | None) -> Any:
+        """The first answer again, rebuilt from the idempotency record: the
+        events it appended, read from the log, and the state after them (the
+        cached one if it is still that head, else loaded as ``state?at``
+        loads it). Called with the match's cache entry's lock held or not,
+        so it takes no lock."""
         value = json.loads(stored)
-        if value["fingerprint"] != fingerprint:
+        if isinstance(value, dict):  # a record written before answers were rebuilt: the whole answer
+            if value["fingerprint"] != fingerprint:
+                raise IdempotencyMismatch()
+            return {**value["response"], "idempotent_replay": True}
+        recorded, first, latest, last_hash = value
+        if recorded != fingerprint:
             raise IdempotencyMismatch()
-        return {**value["response"], "idempotent_replay": True}
+        events = self.store.events(match_id, first, latest)
+        if len(events) != latest - first + 1 or events[-1]["hash"] != last_hash:
+            raise CorruptLog(f"match {match_id}: the log no longer holds the events seq {first}–{latest} an "
+                             "Idempotency-Key recorded", seq=first)
+        with self._cache_lock:
+            entry = self._cache.get(match_id)
+        if entry is not None and entry.ms.seq == latest and entry.head_hash == last_hash:
+            after = entry.ms
+        else:
+            after = self._load(match_id, latest)
+        return Appended(match_id, events, after, replay=True)
 
     # -- loading ------------------------------------------------------------
     def _remember(self, match_id: str, entry: _Cached) -> None:
@@ -375,14 +429,19 @@ class MatchService:
         return first[0]["data"]
 
     def _load(self, match_id: str, at: int) -> M.MatchState:
-        """The match at seq ``at``: nearest snapshot, then the events after it."""
+        """The match at seq ``at``: nearest snapshot, then the events after it.
+        A snapshot counts only if the log still holds the head it was taken
+        at (its hash): one taken before the store went back in time is not."""
         setup = self._setup(match_id)
         snap = self.store.snapshot_at_or_before(match_id, at)
         if snap is not None:
-            ms = M.decode(setup, snap[1])
-        else:
-            ms = M.start(setup)
-        return self._advance(match_id, ms, at)
+            seq, head_hash, blob = snap
+            events = self.store.events(match_id, seq, at)
+            if events and events[0]["hash"] == head_hash:
+                ms = M.decode(setup, blob)
+                return self._through(match_id, ms, events[1:], at)
+            log.warning("match %s: the snapshot at seq %d is not of the stored log; replayed", match_id, seq)
+        return self._advance(match_id, M.start(setup), at)
 
     def _steps(self, match_id: str, events: list[dict[str, Any]], ms: M.MatchState | None = None):
         """``replay_steps`` over stored events: a log that no longer replays
@@ -406,11 +465,22 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log does not reach seq {to}", seq=(ms.seq if ms else 0) + 1)
         return ms
 
-    def _advance(self, match_id: str, ms: M.MatchState, to: int) -> M.MatchState:
+    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None) -> M.MatchState:
+        """``ms`` brought to seq ``to`` with the stored events after it.
+        ``follows``: the hash of ``ms``'s head; if the first event read does
+        not follow on from it, raises ``_Rewritten`` (the store no longer
+        holds the head ``ms`` was computed from)."""
         if to <= ms.seq:
             return ms
+        events = self.store.events(match_id, ms.seq + 1, to)
+        if follows is not None and events and events[0].get("prev_hash") != follows:
+            raise _Rewritten()
+        return self._through(match_id, ms, events, to)
+
+    def _through(self, match_id: str, ms: M.MatchState, events: list[dict[str, Any]], to: int) -> M.MatchState:
+        """``ms`` with ``events`` (the stored ones after it, up to ``to``) applied."""
         try:
-            for _, _, ms in self._steps(match_id, self.store.events(match_id, ms.seq + 1, to), ms):
+            for _, _, ms in self._steps(match_id, events, ms):
                 pass
         except M.HistoryElided:
             return self._replay_all(match_id, to)
@@ -418,20 +488,29 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
 
-    def _refresh(self, match_id: str, entry: _Cached) -> bool:
-        """Bring the cached state up to the stored head; True if it was behind."""
+    def _refresh(self, match_id: str, entry: _Cached) -> int:
+        """Bring the cached state to the stored head. ``SAME`` (0) if it was
+        the head; ``BEHIND`` if the store had more events (read now);
+        ``WENT_BACK`` if the store no longer holds the cached head (it is
+        behind it, or holds other events up to or beyond its seq: Redis
+        lost writes), and the state is read from the store again."""
         head = self.store.head_seq(match_id)
         if head is None:
             raise NotFound(f"no match {match_id!r}")
         seq, head_hash = head
         if seq == entry.ms.seq and head_hash == entry.head_hash:
-            return False
-        if seq > entry.ms.seq:
-            entry.ms = self._advance(match_id, entry.ms, seq)
-        else:
+            return SAME
+        found = BEHIND if seq > entry.ms.seq else WENT_BACK
+        if found == BEHIND:
+            try:
+                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash)
+            except _Rewritten:
+                found = WENT_BACK
+        if found == WENT_BACK:
+            log.warning("match %s: the store went back from seq %d to %d; re-read", match_id, entry.ms.seq, seq)
             entry.ms = self._load(match_id, seq)
         entry.head_hash = head_hash
-        return True
+        return found
 
     def current(self, match_id: str) -> M.MatchState:
         entry = self._entry(match_id)

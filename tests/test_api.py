@@ -144,6 +144,7 @@ def test_an_idempotency_key_past_its_limits_is_a_400_naming_the_header(client, s
     first = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
     again = post_event(client, mid, headers=edge, type="add", seat=0, data={"n": 1})
     assert first.status_code == again.status_code == 201 and again.get_json()["idempotent_replay"] is True
+    assert again.data == first.data[:-1] + b',"idempotent_replay":true}'  # the first answer, rebuilt byte for byte
     assert len(store.events(mid)) == 2
 
 

@@ -191,3 +191,122 @@ def test_health_answers_within_two_seconds_while_redis_is_frozen(own_redis, sign
         os.kill(own_redis["proc"].pid, signal.SIGCONT)
     well = anon.get("/api/health")
     assert well.status_code == 200 and well.get_json()["redis"]["reachable"] is True, well.get_json()
+
+
+def _serve(redis_socket, prefix):
+    """``kroniek serve`` (real gunicorn) on the given Redis, one worker
+    process, so every request meets the same per-process cache."""
+    import os
+    import subprocess
+    import sys
+    import time as _time
+
+    import requests
+
+    from tests.test_run import free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("RQ_REDIS_URL", "REDIS_CLUSTER")}
+    env.update(REDIS_URL=f"unix://{redis_socket}", KRONIEK_PREFIX=prefix, KRONIEK_QUEUE=prefix,
+               KRONIEK_PLUGINS="tests.support.toy")
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = _time.monotonic() + 60
+    while True:
+        try:
+            if requests.get(f"{base}/api", timeout=5).status_code == 200:
+                return proc, base
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        if proc.poll() is not None or _time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("kroniek serve did not come up")
+        _time.sleep(0.2)
+
+
+@pytest.mark.slow(4)
+def test_a_store_that_went_back_in_time_gets_no_hole(own_redis):
+    """Redis loses its last writes (restarted from an append-only file copied
+    before them, as ``appendfsync everysec`` allows after a crash) while the
+    API, a real gunicorn, keeps its cache of the later head. A stale append,
+    with or without an Idempotency-Key, gets 409 with the store's true
+    ``current_seq`` and writes nothing; the next append follows on at the
+    store's head, so the log has no hole and its audit stays valid."""
+    import os
+    import shutil
+    import signal
+
+    import requests
+
+    prefix = f"ko{uuid.uuid4().hex[:6]}"
+    sock = str(own_redis["socket"])
+    client = redis.Redis(unix_socket_path=sock, decode_responses=True)
+    _, token = Accounts(client, prefix).add_user("ann", admin=True)
+    auth = {"Authorization": f"Bearer {token}"}
+    proc, base = _serve(sock, prefix)
+    try:
+        def add(mid, seat, **headers):
+            return requests.post(f"{base}/api/matches/{mid}/events", json={"type": "add", "seat": seat, "data": {"n": 1}},
+                                 headers={**auth, **headers}, timeout=10)
+
+        def roll(mid, value, **headers):
+            return requests.post(f"{base}/api/matches/{mid}/events",
+                                 json={"type": "roll", "data": {"value": value}}, headers={**auth, **headers},
+                                 timeout=10)
+
+        mids = []
+        for _ in range(2):
+            created = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]},
+                                    headers=auth, timeout=10)
+            assert created.status_code == 201, created.text
+            mid = created.json()["id"]
+            assert add(mid, 0).status_code == 201  # seq 2
+            mids.append(mid)
+        # Every acknowledged write is in the append-only file (written before the reply; fsync later):
+        # this copy is the store as a crash 0.5 s from now could leave it.
+        var, old = own_redis["var"], own_redis["var"].parent / "aof-copy"
+        old.mkdir()
+        aof = [p for p in var.iterdir() if p.name.startswith("appendonly")]  # a file (Redis 6) or a folder (7)
+        assert aof, "the embedded Redis keeps an append-only file"
+        for p in aof:
+            (shutil.copytree if p.is_dir() else shutil.copy2)(p, old / p.name)
+        for mid in mids:
+            assert roll(mid, 2).status_code == 201  # seq 3
+            appended = add(mid, 1)  # seq 4 (seat 1's turn), the head the API now caches
+            assert appended.status_code == 201 and appended.json()["seq"] == 4
+        os.kill(own_redis["proc"].pid, signal.SIGKILL)
+        own_redis["proc"].wait(timeout=10)
+        for p in aof:
+            shutil.rmtree(p) if p.is_dir() else p.unlink()
+            (shutil.copytree if (old / p.name).is_dir() else shutil.copy2)(old / p.name, p)
+        for stale in var.glob("*.rdb"):
+            stale.unlink()
+        restart(own_redis)
+        assert [e[0] for e in client.xrange(f"{prefix}:{{m:{mids[0]}}}:log")] == ["1-0", "2-0"]
+
+        # The API still caches seq 4: a move after it (a roll) is refused, never written as seq 5.
+        plain = roll(mids[0], 3)
+        assert plain.status_code == 409, plain.text
+        assert plain.json()["error"]["code"] == "seq_conflict"
+        assert plain.json()["error"]["current_seq"] == 2 and plain.json()["current_seq"] == 2
+        keyed = roll(mids[1], 3, **{"Idempotency-Key": "after-crash"})
+        assert keyed.status_code == 409 and keyed.json()["current_seq"] == 2, keyed.text
+        for mid in mids:
+            assert [e[0] for e in client.xrange(f"{prefix}:{{m:{mid}}}:log")] == ["1-0", "2-0"]
+        # The cache re-read the store: the state says seq 2, and the next move follows on from it.
+        assert requests.get(f"{base}/api/matches/{mids[0]}/state", timeout=10).json()["seq"] == 2
+        assert roll(mids[0], 2).json()["seq"] == 3
+        again = roll(mids[1], 2, **{"Idempotency-Key": "after-crash-2"})
+        assert again.status_code == 201 and again.json()["seq"] == 3, again.text
+        for mid in mids:
+            assert [e[0] for e in client.xrange(f"{prefix}:{{m:{mid}}}:log")] == ["1-0", "2-0", "3-0"]
+            audit = requests.get(f"{base}/api/matches/{mid}/audit", timeout=10).json()
+            assert audit["valid"] is True, audit
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except Exception:
+            proc.kill()
+        client.close()

@@ -277,8 +277,9 @@ def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, stor
 
 def test_an_append_after_redis_forgot_its_scripts_loads_them_again(svc, store, redis_client):
     """A server that does not know the store's scripts (restarted, SCRIPT
-    FLUSH): a move needs none, and an append with an Idempotency-Key gets its
-    script loaded again; each is written once, with its mark."""
+    FLUSH): a move sends its script whole once, and an append with an
+    Idempotency-Key gets its script loaded again; each is written once,
+    with its mark."""
     mid = new(svc)
     store.take_owed("validation", mid)
     redis_client.script_flush()
@@ -346,10 +347,10 @@ def test_an_append_on_a_connection_redis_dropped_is_written_once(svc, store, red
     pipelines = _recording_pipelines(redis_client, monkeypatch)
     store.take_owed("validation", mid)
     svc.append(mid, "roll", None, {"value": 4})
-    assert pipelines == [["XADD", "ZADD"]]
+    assert pipelines == [["EVALSHA", "ZADD"]]
     assert mid in store.overdue("validation", time.time() + 1)
     svc.append(mid, "add", 1, {"n": 2})
-    assert pipelines == [["XADD", "ZADD"]]  # the next one on the own connection again
+    assert pipelines == [["EVALSHA", "ZADD"]]  # the next one on the own connection again
     monkeypatch.undo()
     assert [e["seq"] for e in store.events(mid)] == [1, 2, 3, 4]
     assert _own_connection_id(store) is not None  # connected again
@@ -383,7 +384,7 @@ def test_a_client_with_one_connection_for_all_sends_the_move_itself(redis_client
     svc = MatchService(store)
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 1})
-    assert ["XADD", "ZADD"] in pipelines and not store.send.direct
+    assert ["EVALSHA", "ZADD"] in pipelines and not store.send.direct
     assert [e["seq"] for e in store.events(mid)] == [1, 2]
     event = seal(2, "add", 0, {"n": 1}, "2026-01-01T00:00:00.000Z", "test", GENESIS)
     assert store.append(mid, [event], owe="validation").status == "conflict"
@@ -395,3 +396,133 @@ def _own_connection_id(store):
     conn = store.send._local.conn
     conn.send_command("CLIENT", "ID")
     return conn.read_response()
+
+
+def test_an_idempotency_record_keeps_little_and_a_retry_gets_the_same_bytes(svc, store, redis_client):
+    """A record keeps the fingerprint, the seqs and the last hash (not the
+    answer, whose state view can be kilobytes), expires within
+    IDEMPOTENCY_TTL, and a retry's answer, rebuilt from the log, is the first
+    answer's bytes with ``"idempotent_replay": true`` added at the end, even
+    after more moves and from another process with a cold cache."""
+    from replays.store import IDEMPOTENCY_TTL
+    from service.matches import MatchService
+
+    mid = new(svc)
+    first = svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes")
+    first_bytes = first.json()
+    key = store.key(mid, "idem:k-bytes")
+    record = redis_client.get(key)
+    assert len(record) < 200 and "state" not in record and first["hash"] in record
+    assert 0 < redis_client.ttl(key) <= IDEMPOTENCY_TTL
+    expected = first_bytes[:-1] + b',"idempotent_replay":true}'
+    assert svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    svc.append(mid, "roll", None, {"value": 3})  # the match moves on
+    assert svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    cold = MatchService(store)
+    assert cold.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
+    with pytest.raises(IdempotencyMismatch):
+        cold.append(mid, "add", 0, {"n": 3}, idempotency_key="k-bytes")
+    assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_a_simulated_moves_idempotent_retry_gets_the_same_bytes(svc, store):
+    """A move with the chance outcomes the server drew for it: the rebuilt
+    answer lists every event appended, as the first did."""
+    from service.matches import MatchService
+
+    mid = svc.create_match("toy", ["Ann", "Bob"], mode="simulated", seed=7)["id"]
+    first = svc.append(mid, "add", 0, {"n": 1}, idempotency_key="sim")
+    assert len(first["appended"]) == 2  # the move and its roll
+    again = MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="sim")
+    assert again.json() == first.json()[:-1] + b',"idempotent_replay":true}'
+
+
+def _play_to_the_end(svc, mid):
+    """Add 1 and roll 1 until the toy game ends (total 20): 21 events."""
+    while svc.current(mid).result is None:
+        _play_step(svc, mid)
+
+
+def _snapshot_seqs(store, mid):
+    return [int(score) for _, score in store.r.zrange(store.key(mid, "snap"), 0, -1, withscores=True)]
+
+
+def test_snapshots_are_bounded_and_pruned_when_the_verdict_is_final(svc, store, monkeypatch):
+    """A live match keeps its newest SNAPSHOT_KEEP_LAST snapshots and those at
+    a multiple of SNAPSHOT_KEEP_EVERY; once finished and validated to its
+    last event, only the latter. Every state still reads as a full replay."""
+    import replays.store as S
+    from engine import match as M
+    from workers.jobs import validate_log
+
+    monkeypatch.setattr(S, "SNAPSHOT_KEEP_EVERY", 8)
+    mid = new(svc)
+    for _ in range(8):  # seq 9: snapshots were written at 4 and 8
+        _play_step(svc, mid)
+    assert _snapshot_seqs(store, mid) == [4, 8]
+    _play_to_the_end(svc, mid)
+    final = svc.current(mid)
+    assert final.status == "finished" and final.seq == 21
+    assert _snapshot_seqs(store, mid) == [8, 16, 20]  # 12 went: neither newest nor a multiple of 8
+    snap = store.r.zrange(store.key(mid, "snap"), -1, -1)[0]
+    assert snap.startswith("z1:") and len(snap) < 1000
+    validate_log(store, mid)
+    assert _snapshot_seqs(store, mid) == [8, 16]
+    full = {ms.seq: ms for _, _, ms in M.replay_steps(store.events(mid))}
+    fresh = MatchService(store, snapshot_every=4)
+    assert fresh.current(mid).state == final.state
+    for at in range(1, 22):
+        assert fresh.state_at(mid, at).state == full[at].state
+
+
+def _play_step(svc, mid):
+    ms = svc.current(mid)
+    if ms.state[0].rolling:
+        svc.append(mid, "roll", None, {"value": 1})
+    else:
+        svc.append(mid, "add", ms.game.actors(ms.state)[0], {"n": 1})
+
+
+def test_a_verdict_for_part_of_the_log_or_a_live_match_prunes_nothing(svc, store):
+    mid = new(svc)
+    for _ in range(9):
+        _play_step(svc, mid)
+    store.save_verdict(mid, {"status": "valid", "seq": 10}, {})  # live: the match is not finished
+    assert _snapshot_seqs(store, mid) == [4, 8]
+    _play_to_the_end(svc, mid)
+    store.save_verdict(mid, {"status": "valid", "seq": 20}, {})  # finished, but the verdict misses seq 21
+    assert _snapshot_seqs(store, mid) == [16, 20]
+
+
+def test_a_snapshot_of_a_head_the_log_no_longer_holds_is_not_read(svc, store):
+    """A snapshot taken before the store went back in time names a head the
+    log does not hold: loading ignores it and replays, and a new snapshot at
+    the same seq replaces it."""
+    from engine import match as M
+
+    mid = new(svc)
+    for _ in range(4):
+        _play_step(svc, mid)
+    assert _snapshot_seqs(store, mid) == [4]
+    wrong = M.encode(svc.state_at(mid, 3))
+    store.save_snapshot(mid, 4, "f" * 64, {**wrong, "seq": 4})  # another head's state, as after a rollback
+    assert _snapshot_seqs(store, mid) == [4]
+    fresh = MatchService(store, snapshot_every=4)
+    assert fresh.current(mid).state == svc.current(mid).state and fresh.state_at(mid, 4).state == svc.state_at(mid, 4).state
+
+
+def test_an_append_after_the_streams_last_entry_was_deleted_is_refused_plainly(svc, store, redis_client):
+    """Entries deleted past the head (XDEL: someone changed the stream) leave
+    Redis' last-generated id above it, so the next id is refused: the append
+    says so (409 corrupt_log) and writes nothing, with or without a key."""
+    from service.errors import CorruptLog
+
+    mid = new(svc)
+    svc.append(mid, "add", 0, {"n": 1})
+    redis_client.xdel(store.key(mid, "log"), "2-0")
+    store.take_owed("validation", mid)
+    with pytest.raises(CorruptLog, match="deleted"):
+        MatchService(store).append(mid, "add", 0, {"n": 1})
+    with pytest.raises(CorruptLog, match="deleted"):
+        MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="after-xdel")
+    assert [e["seq"] for e in store.events(mid)] == [1]
