@@ -169,5 +169,5 @@ def test_data_that_fits_no_alternative_is_told_what_the_field_must_be():
     ms = M.start(M.make_setup("catan", ["Ann", "Bob", "Cor"]))
     with pytest.raises(MalformedEvent) as exc:
         M.normalize_event(ms, "build_road", 0, {"edge": -1})
-    assert "data.edge must be a path: its number on the board, or its two hexes" in exc.value.message
+    assert "data.edge must be a path: its number on the board, or the two hexes it runs between" in exc.value.message
     assert "exactly by one definition" not in exc.value.message

@@ -29,7 +29,8 @@ class Toy(Game):
     max_players = 2
     options_schema = {
         "type": "object",
-        "properties": {"target": {"type": "integer", "minimum": 5, "default": 20}},
+        "properties": {"target": {"type": "integer", "minimum": 5, "default": 20, "title": "Target",
+                              "description": "the total that ends the game"}},
         "additionalProperties": False,
     }
     event_types = {
