@@ -22,6 +22,7 @@ import redis
 import requests
 
 from service.accounts import Accounts
+from tests.support.served import stop_served
 
 from .test_run import free_port
 
@@ -115,17 +116,7 @@ def served(redis_url, tmp_path_factory):
         yield {"base": base, "token": token, "admin": user.name, "match": match.json()["id"],
                "league": league.json()["id"], "var": var}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(
-            client.scan_iter(match=f"rq:*{prefix}*", count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i : i + 500])
-        client.close()
+        stop_served(proc, log, client, prefix)
 
 
 @pytest.mark.slow(50)

@@ -15,6 +15,7 @@ from engine import match as M
 from engine.braverats.game import BraveRats
 from engine.core import REFEREE
 from engine.scene import Element, Scene, Zone, coverage, text
+from tests.support.played import random_step
 
 
 def play(client, match, events):
@@ -121,12 +122,7 @@ def braverats_positions(seed):
         actors = ms.game.actors(ms.state)
         if not actors:
             return
-        if "chance" in actors:
-            move = ms.game.chance_outcome(ms.state, rng).to_dict()
-        else:
-            move = rng.choice([m for a in actors for m in M.legal_moves(ms, None if a == "table" else a)])
-        data = M.normalize_event(ms, move["type"], move["seat"], move["data"])
-        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
+        ms = random_step(ms, rng, seq)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -18,6 +18,7 @@ import redis
 import requests
 
 from service.accounts import Accounts
+from tests.support.served import stop_served
 from service.gunicorn_worker import LINGER_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,17 +58,7 @@ def served(redis_url, tmp_path_factory):
         _, token = Accounts(client, prefix).add_user(f"rec-{uuid.uuid4().hex[:6]}")
         yield {"base": base, "port": port, "token": token, "log": log}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(
-            client.scan_iter(match=f"rq:*{prefix}*", count=1000))
-        for i in range(0, len(keys), 500):
-            client.delete(*keys[i: i + 500])
-        client.close()
+        stop_served(proc, log, client, prefix)
 
 
 def stalled_upload(port: int, path: str, token: str) -> socket.socket:

@@ -18,6 +18,7 @@ from engine import match as M
 from engine import registry
 from engine.core import REFEREE
 from engine.scene import Scene, coverage, move_key
+from tests.support.played import random_step
 
 GAMES = ("twaalven", "stapelen", "sir_tommy")
 
@@ -31,12 +32,7 @@ def positions(game_id: str, seed: int, options: dict | None = None):
         actors = ms.game.actors(ms.state)
         if not actors:
             return
-        if "chance" in actors:
-            move = ms.game.chance_outcome(ms.state, rng).to_dict()
-        else:
-            move = rng.choice([m for a in actors for m in M.legal_moves(ms, None if a == "table" else a)])
-        data = M.normalize_event(ms, move["type"], move["seat"], move["data"])
-        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
+        ms = random_step(ms, rng, seq)
         yield ms
 
 

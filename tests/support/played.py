@@ -65,3 +65,15 @@ def play(game_id: str, seed: int, players: int | None = None, mode: str = "simul
         if finish:
             raise AssertionError(f"{game_id} did not end in {limit} events")
     return table.log
+
+
+def random_step(ms, rng, seq: int):
+    """The match after one more event: the chance outcome the engine draws
+    when chance is due, else a random legal move of whoever may act."""
+    actors = ms.game.actors(ms.state)
+    if "chance" in actors:
+        move = ms.game.chance_outcome(ms.state, rng).to_dict()
+    else:
+        move = rng.choice([m for a in actors for m in M.legal_moves(ms, None if a == "table" else a)])
+    data = M.normalize_event(ms, move["type"], move["seat"], move["data"])
+    return M.apply_event(ms, seq, move["type"], move["seat"], data)
