@@ -13,16 +13,14 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
-import redis
 import requests
 
 from service.accounts import Accounts
-from tests.support.served import stop_served
+from tests.support.served import start_served, stop_served
 
 from .test_run import free_port
 
@@ -86,24 +84,10 @@ def served(redis_url, tmp_path_factory):
     prefix = f"kt-st-{uuid.uuid4().hex[:10]}"
     var = tmp_path_factory.mktemp("serve-var")
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
-           "KRONIEK_VAR": str(var), "KRONIEK_STREAM_SECONDS": "1"}  # an event stream ends within a second
-    log = open(var / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    proc, base, log, client = start_served(redis_url, var, prefix, port,
+                                           {"KRONIEK_STREAM_SECONDS": "1"},  # an event stream ends within a second
+                                           ("--workers", "1"))
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{base}/api", timeout=1).status_code == 200:
-                    break
-            except (requests.ConnectionError, requests.Timeout):  # a worker still importing the app
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"kroniek serve did not come up:\n{log.read()}")
-            time.sleep(0.2)
         user, token = Accounts(client, prefix).add_user(f"admin-{uuid.uuid4().hex[:6]}", admin=True)
         auth = {"Authorization": f"Bearer {token}"}
         match = requests.post(f"{base}/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]},

@@ -4,24 +4,18 @@ delay no other request; their sockets get a 408 and are closed within the
 body deadline (``KRONIEK_BODY_SECONDS``), and a client that never ends its
 headers is dropped after gunicorn's keep-alive deadline."""
 
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
-import redis
 import requests
 
 from service.accounts import Accounts
-from tests.support.served import stop_served
 from service.gunicorn_worker import LINGER_SECONDS
+from tests.support.served import start_served, stop_served
 
-ROOT = Path(__file__).resolve().parent.parent
 BODY_SECONDS = 3
 
 
@@ -36,25 +30,8 @@ def served(redis_url, tmp_path_factory):
     prefix = f"kt-slow-{uuid.uuid4().hex[:10]}"
     var = tmp_path_factory.mktemp("slow-var")
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
-           "KRONIEK_VAR": str(var), "KRONIEK_BODY_SECONDS": str(BODY_SECONDS)}
-    log = open(var / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], env=env,
-                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    proc, base, log, client = start_served(redis_url, var, prefix, port, {"KRONIEK_BODY_SECONDS": str(BODY_SECONDS)})
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{base}/api", timeout=1).status_code == 200:
-                    break
-            except (requests.ConnectionError, requests.Timeout):
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"kroniek serve did not come up:\n{log.read()}")
-            time.sleep(0.2)
         _, token = Accounts(client, prefix).add_user(f"rec-{uuid.uuid4().hex[:6]}")
         yield {"base": base, "port": port, "token": token, "log": log}
     finally:
