@@ -58,6 +58,7 @@ def validate_log(store: EventStore, match_id: str,
     job queues the solver analysis there).
     """
     store.take_owed("validation", match_id)
+    started(VALIDATE, (store.prefix, match_id))  # after the take: see ``started``
     events = store.events(match_id)
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
@@ -137,7 +138,6 @@ def owe_analysis(prefix: str, match_id: str) -> None:
 def validate_match(prefix: str, match_id: str) -> dict[str, Any]:
     """The RQ entry point: one match, from its log alone; a valid log of a
     game with an analysis then owes one (a job on the analysis queue)."""
-    started(VALIDATE, (prefix, match_id))
     return validate_log(EventStore(store_client(), prefix), match_id,
                         on_valid=lambda m: owe_analysis(prefix, m))
 
@@ -148,6 +148,7 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
     every ``every`` seconds). Stores and returns the record (None: the log
     does not replay, or the game has no analysis)."""
     store.take_owed("analysis", match_id)
+    started(ANALYSE, (store.prefix, match_id))  # after the take: see ``started``
     events = store.events(match_id)
     if not events:
         return None
@@ -184,7 +185,6 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
 
 def analyse_match(prefix: str, match_id: str) -> dict[str, Any] | None:
     """The RQ entry point of the analysis queue."""
-    started(ANALYSE, (prefix, match_id))
     return analyse_log(EventStore(store_client(), prefix), match_id)
 
 

@@ -120,8 +120,10 @@ def is_waiting(job: str, args: tuple, queue: str | None = None) -> bool:
 
 
 def started(job: str, args: tuple) -> None:
-    """Called by a job as it starts: its live key goes, so what is owed from
-    now on gets a job of its own."""
+    """Called by a job once it took its owed mark: its live key goes, so what
+    is owed from now on gets a job of its own. Not before the take: between
+    the two, the overdue re-queue saw the old mark with no job waiting and
+    queued a second job for work the first was about to do."""
     from rq import get_current_job
 
     current = get_current_job()
