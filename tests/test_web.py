@@ -262,6 +262,7 @@ def test_a_tap_on_a_stale_drawing_is_a_409_and_the_drawing_is_redrawn(server, br
     page.route("**/stream*", lambda route: route.abort())  # no live updates reach this phone
     page.goto(f"{base}/matches/{match}")
     page.wait_for_selector("#board .scene button.el.hl")
+    page.wait_for_selector("#match[data-seq='3']")  # the page whole: the drawing comes before the moves below it
     assert page.locator("#moves details.fallback:not([open])").count() == 1  # the text buttons, folded away
     ms = follow(base, token, match)
     first, second = ms.game.legal_moves(ms.state, 0)[:2]
@@ -779,6 +780,7 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
                     assert sorted(marked) == sorted(partners)
                     page.screenshot(path=str(IMG / f"{game_id}-phone.png"))
                     page.click(f"#board [data-element='{place[1]}']")  # and let go again
+                    page.wait_for_selector("#board .el.sel", state="detached")
                     shot = True
                 tap_scene_move(page, place, rng)
                 entered["drawing"] += 1

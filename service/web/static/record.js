@@ -110,7 +110,7 @@
     // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers)
     let seq = 0, head = 0, movesSeq = null, busy = false, again = false, stream = null;
     /** null: not known yet; false: the game has no scene (its drawing is Boards.render's) */
-    let hasScene = game.scene ? null : false, fallbackOpen = false;
+    let hasScene = game.scene ? null : false, fallbackOpen = false, drawnKey = null;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");
@@ -150,8 +150,15 @@
             hasScene = true;
             // the table first: on a phone what is tapped stands above the text buttons
             if (board.nextElementSibling !== document.getElementById("recorder")) document.getElementById("recorder").before(board);
-            board.replaceChildren(Scene.render(sc.data, { players, labels, interactive: canRecord && !view.result, send: (mv) => send(mv.type, mv.seat, mv.data) }));
-          } else board.replaceChildren(Boards.render(game, view, { players, labels }));
+            // drawn again only when it changed: a second refresh of the same table (the stream's echo of the page's
+            // own move can come before the move's answer) must not close a picker a finger is filling in
+            const interactive = canRecord && !view.result;
+            const key = `${interactive}|${JSON.stringify(sc.data)}`;
+            if (key !== drawnKey) {
+              drawnKey = key;
+              board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
+            }
+          } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
           if (rv.ok) showLog(rv.data.steps);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if (canRecord && !view.result) {
