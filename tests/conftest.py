@@ -178,3 +178,50 @@ def admin(app, make_user):
     client = client_with_token(app, token)
     client.user_name = name
     return client
+
+
+# -- the browser tests' server and browser ------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """One ``kroniek run`` per test process for every browser test module: a
+    start and stop per module cost each process seconds of CPU (an embedded
+    Redis, a worker and the API, each importing the app) for no difference
+    the tests rely on (each makes its own matches, leagues and users)."""
+    from tests.test_run import free_port, start, stop
+
+    proc, base, token = start(tmp_path_factory.mktemp("web") / "var", free_port())
+    try:
+        yield base, token
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright (never a downloaded browser), one
+    per test process; a browser that cannot start fails the test, never skips it."""
+    from tests.support.browser import CHROMIUM
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(autouse=True)
+def close_contexts():
+    """Close every page a test opened when it ends. An open match page keeps
+    a live stream, and a stream holds one of the server's threads while it
+    lasts: the pages left open by earlier tests took all of them, and a later
+    test's requests waited (the whole-game tests stood still for minutes)."""
+    yield
+    from tests.support.browser import OPEN_CONTEXTS
+
+    while OPEN_CONTEXTS:
+        OPEN_CONTEXTS.pop().close()

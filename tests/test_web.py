@@ -21,9 +21,8 @@ import requests
 
 from engine import match as M
 
-from .test_run import free_port, start, stop
+from .support.browser import OPEN_CONTEXTS
 
-CHROMIUM = os.environ.get("KRONIEK_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
 #: Where the screenshots go: KRONIEK_SCREENSHOTS when set (``make screenshots``
 #: sets docs/img, to refresh the pictures the README and docs show), else a
@@ -34,42 +33,6 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1200, "height": 900}
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    proc, base, token = start(tmp_path_factory.mktemp("web") / "var", free_port())
-    try:
-        yield base, token
-    finally:
-        stop(proc)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium (apt-get install -y chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-#: The browser contexts the running test opened (``context``); closed when it ends.
-OPEN_CONTEXTS: list = []
-
-
-@pytest.fixture(autouse=True)
-def close_contexts():
-    """Close every page a test opened when it ends. An open match page keeps
-    a live stream, and a stream holds one of the server's threads while it
-    lasts: the pages left open by earlier tests took all of them, and a later
-    test's requests waited (the whole-game tests stood still for minutes)."""
-    yield
-    while OPEN_CONTEXTS:
-        OPEN_CONTEXTS.pop().close()
 
 
 def context(browser, token=None, viewport=PHONE):

@@ -16,7 +16,7 @@ import secrets
 
 import pytest
 
-from .test_web import IMG, PHONE, api, browser, click_and_wait, close_contexts, context, no_horizontal_scroll, page_of, server  # noqa: F401
+from .test_web import IMG, PHONE, api, click_and_wait, context, no_horizontal_scroll, page_of
 
 pytestmark = pytest.mark.slow
 

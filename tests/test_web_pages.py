@@ -27,7 +27,7 @@ import pytest
 
 from engine import all_games
 
-from .test_web import api, browser, close_contexts, context, follow, page_of, server  # noqa: F401  (fixtures)
+from .test_web import api, context, follow, page_of
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = Path(os.environ.get("KRONIEK_AXE") or ROOT / "tests/browser/node_modules/axe-core/axe.min.js")
