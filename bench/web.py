@@ -4,6 +4,9 @@
      step drawn (move list and table shown)            goal under 300 ms
 (w2) live delay: an append over HTTP until the event is in a watching
      browser's move list, p95                          goal under 200 ms
+(w3) a tap on the record page's drawing (the second card of a Twaalven pair,
+     on a phone) until the move is appended and the drawing shows it, p95
+                                                       goal under 150 ms
 
 Against ``kroniek serve`` (gunicorn, as in production) on a Redis of its own.
 Printed, never asserted. ``python -m bench --only web``.
@@ -42,14 +45,27 @@ def _p(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def measure(loads: int = 15, appends: int = 60) -> list[tuple[str, str, str, str]]:
+def measure(loads: int = 15, appends: int = 60, taps: int = 40) -> list[tuple[str, str, str, str]]:
     if not os.path.exists(CHROMIUM):
         return [("(w1/w2) pages in a browser", f"no Chromium at {CHROMIUM}", "not measured", "—")]
     with bench_redis("web") as url:
-        return _measure(url, loads, appends)
+        return _measure(url, loads, appends, taps)
 
 
-def _measure(url: str, loads: int, appends: int) -> list[tuple[str, str, str, str]]:
+#: (w3) in the page: select the pair's first card, tap the second and time until the page shows the next seq whole
+#: (it sets data-seq last, once the drawing, the move list and the moves are drawn) and the browser painted it.
+TAP_JS = """async ([a, b]) => {
+  const root = document.querySelector('#match'), before = Number(root.dataset.seq);
+  document.querySelector(`#board [data-element='${a}']`).click();
+  const t0 = performance.now();
+  document.querySelector(`#board [data-element='${b}']`).click();
+  await new Promise((done) => { const check = () => (Number(root.dataset.seq) > before ? done() : requestAnimationFrame(check)); check(); });
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  return performance.now() - t0;
+}"""
+
+
+def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, str, str, str]]:
     import requests
     from playwright.sync_api import sync_playwright
 
@@ -123,6 +139,26 @@ def _measure(url: str, loads: int, appends: int) -> list[tuple[str, str, str, st
             delays = [seen[str(q)] - t for q, t in sent.items() if str(q) in seen]
             rows.append((f"(w2) live delay: HTTP append → event in a watching browser ({len(delays)} appends)",
                          f"median {statistics.median(delays):.0f} ms", f"p95 {_p(delays, 0.95):.0f} ms", "p95 < 200 ms"))
+            # (w3) ------------------------------------------------------------------
+            tapped = s.post(f"{base}/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}, timeout=10).json()["id"]
+            for event in ({"type": "deal", "data": {"seed": 42}}, {"type": "roles", "data": {"twelves": 0, "first": 0}}):
+                assert s.post(f"{base}/api/matches/{tapped}/events", json=event, timeout=10).status_code == 201
+            phone = browser.new_context(viewport={"width": 390, "height": 844})
+            phone.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+            page = phone.new_page()
+            page.goto(f"{base}/matches/{tapped}")
+            page.wait_for_selector("#match[data-seq='3'] #board .scene button.el.hl", timeout=30_000)
+            scene = s.get(f"{base}/api/matches/{tapped}/scene", timeout=10).json()
+            pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
+            times = []
+            for i in range(taps + 2):
+                elapsed = page.evaluate(TAP_JS, list(pair))
+                if i >= 2:  # two warm-ups
+                    times.append(elapsed)
+                seq = s.post(f"{base}/api/matches/{tapped}/events", json={"type": "undo", "seat": None, "data": {}}, timeout=10).json()["seq"]
+                page.wait_for_selector(f"#match[data-seq='{seq}'] #board [data-element='{pair[0]}']", timeout=30_000)
+            rows.append((f"(w3) a tap on the drawing (a Twaalven pair, phone) → appended and drawn ({len(times)} taps)",
+                         f"median {statistics.median(times):.0f} ms", f"p95 {_p(times, 0.95):.0f} ms", "p95 < 150 ms"))
             browser.close()
     finally:
         server.terminate()
