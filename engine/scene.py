@@ -44,7 +44,7 @@ from typing import Any
 #: the zone kinds the renderer lays out
 ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat"})
 #: the element kinds the renderer draws
-ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "group"})
+ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick"})
 
 
 def text(en: str, nl: str | None = None) -> dict[str, str]:
@@ -90,9 +90,9 @@ class Element:
     """One thing on the table: a card, a pile, an empty place, an action.
 
     ``shows``: what it shows (``{"card": "QH"}``, ``{"count": 23}``, a die's
-    face...; a ``group`` shows ``cards`` side by side, a trick or a round's
-    pair, its label under them); ``face_down``: its back only; ``highlight``: the table's eye
-    goes here (something to tap now, or the top of a pile)."""
+    face...; a ``trick`` shows ``cards`` side by side, a trick or a round's
+    pair, its label beside them); ``face_down``: its back only;
+    ``highlight``: the table's eye goes here (something to tap now, or the top of a pile)."""
 
     id: str
     kind: str

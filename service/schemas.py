@@ -413,7 +413,7 @@ class SceneChance(Schema):
 
 class SceneElement(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label or group"})
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label or trick"})
     label = fields.Nested(Words, required=True)
     shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
     moves = fields.List(fields.Nested(SceneMove), required=True, metadata={

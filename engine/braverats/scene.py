@@ -166,9 +166,10 @@ def _rounds_zone(view: dict[str, Any]) -> Zone:
             n = r.get("counts", 1)
             res = text(f"{seat_text(w)} wins" + (f" {n} rounds" if n > 1 else ""),
                        f"{seat_text(w)} wint" + (f" {n} ronden" if n > 1 else ""))
-        els.append(Element(f"round-{i}", "group", text(f"{i}: {res['en']}", f"{i}: {res['nl']}"),
+        els.append(Element(f"round-{i}", "trick", text(f"{i}: {res['en']}", f"{i}: {res['nl']}"),
                            shows={"cards": list(r["cards"]), "round": i, "winner": w}))
-    return Zone("rounds", "row", text("Rounds played: Red's card, Blue's", "Gespeelde ronden: rood, blauw"), els)
+    return Zone("rounds", "row", text(f"Rounds played: {seat_text(0)}'s card, {seat_text(1)}'s",
+                                        f"Gespeelde ronden: de kaart van {seat_text(0)}, die van {seat_text(1)}"), els)
 
 
 def _set_up_zone(view: dict[str, Any]) -> Zone | None:

@@ -164,7 +164,7 @@ def test_a_round_is_a_tap_on_reds_card_and_one_on_blues():
     # the round resolves: the pair lies face up among the rounds played
     ms = M.apply_event(ms, 3, "play", 1, {"card": "wizard"})
     els = by_id(check(ms, None))
-    assert els["round-1"].kind == "group" and els["round-1"].shows["cards"] == ["spy", "wizard"]
+    assert els["round-1"].kind == "trick" and els["round-1"].shows["cards"] == ["spy", "wizard"]
     assert els["round-1"].label["en"] == "1: {seat1} wins"
     assert "hand-0-spy" not in els and "hand-1-wizard" not in els
 

@@ -125,7 +125,7 @@ const Scene = (() => {
         body = h("span.pilecount", h("span.card.back", { title: "face down" }, "🂠"), typeof s.count === "number" ? h("b", String(s.count)) : null);
       } else if (s.card) {
         body = h("span.pilecount", chip(s.card), typeof s.count === "number" && s.count > 1 ? h("small", `×${s.count}`) : null);
-      } else if (e.kind === "group" && Array.isArray(s.cards)) {
+      } else if (e.kind === "trick" && Array.isArray(s.cards)) {
         body = h("span.cards", s.cards.map((c) => chip(c, { dutch: false })));
       } else if (e.kind === "slot") {
         body = h("span.emptyslot", "·");
