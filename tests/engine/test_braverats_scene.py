@@ -127,11 +127,21 @@ def test_every_legal_move_has_exactly_one_place_on_the_table(seed, choice):
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "".join(o.get("variants", [])) or "base")
 def test_every_variant_is_drawn_to_its_end(options):
-    """One whole match of each option set, every viewer at every step."""
-    *_, last = positions(11, options)
-    assert last.result is not None
+    """One whole match of each option set, every viewer at every step; where
+    a hand is secret (B, D, E) its cards were there to hide, and were hidden."""
+    hidden = 0
+    for ms in positions(11, options):
+        for viewer in VIEWERS:
+            scene = check(ms, viewer)
+            if viewer in (0, 1):
+                secret = secret_cards(ms, viewer)
+                hidden += len(secret)
+                for card in secret:
+                    assert f'"{card}"' not in without_pickers(scene), (ms.seq, viewer, card)
+    assert ms.result is not None
+    assert (hidden > 0) == any(v in options.get("variants", []) for v in "BDE"), hidden
     for viewer in VIEWERS:
-        scene = check(last, viewer)
+        scene = check(ms, viewer)
         assert not any(e.moves or e.targets or e.chance for e in scene.elements())
 
 
