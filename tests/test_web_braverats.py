@@ -26,6 +26,7 @@ from .test_web import (  # noqa: F401  (fixtures)
     scene_place,
     seq_of,
     server,
+    tap_scene_chance,
     tap_scene_move,
 )
 
@@ -131,3 +132,53 @@ def choose(ms):
         return next(m for m in ms.game.legal_moves(ms.state, None) if m.data["cards"] == cards)
     first = ms.state.spy_first if ms.state.spy_first is not None else 0
     return pick[first](hands[first])
+
+
+def test_a_draw_pile_match_is_recorded_with_the_piles_picker_and_unseen_cards(server, browser):
+    """Variant B on a phone: each draw is entered on the draw piles' picker,
+    Red's cards then Blue's (one list per seat); Bob's first three are
+    entered unknown, so his cards are the hand's face-down cards, named in
+    the picker a tap on them and a partner opens. The whole match comes
+    from the drawing."""
+    base, token = server
+    match_id = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"],
+                                                          "options": {"variants": ["B"]}}).json()["id"]
+    page = page_of(context(browser, token))
+    page.goto(f"{base}/matches/{match_id}")
+    page.wait_for_selector("#match[data-seq='1']")
+    rng = random.Random(5)
+    entered = {"drawing": 0, "buttons": 0}
+    ms = None
+    unseen_taps = 0
+    for step in range(60):
+        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
+        if page.locator("#status").inner_text().startswith("Finished"):
+            break
+        ms = follow(base, token, match_id, ms)
+        scene = M.scene(ms, "referee")
+        if "chance" in ms.game.actors(ms.state):
+            cards = ms.game.chance_outcome(ms.state, random.Random(step)).data["cards"]
+            if step == 0:
+                cards = [cards[0], ["unknown"] * len(cards[1])]
+            holder = next(e for z in scene["zones"] for e in z["elements"] if e.get("chance"))
+            assert holder["chance"]["groups"] == [len(c) for c in cards]
+            tap_scene_chance(page, scene, cards[0] + cards[1])
+        else:
+            moves = [m.to_dict() for a in ms.game.actors(ms.state)
+                     for m in ms.game.legal_moves(ms.state, None if a == "table" else a)]
+            move = rng.choice(moves)
+            place = scene_place(scene, move)
+            assert place is not None, move
+            unseen_taps += "unseen-1" in place
+            tap_scene_move(page, place, rng)
+        entered["drawing"] += 1
+    final = api(base, token, "GET", f"/matches/{match_id}").json()
+    assert final["status"] == "finished", final
+    events = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    draws = [e["data"]["cards"] for e in events if e["type"] == "draw"]
+    assert draws[0][1] == ["unknown"] * 3 and len(draws[0][0]) == 3 and all(len(d[0]) == 1 for d in draws[1:])
+    assert unseen_taps, "no card was named from Bob's face-down cards"
+    total = entered["drawing"] + entered["buttons"]
+    assert total == len(events) - 1 and entered["drawing"] >= 0.9 * total, entered
+    no_horizontal_scroll(page)
+    assert page.errors == []
