@@ -44,7 +44,7 @@ from typing import Any
 #: the zone kinds the renderer lays out
 ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat"})
 #: the element kinds the renderer draws
-ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label"})
+ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick"})
 
 
 def text(en: str, nl: str | None = None) -> dict[str, str]:
@@ -66,7 +66,9 @@ def labelled(move: dict[str, Any], en: str, nl: str | None = None) -> dict[str, 
 class Chance:
     """A chance outcome the table enters where it sees it: ``count`` values
     from ``values`` (distinct unless ``repeat``) fill ``data[field]`` of an
-    event ``type`` for ``seat``; ``scalar``: one value, not a list."""
+    event ``type`` for ``seat``; ``scalar``: one value, not a list;
+    ``groups``: the values fill one list per group of these sizes, in turn
+    (``[3, 3]``: each seat's cards of one draw, ``[[...], [...]]``)."""
 
     type: str
     field: str
@@ -76,6 +78,11 @@ class Chance:
     scalar: bool = False
     repeat: bool = False
     label: dict[str, str] = field(default_factory=lambda: text("Enter the outcome", "Voer de uitkomst in"))
+    groups: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.groups is not None and sum(self.groups) != self.count:
+            raise ValueError(f"groups {self.groups} do not add up to count {self.count}")
 
 
 @dataclass
@@ -83,8 +90,9 @@ class Element:
     """One thing on the table: a card, a pile, an empty place, an action.
 
     ``shows``: what it shows (``{"card": "QH"}``, ``{"count": 23}``, a die's
-    face...); ``face_down``: its back only; ``highlight``: the table's eye
-    goes here (something to tap now, or the top of a pile)."""
+    face...; a ``trick`` shows ``cards`` side by side, a trick or a round's
+    pair, its label beside them); ``face_down``: its back only;
+    ``highlight``: the table's eye goes here (something to tap now, or the top of a pile)."""
 
     id: str
     kind: str
@@ -138,6 +146,8 @@ class Scene:
             for element in zone["elements"]:
                 if element["chance"] is None:
                     del element["chance"]
+                elif element["chance"]["groups"] is None:
+                    del element["chance"]["groups"]
         return out
 
 

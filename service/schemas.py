@@ -407,11 +407,13 @@ class SceneChance(Schema):
     scalar = fields.Boolean(required=True, metadata={"description": "one value, not a list"})
     repeat = fields.Boolean(required=True, metadata={"description": "a value may be picked more than once"})
     label = fields.Nested(Words, required=True)
+    groups = fields.List(fields.Integer(), metadata={
+        "description": "the picked values fill one list per group of these sizes, in turn (one per seat)"})
 
 
 class SceneElement(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action or label"})
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label or trick"})
     label = fields.Nested(Words, required=True)
     shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
     moves = fields.List(fields.Nested(SceneMove), required=True, metadata={

@@ -16,6 +16,9 @@ from engine.braverats.game import BraveRats
 from engine.core import REFEREE
 from engine.scene import Element, Scene, Zone, coverage, text
 from tests.support.played import random_step
+from tests.support.toy import ensure_registered
+
+ensure_registered()
 
 
 def play(client, match, events):
@@ -82,9 +85,30 @@ def test_bad_seats_and_games_without_a_scene_are_4xx_json(client):
     r = client.get(f"/api/matches/{match}/scene?seat=everyone")
     assert r.status_code == 400 and r.json["error"]["field"] == "seat"
     assert client.get("/api/matches/nope/scene").status_code == 404
-    braverats = new(client, "braverats")
-    r = client.get(f"/api/matches/{braverats}/scene?seat=referee")
-    assert r.status_code == 404 and r.json["error"]["code"] == "not_found" and r.json["error"]["game"] == "braverats"
+    toy = new(client, "toy")  # the framework's test game draws no scene
+    r = client.get(f"/api/matches/{toy}/scene?seat=referee")
+    assert r.status_code == 404 and r.json["error"]["code"] == "not_found" and r.json["error"]["game"] == "toy"
+
+
+def test_a_braverats_card_laid_face_down_is_a_back_on_the_publics_table(client, anon):
+    match = new(client, "braverats")
+    play(client, match, [{"type": "play", "seat": 0, "data": {"card": "wizard"}}])
+    public = anon.get(f"/api/matches/{match}/scene").json
+    places = {e["id"]: e for z in public["zones"] for e in z["elements"] if e["id"].startswith("place-")}
+    assert places["place-0"]["face_down"] and "card" not in places["place-0"]["shows"]
+    assert places["place-1"]["kind"] == "slot"
+    mine = client.get(f"/api/matches/{match}/scene?seat=0").json
+    assert {e["id"]: e for z in mine["zones"] for e in z["elements"]}["place-0"]["shows"]["card"] == "wizard"
+    # the variant E deal: Ann's table holds her cards and Bob's backs, the deal's picker one list per seat
+    dealt = new(client, "braverats", options={"variants": ["E"]})
+    picker = next(e["chance"] for z in client.get(f"/api/matches/{dealt}/scene?seat=referee").json["zones"]
+                  for e in z["elements"] if e.get("chance"))
+    assert picker["type"] == "deal" and picker["groups"] == [8, 8] and picker["count"] == 16
+    play(client, dealt, [{"type": "deal", "seat": None, "data": {"hands": [
+        ["musician", "musician", "princess", "spy", "spy", "assassin", "ambassador", "wizard"],
+        ["princess", "assassin", "ambassador", "wizard", "general", "general", "prince", "prince"]]}}])
+    ann = json.dumps(client.get(f"/api/matches/{dealt}/scene?seat=0").json)
+    assert '"musician"' in ann and '"general"' not in ann and '"prince"' not in ann
 
 
 def test_the_scene_is_in_the_openapi_document(anon):

@@ -34,6 +34,7 @@ from .cards import (
 from .resolve import Flags, Outcome, key, outcome_table
 from .rules import RULES
 from . import invariants as INV
+from . import scene as _scene
 from .state import (
     BY_CARDS,
     BY_PRINCESS,
@@ -842,6 +843,9 @@ class BraveRats(Game):
                 }
             )
         return out
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     # -- the log as a viewer may see it -----------------------------------------------
     def event_view(self, state: State, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:

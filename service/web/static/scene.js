@@ -75,7 +75,8 @@ const Scene = (() => {
       const picked = [];
       const shown = h("div.sequence", { "data-picked": "" });
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
-        const value = c.scalar ? picked[0] : picked.slice();
+        // groups: one list per group of these sizes, in turn (each seat's cards of one event)
+        const value = c.scalar ? picked[0] : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n)) : picked.slice();
         sendMove({ type: c.type, seat: c.seat, data: { [c.field]: value } });
       } }, lang() === "nl" ? "Vastleggen" : "Record");
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": labels && labels.of(v).title || v, onclick: (ev) => {
@@ -124,6 +125,8 @@ const Scene = (() => {
         body = h("span.pilecount", h("span.card.back", { title: "face down" }, "🂠"), typeof s.count === "number" ? h("b", String(s.count)) : null);
       } else if (s.card) {
         body = h("span.pilecount", chip(s.card), typeof s.count === "number" && s.count > 1 ? h("small", `×${s.count}`) : null);
+      } else if (e.kind === "trick" && Array.isArray(s.cards)) {
+        body = h("span.cards", s.cards.map((c) => chip(c, { dutch: false })));
       } else if (e.kind === "slot") {
         body = h("span.emptyslot", "·");
       } else body = null;
