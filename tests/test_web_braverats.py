@@ -13,19 +13,16 @@ import pytest
 
 from engine import match as M
 
-from .test_web import (  # noqa: F401  (fixtures)
+from .test_web import (
     IMG,
     api,
-    browser,
     click_and_wait,
-    close_contexts,
     context,
     follow,
     no_horizontal_scroll,
     page_of,
     scene_place,
     seq_of,
-    server,
     tap_scene_chance,
     tap_scene_move,
 )
