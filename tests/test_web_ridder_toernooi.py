@@ -34,6 +34,7 @@ from .test_web import (  # noqa: F401  (fixtures)
     tap_scene_chance,
     tap_scene_move,
 )
+from .test_web_pages import axe_source, check
 
 
 def picked(outcome: dict) -> list:
@@ -58,6 +59,7 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
     page.wait_for_url(re.compile(r"/matches/[^/]+$"))
     match_id = page.url.rsplit("/", 1)[1]
     rng = random.Random(3)
+    axe = axe_source()
     ms = None
     entered = {"drawing": 0, "buttons": 0}
     kinds: dict[str, int] = {}
@@ -80,6 +82,12 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
                                     "#board [data-element='attacker-roll'] .die.t-blocked").count() == len(ms.state.duel.a_faces)
                 no_horizontal_scroll(page)
                 page.screenshot(path=str(IMG / "ridder_toernooi-phone.png"))
+                # the duel's table, and its dice pad open: axe-clean, nothing past the edge, no "undefined"
+                assert check(page, axe, "a duel") == []
+                page.click("#board [data-element='dice']")
+                page.wait_for_selector("#board .scenepanel button.pick")
+                assert check(page, axe, "the dice pad") == []
+                page.click("#board .scenepanel button.close")
                 shot = True
             tap_scene_chance(page, scene, picked(outcome))
             entered["drawing"] += 1
@@ -92,6 +100,8 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
         if not paired and place[0] == "pair":
             # the first of a pair tapped (a lady): her partners, and only they, are marked (the knights she may go to)
             page.click(f"#board [data-element='{place[1]}']")
+            problems = check(page, axe, "a lady tapped")
+            assert problems == [], "\n".join(problems)
             partners = {b for z in scene["zones"] for e in z["elements"] for b in e["targets"] if e["id"] == place[1]}
             partners |= {e["id"] for z in scene["zones"] for e in z["elements"] if place[1] in e["targets"]}
             marked = page.eval_on_selector_all("#board .el.target", "els => els.map((e) => e.dataset.element)")
