@@ -111,6 +111,7 @@ def check(ms, viewer=REFEREE) -> Scene:
     return scene
 
 
+@pytest.mark.slow(20)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), choice=st.integers(0, len(OPTIONS) - 1), players=st.sampled_from([2, 3, 6]))
 def test_every_legal_move_has_exactly_one_place_on_the_table(seed, choice, players):
@@ -130,13 +131,13 @@ def test_every_viewer_sees_the_same_table_and_only_the_dealt_cards(seed):
     tournament (R1: "De overige ridder- en minnekaarten doen aan dit
     toernooi niet mee"): none of them is on anyone's table."""
     for ms in positions(seed, 3):
-        scenes = {json.dumps(ms.game.scene(ms.view(v), M.visible_moves(ms, v)).to_dict(), sort_keys=True)
-                  for v in (REFEREE, None, 0, 1, 2)}
-        assert len(scenes) == 1, ms.seq
+        referee = ms.game.scene(ms.view(REFEREE), M.visible_moves(ms, REFEREE))
+        for viewer in (None, 0, 1, 2):
+            assert ms.game.scene(ms.view(viewer), M.visible_moves(ms, viewer)) == referee, (ms.seq, viewer)
         if ms.state.phase != "deal":
             dealt = {GAME.kid(ms.state, k) for k in range(len(ms.state.knights))}
             dealt |= {GAME.lid(ms.state, x) for x in range(len(ms.state.ladies))}
-            shown = scenes.pop()
+            shown = json.dumps(referee.to_dict())
             for card in [*ms.state.cards.knights, *ms.state.cards.ladies]:
                 if card.id not in dealt:
                     assert f'"{card.name}' not in shown and f"-{card.id}\"" not in shown, (ms.seq, card.id)
