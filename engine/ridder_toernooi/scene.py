@@ -304,8 +304,10 @@ def deck_zone(view: dict[str, Any], chance: bool, players: int) -> Zone:
     picker = None
     if chance:
         n = per * players * (2 if deck["ladies_in_play"] else 1)
-        what = (text(f"{per} knight(s) and {per} lady(ies)", f"{per} ridder(s) en {per} minne(n)") if deck["ladies_in_play"]
-                else text(f"{per} knight(s)", f"{per} ridder(s)"))
+        knights = text(plural(per, "knight", "knights"), plural(per, "ridder", "ridders"))
+        ladies = text(plural(per, "lady", "ladies"), plural(per, "minne", "minnen"))
+        what = (text(f"{knights['en']} and {ladies['en']}", f"{knights['nl']} en {ladies['nl']}") if deck["ladies_in_play"]
+                else knights)
         picker = Chance(type="deal", field="cards", values=[c["id"] for c in cards], count=n,
                         names={c["id"]: text(c["name"]) for c in cards},
                         label=text(f"Deal: tap the cards each player gets, {seat_text(0)} first: {what['en']} each",

@@ -154,10 +154,11 @@ def test_the_deal_is_tapped_card_by_card_seat_by_seat():
     deck = {e.id: e for e in scene.elements()}["deck"]
     picker = deck.chance
     assert picker.count == 8 and picker.names["K01"]["en"] == "Apollonius von Wolkenburg" and deck.face_down
+    assert picker.label["nl"].endswith("elk 2 ridders en 2 minnen")
     tapped = ["K01", "L02", "K03", "L03", "L01", "K02", "K04", "L04"]  # Ann's four, then Bob's, mixed
     assert M.normalize_event(t.ms, "deal", None, {"cards": tapped}) == DEAL2
-    six = Table(6)
-    assert {e.id: e for e in check(six.ms).elements()}["deck"].chance.count == 12
+    six = {e.id: e for e in check(Table(6).ms).elements()}["deck"].chance
+    assert six.count == 12 and six.label["en"].endswith("1 knight and 1 lady each")
 
 
 @pytest.mark.rule("ridder_toernooi.R4")
