@@ -43,8 +43,11 @@ from typing import Any
 
 #: the zone kinds the renderer lays out
 ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat"})
+#: how a die of ``shows.dice`` is drawn: printed cover (red), a covered field, an open one, a die that hits, one
+#: that a covered field blocks, one that misses
+DIE_TONES = frozenset({"plain", "red", "covered", "open", "hit", "blocked", "miss"})
 #: the element kinds the renderer draws
-ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick"})
+ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick", "token"})
 
 
 def text(en: str, nl: str | None = None) -> dict[str, str]:
@@ -80,6 +83,11 @@ class Chance:
     label: dict[str, str] = field(default_factory=lambda: text("Enter the outcome", "Voer de uitkomst in"))
     groups: list[int] | None = None
 
+    #: fewer values may be recorded, down to this many (None: exactly ``count``)
+    least: int | None = None
+    #: a value's name on its button (``{value: text(en, nl)}``), where the value alone says little
+    names: dict[str, dict[str, str]] | None = None
+
     def __post_init__(self) -> None:
         if self.groups is not None and sum(self.groups) != self.count:
             raise ValueError(f"groups {self.groups} do not add up to count {self.count}")
@@ -92,7 +100,15 @@ class Element:
     ``shows``: what it shows (``{"card": "QH"}``, ``{"count": 23}``, a die's
     face...; a ``trick`` shows ``cards`` side by side, a trick or a round's
     pair, its label beside them); ``face_down``: its back only;
-    ``highlight``: the table's eye goes here (something to tap now, or the top of a pile)."""
+    ``highlight``: the table's eye goes here (something to tap now, or the top of a pile).
+
+    A ``token`` (a game's own card or piece: a knight, a lady) shows its
+    label and, for any kind, the renderer draws these parts of ``shows``:
+    ``lines`` (short texts), ``dice`` (rows ``{"label", "faces", "spoken"}``: a face ``n`` or
+    ``{"face", "tone"}``, tone one of ``DIE_TONES``; ``spoken``, what the row
+    says to a screen reader) and
+    ``marks`` (tracks ``{"label", "value", "max"}``: ``max`` marks, ``value``
+    of them filled)."""
 
     id: str
     kind: str

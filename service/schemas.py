@@ -401,7 +401,8 @@ class SceneMove(Schema):
 class SceneChance(Schema):
     type = fields.String(required=True, metadata={"description": "the chance event this picker enters"})
     field = fields.String(required=True, metadata={"description": "the key of its data the picked values fill"})
-    values = fields.List(fields.String(), required=True, metadata={"description": "the outcomes on offer"})
+    values = fields.List(fields.Raw(metadata={"oneOf": [{"type": "string"}, {"type": "integer"}]}), required=True,
+                         metadata={"description": "the outcomes on offer (a card's name, a die's face…)"})
     count = fields.Integer(required=True, metadata={"description": "how many values to pick"})
     seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the event's seat"})
     scalar = fields.Boolean(required=True, metadata={"description": "one value, not a list"})
@@ -409,11 +410,15 @@ class SceneChance(Schema):
     label = fields.Nested(Words, required=True)
     groups = fields.List(fields.Integer(), metadata={
         "description": "the picked values fill one list per group of these sizes, in turn (one per seat)"})
+    least = fields.Integer(allow_none=True, metadata={"description": "fewer values may be recorded, down to this many; "
+                                                      "null: exactly count"})
+    names = fields.Dict(keys=fields.String(), values=fields.Nested(Words), allow_none=True, metadata={
+        "description": "a value's name on its button, where the value alone says little"})
 
 
 class SceneElement(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label or trick"})
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label, trick or token"})
     label = fields.Nested(Words, required=True)
     shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
     moves = fields.List(fields.Nested(SceneMove), required=True, metadata={

@@ -635,8 +635,7 @@ def tap_scene_move(page, place, rng):
 SCENE_GAMES = {"sir_tommy", "stapelen", "twaalven"}
 
 
-@pytest.mark.parametrize("game_id", [pytest.param("sir_tommy", marks=pytest.mark.slow(15)), "stapelen", "twaalven",
-                                     "ridder_toernooi"])
+@pytest.mark.parametrize("game_id", [pytest.param("sir_tommy", marks=pytest.mark.slow(15)), "stapelen", "twaalven"])
 def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game_id):
     """A whole game entered by tapping: the engine draws the chance outcomes
     and picks the moves, the test only taps what it chose. A game with a

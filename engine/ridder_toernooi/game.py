@@ -23,6 +23,7 @@ from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
 from .describe import card_set_label, describe as describe_event
 from .rules import RULES
+from . import scene as _scene
 from .state import (
     CHALLENGE,
     DAY_WINNER,
@@ -242,7 +243,11 @@ class RidderToernooi(Game):
         "deal": EventType("deal", CHANCE, _obj({
             "knights": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
             "ladies": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
-        }, ["knights"]), "R1: the knights (and ladies) dealt to each player, one list per player in seat order."),
+            "cards": {"type": "array", "maxItems": 40, "items": CARD_REF,
+                      "description": "instead of knights and ladies: the cards as the table deals them, one list; the "
+                      "knights among them go to the seats in order (as many to each), and so do the ladies"},
+        }, []), "R1: the knights (and ladies) dealt to each player, one list per player in seat order (or the "
+            "cards in dealing order, one list; stored as knights and ladies)."),
         "train": EventType("train", "seat", _obj({
             "knight": CARD_REF,
             "dice": {"type": "integer", "minimum": 0, "maximum": 2},
@@ -369,6 +374,7 @@ class RidderToernooi(Game):
             raise RuleViolation(_RULE_OF.get(type, "core.turn"), f"a {type} event does not fit now: the tournament is at {s.phase}")
         if type == "deal":
             per = 2 if s.n <= 5 else 1
+            data = self._deal_by_seat(s, data, per)
 
             def ids(rows: Any, lookup, what: str) -> list[list[str]]:
                 if len(rows) != s.n:
@@ -434,6 +440,10 @@ class RidderToernooi(Game):
             return {"faces": list(data["faces"]), "knight": self.kid(s, roller)}
         if type == "start_roll":
             faces = data["faces"]
+            if len(faces) == len(s.rolling) < s.n and None not in faces:
+                # the rolling players' dice only, in seat order (as the table's dice pad enters them)
+                it = iter(faces)
+                faces = [next(it) if i in s.rolling else None for i in range(s.n)]
             if len(faces) != s.n:
                 raise MalformedEvent(f"start_roll needs one entry per seat ({s.n})", field="faces")
             for seat_, f in enumerate(faces):
@@ -442,6 +452,32 @@ class RidderToernooi(Game):
                                         f" (rolling: {list(s.rolling)})")
             return {"faces": list(faces)}
         return data
+
+    def _deal_by_seat(self, s: State, data: dict[str, Any], per: int) -> dict[str, Any]:
+        """A deal as knights and ladies per seat: given so, or as one list of
+        the cards in dealing order (the knights among them go ``per`` to each
+        seat in seat order, the ladies likewise)."""
+        if "cards" not in data:
+            if "knights" not in data:
+                raise MalformedEvent("deal: give knights (and ladies) per seat, or cards in dealing order", field="knights")
+            return data
+        if "knights" in data or "ladies" in data:
+            raise MalformedEvent("deal: give knights and ladies per seat, or cards, not both", field="cards")
+        knights: list[str] = []
+        ladies: list[str] = []
+        for ref in data["cards"]:
+            if s.cards.knight_index(ref) is not None:
+                knights.append(ref)
+            elif s.cards.lady_index(ref) is not None:
+                ladies.append(ref)
+            else:
+                raise MalformedEvent(f"deal: {ref!r} is neither a knight nor a lady of the card set", field="cards")
+        if len(knights) != per * s.n or len(ladies) != (per * s.n if s.cfg.ladies else 0):
+            raise RuleViolation(P + "R1", f"{s.n} players are dealt {per * s.n} knights"
+                                + (f" and {per * s.n} ladies" if s.cfg.ladies else " (no ladies, E3)")
+                                + f", not {len(knights)} and {len(ladies)}")
+        return {"knights": [knights[i * per:(i + 1) * per] for i in range(s.n)],
+                "ladies": [ladies[i * per:(i + 1) * per] for i in range(s.n)] if s.cfg.ladies else []}
 
     def _roller(self, s: State) -> int | None:
         if s.phase != ROLL or s.duel is None:
@@ -1028,6 +1064,11 @@ class RidderToernooi(Game):
                     "to_roll": self.kid(s, self._roller(s)) if s.phase == ROLL else None,
                     "dice_to_roll": self.dice_now(s, self._roller(s)) if s.phase == ROLL else None,
                     "dice_to_roll_min": self.dice_least(s, self._roller(s)) if s.phase == ROLL else None}
+        deck = None
+        if s.phase == DEAL:  # the cards the deal chooses from, with their names (nothing is dealt yet)
+            deck = {"per_player": 2 if s.n <= 5 else 1, "ladies_in_play": s.cfg.ladies,
+                    "knights": [{"id": c.id, "name": c.name} for c in s.cards.knights],
+                    "ladies": [{"id": c.id, "name": c.name} for c in s.cards.ladies] if s.cfg.ladies else []}
         return {
             "phase": s.phase, "day": s.day, "days": s.cfg.days,
             "start_player": s.start if s.start >= 0 else None,
@@ -1043,7 +1084,11 @@ class RidderToernooi(Game):
             "tied": [self.kid(s, k) for k in s.tied] if s.phase == DAY_WINNER else list(s.tied),
             "scores": list(self.scores(s)),
             "awards": [{"card": c, "premiums": n, "reason": r} for c, n, r in s.awards],
+            **({"deck": deck} if deck else {}),
         }
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         return describe_event(self, before, type, seat, data, after)

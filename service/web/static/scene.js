@@ -74,17 +74,19 @@ const Scene = (() => {
       const c = e.chance;
       const picked = [];
       const shown = h("div.sequence", { "data-picked": "" });
+      const least = typeof c.least === "number" ? c.least : c.count;
+      const named = (v) => (c.names && c.names[v] ? say(c.names[v], players) : null);
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
         const value = c.scalar ? picked[0] : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n)) : picked.slice();
         sendMove({ type: c.type, seat: c.seat, data: { [c.field]: value } });
       } }, lang() === "nl" ? "Vastleggen" : "Record");
-      const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": labels && labels.of(v).title || v, onclick: (ev) => {
+      const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
         if (picked.length >= c.count) return;
         picked.push(v);
         if (!c.repeat) ev.currentTarget.disabled = true;
         draw();
-      } }, labels && labels.isCard(v) ? chip(v, { dutch: false }) : v));
+      } }, named(v) || (labels && labels.isCard(v) ? chip(v, { dutch: false }) : v)));
       const back = h("button.button.small", { type: "button", "data-undo-pick": "", onclick: () => {
         const v = picked.pop();
         const b = buttons.find((x) => x.dataset.value === v);
@@ -92,8 +94,8 @@ const Scene = (() => {
         draw();
       } }, "←");
       const draw = () => {
-        shown.replaceChildren(...picked.map((v) => chip(v, { dutch: false })), h("span.muted", ` ${picked.length}/${c.count}`));
-        record.disabled = picked.length !== c.count;
+        shown.replaceChildren(...picked.map((v) => chip(v, { dutch: false })), h("span.muted", ` ${picked.length}/${least < c.count ? `${least}–` : ""}${c.count}`));
+        record.disabled = picked.length < least || picked.length > c.count;
         back.disabled = !picked.length;
       };
       draw();
@@ -113,6 +115,27 @@ const Scene = (() => {
       if (pairs[e.id]) select(e.id); else select(null);
       if (e.chance) { openChance(node, e); return; }
       if (e.moves && e.moves.length) offer(node, say(e.label, players), e.moves);
+    };
+
+    /** What an element shows besides its picture and caption: short lines, rows of dice, tracks of marks. */
+    const facts = (s) => {
+      const out = [];
+      for (const line of Array.isArray(s.lines) ? s.lines : []) out.push(h("span.line", say(line, players)));
+      for (const row of Array.isArray(s.dice) ? s.dice : []) {
+        out.push(h("span.dicerow", h("span.dicelabel", { "aria-hidden": "true" }, say(row.label, players)),
+          h("span.dicefaces", { "aria-hidden": "true" }, (row.faces || []).map((f) => {
+            const face = typeof f === "object" && f ? f : { face: f };
+            return h("span", { class: `die t-${face.tone || "plain"}` }, String(face.face));
+          })),
+          h("span.sronly", `${say(row.label, players)}: ${row.spoken ? say(row.spoken, players) : (row.faces || []).map((f) => (typeof f === "object" && f ? f.face : f)).join(", ")}`)));
+      }
+      for (const m of Array.isArray(s.marks) ? s.marks : []) {
+        const max = Math.max(0, Number(m.max) || 0), value = Math.max(0, Number(m.value) || 0);
+        out.push(h("span.marks", h("span.marklabel", say(m.label, players)),
+          h("span.track", { "aria-hidden": "true" }, Array.from({ length: max }, (_, i) => h("i", { class: i < value ? "on" : null }))),
+          h("b", `${value}/${max}`)));
+      }
+      return out;
     };
 
     const elementNode = (e, zone) => {
@@ -139,7 +162,8 @@ const Scene = (() => {
       // number, the whole label follows for screen readers alone.
       const attrs = { class: `el ${cls}`, "data-element": e.id, title: text };
       const spoken = caption.textContent === text ? null : h("span.sronly", text);
-      const node = tappable(e) ? h("button", { ...attrs, type: "button", onclick: () => tap(e, node) }, body, caption, spoken) : h("div", attrs, body, caption, spoken);
+      const more = facts(s);
+      const node = tappable(e) ? h("button", { ...attrs, type: "button", onclick: () => tap(e, node) }, body, caption, more, spoken) : h("div", attrs, body, caption, more, spoken);
       nodes[e.id] = node;
       return node;
     };
