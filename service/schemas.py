@@ -401,12 +401,14 @@ class SceneMove(Schema):
 class SceneChance(Schema):
     type = fields.String(required=True, metadata={"description": "the chance event this picker enters"})
     field = fields.String(required=True, metadata={"description": "the key of its data the picked values fill"})
-    values = fields.List(fields.String(), required=True, metadata={"description": "the outcomes on offer"})
+    values = fields.List(fields.Raw(), required=True, metadata={
+        "description": "the outcomes on offer: card ids, nobles… (strings), a die's faces (numbers)"})
     count = fields.Integer(required=True, metadata={"description": "how many values to pick"})
     seat = fields.Integer(allow_none=True, required=True, metadata={"description": "the event's seat"})
     scalar = fields.Boolean(required=True, metadata={"description": "one value, not a list"})
     repeat = fields.Boolean(required=True, metadata={"description": "a value may be picked more than once"})
     label = fields.Nested(Words, required=True)
+    data = fields.Dict(metadata={"description": "the event's other data, sent as it is (a turned-up card's village)"})
 
 
 class SceneElement(Schema):

@@ -69,14 +69,14 @@ const Scene = (() => {
       showPanel(near, title, [h("div.buttons", moves.map((m, i) => h("button.move", { type: "button", "data-choice": i, onclick: () => sendMove(m) }, moveText(m))))]);
     };
 
-    /** The chance picker: ``count`` values from ``values`` fill data[field], then Record. */
+    /** The chance picker: ``count`` values from ``values`` fill data[field] (beside its fixed ``data``), then Record. */
     const openChance = (near, e) => {
       const c = e.chance;
       const picked = [];
       const shown = h("div.sequence", { "data-picked": "" });
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
         const value = c.scalar ? picked[0] : picked.slice();
-        sendMove({ type: c.type, seat: c.seat, data: { [c.field]: value } });
+        sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
       } }, lang() === "nl" ? "Vastleggen" : "Record");
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": labels && labels.of(v).title || v, onclick: (ev) => {
         if (picked.length >= c.count) return;
