@@ -204,8 +204,8 @@ def seat_table(s: int, p: dict[str, Any], phase: str, current: int | None, used:
     pile = p["discard_pile"]
     top = pile["top"]
     discard_el = Element(discard_id(s), "pile" if top else "slot",
-                         text(f"Discard pile: {short(top)} on top of {pile['count']}",
-                              f"Raapstapel: {short(top)} boven, {pile['count']} kaart(en)") if top
+                         text(f"Discard pile: {pile['count']} card(s), {short(top)} on top",
+                              f"Raapstapel: {pile['count']} kaart(en), {short(top)} boven") if top
                          else text("Discard pile: empty", "Raapstapel: leeg"),
                          shows={"card": top, "count": pile["count"]})
     castles = []
@@ -213,12 +213,13 @@ def seat_table(s: int, p: dict[str, Any], phase: str, current: int | None, used:
         top_card = p["castles"][suit]
         height = CARD_IDS.index(top_card) % 10 + 1 if top_card else 0
         sym = SYMBOL[suit]
+        # short: four castles side by side on a phone; the card shows how far each is built
         if height == 10:
             label = text(f"{sym} castle: complete", f"Kasteel {SUIT_DUTCH[x]}: voltooid")
         elif height:
-            label = text(f"{sym} castle: up to {short(top_card)}", f"Kasteel {SUIT_DUTCH[x]}: tot {short(top_card)}")
+            label = text(f"{sym} castle", f"Kasteel {SUIT_DUTCH[x]}")
         else:
-            label = text(f"{sym} castle: starts with the ace", f"Kasteel {SUIT_DUTCH[x]}: begint met de aas")
+            label = text(f"{sym} castle: the ace starts it", f"Kasteel {SUIT_DUTCH[x]}: de aas begint")
         castles.append(Element(castle_id(s, suit), "pile" if top_card else "slot", label,
                                shows={"card": top_card, "count": height, "suit": suit}))
     villages = []
