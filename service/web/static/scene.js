@@ -63,9 +63,10 @@ const Scene = (() => {
       try { await ctx.send(bare(m)); } finally { root.classList.remove("busy"); }
     };
     const moveText = (m) => (m.label ? say(m.label, players) : `${m.type.replace(/_/g, " ")} ${JSON.stringify(m.data)}`);
-    /** One move: sent. Several: a picker of just those. */
-    const offer = (near, title, moves) => {
-      if (moves.length === 1) { sendMove(moves[0]); return; }
+    /** One move: sent. Several (or one of an element that is also one of a pair, so that a tap on a partner can
+        still make the pair): a picker of just those. */
+    const offer = (near, title, moves, ask = false) => {
+      if (moves.length === 1 && !ask) { sendMove(moves[0]); return; }
       showPanel(near, title, [h("div.buttons", moves.map((m, i) => h("button.move", { type: "button", "data-choice": i, onclick: () => sendMove(m) }, moveText(m))))]);
     };
 
@@ -111,7 +112,7 @@ const Scene = (() => {
       close();
       if (pairs[e.id]) select(e.id); else select(null);
       if (e.chance) { openChance(node, e); return; }
-      if (e.moves && e.moves.length) offer(node, say(e.label, players), e.moves);
+      if (e.moves && e.moves.length) offer(node, say(e.label, players), e.moves, !!pairs[e.id]);
     };
 
     const elementNode = (e, zone) => {
