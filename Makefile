@@ -42,7 +42,7 @@ test-redis: $(STAMP)
 
 ## The browser tests, writing their screenshots into docs/img (a plain test run writes them to a temporary folder).
 screenshots: $(STAMP) $(NODE_STAMP)
-	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py
+	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py tests/test_web_troubadour.py
 
 ## The legality property over every game with its deep profile (many more, longer matches; minutes).
 test-deep: $(STAMP)

@@ -213,13 +213,9 @@ def seat_table(s: int, p: dict[str, Any], phase: str, current: int | None, used:
         top_card = p["castles"][suit]
         height = CARD_IDS.index(top_card) % 10 + 1 if top_card else 0
         sym = SYMBOL[suit]
-        # short: four castles side by side on a phone; the card shows how far each is built
-        if height == 10:
-            label = text(f"{sym} castle: complete", f"Kasteel {SUIT_DUTCH[x]}: voltooid")
-        elif height:
-            label = text(f"{sym} castle", f"Kasteel {SUIT_DUTCH[x]}")
-        else:
-            label = text(f"{sym} castle: the ace starts it", f"Kasteel {SUIT_DUTCH[x]}: de aas begint")
+        # short: four castles side by side on a phone; the card (or an empty place) shows how far each is built
+        label = (text(f"{sym} castle: complete", f"Kasteel {SUIT_DUTCH[x]}: voltooid") if height == 10
+                 else text(f"{sym} castle", f"Kasteel {SUIT_DUTCH[x]}"))
         castles.append(Element(castle_id(s, suit), "pile" if top_card else "slot", label,
                                shows={"card": top_card, "count": height, "suit": suit}))
     villages = []
