@@ -455,7 +455,7 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
     for path in (f"/matches/{mid}/review", f"/matches/{mid}"):
         page = page_of(ctx)
         page.goto(f"{base}{path}?seat=1")
-        page.wait_for_selector("#board .table")
+        page.wait_for_selector("#board .scene")  # Troubadour's table, drawn from seat 1's view
         page.wait_for_selector("#steps li, #log li")
         hidden_from(page)
         assert page.errors == []
