@@ -27,7 +27,11 @@ How a move is reached:
   on one of the two.
 - ``Element.chance``: a chance picker, where the table would see the outcome
   (the draw pile): the event type, the field it fills, how many values and
-  which (``values``; ``"unknown"`` among them where the game allows it).
+  which (``values``; ``"unknown"`` among them where the game allows it), and
+  ``data``, the fields it does not ask for (the village a turned-up card lies
+  in). The same picker enters a seat's move that is a pick of several values
+  (Troubadour's three nobles: 220 legal moves, one picker of twelve); such a
+  move is reached there when the picker can build it (``builds``).
 - ``Scene.fallback``: moves with no place on the table (the record page's
   text buttons enter them).
 
@@ -88,9 +92,34 @@ class Chance:
     #: a value's name on its button (``{value: text(en, nl)}``), where the value alone says little
     names: dict[str, dict[str, str]] | None = None
 
+    #: the event's other data, as it is (the village a turned-up card lies in)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
     def __post_init__(self) -> None:
         if self.groups is not None and sum(self.groups) != self.count:
             raise ValueError(f"groups {self.groups} do not add up to count {self.count}")
+
+    def builds(self, move: dict[str, Any]) -> bool:
+        """Whether picking from this picker can enter ``move``: its type and
+        seat, the fixed ``data``, and ``count`` of ``values`` in ``field``."""
+        data = move.get("data", {})
+        if move["type"] != self.type or move.get("seat") != self.seat or set(data) != {*self.data, self.field}:
+            return False
+        if any(data[k] != v for k, v in self.data.items()):
+            return False
+        value = data[self.field]
+        if self.scalar:
+            return value in self.values
+        if self.groups is not None:  # one list per group, in turn
+            if not isinstance(value, list) or [len(v) if isinstance(v, list) else -1 for v in value] != self.groups:
+                return False
+            value = [v for group in value for v in group]
+        if not isinstance(value, list) or not (self.least if self.least is not None else self.count) <= len(value) <= self.count:
+            return False
+        if not self.repeat and len({json.dumps(v) for v in value}) != len(value):
+            return False
+        return all(v in self.values for v in value)
 
 
 @dataclass
@@ -167,10 +196,16 @@ class Scene:
         return out
 
 
-def placements(scene: Scene) -> dict[str, list[str]]:
+def placements(scene: Scene, moves: list[dict[str, Any]] = ()) -> dict[str, list[str]]:
     """Move key -> the places it is reached from (an element id, a pair of
-    ids ``"a+b"``, or ``"fallback"``)."""
+    ids ``"a+b"``, an element's picker ``"id:picker"`` for those of ``moves``
+    it can build, or ``"fallback"``)."""
     out: dict[str, list[str]] = {}
+    pickers = [e for e in scene.elements() if e.chance is not None]
+    for m in moves:
+        for e in pickers:
+            if e.chance.builds(m):
+                out.setdefault(move_key(m), []).append(f"{e.id}:picker")
     ids = {e.id for e in scene.elements()}
     for e in scene.elements():
         for m in e.moves:
@@ -194,8 +229,9 @@ def _offered(scene: Scene) -> list[dict[str, Any]]:
 def coverage(scene: Scene, moves: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The moves the scene gets wrong: ``unreachable`` (legal, no place),
     ``ambiguous`` (more than one place), ``illegal`` (offered, not legal).
-    All three empty: every move is one tap (or one pair of taps) away."""
-    places = placements(scene)
+    All three empty: every move is one tap (or one pair of taps, or one
+    picker) away. (What a picker offers is not listed: the server checks it.)"""
+    places = placements(scene, moves)
     offered = {move_key(m): {k: m[k] for k in ("type", "seat", "data") if k in m} for m in _offered(scene)}
     legal = {move_key(m): m for m in moves}
     return {

@@ -414,6 +414,7 @@ class SceneChance(Schema):
                                                       "null: exactly count"})
     names = fields.Dict(keys=fields.String(), values=fields.Nested(Words), allow_none=True, metadata={
         "description": "a value's name on its button, where the value alone says little"})
+    data = fields.Dict(metadata={"description": "the event's other data, sent as it is (a turned-up card's village)"})
 
 
 class SceneElement(Schema):

@@ -165,3 +165,30 @@ def test_a_seats_scene_never_holds_the_other_seats_hidden_cards(seed):
             assert all(m["seat"] in (seat, None) for e in built.elements() for m in e.moves)
         if ms.game.table_moves_hidden(ms.state):  # the table's moves name secret cards: not the public's
             assert not any(m["seat"] is None for m in M.visible_moves(ms, None))
+
+
+def test_a_pickers_fixed_data_and_a_dies_numbers_come_through_the_api(client):
+    """Troubadour's pickers as the pages get them: the deal on a draw pile,
+    the secret trio on a player's nobles with the data it does not ask for
+    (which reveal it belongs to), a die's faces as numbers; each entered
+    as the picker says is recorded."""
+    match = new(client, "troubadour")
+
+    def picker(element):
+        scene = client.get(f"/api/matches/{match}/scene?seat=referee").json
+        return next(e["chance"] for z in scene["zones"] for e in z["elements"] if e["id"] == element)
+
+    for seat, faces in ((0, ["AS", "2S", "3S", "4S", "5S"]), (1, ["AD", "2D", "3D", "4D", "5D"])):
+        deal = picker(f"draw-{seat}")
+        assert (deal["type"], deal["field"], deal["count"], deal["seat"]) == ("deal", "face_up", 5, seat)
+        play(client, match, [{"type": "deal", "seat": seat, "data": {**deal["data"], "face_up": faces}}])
+    for seat in (0, 1):
+        choose = picker(f"nobles-{seat}")
+        assert (choose["type"], choose["field"], choose["count"], choose["data"]) == ("choose", "nobles", 3, {"reveal": 0})
+        assert len(choose["values"]) == 12
+        play(client, match, [{"type": "choose", "seat": seat, "data": {**choose["data"], "nobles": ["QC", "JC", "KC"]}}])
+    die = picker("die")  # equal trios: the lowest roll starts
+    assert die["values"] == [1, 2, 3, 4, 5, 6] and die["repeat"] and die["count"] == 2
+    play(client, match, [{"type": "die", "seat": None, "data": {**die["data"], "rolls": [2, 5]}}])
+    state = client.get(f"/api/matches/{match}/state?seat=referee").json
+    assert state["phase"] == "play" and state["turn"]["seat"] == 0

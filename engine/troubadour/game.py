@@ -50,6 +50,7 @@ from .cards import (
 from .describe import annotate as _annotate, describe as _describe
 from .rules import RULES
 from . import invariants as INV
+from . import scene as _scene
 from .state import (
     CHOOSE,
     DEAL,
@@ -1462,6 +1463,9 @@ class Troubadour(Game):
         else:
             hidden["noble"] = None
         return {**event, "data": hidden, "redacted": True}
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        return _scene.scene(view, moves)
 
     # -- describing -------------------------------------------------------------------------
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:

@@ -202,9 +202,28 @@
     };
     document.getElementById("undo").onclick = () => send("undo", null, {});
 
+    /** The text buttons under a drawing, folded away: fetched only once the fold is opened (a move tapped on the
+        drawing then costs the page no list of moves it does not show). */
+    const fallbackFold = (parts) => {
+      const fold = h("details.fallback", { "data-fallback": "" }, h("summary", "Other ways to enter a move"), ...parts);
+      fold.open = fallbackOpen;
+      fold.addEventListener("toggle", () => {
+        const opened = fold.open && !fallbackOpen;
+        fallbackOpen = fold.open;
+        if (opened && !parts.length) { movesSeq = null; refresh(); }
+      });
+      return fold;
+    };
+
     const showMoves = async (view) => {
       const section = document.getElementById("recorder");
       currentView = view;
+      if (hasScene && !fallbackOpen) {
+        section.hidden = false;
+        turn.textContent = "· to act: " + (view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ");
+        movesBox.replaceChildren(fallbackFold([]));
+        return true;
+      }
       const base = await K.api("GET", `/api/matches/${id}/legal-moves`);
       if (!base.ok) {
         if (transient(base)) return false;  // the list on screen stays until a whole new one came
@@ -229,12 +248,8 @@
       if (toAct.includes("chance")) parts.push(chancePanel(base.data.chance || [], view));
       const others = otherMoves(groups, toAct, view);
       if (others) parts.push(others);
-      if (hasScene) {  // the drawing enters the moves; the text buttons stay, folded away below it
-        const fold = h("details.fallback", { "data-fallback": "" }, h("summary", "Other ways to enter a move"), ...parts);
-        fold.open = fallbackOpen;
-        fold.addEventListener("toggle", () => { fallbackOpen = fold.open; });
-        movesBox.replaceChildren(fold);
-      } else movesBox.replaceChildren(...parts);
+      if (hasScene) movesBox.replaceChildren(fallbackFold(parts));  // the drawing enters the moves; the text buttons stay below it
+      else movesBox.replaceChildren(...parts);
       return true;
     };
 

@@ -63,13 +63,14 @@ const Scene = (() => {
       try { await ctx.send(bare(m)); } finally { root.classList.remove("busy"); }
     };
     const moveText = (m) => (m.label ? say(m.label, players) : `${m.type.replace(/_/g, " ")} ${JSON.stringify(m.data)}`);
-    /** One move: sent. Several: a picker of just those. */
-    const offer = (near, title, moves) => {
-      if (moves.length === 1) { sendMove(moves[0]); return; }
+    /** One move: sent. Several (or one of an element that is also one of a pair, so that a tap on a partner can
+        still make the pair): a picker of just those. */
+    const offer = (near, title, moves, ask = false) => {
+      if (moves.length === 1 && !ask) { sendMove(moves[0]); return; }
       showPanel(near, title, [h("div.buttons", moves.map((m, i) => h("button.move", { type: "button", "data-choice": i, onclick: () => sendMove(m) }, moveText(m))))]);
     };
 
-    /** The chance picker: ``count`` values from ``values`` fill data[field], then Record. */
+    /** The chance picker: ``count`` values from ``values`` fill data[field] (beside its fixed ``data``), then Record. */
     const openChance = (near, e) => {
       const c = e.chance;
       const picked = [];
@@ -79,7 +80,7 @@ const Scene = (() => {
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
         const value = c.scalar ? picked[0] : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n)) : picked.slice();
-        sendMove({ type: c.type, seat: c.seat, data: { [c.field]: value } });
+        sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
       } }, lang() === "nl" ? "Vastleggen" : "Record");
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
         if (picked.length >= c.count) return;
@@ -114,7 +115,7 @@ const Scene = (() => {
       close();
       if (pairs[e.id]) select(e.id); else select(null);
       if (e.chance) { openChance(node, e); return; }
-      if (e.moves && e.moves.length) offer(node, say(e.label, players), e.moves);
+      if (e.moves && e.moves.length) offer(node, say(e.label, players), e.moves, !!pairs[e.id]);
     };
 
     /** What an element shows besides its picture and caption: short lines, rows of dice, tracks of marks. */
