@@ -407,11 +407,14 @@ class SceneChance(Schema):
     scalar = fields.Boolean(required=True, metadata={"description": "one value, not a list"})
     repeat = fields.Boolean(required=True, metadata={"description": "a value may be picked more than once"})
     label = fields.Nested(Words, required=True)
+    numeric = fields.Boolean(required=True, metadata={"description": "the values are numbers (a die's faces): "
+                                                      "sent as numbers"})
 
 
 class SceneElement(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action or label"})
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action or label; "
+                                                  "hex, vertex or edge on a hexboard"})
     label = fields.Nested(Words, required=True)
     shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
     moves = fields.List(fields.Nested(SceneMove), required=True, metadata={
@@ -425,7 +428,8 @@ class SceneElement(Schema):
 
 class SceneZone(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "row, fan, columns, stack, track or seat"})
+    kind = fields.String(required=True, metadata={
+        "description": "row, fan, columns, stack, track, seat or hexboard (a board of hexes, intersections and paths)"})
     label = fields.Nested(Words, required=True, metadata={
         "description": "may hold {seat0}, {seat1}…: the pages put the player's name there"})
     elements = fields.List(fields.Nested(SceneElement), required=True)
