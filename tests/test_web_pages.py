@@ -315,7 +315,7 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
     problems: list[str] = []
     targets = [("home", "/", "main h1"), ("/record", "/record", "#game-choices"),
                ("/record with catan picked", "/record?game=catan", "#options .field"),
-               ("a Catan match", f"/matches/{site['matches']['catan']}", "#moves .group"),
+               ("a Catan match", f"/matches/{site['matches']['catan']}", "#board svg.hexboard"),
                ("a Troubadour match", f"/matches/{site['matches']['troubadour']}", "#moves .group"),
                ("a new Troubadour match (the deal's form)", f"/matches/{site['fresh']['troubadour']}", "#moves .group"),
                ("a review", f"/matches/{site['matches']['twaalven']}/review", "#steps li"),
