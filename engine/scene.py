@@ -42,16 +42,16 @@ more than one: the scene tests check that it is empty for every position.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 #: the zone kinds the renderer lays out
-ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat"})
+ZONE_KINDS = frozenset({"row", "fan", "columns", "stack", "track", "seat", "hexboard"})
 #: how a die of ``shows.dice`` is drawn: printed cover (red), a covered field, an open one, a die that hits, one
 #: that a covered field blocks, one that misses
 DIE_TONES = frozenset({"plain", "red", "covered", "open", "hit", "blocked", "miss"})
-#: the element kinds the renderer draws
-ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick", "token"})
+#: the element kinds the renderer draws (``hex``, ``vertex``, ``edge``: on a ``hexboard``)
+ELEMENT_KINDS = frozenset({"card", "slot", "pile", "count", "action", "label", "trick", "token", "hex", "vertex", "edge"})
 
 
 def text(en: str, nl: str | None = None) -> dict[str, str]:
@@ -75,7 +75,9 @@ class Chance:
     from ``values`` (distinct unless ``repeat``) fill ``data[field]`` of an
     event ``type`` for ``seat``; ``scalar``: one value, not a list;
     ``groups``: the values fill one list per group of these sizes, in turn
-    (``[3, 3]``: each seat's cards of one draw, ``[[...], [...]]``)."""
+    (``[3, 3]``: each seat's cards of one draw, ``[[...], [...]]``);
+    ``numeric``: the values are numbers written as text (a die's faces), sent
+    as numbers."""
 
     type: str
     field: str
@@ -94,7 +96,7 @@ class Chance:
 
     #: the event's other data, as it is (the village a turned-up card lies in)
     data: dict[str, Any] = field(default_factory=dict)
-
+    numeric: bool = False
 
     def __post_init__(self) -> None:
         if self.groups is not None and sum(self.groups) != self.count:
@@ -163,7 +165,13 @@ class Zone:
     """A part of the table laid out one way: ``row``/``fan`` (a hand, a
     row of piles), ``columns`` (patience columns: each element a column whose
     ``shows.cards`` lie overlapped, the last on top), ``stack`` (a pile with
-    a count), ``track`` (marks along a line), ``seat`` (a player's area)."""
+    a count), ``track`` (marks along a line), ``seat`` (a player's area),
+    ``hexboard`` (a board of hexes: ``hex`` elements at their axial
+    ``shows.at`` ``[q, r]``, pointy-top, with a ``fill``, a ``number`` and a
+    ``pawn``; ``vertex`` and ``edge`` elements where the ``shows.hexes`` they
+    lie between meet, three or two, with a ``piece`` or a road in a
+    ``colour``, a ``harbour`` text; only those with a piece, a mark or a move
+    are sent, so a tap target is drawn only where a move is legal)."""
 
     id: str
     kind: str
@@ -186,14 +194,27 @@ class Scene:
         return [e for z in self.zones for e in z.elements]
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        for zone in out["zones"]:
-            for element in zone["elements"]:
-                if element["chance"] is None:
-                    del element["chance"]
-                elif element["chance"]["groups"] is None:
-                    del element["chance"]["groups"]
-        return out
+        """The scene as JSON data (``asdict``'s shape, an element without a
+        picker has no ``chance``), built by hand: ``asdict`` deep-copies every
+        value, and a board's scene (Catan: a few hundred elements, each with
+        its hexes' coordinates) took it a tenth of a second per request."""
+        def element(e: Element) -> dict[str, Any]:
+            out = {name: getattr(e, name) for name in _ELEMENT_FIELDS}
+            if e.chance is None:
+                del out["chance"]
+            else:
+                out["chance"] = asdict(e.chance)
+                if e.chance.groups is None:
+                    del out["chance"]["groups"]
+            return out
+
+        return {"zones": [{**{name: getattr(z, name) for name in _ZONE_FIELDS},
+                           "elements": [element(e) for e in z.elements]} for z in self.zones],
+                "fallback": list(self.fallback)}
+
+
+_ELEMENT_FIELDS = tuple(f.name for f in fields(Element))
+_ZONE_FIELDS = tuple(f.name for f in fields(Zone))
 
 
 def placements(scene: Scene, moves: list[dict[str, Any]] = ()) -> dict[str, list[str]]:

@@ -415,11 +415,14 @@ class SceneChance(Schema):
     names = fields.Dict(keys=fields.String(), values=fields.Nested(Words), allow_none=True, metadata={
         "description": "a value's name on its button, where the value alone says little"})
     data = fields.Dict(metadata={"description": "the event's other data, sent as it is (a turned-up card's village)"})
+    numeric = fields.Boolean(required=True, metadata={"description": "the values are numbers (a die's faces): "
+                                                      "sent as numbers"})
 
 
 class SceneElement(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label, trick or token"})
+    kind = fields.String(required=True, metadata={"description": "card, slot, pile, count, action, label, trick or token; "
+                                                  "hex, vertex or edge on a hexboard"})
     label = fields.Nested(Words, required=True)
     shows = fields.Dict(required=True, metadata={"description": "what it shows: a card, a count, a column's cards…"})
     moves = fields.List(fields.Nested(SceneMove), required=True, metadata={
@@ -433,7 +436,8 @@ class SceneElement(Schema):
 
 class SceneZone(Schema):
     id = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "row, fan, columns, stack, track or seat"})
+    kind = fields.String(required=True, metadata={
+        "description": "row, fan, columns, stack, track, seat or hexboard (a board of hexes, intersections and paths)"})
     label = fields.Nested(Words, required=True, metadata={
         "description": "may hold {seat0}, {seat1}…: the pages put the player's name there"})
     elements = fields.List(fields.Nested(SceneElement), required=True)

@@ -645,8 +645,8 @@ def test_a_physical_game_is_recorded_to_its_end_by_tapping(server, browser, game
     open), and at least 90% of its events must come from there; the rest of
     the games (and any move the drawing has no place for) through the
     generic recorder: legal moves as buttons, chance pickers from the event
-    schemas. (Catan is played to its end in its own test below; BraveRats,
-    Troubadour and the knights' tournament in tests/test_web_<game>.py.)"""
+    schemas. (BraveRats, Troubadour, the knights' tournament and Catan are
+    played to their end in their own tests, tests/test_web_<game>.py.)"""
     import random
 
     base, token = server
@@ -801,88 +801,7 @@ def test_a_six_player_catan_match_starts_from_the_page_with_the_turn_model_picke
     assert page.errors == []
 
 
-@pytest.mark.slow(100)
-def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
-    """Three players, every event tapped on a 390x844 screen: set-up spots and
-    roads from the legal moves (named by their hexes, the board drawn), dice
-    with the dice picker, steals and development cards with the chance
-    pickers (the first steal entered as unknown, as a table that did not see
-    it would), maritime trades from the legal moves, and one domestic trade
-    entered with the form built from the trade's JSON Schema. The engine's
-    greedy bot chooses each move (it plays to win, so the game ends in about
-    400 events); the test only taps what the page offers."""
-    import random
-
-    from engine.catan.bots import greedy_bot
-
-    base, token = server
-    page = page_of(context(browser, token))
-    page.goto(f"{base}/record?game=catan")
-    page.wait_for_selector("#options .field")
-    assert page.locator("#players input").count() == 3
-    no_horizontal_scroll(page)
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
-    match_id = page.url.rsplit("/", 1)[1]
-    page.wait_for_selector("#board svg.catan")
-    assert page.locator("#board svg.catan .hex").count() == 19
-    # the 9 printed harbours, each labelled with what it trades (no tooltip needed on a phone)
-    labels = page.locator("#board svg.catan text.harbour").evaluate_all("els => els.map((e) => e.textContent)")
-    assert sorted(labels) == sorted(["3:1"] * 4 + [f"2:1 {r}" for r in ("lumber", "brick", "wool", "grain", "ore")])
-    first = page.locator("#moves .group[data-type=build_settlement] button.move").first.inner_text()
-    assert re.match(r"#\d+ (forest|hills|pasture|fields|mountains|desert|sea)", first), first  # a spot named by its hexes
-    no_horizontal_scroll(page)
-    rng = random.Random(11)
-    unknown_steal = traded = shot = False
-    ms = None
-    for step in range(900):
-        page.wait_for_function("() => document.querySelector('#match').dataset.seq")
-        if page.locator("#status").inner_text().startswith("Finished"):
-            break
-        ms = follow(base, token, match_id, ms)
-        actors = list(ms.game.actors(ms.state))
-        if "chance" in actors:
-            move = ms.game.chance_outcome(ms.state, random.Random(step)).to_dict()
-            data = {"card": move["data"]["card"]} if move["type"] in ("steal", "draw_dev") else move["data"]
-            if move["type"] == "steal" and data["card"] is not None and not unknown_steal:
-                data, unknown_steal = {"card": None}, True  # the table did not see which card went
-            group = page.locator("#moves .group[data-type=chance]")
-            group.locator(".seatsel").select_option("" if move["seat"] is None else str(move["seat"]))
-            pick_values(page, group.locator(".objectfield").first, data, "")
-            click_and_wait(page, group.locator("button[data-submit]"))
-            continue
-        trade = None if traded or step < 40 else domestic_trade(ms)
-        if trade:
-            page.locator("#moves details.othermoves summary").click()
-            page.locator("#moves button[data-other=trade]").click()
-            form = page.locator("#moves details.othermoves .objectfield").first
-            form.locator(f"[data-field=with] button[data-value='{trade['data']['with']}']").click()
-            for side in ("give", "get"):
-                (res, n), = trade["data"][side].items()
-                form.locator(f"[data-field={side}] .count[data-key={res}] button[data-step='1']").click()
-            click_and_wait(page, page.locator("#moves button[data-submit-other=trade]"))
-            traded = True
-            continue
-        seat = next(a for a in actors if isinstance(a, int))
-        tap_move(page, greedy_bot(ms.game, ms.state, seat, rng).to_dict())
-        if step >= 60 and not shot:
-            shot = True
-            no_horizontal_scroll(page)
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(IMG / "catan-phone.png"))
-    final = api(base, token, "GET", f"/matches/{match_id}").json()
-    assert final["status"] == "finished", final
-    log = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
-    types = [e["type"] for e in log]
-    for kind in ("dice", "steal", "draw_dev", "trade_bank", "trade", "build_city"):
-        assert kind in types, f"no {kind} was recorded: {sorted(set(types))}"
-    trade = next(e for e in log if e["type"] == "trade")
-    assert sum(trade["data"]["give"].values()) == 1 and sum(trade["data"]["get"].values()) == 1
-    assert any(e["type"] == "steal" and e["data"]["card"] is None for e in log), "the unknown steal"
-    assert page.locator("#board svg.catan rect.city").count() >= 1
-    assert shot and len(log) > 200  # a whole game, not a shortened one
-    no_horizontal_scroll(page)
-    assert page.errors == []
+# The whole Catan game recorded by tapping its board is in tests/test_web_catan.py.
 
 
 # -- Troje: the scenario on Catan's board ----------------------------------------------------------
@@ -1284,7 +1203,9 @@ def test_seats_are_players_by_name_and_only_the_matchs_seats_are_offered(server,
     match_id = page.url.rsplit("/", 1)[1]
     setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
     assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["start_seat"] == 1
-    # the trade form (one of the moves not listed): with whom, by name, three seats only
+    # the trade form (one of the moves not listed): with whom, by name, three seats only; under the text
+    # buttons, folded below the board (Catan is recorded by tapping its board)
+    page.click("#moves details.fallback > summary")
     page.click("#moves details.othermoves summary")
     page.click("#moves button[data-other=trade]")
     form = page.locator("#moves details.othermoves")

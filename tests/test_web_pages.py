@@ -315,7 +315,7 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
     problems: list[str] = []
     targets = [("home", "/", "main h1"), ("/record", "/record", "#game-choices"),
                ("/record with catan picked", "/record?game=catan", "#options .field"),
-               ("a Catan match", f"/matches/{site['matches']['catan']}", "#moves .group"),
+               ("a Catan match", f"/matches/{site['matches']['catan']}", "#board svg.hexboard"),
                # Troubadour is drawn: its table's elements are the controls (the text buttons stay folded)
                ("a Troubadour match", f"/matches/{site['matches']['troubadour']}", "#board .scene button.el"),
                ("a new Troubadour match (the deal's picker on a draw pile)", f"/matches/{site['fresh']['troubadour']}",

@@ -459,6 +459,8 @@ class Catan(Game):
             if victim is not None and victim >= s.cfg.n:
                 raise MalformedEvent(f"no seat {victim}", field="data.victim")
             return {"hex": list(s.topo.hexes[h]), "victim": victim}
+        if type in ("steal", "draw_dev") and isinstance(data.get("card"), str) and data["card"].strip().lower() == "unknown":
+            data = {**data, "card": None}  # a card the table did not see, as a picker names it
         if type in ("steal", "draw_dev"):
             receiver = s.turn if type == "steal" else s.actor
             if seat != receiver:
@@ -1703,6 +1705,13 @@ class Catan(Game):
             out["discards_due"] = {str(p): k for p, k in enumerate(s.pending) if k}
         if s.phase == ROAD_BUILDING:
             out["free_roads"] = s.free_roads
+        if s.phase == STEAL:
+            out["stealing_from"] = s.victim  # the seat robbed, whose hand the stolen card leaves
+        if s.phase == DEV_DRAW:
+            out["drawing"] = s.actor  # the buyer, who draws the card
+        # the kinds of development card that may still lie in the deck, as this viewer knows it
+        pool = s.pools[v]
+        out["development_deck_could_be"] = [DEV[k] for k in range(5) if pool[k] > 0] if s.deck else []
         if s.winner >= 0:
             out["winner"] = s.winner
         return out
@@ -1724,6 +1733,10 @@ class Catan(Game):
             # a card played since is on the table, but which drawn card it was stays hidden
             return {**event, "data": {"card": None}, "redacted": True}
         return event
+
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        from .scene import scene
+        return scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         from .describe import describe

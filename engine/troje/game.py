@@ -50,7 +50,7 @@ from ..catan import knowledge as K
 from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
-from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
 from ..game_data import DataKind, digest
 from . import board as TB
 from . import invariants as INV
@@ -143,6 +143,9 @@ class Troje(Catan):
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")
     rules = RULES
+    #: not drawn as a scene yet (a later slice of issue 19): Catan's scene knows none of Troje's moves, and the
+    #: pages keep Troje's own board drawing (boards.js) while the games list says ``scene: false``
+    scene = Game.scene
     invariant_rules = INV.INVARIANTS
     #: (not donate or return_card: a card the recorder did not see is taken as null; not move_sea_people: a
     #: victim without cards is taken)

@@ -78,8 +78,9 @@ const Scene = (() => {
       const least = typeof c.least === "number" ? c.least : c.count;
       const named = (v) => (c.names && c.names[v] ? say(c.names[v], players) : null);
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
+        const as = (v) => (c.numeric ? Number(v) : v);  // a die's faces go as numbers
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
-        const value = c.scalar ? picked[0] : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n)) : picked.slice();
+        const value = c.scalar ? as(picked[0]) : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
         sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
       } }, lang() === "nl" ? "Vastleggen" : "Record");
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
@@ -169,8 +170,90 @@ const Scene = (() => {
       return node;
     };
 
+    /** A board of hexes (pointy-top, axial [q, r]) as SVG: the hexes, then the paths and intersections sent (those
+        with a piece, a harbour or a move); a tappable one is a button of the drawing, outlined, big enough for a finger. */
+    const hexBoard = (z, title) => {
+      const NS = "http://www.w3.org/2000/svg", R = 30, S3 = Math.sqrt(3);
+      const svg = (tag, attrs, ...kids) => {
+        const n = document.createElementNS(NS, tag);
+        for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) n.setAttribute(k, String(v));
+        for (const k of kids) if (k) n.append(k);
+        return n;
+      };
+      const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
+      const mean = (pts) => [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+      const f = (n) => n.toFixed(1);
+      const hexes = z.elements.filter((e) => e.kind === "hex");
+      const land = hexes.map((e) => centre(e.shows.at));
+      const mid = mean(land);
+      const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]), pad = R * 1.75;
+      const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+      const root2 = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), role: "group", "aria-label": title });
+      const layers = { hex: svg("g"), edge: svg("g"), vertex: svg("g"), mark: svg("g") };
+      const spot = (e) => mean(e.shows.hexes.map(centre));
+      const ends = (e) => {
+        const [a, b] = e.shows.hexes.map(centre), m = mean([a, b]);
+        const d = Math.hypot(b[0] - a[0], b[1] - a[1]), px = -(b[1] - a[1]) / d * R / 2, py = (b[0] - a[0]) / d * R / 2;
+        return [[m[0] + px, m[1] + py], [m[0] - px, m[1] - py]];
+      };
+      /** An element of the board: a button (focusable, Enter/Space tap it) when tappable, else a group with a title. */
+      const node = (e, ...kids) => {
+        const name = say(e.label, players);
+        const live2 = tappable(e);
+        const g = svg("g", { class: `el ${e.kind}${e.highlight ? " hl" : ""}`, "data-element": e.id,
+          ...(live2 ? { role: "button", tabindex: 0, "aria-label": name } : {}) }, live2 ? null : svg("title", {}, name), ...kids);
+        if (live2) {
+          g.addEventListener("click", () => tap(e, g));
+          g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); tap(e, g); } });
+        }
+        nodes[e.id] = g;
+        return g;
+      };
+      const hexPoints = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${f(cx + R * Math.cos(a))},${f(cy + R * Math.sin(a))}`; }).join(" ");
+      hexes.forEach((e, i) => {
+        const [cx, cy] = land[i], s = e.shows;
+        layers.hex.append(node(e, svg("polygon", { class: "tile", points: hexPoints([cx, cy]), fill: s.fill || "#ccc" }),
+          s.number ? svg("circle", { cx: f(cx), cy: f(cy), r: 10, class: "token" }) : null,
+          s.number ? svg("text", { x: f(cx), y: f(cy + 4), class: `number${s.hot ? " hot" : ""}`, "text-anchor": "middle" }, String(s.number)) : null,
+          s.pawn ? svg("circle", { cx: f(cx + 12), cy: f(cy - 12), r: 7, class: "pawn" }) : null));
+      });
+      const harbours = [];
+      for (const e of z.elements) {
+        const s = e.shows || {};
+        if (e.kind === "edge") {
+          const [a, b] = ends(e), m = mean([a, b]);
+          layers.edge.append(node(e, s.colour ? svg("line", { class: "road", x1: f(a[0]), y1: f(a[1]), x2: f(b[0]), y2: f(b[1]), stroke: s.colour }) : null,
+            tappable(e) ? svg("circle", { class: "spot", cx: f(m[0]), cy: f(m[1]), r: 11 }) : null));
+        } else if (e.kind === "vertex") {
+          const [x, y] = spot(e), k = s.piece === "city" ? 8 : 5.5;
+          if (s.harbour) harbours.push([e, [x, y]]);
+          layers.vertex.append(node(e, s.harbour ? svg("circle", { class: "harbourdot", cx: f(x), cy: f(y), r: 3 }) : null,
+            s.piece ? svg("rect", { class: `piece ${s.piece}`, x: f(x - k), y: f(y - k), width: 2 * k, height: 2 * k, fill: s.colour }) : null,
+            tappable(e) ? svg("circle", { class: "spot", cx: f(x), cy: f(y), r: 13 }) : null));
+        }
+      }
+      // a harbour serves two neighbouring intersections (they share two hexes): one label between them, out to sea
+      const key = (c) => `${c[0]},${c[1]}`;
+      const shareTwo = (a, b) => a.shows.hexes.filter((x) => b.shows.hexes.some((y) => key(y) === key(x))).length >= 2;
+      const done = new Set();
+      for (const [e, at] of harbours) {
+        if (done.has(e.id)) continue;
+        done.add(e.id);
+        const other = harbours.find(([o]) => !done.has(o.id) && o.shows.harbour === e.shows.harbour && shareTwo(e, o));
+        if (other) done.add(other[0].id);
+        const p = other ? mean([at, other[1]]) : at;
+        const d = Math.hypot(p[0] - mid[0], p[1] - mid[1]) || 1;
+        const half = e.shows.harbour.length * 2.8;  // about half the text's width: kept inside the board
+        const x = Math.min(Math.max(p[0] + (p[0] - mid[0]) / d * R * 0.7, box[0] + half + 2), box[0] + box[2] - half - 2);
+        layers.mark.append(svg("text", { class: "harbour", x: f(x), y: f(p[1] + (p[1] - mid[1]) / d * R * 0.7 + 3), "text-anchor": "middle" }, e.shows.harbour));
+      }
+      root2.append(layers.hex, layers.mark, layers.edge, layers.vertex);
+      return h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" }, h("div.zonetitle", title), h("div.zonebody", root2));
+    };
+
     for (const z of scene.zones) {
       const title = say(z.label, players);
+      if (z.kind === "hexboard") { root.append(hexBoard(z, title)); continue; }
       root.append(h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" },
         h("div.zonetitle", title), h("div.zonebody", z.elements.map((e) => elementNode(e, z)))));
     }
