@@ -163,7 +163,8 @@ def pack(entries: list[tuple[str, dict[str, str]]]) -> bytes:
         raise NotCompactable(f"the log does not read back: {exc.message}") from None
     for (entry_id, fields), (got_id, got) in zip(entries, again):
         if (entry_id, list(fields.items())) != (got_id, list(got.items())):
-            raise NotCompactable(f"entry {entry_id} would not read back byte for byte")
+            raise NotCompactable(f"seq {entry_id.split('-')[0]} would not read back byte for byte (a stored text "
+                                 "not canonical, or a hash or prev_hash not the one its event has)")
     return block
 
 
