@@ -325,3 +325,44 @@ def test_the_sweep_compacts_finished_matches_left_uncompacted(store, prefix, mon
     assert store.compacted(mid) and not store.r.exists(store.key(mid, "log")) and raw(store, mid) == before
     sweep(prefix)  # again: a compacted match is left as it is, and owes nothing
     assert raw(store, mid) == before and queued == []
+
+
+def test_a_leagues_exports_of_a_compacted_match_read_the_same(app, client, anon, store, monkeypatch):
+    """The league's archive (checked offline), its plays (JSON and CSV),
+    standings and the match's proof in the league, before and after."""
+    import orjson
+
+    from leagues.archive import verify_archive
+    from tests.test_translog import play_to_the_end
+
+    lid = client.post("/api/leagues", json={"name": "Duel", "game": "braverats", "format": "round_robin",
+                                             "players": ["Ann", "Bob"]}).get_json()["id"]
+    assert client.post(f"/api/leagues/{lid}/rounds").status_code == 201
+    mid = client.post(f"/api/leagues/{lid}/rounds/1/boards/1/match").get_json()["id"]
+    play_to_the_end(client, mid)
+    held: list[tuple] = []
+    monkeypatch.setattr("workers.jobs.compact_final", lambda *a: held.append(a))
+    assert validate_log(store, mid)["status"] == "valid" and held
+    monkeypatch.undo()
+    assert client.post(f"/api/leagues/{lid}/results", json={"match": mid}).status_code == 201
+
+    def exported() -> dict[str, bytes]:
+        out = {path: anon.get(path).get_data() for path in (
+            f"/api/leagues/{lid}/plays", f"/api/leagues/{lid}/plays?format=csv", f"/api/leagues/{lid}/standings",
+            f"/api/leagues/{lid}/audit")}
+        records = [orjson.loads(line) for line in anon.get(f"/api/leagues/{lid}/export").get_data().splitlines()]
+        report = verify_archive(records)
+        assert not report.problems and report.checked["matches"] == 1, report.problems
+        for record in records:  # signed now: the time of the export and of the tree head, and the signature
+            for moment in ("exported_at", "timestamp", "signature"):
+                record.pop(moment, None)
+        out["export"] = orjson.dumps(records)
+        proof = anon.get(f"/api/leagues/{lid}/matches/{mid}/proof").get_json()
+        proof.pop("tree_head")
+        out["proof"] = orjson.dumps(proof, option=orjson.OPT_SORT_KEYS)
+        return out
+
+    before = exported()
+    assert compact_final(*held[0]) == "ok" and store.compacted(mid)
+    app.extensions["kroniek"]._cache.clear()
+    assert exported() == before
