@@ -191,6 +191,6 @@ def unpack(block: bytes) -> list[tuple[str, dict[str, str]]]:
         entries = _rebuild(scheme, salts, columns, n)
     except (zstandard.ZstdError, ValueError, KeyError, TypeError) as exc:
         raise CorruptBlock(f"the compacted log does not read back ({type(exc).__name__}: {exc})") from None
-    if entries[-1][1]["hash"] != last:
+    if not entries or entries[-1][1]["hash"] != last:
         raise CorruptBlock(f"the compacted log does not read back to the hash of seq {n} it was written with")
     return entries

@@ -165,6 +165,10 @@ def test_a_corrupt_block_is_reported_never_served(any_store):
     store._blocks.clear()
     with pytest.raises(CorruptBlock, match="hash of seq 12"):
         store.entries("c").__next__()
+    store.r.set(key, b"K1 0 " + block[block.index(b" ", 3) + 1:])  # a header that names no event
+    store._blocks.clear()
+    with pytest.raises(CorruptBlock):
+        store.events("c")
     store.r.set(key, b"K2 garbage")
     with pytest.raises(CorruptBlock):
         store.head_seq("c")
@@ -366,3 +370,25 @@ def test_a_leagues_exports_of_a_compacted_match_read_the_same(app, client, anon,
     assert compact_final(*held[0]) == "ok" and store.compacted(mid)
     app.extensions["kroniek"]._cache.clear()
     assert exported() == before
+
+
+def test_a_corrupt_block_is_a_409_corrupt_log_over_http_and_an_invalid_verdict(app, admin, store):
+    from tests.test_translog import finished_toy_match
+
+    mid = finished_toy_match(app)
+    assert validate_log(store, mid)["status"] == "valid" and store.compacted(mid)
+    key = store.key(mid, "packed")
+    block = bytearray(store.r.execute_command("GET", key, NEVER_DECODE=[]))
+    block[-3] ^= 0x40
+    store.r.set(key, bytes(block))
+    app.extensions["kroniek"]._cache.clear()
+    store._blocks.clear()
+    res = admin.get(f"/api/matches/{mid}/events?seat=referee")
+    assert res.status_code == 409 and res.get_json()["error"]["code"] == "corrupt_log", res.get_json()
+    # The audit's endpoint loads the match first, as for a log that no longer replays: 409 too;
+    # the worker's audit reports it, from seq 1.
+    assert admin.get(f"/api/matches/{mid}/audit").get_json()["error"]["code"] == "corrupt_log"
+    report = audit_match(store, mid)
+    assert not report.valid and report.first_invalid_seq == 1 and "compacted log" in report.reason
+    verdict = validate_log(store, mid)
+    assert verdict["status"] == "invalid" and verdict["first_invalid_seq"] == 1

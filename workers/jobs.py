@@ -20,6 +20,7 @@ from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_league
 from replays import EventStore, audit_match, canonical, check_chain
 from replays.hashing import utc_now
 from replays.rating_tables import RatingsStore
+from replays.compact import CorruptBlock
 from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
 
@@ -63,7 +64,14 @@ def validate_log(store: EventStore, match_id: str,
     """
     store.take_owed("validation", match_id)
     started(VALIDATE, (store.prefix, match_id))  # after the take: see ``started``
-    events = store.events(match_id)
+    try:
+        events = store.events(match_id)
+    except CorruptBlock as exc:  # a compacted log that does not read back: invalid from seq 1, never replayed
+        head = store.head_seq(match_id)
+        verdict = {"status": "invalid", "seq": head[0] if head else 0, "events": 0, "first_invalid_seq": 1,
+                   "message": exc.message, "chain": audit_match(store, match_id).to_dict()}
+        store.save_verdict(match_id, verdict, {})
+        return verdict
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
     chain = audit_match(store, match_id)
