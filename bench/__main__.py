@@ -14,6 +14,7 @@
     ``python -m bench.append_profile`` shows where an append's CPU goes)
 (e) Redis bytes per event by kind of key, live and after the verdicts, and
     the RAM for a million matches of 100 events     goal ≤ 600 B live
+    and of finished, compacted matches              goal ≤ 150 B finished
     (bench/bytes_per_event.py)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary

@@ -6,21 +6,42 @@ refuses an id at or below the stream's last one, but takes ``5-0`` after
 ``2-0`` and leaves a hole. Each append script therefore checks, before its
 XADD, that the stream's last entry is exactly the event the new one follows:
 its id is ``<first seq - 1>-0`` and its hash is the new event's
-``prev_hash``. Each script touches only keys of one match (one hash slot,
-so Redis Cluster runs them too) and costs one round trip.
+``prev_hash``. A compacted match has no stream (``replays.compact``): its
+last entry is the one the header of its block names, and a new event starts
+a stream after it. Each script touches only keys of one match (one hash
+slot, so Redis Cluster runs them too) and costs one round trip.
 """
 
-def _head_check(prev_seq: str, prev_hash: str, missing: str, conflict: str) -> str:
-    """Lua: return ``conflict`` unless the stream KEYS[1]'s last entry is seq
-    ``prev_seq`` with hash ``prev_hash`` (Lua expressions); ``missing`` if
-    there is no such stream. The hash is read by its field's name."""
+def _top(missing: str) -> str:
+    """Lua: ``top_id``, ``top_hash``: the id and hash of the match's last
+    entry: the stream KEYS[1]'s last entry, or where there is no stream (a
+    compacted match, ``replays.compact``), the seq and hash the header of
+    its block KEYS[2] names; ``missing`` is returned if neither exists."""
     return "\n".join([
+        "local top_id, top_hash",
         "local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]",
-        f"if not top then return {missing} end",
-        f"if top[1] ~= string.format('%d-0', {prev_seq}) then return {conflict} end",
-        "local f, h = top[2], nil",
-        "for i = 1, #f, 2 do if f[i] == 'hash' then h = f[i + 1] end end",
-        f"if h ~= {prev_hash} then return {conflict} end",
+        "if top then",
+        "  top_id = top[1]",
+        "  local f = top[2]",
+        "  for i = 1, #f, 2 do if f[i] == 'hash' then top_hash = f[i + 1] end end",
+        "else",
+        "  local packed = redis.call('GETRANGE', KEYS[2], 0, 88)",
+        f"  if packed == '' then return {missing} end",
+        "  local seq, h = string.match(packed, '^K1 (%d+) (%x+)\\n')",
+        "  if not seq then return redis.error_reply('the compacted log of ' .. KEYS[2] .. ' has an unreadable header') end",
+        "  top_id, top_hash = seq .. '-0', h",
+        "end",
+    ])
+
+
+def _head_check(prev_seq: str, prev_hash: str, missing: str, conflict: str) -> str:
+    """Lua: return ``conflict`` unless the match's last entry (``_top``) is
+    seq ``prev_seq`` with hash ``prev_hash`` (Lua expressions); ``missing``
+    if there is no such match. The hash is read by its field's name."""
+    return "\n".join([
+        _top(missing),
+        f"if top_id ~= string.format('%d-0', {prev_seq}) then return {conflict} end",
+        f"if top_hash ~= {prev_hash} then return {conflict} end",
     ])
 
 
@@ -38,16 +59,17 @@ def _xadd(seq: str, text: str, hash_: str, deleted: str) -> str:
     ])
 
 
-# KEYS: log
+# KEYS: log, packed
 # ARGV: seq, event text, hash, prev_hash
 # Returns 'ok' | 'conflict' | 'missing' | 'deleted' (one move: its answer is one word)
+# (a compacted match has no stream: the move starts a new one after the block)
 APPEND_ONE = "\n".join([
     _head_check("tonumber(ARGV[1]) - 1", "ARGV[4]", "'missing'", "'conflict'"),
     _xadd("ARGV[1]", "ARGV[2]", "ARGV[3]", "'deleted'"),
     "return 'ok'",
 ])
 
-# KEYS: log[, idem]
+# KEYS: log, packed[, idem]
 # ARGV: n_events, prev_hash, then seq, event text, hash per event[, then the idempotency record]
 # Returns {'ok'} | {'conflict'} | {'missing'} | {'deleted'} | {'dup', stored idempotency record}
 # (only the first XADD can be refused: the ids ascend)
@@ -68,9 +90,9 @@ return {'ok'}
 APPEND = _APPEND.replace("IDEM_CHECK", "").replace("IDEM_STORE", "")
 
 APPEND_IDEMPOTENT = _APPEND.replace(
-    "IDEM_CHECK", """local prior = redis.call('GET', KEYS[2])
+    "IDEM_CHECK", """local prior = redis.call('GET', KEYS[3])
 if prior then return {'dup', prior} end""").replace(
-    "IDEM_STORE", "redis.call('SET', KEYS[2], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
+    "IDEM_STORE", "redis.call('SET', KEYS[3], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
 
 # KEYS: head, log, acl
 # ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in
@@ -104,7 +126,8 @@ while i <= #ARGV do
   i = j + 1
 end"""
 
-# KEYS: verdict, auto
+# KEYS: verdict, auto[, keys to delete with the old annotations (a
+# compacted match's ``autoz``)]
 # ARGV: seq, verdict json, then field/value pairs of annotations
 # A verdict for a shorter log never replaces one for a longer log (jobs may
 # finish out of order).
@@ -115,7 +138,7 @@ if current then
   if seq and seq > tonumber(ARGV[1]) then return 0 end
 end
 redis.call('SET', KEYS[1], ARGV[2])
-redis.call('DEL', KEYS[2])
+for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 """ + HSET_PAIRS.format(key="KEYS[2]", first=3) + """
 return 1
 """
@@ -136,14 +159,19 @@ end
 return 1
 """
 
-# KEYS: snap, log, head
+# KEYS: snap, log, head, packed
 # ARGV: verdict seq, keep_every
 # A finished match whose verdict covers its whole log keeps only the
 # snapshots at a multiple of ``keep_every``. Returns how many it removed.
 PRUNE_FINISHED_SNAPSHOTS = """
 if redis.call('HGET', KEYS[3], 'status') ~= 'finished' then return 0 end
 local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
-if not top or top[1] ~= string.format('%d-0', tonumber(ARGV[1])) then return 0 end
+local top_id = top and top[1]
+if not top then
+  local seq = string.match(redis.call('GETRANGE', KEYS[4], 0, 88), '^K1 (%d+) ')
+  top_id = seq and (seq .. '-0')
+end
+if top_id ~= string.format('%d-0', tonumber(ARGV[1])) then return 0 end
 local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local every, removed = tonumber(ARGV[2]), 0
 for i = 1, #all / 2 do
@@ -153,4 +181,43 @@ for i = 1, #all / 2 do
   end
 end
 return removed
+"""
+
+# KEYS: log, packed, verdict, auto, autoz
+# ARGV: the new block, the old block's length (-1: none), the verdict it was
+# made under ('' for none), the worker's annotations compressed ('' to leave
+# them as they are), then the id and hash of each stream entry the block was
+# made from, in order
+# Compaction (``EventStore.compact``): the block replaces the stream, only if
+# the stream (and the block before it) are still exactly what it was made
+# from: no append came in between (it would be lost), no entry went, and the
+# stream's last-generated id is its last entry (Redis keeps it, and the
+# audit reads it: a stream whose newest entries were deleted is not
+# compacted, so that gap is never hidden). The verdict must still be the
+# one read (the annotations are written with it only), and the annotations
+# are folded into ``autoz`` with the block. Returns 'ok' or 'moved'.
+COMPACT = """
+if redis.call('STRLEN', KEYS[2]) ~= math.max(tonumber(ARGV[2]), 0) then return 'moved' end
+if tonumber(ARGV[2]) < 0 and redis.call('EXISTS', KEYS[2]) == 1 then return 'moved' end
+if (redis.call('GET', KEYS[3]) or '') ~= ARGV[3] then return 'moved' end
+local n = (#ARGV - 4) / 2
+local entries = redis.call('XRANGE', KEYS[1], '-', '+')
+if #entries ~= n or n == 0 then return 'moved' end
+for i = 1, n do
+  local e = entries[i]
+  local h
+  for j = 1, #e[2], 2 do if e[2][j] == 'hash' then h = e[2][j + 1] end end
+  if e[1] ~= ARGV[3 + 2 * i] or h ~= ARGV[4 + 2 * i] then return 'moved' end
+end
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' and info[i + 1] ~= entries[n][1] then return 'moved' end
+end
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[1])
+if ARGV[4] ~= '' then
+  redis.call('SET', KEYS[5], ARGV[4])
+  redis.call('DEL', KEYS[4])
+end
+return 'ok'
 """

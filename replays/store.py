@@ -6,6 +6,12 @@ a league's stream is laid out the same way under ``{l:ID}``):
 
 - ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
                       canonical envelope text) and ``hash`` (its SHA-256)
+- ``P:{m:ID}:packed`` a finished match's log, compacted (``compact``): one
+                      zstandard block of its events, seq 1 … n, that reads
+                      back byte for byte (``replays.compact``); the stream is
+                      then gone, until a new event starts it again after n.
+                      Only this class knows: ``entries``, ``head_seq`` and
+                      the rest read both
 - ``P:{m:ID}:head``   hash of what a listing shows: game, players, created_at,
                       status, result (the latest seq and hash are the stream's
                       last entry; Redis keeps the stream's last-generated id
@@ -21,6 +27,9 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       one with its final verdict only the latter
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
+- ``P:{m:ID}:autoz``  those annotations of a compacted match, in one
+                      zstandard block (the ``auto`` hash as JSON); a new
+                      verdict deletes it and writes ``auto`` again
 - ``P:{m:ID}:analysis`` / ``P:{m:ID}:deep`` / ``P:{m:ID}:analysing``  the
                       analysis job's record, its (solver) annotations and its
                       progress while it runs
@@ -34,6 +43,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 import time
 import zlib
 from dataclasses import dataclass
@@ -41,10 +51,15 @@ from typing import Any, Iterator
 
 import orjson
 import redis
+import zstandard
 from redis.cluster import RedisCluster
 
+from redis.client import NEVER_DECODE
+
+from . import compact as packing
 from . import lua
 from .connection import OwnConnection
+from .compact import CorruptBlock, NotCompactable
 from .hashing import canonical
 
 #: Seconds an idempotency record is kept (written with the append by
@@ -59,6 +74,11 @@ SNAPSHOT_KEEP_LAST = 2
 SNAPSHOT_KEEP_EVERY = 1024
 #: The prefix of a snapshot member: its format (zlib-compressed JSON, in base64).
 _SNAP_FORMAT = "z1"
+#: A command's option for redis-py: its reply as bytes (a compacted block is binary).
+_BYTES = {NEVER_DECODE: []}
+#: Events of compacted blocks each process keeps decoded (a block is read back
+#: only if its bytes changed; about 1 KB an event).
+BLOCK_CACHE_EVENTS = 20_000
 
 
 class StoreError(RuntimeError):
@@ -129,6 +149,10 @@ class EventStore:
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
         self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
+        self._compact = client.register_script(lua.COMPACT)
+        #: decoded blocks: key -> (block bytes, entries), least recently used first
+        self._blocks: dict[str, tuple[bytes, list[tuple[str, dict[str, str]]]]] = {}
+        self._blocks_lock = threading.Lock()
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
         #: the one-move append's commands, sent on the thread's own connection (see replays.connection)
@@ -173,7 +197,7 @@ class EventStore:
         return True
 
     def exists(self, stream_id: str) -> bool:
-        return bool(self.r.exists(self.key(stream_id, "log")))
+        return bool(self.r.exists(self.key(stream_id, "log"), self.key(stream_id, "packed")))
 
     def append(
         self,
@@ -228,7 +252,8 @@ class EventStore:
         append wrote nothing for another reason than the head: no such
         stream, or an error, which is raised; a mark new there is taken
         back (nothing to validate)."""
-        args = (1, self.key(match_id, "log"), event["seq"], event["text"], event["hash"], event["prev_hash"])
+        args = (2, self.key(match_id, "log"), self.key(match_id, "packed"), event["seq"], event["text"],
+                event["hash"], event["prev_hash"])
         added, marked = self.send(
             ("EVALSHA", self._append_one_script.sha, *args),
             ("ZADD", self.owed_key(owe), "NX", time.time(), match_id),
@@ -258,7 +283,7 @@ class EventStore:
         the same pipeline; or on a Cluster, the mark after the append."""
 
         def issue(client: Any) -> Any:
-            keys = [self.key(match_id, "log")]
+            keys = [self.key(match_id, "log"), self.key(match_id, "packed")]
             if single:
                 event = events[0]
                 return self._append_one_script(
@@ -323,7 +348,7 @@ class EventStore:
         whole log keeps only its snapshots at a multiple of
         ``SNAPSHOT_KEEP_EVERY``; how many were removed."""
         return int(self._prune_snapshots(keys=[self.key(match_id, "snap"), self.key(match_id, "log"),
-                                               self.key(match_id, "head")],
+                                               self.key(match_id, "head"), self.key(match_id, "packed")],
                                          args=[verdict_seq, SNAPSHOT_KEEP_EVERY]))
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
@@ -335,32 +360,128 @@ class EventStore:
         return head or None
 
     def head_seq(self, match_id: str) -> tuple[int, str] | None:
-        """The seq and hash of the stream's last entry (None: no such match)."""
+        """The seq and hash of the log's last entry (None: no such match)."""
         last = self.r.xrevrange(self.key(match_id, "log"), "+", "-", count=1)
         if not last:
-            return None
+            return self._packed_head(match_id)
         entry_id, fields = last[0]
         return int(entry_id.split("-", 1)[0]), fields.get("hash", "")
 
+    def _packed_head(self, match_id: str) -> tuple[int, str] | None:
+        """The seq and hash the header of the match's block names (None: no block)."""
+        start = self.r.execute_command("GETRANGE", self.key(match_id, "packed"), 0, packing.HEADER_MAX - 1, **_BYTES)
+        if not start:
+            return None
+        head = packing.header(start)
+        if head is None:
+            raise CorruptBlock(f"match {match_id}: the compacted log has an unreadable header")
+        return head
+
     def last_generated_seq(self, match_id: str) -> int | None:
-        """The highest seq ever appended to the stream, deleted or not."""
+        """The highest seq ever appended to the log, deleted or not (Redis
+        keeps a stream's last-generated id; a compacted match's is the last
+        seq of its block, unless a stream was started after it)."""
         try:
             info = self.r.xinfo_stream(self.key(match_id, "log"))
         except redis.ResponseError:
-            return None
+            head = self._packed_head(match_id)
+            return head[0] if head is not None else None
         return int(str(info["last-generated-id"]).split("-", 1)[0])
 
     def entries(self, match_id: str, start: int = 1, end: int | None = None) -> Iterator[tuple[str, dict[str, str]]]:
-        """Raw stream entries (id, fields) from seq ``start`` to ``end``, in chunks."""
+        """Raw entries (id, fields) from seq ``start`` to ``end``, in chunks:
+        the stream's, and before them, where the stream does not start at
+        ``start``, those of the match's compacted block (checked as it is
+        read: ``CorruptBlock`` rather than entries it was not written with)."""
         key = self.key(match_id, "log")
+        start = max(start, 1)
         lo = f"{start}-0"
         hi = f"{end}-0" if end is not None else "+"
+        first = True
         while True:
             chunk = self.r.xrange(key, lo, hi, count=CHUNK)
+            if first:
+                first = False
+                if not chunk or chunk[0][0] != lo:
+                    # Before the stream's first entry (all of it, if there is no stream): the block's.
+                    below = int(chunk[0][0].split("-", 1)[0]) if chunk else None
+                    for entry_id, fields in self._block_entries(match_id):
+                        seq = int(entry_id.split("-", 1)[0])
+                        if seq >= start and (end is None or seq <= end) and (below is None or seq < below):
+                            yield entry_id, dict(fields)
             yield from chunk
             if len(chunk) < CHUNK:
                 return
             lo = "(" + chunk[-1][0]
+
+    def _block_entries(self, match_id: str) -> list[tuple[str, dict[str, str]]]:
+        """The entries of the match's compacted block (none without one),
+        decoded once per process while its bytes stay the same."""
+        key = self.key(match_id, "packed")
+        block = self.r.execute_command("GET", key, **_BYTES)
+        if block is None:
+            return []
+        with self._blocks_lock:
+            cached = self._blocks.pop(key, None)
+            if cached is not None and cached[0] == block:
+                self._blocks[key] = cached  # the most recently used
+                return cached[1]
+        try:
+            entries = packing.unpack(block)
+        except CorruptBlock as exc:
+            raise CorruptBlock(f"match {match_id}: {exc.message}") from None
+        with self._blocks_lock:
+            self._blocks[key] = (block, entries)
+            held = sum(len(e) for _, e in self._blocks.values())
+            while held > BLOCK_CACHE_EVENTS and len(self._blocks) > 1:
+                oldest = next(iter(self._blocks))
+                held -= len(self._blocks.pop(oldest)[1])
+        return entries
+
+    def compacted(self, match_id: str) -> bool:
+        """Whether (part of) the match's log is a compacted block."""
+        return bool(self.r.exists(self.key(match_id, "packed")))
+
+    def compact(self, match_id: str) -> str:
+        """Replace the match's stream by one compressed block (with the
+        block it has, if any), and the worker's annotations by one
+        compressed string (``autoz``), in one atomic step (``lua.COMPACT``) that
+        writes only if the stream is still exactly what was read: an append
+        racing with it is never lost (the block is not written; the next
+        compaction takes it) and never doubled. Returns ``ok``, ``moved``
+        (the log changed meanwhile: nothing written), ``nothing`` (no
+        stream to compact) or ``refused: <why>`` (a log that would not read
+        back byte for byte, or whose hash chain is broken: it stays as it
+        is, for the audit to show). Raises CorruptBlock if the block it has
+        is corrupt."""
+        key = self.key(match_id, "log")
+        pipe = self.r.pipeline(transaction=False)
+        pipe.execute_command("GET", self.key(match_id, "packed"), **_BYTES)
+        pipe.xrange(key, "-", "+")
+        pipe.get(self.key(match_id, "verdict"))
+        pipe.hgetall(self.key(match_id, "auto"))
+        old, stream, verdict, auto = pipe.execute()
+        if not stream:
+            return "nothing"
+        before = packing.unpack(old) if old is not None else []
+        entries = [(i, f) for i, f in before if int(i.split("-", 1)[0]) < int(stream[0][0].split("-", 1)[0])]
+        entries += stream
+        top, held = int(stream[-1][0].split("-", 1)[0]), self.last_generated_seq(match_id)
+        if held != top:  # entries past the head were deleted: the stream's last-generated id shows it
+            return f"refused: the stream held seq {held} but now ends at seq {top}"
+        try:  # a broken chain would not read back: the block derives every hash and prev_hash
+            block = packing.pack(entries)
+        except NotCompactable as exc:
+            return f"refused: {exc}"
+        ids: list[str] = []
+        for entry_id, fields in stream:
+            ids += [entry_id, fields.get("hash", "")]
+        # The worker's annotations go with it (written only with the verdict, which must stay the same).
+        notes = zstandard.ZstdCompressor(level=packing.LEVEL, write_checksum=True).compress(orjson.dumps(auto)) \
+            if auto else b""
+        return str(self._compact(keys=[key, self.key(match_id, "packed"), self.key(match_id, "verdict"),
+                                       self.key(match_id, "auto"), self.key(match_id, "autoz")],
+                                 args=[block, len(old) if old is not None else -1, verdict or "", notes, *ids]))
 
     def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
         return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
@@ -402,7 +523,7 @@ class EventStore:
             flat += [str(seq), canonical(notes)]
         saved = bool(
             self._save_verdict(
-                keys=[self.key(match_id, "verdict"), self.key(match_id, "auto")],
+                keys=[self.key(match_id, "verdict"), self.key(match_id, "auto"), self.key(match_id, "autoz")],
                 args=[verdict["seq"], canonical(verdict), *flat],
             )
         )
@@ -419,7 +540,13 @@ class EventStore:
         pipe = self.r.pipeline(transaction=False)
         pipe.hgetall(self.key(match_id, "auto"))
         pipe.hgetall(self.key(match_id, "deep"))
-        auto, deep = pipe.execute()
+        pipe.execute_command("GET", self.key(match_id, "autoz"), **_BYTES)
+        auto, deep, packed = pipe.execute()
+        if packed is not None and not auto:
+            try:
+                auto = orjson.loads(zstandard.ZstdDecompressor().decompress(packed))
+            except (zstandard.ZstdError, ValueError) as exc:
+                raise CorruptBlock(f"match {match_id}: the compacted annotations do not read back ({exc})") from None
         out = {int(k): json.loads(v) for k, v in auto.items()}
         for k, v in deep.items():
             out.setdefault(int(k), []).extend(json.loads(v))

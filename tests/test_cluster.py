@@ -127,3 +127,21 @@ def test_a_cluster_client_that_returns_bytes_is_refused(cluster):
         assert EventStore(cluster, "kc-text").prefix == "kc-text"
     finally:
         raw.close()
+
+
+@pytest.mark.redis
+def test_a_finished_match_on_a_cluster_is_compacted_and_reads_back_the_same(cluster):
+    store = EventStore(cluster, "kc-packed")
+    svc = MatchService(store)
+    mid = svc.create_match("toy", ["Ann", "Bob"], {"target": 5}, mode="physical")["id"]
+    while svc.current(mid).status != "finished":
+        svc.append(mid, "add", svc.current(mid).game.actors(svc.current(mid).state)[0], {"n": 3})
+        if svc.current(mid).status != "finished":
+            svc.append(mid, "roll", None, {"value": 1})
+    before = [(i, list(f.items())) for i, f in store.entries(mid)]
+    assert validate_log(store, mid)["status"] == "valid"
+    assert store.compacted(mid) and not cluster.exists(store.key(mid, "log"))
+    assert [(i, list(f.items())) for i, f in store.entries(mid)] == before
+    assert audit_match(store, mid).valid and store.head_seq(mid)[0] == len(before)
+    assert svc.append(mid, "undo", None, {})["seq"] == len(before) + 1
+    assert audit_match(store, mid).length == len(before) + 1

@@ -50,8 +50,8 @@ def snapshot(redis_url: str, prefix: str) -> dict:
         out = {}
         for key in r.scan_iter(match=f"{prefix}:*", count=1000):
             kind = r.type(key)
-            if kind == "string":
-                out[key] = r.get(key)
+            if kind == "string":  # as bytes: a compacted match's block is binary
+                out[key] = r.execute_command("GET", key, NEVER_DECODE=[])
             elif kind == "hash":
                 out[key] = r.hgetall(key)
             elif kind == "list":

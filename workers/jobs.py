@@ -4,6 +4,7 @@ API process computed: each job re-reads the log and replays it from scratch."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import time
 from collections import defaultdict
@@ -19,12 +20,16 @@ from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_league
 from replays import EventStore, audit_match, canonical, check_chain
 from replays.hashing import utc_now
 from replays.rating_tables import RatingsStore
+from replays.compact import CorruptBlock
 from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
 
 from .connection import store_client
 from .queue import (ANALYSE, RATE, VALIDATE, analysis_nodes, analysis_queue_name, analysis_seconds,
                     enqueue_analysis, enqueue_ratings, enqueue_validation, is_waiting, solver_budget, started)
+
+
+log = logging.getLogger(__name__)
 
 
 class InvariantBroken(KroniekError):
@@ -59,7 +64,14 @@ def validate_log(store: EventStore, match_id: str,
     """
     store.take_owed("validation", match_id)
     started(VALIDATE, (store.prefix, match_id))  # after the take: see ``started``
-    events = store.events(match_id)
+    try:
+        events = store.events(match_id)
+    except CorruptBlock as exc:  # a compacted log that does not read back: invalid from seq 1, never replayed
+        head = store.head_seq(match_id)
+        verdict = {"status": "invalid", "seq": head[0] if head else 0, "events": 0, "first_invalid_seq": 1,
+                   "message": exc.message, "chain": audit_match(store, match_id).to_dict()}
+        store.save_verdict(match_id, verdict, {})
+        return verdict
     annotations: dict[int, list[dict[str, Any]]] = {}
     verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
     chain = audit_match(store, match_id)
@@ -109,7 +121,25 @@ def validate_log(store: EventStore, match_id: str,
         store.set_summary(match_id, final.status, canonical(final.result_dict))
         if on_valid is not None and final.game.has_analysis:
             on_valid(match_id)
+        if final.status == "finished":
+            compact_final(store, match_id, verdict["seq"])
     return verdict
+
+
+def compact_final(store: EventStore, match_id: str, seq: int) -> str:
+    """Compact a finished match whose valid verdict covers its whole log
+    (``seq``): its events become one compressed block (``EventStore.compact``).
+    A move appended meanwhile leaves it as it is (``moved``): its own job's
+    verdict compacts it when the match is finished again. What happened is
+    logged, never raised: the verdict stands either way."""
+    try:
+        outcome = store.compact(match_id)
+    except Exception:  # the stream stays as it is; the next final verdict or sweep tries again
+        log.exception("match %s: compaction failed", match_id)
+        return "failed"
+    if outcome.startswith("refused"):
+        log.warning("match %s (seq %d): not compacted, %s", match_id, seq, outcome)
+    return outcome
 
 
 def transparency_log(store: EventStore) -> TransparencyLog:
@@ -198,7 +228,9 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
     job lost between an append and its enqueue (the API process died in
     between), or lost with a Redis that crashed, is made good. A match
     marked owed less than ``trust_marks`` seconds ago is left to the job
-    queued with its mark.
+    queued with its mark. A finished match with a valid verdict for its
+    whole log whose events are not compacted yet (finished before
+    compaction, or its compaction was lost) is compacted.
     """
     store = EventStore(store_client(), prefix)
     queued = 0
@@ -212,18 +244,26 @@ def sweep(prefix: str, trust_marks: float = 0.0) -> int:
             pipe.hget(store.key(match_id, "head"), "game")
             pipe.zscore(store.owed_key("validation"), match_id)
             pipe.zscore(store.owed_key("analysis"), match_id)
+            pipe.hget(store.key(match_id, "head"), "status")
         replies = pipe.execute()
         for i, match_id in enumerate(ids):
-            last, verdict, analysis, game, owed_validation, owed_analysis = replies[6 * i: 6 * i + 6]
-            if not last:
-                continue
-            head = int(last[0][0].split("-", 1)[0])
+            last, verdict, analysis, game, owed_validation, owed_analysis, status = replies[7 * i: 7 * i + 7]
+            streamed = bool(last)
+            if streamed:
+                head = int(last[0][0].split("-", 1)[0])
+            else:  # no stream: a compacted match (its block's head), or none at all
+                found = store.head_seq(match_id)
+                if found is None:
+                    continue
+                head = found[0]
             verdict = orjson.loads(verdict) if verdict else None
             if verdict is None or verdict["seq"] < head:
                 if owed_validation is None or owed_validation < now - trust_marks:
                     store.owe("validation", match_id, now)
                     queued += enqueue_validation(prefix, match_id) is not None
                 continue
+            if streamed and status == "finished" and verdict["status"] == "valid" and verdict["seq"] == head:
+                compact_final(store, match_id, head)
             if owed_analysis is not None and owed_analysis >= now - trust_marks:
                 continue
             analysis = orjson.loads(analysis) if analysis else None
