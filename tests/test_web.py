@@ -140,8 +140,9 @@ def test_a_move_list_that_fails_to_load_is_asked_for_again(server, browser):
 
     page.route("**/legal-moves*", flaky)
     page.goto(f"{base}/matches/{match['id']}")
-    # the text buttons, folded under the drawing: there once the list came
-    page.wait_for_selector("#moves .group[data-seat='0'] button.move", state="attached", timeout=10_000)
+    # the text buttons, folded under the drawing, are fetched when the fold is opened: there once the list came
+    page.click("#moves details.fallback > summary")
+    page.wait_for_selector("#moves .group[data-seat='0'] button.move", timeout=10_000)
     assert failures["left"] == 0
 
 
@@ -1145,6 +1146,7 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
     assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["cards"]["name"].startswith("Placeholder")
     # (d)
+    page.click("#moves details.fallback > summary")  # the generic form, folded under the drawing
     deal = page.locator("#moves .group[data-type=chance]")
     deal.locator(".seqfield .count").first.wait_for()
     counts = deal.locator(".seqfield .count").all_inner_texts()

@@ -50,6 +50,7 @@ UNLABELLED = """(scope) => [...document.querySelectorAll(scope + ' :is(input, se
 def record_braverats_by_tapping(page):
     """The match page's move buttons, one tap a card: the first seat its highest
     card left, the second its lowest, until the match has finished."""
+    page.click("#moves details.fallback > summary")  # the text buttons, folded under the drawing
     page.wait_for_selector("#moves .group[data-type=play]")
     for turn in range(40):
         if page.locator("#status").inner_text().startswith("Finished"):
