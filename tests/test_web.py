@@ -1148,6 +1148,7 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     # (d)
     page.click("#moves details.fallback > summary")  # the generic form, folded under the drawing
     deal = page.locator("#moves .group[data-type=chance]")
+    deal.locator("button[data-alt=knights]").click()  # the deal per player (its other form: the cards as dealt)
     deal.locator(".seqfield .count").first.wait_for()
     counts = deal.locator(".seqfield .count").all_inner_texts()
     assert counts and all(c == "0 of up to 2" for c in counts), counts
