@@ -100,6 +100,17 @@ def titled(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
     return {**schema, "properties": {k: {"title": titles[k], **p} for k, p in props.items()}}
 
 
+def titled_nl(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
+    """The options schema with a Dutch title (``title_nl``) beside each English one
+    (``titled``), for the pages in Dutch: every property gets one, in the words
+    of the rules text, and none may name a property the schema lacks."""
+    props = schema.get("properties", {})
+    missing, unknown = sorted(set(props) - set(titles)), sorted(set(titles) - set(props))
+    if missing or unknown:
+        raise ValueError(f"Dutch option titles: missing for {missing}, unknown {unknown}")
+    return {**schema, "properties": {k: {**p, "title_nl": titles[k]} for k, p in props.items()}}
+
+
 @dataclass(frozen=True)
 class EventType:
     """One kind of event a game accepts.
@@ -174,6 +185,11 @@ class Game:
     aliases: ClassVar[dict[str, str]] = {}
     #: One-line English summary for the games list.
     summary: ClassVar[str] = ""
+    #: The same summary in Dutch, as the rules text words it (a Dutch page shows it; the English one where empty).
+    summary_nl: ClassVar[str] = ""
+    #: Dutch names of the event types that have no Dutch alias (a Dutch page names a move by its rules-text
+    #: name: ``event_title_nl``).
+    event_titles_nl: ClassVar[dict[str, str]] = {}
     #: True when a seat may know something another seat or the public may not
     #: (a hand, a face-down card). False for a game with nothing hidden from
     #: one seat that the others can see: every seat's view is then the public
@@ -194,6 +210,13 @@ class Game:
                 raise TypeError(f"{cls.__name__}.player_counts {own!r} must run from min_players "
                                 f"{cls.min_players} to max_players {cls.max_players}")
             cls.player_counts = counts
+
+    def event_title_nl(self, event_type: str) -> str | None:
+        """An event type's Dutch name: its own (``event_titles_nl``), else its first Dutch alias (the table's word)."""
+        if event_type in self.event_titles_nl:
+            return self.event_titles_nl[event_type]
+        return next((alias for alias, canonical in self.aliases.items()
+                     if canonical == event_type and any(c.isalpha() for c in alias)), None)
 
     # -- set-up -------------------------------------------------------------
     def check_options(self, options: dict[str, Any], players: int) -> None:
