@@ -100,7 +100,7 @@
     const labels = new Boards.Labels(game, null);
     /** Who is to act, in words: a seat by its player's name, the table, chance. */
     const nobody = K.t("nobody");
-    const actorName = (a) => (typeof a === "number" ? players[a] : a === "table" ? K.t("the table") : a === "chance" ? K.t("chance") : a);
+    const actorName = (a) => (typeof a === "number" ? players[a] : a === "table" ? K.t("table") : a === "chance" ? K.t("chance") : a);
     document.getElementById("title").textContent = `${game.name}: ${players.join(" – ")}`;
     const select = document.getElementById("viewer");
     let viewer = await K.seatSelector(select, id, players, new URLSearchParams(location.search).get("seat"));
@@ -259,21 +259,23 @@
     };
     const SEATISH = /(^|\.)(target|twelves|first|seat|winner|victim|with|from)$/;
     let currentView = null;
+    /** A field's key (the engine's English word) in a button: marked as English on a page in another language. */
+    const en = (text) => (K.lang === "en" ? text : h("span", { lang: "en" }, text));
     const valueButton = (path, v) => {
       // a value some moves lack: past the end of a list ("cover[1]": no more), or a list the other moves leave
       // empty ("cover" is [] in one move, and has items in the others: choose some); never two buttons "none"
       if (v === undefined) {
         const item = /\[(\d+)\]$/.exec(path);
         if (item) return Number(item[1]) === 0 ? K.t("none") : K.t("no more");
-        return K.t("{field}: choose…", { field: path.split(/[.[\]]/).filter(Boolean).pop() || path });
+        return [en(path.split(/[.[\]]/).filter(Boolean).pop() || path), K.t(": choose…")];
       }
       if (labels.isCard(v)) return labels.chip(v);
       const spot = Boards.spotLabel(game, currentView, path, v);
       if (spot) return spot;
       const key = path.split(/[.[\]]/).filter(Boolean).pop() || path;
-      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return `${key}: ${players[v]}`;
-      if (typeof v === "object") return JSON.stringify(v) === "[]" ? K.t("{field}: none", { field: key }) : JSON.stringify(v);
-      return isNaN(Number(key)) ? `${key} ${v}` : String(v);
+      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return [en(key), `: ${players[v]}`];
+      if (typeof v === "object") return JSON.stringify(v) === "[]" ? [en(key), K.t(": none")] : JSON.stringify(v);
+      return isNaN(Number(key)) ? en(`${key} ${v}`) : String(v);
     };
 
     /** One event type's legal moves as a decision tree: choose the first value that differs, then the next… */
