@@ -111,6 +111,31 @@ def titled_nl(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
     return {**schema, "properties": {k: {**p, "title_nl": titles[k]} for k, p in props.items()}}
 
 
+def worded_nl(schema: dict[str, Any], **values: dict[str, str]) -> dict[str, Any]:
+    """The options schema with Dutch words (``enum_nl``) for the values of the named options: every
+    word-like value (not a letter such as BraveRats' variant "A") of each gets one, and no other."""
+    props = dict(schema.get("properties", {}))
+    for key, words in values.items():
+        if key not in props:
+            raise ValueError(f"Dutch option values: no option {key!r}")
+        wanted = {v for v in _enum_of(props[key]) if isinstance(v, str) and len(v) > 1}
+        if set(words) != wanted:
+            raise ValueError(f"Dutch option values of {key}: missing {sorted(wanted - set(words))}, "
+                             f"unknown {sorted(set(words) - wanted)}")
+        props[key] = {**props[key], "enum_nl": dict(words)}
+    return {**schema, "properties": props}
+
+
+def _enum_of(prop: dict[str, Any]) -> list[Any]:
+    """An option's enumerated values (its own, an alternative's, or its items')."""
+    if "enum" in prop:
+        return list(prop["enum"])
+    for alt in prop.get("anyOf", []) + prop.get("oneOf", []):
+        if "enum" in alt:
+            return list(alt["enum"])
+    return list(prop.get("items", {}).get("enum", [])) if prop.get("type") == "array" else []
+
+
 @dataclass(frozen=True)
 class EventType:
     """One kind of event a game accepts.

@@ -15,6 +15,7 @@ import pytest
 from babel.messages.mofile import read_mo, write_mo
 
 from engine import all_games
+from engine.core import _enum_of
 from service.web import i18n
 
 WEB = Path(i18n.__file__).resolve().parent
@@ -167,18 +168,25 @@ def test_every_game_has_dutch_option_titles_a_dutch_summary_and_dutch_move_names
         assert g.summary_nl and g.summary_nl != g.summary, g.id
         for key, prop in g.options_schema["properties"].items():
             assert prop.get("title_nl") and "_" not in prop["title_nl"] and prop["title_nl"] != prop["title"], (g.id, key)
+            worded = {v for v in _enum_of(prop) if isinstance(v, str) and len(v) > 1}
+            assert set(prop.get("enum_nl", {})) == worded, (g.id, key, "every value of an option in Dutch words too")
+            assert all(w and "_" not in w for w in prop.get("enum_nl", {}).values()), (g.id, key)
         for event_type in g.event_types:
             assert g.event_title_nl(event_type), (g.id, event_type)
 
 
 def test_a_game_with_an_option_but_no_dutch_title_for_it_is_refused():
-    from engine.core import titled_nl
+    from engine.core import titled_nl, worded_nl
 
     schema = {"type": "object", "properties": {"first_seat": {"type": "integer"}, "variant": {"type": "string"}}}
     with pytest.raises(ValueError, match="missing for \\['variant'\\]"):
         titled_nl(schema, first_seat="Wie begint")
     with pytest.raises(ValueError, match="unknown \\['nope'\\]"):
         titled_nl(schema, first_seat="Wie begint", variant="Variant", nope="x")
+    schema["properties"]["variant"]["enum"] = ["replay", "counts", "A"]
+    with pytest.raises(ValueError, match="missing \\['counts'\\]"):
+        worded_nl(schema, variant={"replay": "opnieuw"})
+    assert worded_nl(schema, variant={"replay": "opnieuw", "counts": "telt"})["properties"]["variant"]["enum_nl"]["counts"] == "telt"
 
 
 def test_the_api_names_each_move_in_dutch(anon):

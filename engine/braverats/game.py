@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl
+from ..core import titled_nl, worded_nl
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
     ALIASES,
@@ -187,6 +187,9 @@ class BraveRats(Game):
         wizard_cancels_general_bonus="De Tovenaar heft de bonus van de Generaal op",
         wizard_cancels_spy="De Tovenaar heft de Spion op",
         series_draw="Een gelijkspel in een reeks")
+    options_schema = worded_nl(
+        options_schema,
+        series_draw={"replay": "opnieuw spelen", "counts": "telt als een van de 3"})
     summary_nl = ("Twee rattenclans spelen elk 8 kaarten (waarden 0–7, elk met een speciale eigenschap) in rondes "
                   "waarin beide spelers tegelijk een kaart openleggen; wie 4 rondes wint, of wiens Prinses de Prins "
                   "tegenkomt, wint.")

@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl
+from ..core import titled_nl, worded_nl
 from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
@@ -244,6 +244,9 @@ class Catan(Game):
         special_building_phase="Extra bouwfase",
         turn_model="Hoe de beurten lopen",
         start_seat="Startspeler")
+    options_schema = worded_nl(
+        options_schema,
+        turn_model={"standard": "standaard", "special_building": "extra bouwfase", "paired": "spelersparen"})
     summary_nl = ("Het basisspel voor 3–6 spelers (5–6 met de extra bouwfase of de beurt van spelersparen), op een "
                   "standaardbord, een willekeurig bord of een zelf ingevoerd bord; de kaarten in de hand per kijker "
                   "bijgehouden, met ongeziene kaarten.")

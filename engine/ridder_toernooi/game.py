@@ -18,7 +18,7 @@ from typing import Any
 
 from ..game_data import DataKind, check_embedded
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl
+from ..core import titled_nl, worded_nl
 from . import cards as C
 from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
@@ -255,6 +255,21 @@ class RidderToernooi(Game):
         dice_supply="Voorraad dobbelstenen",
         give_up_advice="Opgeven als het hopeloos is",
         bare_knight="Een ridder zonder doek")
+    options_schema = worded_nl(
+        options_schema,
+        participation_order={"seat_order": "in volgorde van de plaatsen"},
+        kerchief_turns={"one_per_turn_must_place": "één per beurt, leggen verplicht"},
+        kerchief_reoffer={"never_to_rejecter": "nooit aan wie haar afwees"},
+        kerchief_tie_break={"lexicographic": "rang voor rang vergelijken", "best_match": "beste paar", "rank_sum": "som van de rangen"},
+        woedend={"every": "elke keer", "first_only": "alleen de eerste keer", "cumulative": "oplopend"},
+        woedend_die={"required": "verplicht", "optional": "mag"},
+        both_eliminated={"no_winner": "geen winnaar", "attacker_first": "de aanvaller eerst"},
+        day_winner_metric={"day": "premies van deze dag", "total": "alle premies", "survivors": "overgebleven ridders"},
+        final_bonus_ties={"all": "allemaal", "none": "geen"},
+        start_rotation={"clockwise": "met de klok mee"},
+        dice_supply={"unlimited": "onbeperkt"},
+        give_up_advice={"advice_only": "alleen een advies"},
+        bare_knight={"fights_without_lady": "vecht zonder minne"})
     summary_nl = ("Ridders duelleren met dobbelstenen over 2–4 toernooidagen, eerst te paard en dan te voet, om premies"
                   " die ze delen met de minnen wier doek ze dragen; de waarden van de kaarten uit een kaartset "
                   "(meegeleverd: een VOORLOPIGE set).")

@@ -51,7 +51,7 @@ from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl
+from ..core import titled_nl, worded_nl
 from ..game_data import DataKind, digest
 from . import board as TB
 from . import invariants as INV
@@ -189,6 +189,15 @@ class Troje(Catan):
         saga_track="Saga-lijst",
         sea_people_start="Waar het zeevolk begint",
         start_seat="Startspeler")
+    options_schema = worded_nl(
+        options_schema,
+        revealed_cards={"bank": "terug naar de bank", "removed": "uit het spel"},
+        sea_people_tiles={"any_sea": "elke zeetegel", "ship_symbol": "alleen met scheepssymbool"},
+        stack_draws={"per_ship": "per schip", "per_player": "per speler"},
+        battle_timing={"before_sbp": "voor de extra bouwfase", "after_sbp": "na de extra bouwfase"},
+        trade_chip={"must_take": "moet pakken", "may_take": "mag pakken"},
+        turn_model={"standard": "standaard", "special_building": "extra bouwfase", "paired": "spelersparen"},
+        allegiances={"private": "in het geheim ingevoerd", "at_reveal": "onbekend tot het openleggen"})
     summary_nl = ("Het scenario Troje op Catan voor 4 of 6 spelers: geheime keuze voor Troje of Mykene, kaarten "
                   "afdragen op een gedekte ondersteuningsstapel, de strijd om Troje, de saga-lijst, schepen en het "
                   "zeevolk (spelbord en scheepsfiches: voorlopig, tot een tafel de eigen invoert).")

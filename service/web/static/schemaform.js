@@ -11,7 +11,7 @@ const SchemaForm = (() => {
     const alts = schema.anyOf || schema.oneOf;
     if (alts) {
       const nonNull = alts.filter((s) => s.type !== "null");
-      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description }, nullable: nonNull.length < alts.length };
+      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description, enum_nl: nonNull[0].enum_nl || schema.enum_nl }, nullable: nonNull.length < alts.length };
     }
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
@@ -65,14 +65,19 @@ const SchemaForm = (() => {
       return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw K.t("{field} is missing", { field: path }); } return Number(input.value); } };
     }
     // a string: an enum, a card, or free text (never JSON)
-    if (Array.isArray(main.enum)) return pickOne(main.enum, path, ctx, main.default, tongue(null));
+    if (Array.isArray(main.enum)) {
+      // an option's values in the page's language where its game gives them (enum_nl), else its English words
+      const names = K.lang !== "en" && main[`enum_${K.lang}`];
+      return pickOne(main.enum, path, ctx, main.default, names ? null : tongue(null), names || null);
+    }
     const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
     if (deck) return pickOne(deck.concat(nullable ? [null] : []), path, ctx);
     const input = h("input", { type: "text", "data-path": path, "aria-label": main.title ? titleOf(main, keyOf(path)) : nameOf(path), lang: main.title ? tongue(main) : tongue(null), value: main.default || "", maxlength: main.maxLength || 200 });
     return { node: input, get: () => { if (!input.value && !nullable) throw K.t("{field} is missing", { field: path }); return input.value || null; } };
   };
 
-  const valueLabel = (v, path, ctx) => {
+  const valueLabel = (v, path, ctx, names = null) => {
+    if (names && typeof v === "string" && names[v]) return names[v];
     if (v === null) return /(card|cards|sides?)$/.test(keyOf(path)) ? K.t("unknown") : ctx.nullLabel || "—";
     if (typeof v === "number" && SEATISH.test(keyOf(path)) && ctx.players && ctx.players[v] !== undefined) return ctx.players[v];
     if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
@@ -80,7 +85,7 @@ const SchemaForm = (() => {
     return typeof v === "string" ? Boards.words(ctx.game, v) || words(v) : String(v);
   };
 
-  const pickOne = (values, path, ctx, initial, lang = null) => {
+  const pickOne = (values, path, ctx, initial, lang = null, names = null) => {
     let chosen = initial === undefined ? undefined : initial;
     // an enum's values are the engine's English words (lang), booleans and seats the page's own
     const grid = h("div.picker", { "data-path": path, lang: values.some((v) => typeof v === "string") ? lang : null });
@@ -89,7 +94,7 @@ const SchemaForm = (() => {
       const b = h("button.pick", { type: "button", "data-value": JSON.stringify(v), "data-seat": seat, onclick: () => {
         chosen = v; buttons.forEach((x) => x.classList.toggle("on", x === b));
         grid.dispatchEvent(new CustomEvent("picked", { bubbles: true }));
-      } }, valueLabel(v, path, ctx));
+      } }, valueLabel(v, path, ctx, names));
       if (v === chosen) b.classList.add("on");
       return b;
     });
