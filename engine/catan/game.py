@@ -246,7 +246,7 @@ class Catan(Game):
         start_seat="Startspeler")
     options_schema = worded_nl(
         options_schema,
-        turn_model={"standard": "standaard", "special_building": "extra bouwfase", "paired": "spelersparen"})
+        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"})
     summary_nl = ("Het basisspel voor 3–6 spelers (5–6 met de extra bouwfase of de beurt van spelersparen), op een "
                   "standaardbord, een willekeurig bord of een zelf ingevoerd bord; de kaarten in de hand per kijker "
                   "bijgehouden, met ongeziene kaarten.")

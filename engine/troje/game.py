@@ -196,7 +196,7 @@ class Troje(Catan):
         stack_draws={"per_ship": "per schip", "per_player": "per speler"},
         battle_timing={"before_sbp": "voor de extra bouwfase", "after_sbp": "na de extra bouwfase"},
         trade_chip={"must_take": "moet pakken", "may_take": "mag pakken"},
-        turn_model={"standard": "standaard", "special_building": "extra bouwfase", "paired": "spelersparen"},
+        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"},
         allegiances={"private": "in het geheim ingevoerd", "at_reveal": "onbekend tot het openleggen"})
     summary_nl = ("Het scenario Troje op Catan voor 4 of 6 spelers: geheime keuze voor Troje of Mykene, kaarten "
                   "afdragen op een gedekte ondersteuningsstapel, de strijd om Troje, de saga-lijst, schepen en het "

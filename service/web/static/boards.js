@@ -165,7 +165,7 @@ const Boards = (() => {
     harbour_3to1: K.t("harbour 3:1"), swap: K.t("swap"), trade_chip: K.t("trade chip"), draw: K.t("draw"), troy: K.t("Troy"), mycenae: K.t("Mycenae") };
   const valueWords = (v) => VALUE_WORDS[v] || String(v).replace(/_/g, " ");
   /** A value's words for a picker (SchemaForm), or null where the game has none of its own. */
-  const words = (game, v) => (catanLike(game) && typeof v === "string" && VALUE_WORDS[v]) || null;
+  const words = (game, v) => (K.lang !== "en" && catanLike(game) && typeof v === "string" && VALUE_WORDS[v]) || null;
   const CATAN_DEV = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
   const TERRAIN = { forest: ["#2f7d32", "lumber"], hills: ["#c0602b", "brick"], pasture: ["#9ccc65", "wool"],
     fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"], special: ["#d9c7a0", "city"] };

@@ -165,16 +165,16 @@ const SchemaForm = (() => {
 
   /** A map of counts ({"wool": 2, "ore": 1}) over keys the game names: a − n + stepper per key, starting at
       ``initial`` (a default); zeros are left out. */
-  const countsField = (s, path, keys, initial) => {
+  const countsField = (s, path, keys, initial, game = null) => {
     const max = (s.additionalProperties && s.additionalProperties.maximum) || 99;
     const n = Object.fromEntries(keys.map((k) => [k, (initial && initial[k]) || 0]));
     const wrap = h("div.counts", { "data-path": path });
     for (const k of keys) {
       const shown = h("b", { "data-count": k }, String(n[k]));
       const step = (d) => { n[k] = Math.max(0, Math.min(max, n[k] + d)); shown.textContent = String(n[k]); };
-      wrap.append(h("span.count", { "data-key": k }, k, " ",
-        h("button.pick", { type: "button", "data-step": "-1", "aria-label": K.t("one {item} less", { item: k }), onclick: () => step(-1) }, "−"), shown,
-        h("button.pick", { type: "button", "data-step": "1", "aria-label": K.t("one {item} more", { item: k }), onclick: () => step(1) }, "+")));
+      wrap.append(h("span.count", { "data-key": k }, Boards.words(game, k) || k, " ",
+        h("button.pick", { type: "button", "data-step": "-1", "aria-label": K.t("one {item} less", { item: Boards.words(game, k) || k }), onclick: () => step(-1) }, "−"), shown,
+        h("button.pick", { type: "button", "data-step": "1", "aria-label": K.t("one {item} more", { item: Boards.words(game, k) || k }), onclick: () => step(1) }, "+")));
     }
     return { node: wrap, get: () => Object.fromEntries(Object.entries(n).filter(([, x]) => x > 0)) };
   };
@@ -182,13 +182,13 @@ const SchemaForm = (() => {
   const objectField = (s, path, ctx) => {
     if (!s.properties && s.additionalProperties && typeof s.additionalProperties === "object") {
       const keys = Boards.mapKeys(ctx.game, ctx.type, path);
-      if (keys) return countsField(s, path, keys);
+      if (keys) return countsField(s, path, keys, undefined, ctx.game);
     }
     // counts under the names the game gives its map keys, spelled out as properties (Troje's initial support stack)
     const named = s.properties && Object.entries(s.properties);
     const keys = named && named.length && Boards.mapKeys(ctx.game, ctx.type, path);
     if (keys && named.every(([k, p]) => keys.includes(k) && p.type === "integer")) {
-      return countsField({ additionalProperties: named[0][1] }, path, named.map(([k]) => k), s.default);
+      return countsField({ additionalProperties: named[0][1] }, path, named.map(([k]) => k), s.default, ctx.game);
     }
     const props = Object.entries(s.properties || {}).filter(([, p]) => !/filled in by the server/.test(p.description || ""));
     const required = new Set(s.required || []);
