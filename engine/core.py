@@ -100,6 +100,42 @@ def titled(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
     return {**schema, "properties": {k: {"title": titles[k], **p} for k, p in props.items()}}
 
 
+def titled_nl(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
+    """The options schema with a Dutch title (``title_nl``) beside each English one
+    (``titled``), for the pages in Dutch: every property gets one, in the words
+    of the rules text, and none may name a property the schema lacks."""
+    props = schema.get("properties", {})
+    missing, unknown = sorted(set(props) - set(titles)), sorted(set(titles) - set(props))
+    if missing or unknown:
+        raise ValueError(f"Dutch option titles: missing for {missing}, unknown {unknown}")
+    return {**schema, "properties": {k: {**p, "title_nl": titles[k]} for k, p in props.items()}}
+
+
+def worded_nl(schema: dict[str, Any], **values: dict[str, str]) -> dict[str, Any]:
+    """The options schema with Dutch words (``enum_nl``) for the values of the named options: every
+    word-like value (not a letter such as BraveRats' variant "A") of each gets one, and no other."""
+    props = dict(schema.get("properties", {}))
+    for key, words in values.items():
+        if key not in props:
+            raise ValueError(f"Dutch option values: no option {key!r}")
+        wanted = {v for v in _enum_of(props[key]) if isinstance(v, str) and len(v) > 1}
+        if set(words) != wanted:
+            raise ValueError(f"Dutch option values of {key}: missing {sorted(wanted - set(words))}, "
+                             f"unknown {sorted(set(words) - wanted)}")
+        props[key] = {**props[key], "enum_nl": dict(words)}
+    return {**schema, "properties": props}
+
+
+def _enum_of(prop: dict[str, Any]) -> list[Any]:
+    """An option's enumerated values (its own, an alternative's, or its items')."""
+    if "enum" in prop:
+        return list(prop["enum"])
+    for alt in prop.get("anyOf", []) + prop.get("oneOf", []):
+        if "enum" in alt:
+            return list(alt["enum"])
+    return list(prop.get("items", {}).get("enum", [])) if prop.get("type") == "array" else []
+
+
 @dataclass(frozen=True)
 class EventType:
     """One kind of event a game accepts.
@@ -174,6 +210,11 @@ class Game:
     aliases: ClassVar[dict[str, str]] = {}
     #: One-line English summary for the games list.
     summary: ClassVar[str] = ""
+    #: The same summary in Dutch, as the rules text words it (a Dutch page shows it; the English one where empty).
+    summary_nl: ClassVar[str] = ""
+    #: Dutch names of the event types that have no Dutch alias (a Dutch page names a move by its rules-text
+    #: name: ``event_title_nl``).
+    event_titles_nl: ClassVar[dict[str, str]] = {}
     #: True when a seat may know something another seat or the public may not
     #: (a hand, a face-down card). False for a game with nothing hidden from
     #: one seat that the others can see: every seat's view is then the public
@@ -194,6 +235,13 @@ class Game:
                 raise TypeError(f"{cls.__name__}.player_counts {own!r} must run from min_players "
                                 f"{cls.min_players} to max_players {cls.max_players}")
             cls.player_counts = counts
+
+    def event_title_nl(self, event_type: str) -> str | None:
+        """An event type's Dutch name: its own (``event_titles_nl``), else its first Dutch alias (the table's word)."""
+        if event_type in self.event_titles_nl:
+            return self.event_titles_nl[event_type]
+        return next((alias for alias, canonical in self.aliases.items()
+                     if canonical == event_type and any(c.isalpha() for c in alias)), None)
 
     # -- set-up -------------------------------------------------------------
     def check_options(self, options: dict[str, Any], players: int) -> None:

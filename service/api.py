@@ -122,13 +122,15 @@ class Game(MethodView):
         """A game: its options, event types (with JSON Schemas), rules and aliases"""
         game = get(game_id)
         event_types = {
-            name: {"actor": et.actor, "description": et.description, "schema": et.schema}
+            name: {"actor": et.actor, "description": et.description, "schema": et.schema,
+                   "title_nl": game.event_title_nl(name)}
             for name, et in game.event_types.items()
         }
         event_types[UNDO] = {
             "actor": "recorder",
             "description": "Revert the latest effective move (a recording mistake); the log keeps both.",
             "schema": UNDO_SCHEMA,
+            "title_nl": "ongedaan maken",
         }
         return {
             **game.info(),

@@ -289,6 +289,8 @@ def check_body(req: Any) -> None:
         raise PayloadTooLarge(f"the body is longer than {MAX_BODY_BYTES - 1:,} bytes", ROOT, MAX_BODY_BYTES)
     if not raw:
         return
+    if req.blueprint == "web":
+        return  # a page's own form (the language switch): a short form its endpoint checks, never read as JSON
     text_body = TEXT_BODIES.get(req.endpoint or "")
     if text_body is not None:
         _check_text_body(req, raw, *text_body)

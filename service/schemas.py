@@ -155,7 +155,7 @@ class GameList(Schema):
 
 class GameDetail(GameSummary):
     options = fields.Dict(metadata={"description": "JSON Schema of the match options"})
-    event_types = fields.Dict(metadata={"description": "per event type: actor, description and JSON Schema of data"})
+    event_types = fields.Dict(metadata={"description": "per event type: actor, description, JSON Schema of data, and its Dutch name (title_nl: the rules text's word, for the pages in Dutch)"})
     rules = fields.Dict(metadata={"description": "rule id -> rule text"})
     aliases = fields.Dict(metadata={"description": "names accepted at the table (Dutch) -> canonical id"})
     data_kinds = fields.Dict(metadata={"description": "kinds of game data (card sets…) under /api/games/<id>/<kind>"})

@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import titled_nl, worded_nl
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
     ALIASES,
@@ -177,6 +178,32 @@ class BraveRats(Game):
         draft_first_seat="Draft: who draws first", musician_cancels_lasting_powers="The Musician cancels lasting powers",
         wizard_cancels_general_bonus="The Wizard cancels the General's bonus", wizard_cancels_spy="The Wizard cancels the Spy",
         series_draw="A drawn game in a series")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        variants="Varianten (A–G)",
+        princess_attack_seat="Prinsesaanval: wie de Prins opgeeft",
+        draft_first_seat="Kaarten kiezen: wie eerst trekt",
+        musician_cancels_lasting_powers="De Muzikant heft blijvende eigenschappen op",
+        wizard_cancels_general_bonus="De Tovenaar heft de bonus van de Generaal op",
+        wizard_cancels_spy="De Tovenaar heft de Spion op",
+        series_draw="Een gelijkspel in een reeks")
+    options_schema = worded_nl(
+        options_schema,
+        series_draw={"replay": "opnieuw spelen", "counts": "telt als een van de 3"})
+    summary_nl = ("Twee rattenclans spelen elk 8 kaarten (waarden 0–7, elk met een speciale eigenschap) in rondes "
+                  "waarin beide spelers tegelijk een kaart openleggen; wie 4 rondes wint, of wiens Prinses de Prins "
+                  "tegenkomt, wint.")
+    event_titles_nl = {
+        "round": "ronde",
+        "play": "kaart spelen",
+        "exchange": "kaarten ruilen",
+        "draw": "kaarten trekken",
+        "draft": "kaarten trekken om te kiezen",
+        "pick": "kaart houden",
+        "deal": "kaarten delen",
+        "choose_variant": "varianten kiezen",
+    }
 
     event_types = {
         "round": EventType(

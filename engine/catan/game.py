@@ -17,6 +17,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import titled_nl, worded_nl
 from ..game_data import DataKind, check_embedded
 from . import board as B
 from . import knowledge as K
@@ -231,6 +232,28 @@ class Catan(Game):
         OPTIONS_SCHEMA, board="Board", board_doc="Board document", board_seed="Random board from a seed",
         victory_points="Victory points to win", discard_limit="Cards kept on a 7", bank_per_resource="Bank cards per resource",
         special_building_phase="Special Building Phase", turn_model="How turns run", start_seat="Start player")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        board="Spelbord",
+        board_doc="Document van het spelbord",
+        board_seed="Willekeurig spelbord uit een startgetal",
+        victory_points="Overwinningspunten om te winnen",
+        discard_limit="Kaarten die je houdt bij een 7",
+        bank_per_resource="Kaarten per grondstof in de bank",
+        special_building_phase="Extra bouwfase",
+        turn_model="Hoe de beurten lopen",
+        start_seat="Startspeler")
+    options_schema = worded_nl(
+        options_schema,
+        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"})
+    summary_nl = ("Het basisspel voor 3–6 spelers (5–6 met de extra bouwfase of de beurt van spelersparen), op een "
+                  "standaardbord, een willekeurig bord of een zelf ingevoerd bord; de kaarten in de hand per kijker "
+                  "bijgehouden, met ongeziene kaarten.")
+    event_titles_nl = {
+        "draw_dev": "ontwikkelingskaart trekken",
+        "reveal_vp": "overwinningspunten tonen",
+    }
     #: the phases' names (a scenario appends its own)
     phase_names = PHASES
     data_kinds = {

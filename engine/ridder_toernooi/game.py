@@ -18,6 +18,7 @@ from typing import Any
 
 from ..game_data import DataKind, check_embedded
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import titled_nl, worded_nl
 from . import cards as C
 from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
@@ -225,6 +226,54 @@ class RidderToernooi(Game):
         final_bonus_ties="Final bonus when tied", eliminated_return="Eliminated knights return",
         start_rotation="Start player each day", deciding_duel="Deciding duels between tied winners",
         dice_supply="Dice supply", give_up_advice="Giving up when hopeless", bare_knight="A knight without a kerchief")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        days="Toernooidagen",
+        card_set="Kaartset",
+        cards="Document van de kaartset",
+        ladies="Spelen met minnen",
+        wound_penalty="Gewonde ridders gooien met minder dobbelstenen",
+        e2_penalty_7_9="Dobbelstenen minder bij 7–9 wonden",
+        training_optional="Trainingspunten mogen ongebruikt blijven",
+        dice_min="Minste dobbelstenen voor een ridder",
+        participation_order="Volgorde waarin deelname wordt gemeld",
+        kerchief_turns="Beurten voor de doeken",
+        kerchief_reoffer="Het volgende aanbod van een afgewezen minne",
+        kerchief_tie_break="Beslissing tussen gelijke doekaanbiedingen",
+        challenge_required="Een fitte ridder moet uitdagen",
+        woedend="Opnieuw gooien na een ronde zonder treffers (woedend)",
+        woedend_die="De extra woedend-dobbelsteen",
+        give_up_after_mounted="Opgeven na de ronde te paard",
+        both_eliminated="Beide ridders bereiken 10 wonden",
+        day_winner_metric="Wie de dag wint",
+        lady_bonus_after_loss="Dagbonus voor de minne na een verloren duel",
+        rejected_lady_next="Een afgewezen minne wordt eerst weer aangeboden",
+        final_bonus_ties="Eindbonus bij gelijke stand",
+        eliminated_return="Uitgeschakelde ridders keren terug",
+        start_rotation="Startspeler per dag",
+        deciding_duel="Beslissingsduels tussen gelijke winnaars",
+        dice_supply="Voorraad dobbelstenen",
+        give_up_advice="Opgeven als het hopeloos is",
+        bare_knight="Een ridder zonder doek")
+    options_schema = worded_nl(
+        options_schema,
+        participation_order={"seat_order": "in volgorde van de plaatsen"},
+        kerchief_turns={"one_per_turn_must_place": "één per beurt, leggen verplicht"},
+        kerchief_reoffer={"never_to_rejecter": "nooit aan wie haar afwees"},
+        kerchief_tie_break={"lexicographic": "rang voor rang vergelijken", "best_match": "beste paar", "rank_sum": "som van de rangen"},
+        woedend={"every": "elke keer", "first_only": "alleen de eerste keer", "cumulative": "oplopend"},
+        woedend_die={"required": "verplicht", "optional": "mag"},
+        both_eliminated={"no_winner": "geen winnaar", "attacker_first": "de aanvaller eerst"},
+        day_winner_metric={"day": "premies van deze dag", "total": "alle premies", "survivors": "overgebleven ridders"},
+        final_bonus_ties={"all": "allemaal", "none": "geen"},
+        start_rotation={"clockwise": "met de klok mee"},
+        dice_supply={"unlimited": "onbeperkt"},
+        give_up_advice={"advice_only": "alleen een advies"},
+        bare_knight={"fights_without_lady": "vecht zonder minne"})
+    summary_nl = ("Ridders duelleren met dobbelstenen over 2–4 toernooidagen, eerst te paard en dan te voet, om premies"
+                  " die ze delen met de minnen wier doek ze dragen; de waarden van de kaarten uit een kaartset "
+                  "(meegeleverd: een VOORLOPIGE set).")
     data_kinds = {
         "card-sets": DataKind(
             name="card-sets",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
+from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from . import invariants as INV
@@ -118,6 +119,14 @@ class SirTommy(JogledorGame):
     )
     options_schema = titled(options_schema, up_seat="Who builds up from the Aces",
                             interleave_placing="Building and placing may alternate")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        up_seat="Wie opbouwt vanaf de azen",
+        interleave_placing="Opbouwen en neerleggen mogen elkaar afwisselen")
+    summary_nl = ("Coöperatief patience voor twee (Jogledor): de een bouwt op vanaf de azen, de ander af vanaf de "
+                  "koningen; elke beurt drie kaarten van een gedekte raapstapel op vier gezamenlijke rijen; met 30 of "
+                  "meer kaarten ben je superwinnaar.")
 
     event_types = {
         "draw": EventType(

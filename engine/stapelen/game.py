@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
+from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
@@ -120,6 +121,13 @@ class Stapelen(JogledorGame):
 
     options_schema = options(first_seat=seat_option("The seat that starts (it has no influence on the game)."))
     options_schema = titled(options_schema, first_seat="Who starts")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        first_seat="Wie begint")
+    summary_nl = ("Coöperatief patience voor twee (Jogledor): ruim samen een open tableau van 13×4 op, elke beurt één "
+                  "kaart op je eigen drie fundamenten, telkens één hoger, van Koning door naar Aas; wie niet meer kan, "
+                  "verliest voor beiden.")
 
     event_types = {
         "deal": DEAL_EVENT,

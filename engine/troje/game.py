@@ -51,6 +51,7 @@ from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import titled_nl, worded_nl
 from ..game_data import DataKind, digest
 from . import board as TB
 from . import invariants as INV
@@ -166,6 +167,50 @@ class Troje(Catan):
         turn_model="How turns run", allegiances="Decision cards", bank_per_resource="Bank cards per resource",
         victory_points="Victory points to win", initial_stack="Support stack at the start", saga_track="Saga track",
         sea_people_start="Where the sea people start", start_seat="Start player")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        board="Spelbord",
+        board_doc="Document van het spelbord",
+        ship_tiles="Scheepsfiches",
+        ship_tiles_doc="Document van de scheepsfiches",
+        revealed_cards="Omgedraaide kaarten in de strijd",
+        sea_people_tiles="Waar het zeevolk heen mag",
+        city_counts_as_settlement="Een stad telt als dorp",
+        blocked_ship_keeps_vp="Een geblokkeerd schip houdt zijn punt",
+        blocked_ship_blocks_chip="Een geblokkeerd schip blokkeert zijn handelsfiche",
+        stack_draws="Voordelen ruilen en trekken",
+        battle_timing="Wanneer de strijd komt",
+        ships_in_sbp="Schepen in de extra bouwfase",
+        donations_in_sbp="Afdragen in de extra bouwfase",
+        trade_chip="Handelsfiche van een schip",
+        turn_model="Hoe de beurten lopen",
+        allegiances="Beslissingskaarten",
+        bank_per_resource="Kaarten per grondstof in de bank",
+        victory_points="Overwinningspunten om te winnen",
+        initial_stack="Ondersteuningsstapel bij het begin",
+        saga_track="Saga-lijst",
+        sea_people_start="Waar het zeevolk begint",
+        start_seat="Startspeler")
+    options_schema = worded_nl(
+        options_schema,
+        revealed_cards={"bank": "terug naar de bank", "removed": "uit het spel"},
+        sea_people_tiles={"any_sea": "elke zeetegel", "ship_symbol": "alleen met scheepssymbool"},
+        stack_draws={"per_ship": "per schip", "per_player": "per speler"},
+        battle_timing={"before_sbp": "voor de extra bouwfase", "after_sbp": "na de extra bouwfase"},
+        trade_chip={"must_take": "moet pakken", "may_take": "mag pakken"},
+        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"},
+        allegiances={"private": "in het geheim ingevoerd", "at_reveal": "onbekend tot het openleggen"})
+    summary_nl = ("Het scenario Troje op Catan voor 4 of 6 spelers: geheime keuze voor Troje of Mykene, kaarten "
+                  "afdragen op een gedekte ondersteuningsstapel, de strijd om Troje, de saga-lijst, schepen en het "
+                  "zeevolk (spelbord en scheepsfiches: voorlopig, tot een tafel de eigen invoert).")
+    event_titles_nl = {
+        "take_chip": "handelsfiche pakken",
+        "stack_card": "kaart van de ondersteuningsstapel trekken",
+        "return_card": "kaart terugleggen",
+        "claim_win": "overwinning melden",
+        "reveal_allegiances": "beslissingskaarten openleggen",
+    }
     phase_names = TROJE_PHASES
     data_kinds = {
         "boards": DataKind(

@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import titled_nl, worded_nl
 from .cards import (
     ALIASES,
     CARD_IDS,
@@ -209,6 +210,20 @@ class Troubadour(Game):
     }
     options_schema = titled(options_schema, tie_break="Tie-break between equal trios",
                             protected_attack="An attack on a protected player", turn_order="Turn order with 3–4 players")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        tie_break="Beslissing tussen gelijke trio's",
+        protected_attack="Een aanval op een beschermde speler",
+        turn_order="Beurtvolgorde met 3–4 spelers")
+    options_schema = worded_nl(
+        options_schema,
+        tie_break={"die": "dobbelsteen", "nobles": "nog een edele"},
+        protected_attack={"stopped": "tegengehouden", "refused": "geweigerd"},
+        turn_order={"rank": "naar rang", "clockwise": "met de klok mee"})
+    summary_nl = ("Dubbelpatience voor 2–4 spelers met elk een eigen spel kaarten: bouw als eerste vier kastelen van "
+                  "aas tot tien per kleur, met drie edelen die je elke ronde in het geheim kiest om aan te vallen, te "
+                  "beschermen, extra kaarten te draaien of vanuit je schuilplaats te bouwen.")
 
     event_types = {
         "deal": EventType(

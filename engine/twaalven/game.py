@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation, titled
+from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
 from ..jogledor.tableau import (
@@ -120,6 +121,13 @@ class Twaalven(JogledorGame):
                                default=None),
     )
     options_schema = titled(options_schema, twelves_seat="Who collects the twelves", first_seat="Who starts")
+    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
+    options_schema = titled_nl(
+        options_schema,
+        twelves_seat="Wie de twaalven verzamelt",
+        first_seat="Wie begint")
+    summary_nl = ("Coöperatief patience voor twee (Jogledor): ruim samen een open tableau van 13×4 op; de een pakt "
+                  "paren van twaalf, de ander paren van veertien, om de beurt, alleen de bovenste kaarten.")
 
     event_types = {
         "deal": DEAL_EVENT,

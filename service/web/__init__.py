@@ -15,13 +15,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, send_from_directory
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_from_directory
+from flask_babel import gettext as _
 
 from engine import all_games
-from engine.core import KroniekError, player_count_text
+from engine.core import KroniekError
+
+from . import i18n
 
 HERE = Path(__file__).resolve().parent
 web = Blueprint("web", __name__, template_folder="templates", static_folder=None)
+web.record_once(lambda state: i18n.init_app(state.app))
 
 #: how many recent matches and leagues the home page lists
 HOME_LIST = 20
@@ -34,14 +38,70 @@ def tojson_attr(value: Any) -> str:
 
 @web.app_template_filter("player_counts")
 def player_counts(counts: list[int]) -> str:
-    """A game's player counts as a sentence says them: "2–4", "4 or 6"."""
-    return player_count_text(counts)
+    """A game's player counts as a sentence says them: "2–4", "4 or 6" ("4 of 6"), as
+    engine.core.player_count_text says them in English."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]}"
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else _("%(some)s or %(last)s", some=", ".join(words[:-1]), last=words[-1])
 
 
-@web.app_template_filter("plural")
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """A count with its noun: "1 event", "2 events"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+@web.app_template_filter("status_words")
+def status_words(status: str) -> str:
+    """A match's status as words ("in progress")."""
+    return {"in_progress": _("in progress"), "finished": _("finished")}.get(status, status.replace("_", " "))
+
+
+@web.app_template_filter("format_words")
+def format_words(fmt: str) -> str:
+    """A league's format as words ("round robin")."""
+    return {"swiss": _("swiss"), "round_robin": _("round robin"), "double_round_robin": _("double round robin"),
+            "tables": _("tables")}.get(fmt, fmt.replace("_", " "))
+
+
+@web.app_context_processor
+def language() -> dict[str, Any]:
+    """The page's language for ``<html lang>`` and the switch to the other one."""
+    if not request:
+        return {}
+    lang = i18n.lang()
+    return {"lang": lang, "other_langs": [code for code in i18n.LANGS if code != lang],
+            "here": request.full_path.rstrip("?")}
+
+
+@web.post("/language")
+def set_language():
+    """The language switch (every page's header): remembered in a cookie, back to the page it was on."""
+    lang = request.form.get("lang", "")
+    if lang not in i18n.LANGS:
+        abort(400)
+    back = request.form.get("next", "/")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = "/"
+    response = redirect(back, code=303)
+    response.set_cookie(i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+@web.get("/assets/messages.<lang>.js")
+def messages(lang: str):
+    """The scripts' messages in one language (K.t in kroniek.js): a script the page loads, never an inline one."""
+    script = current_app.extensions["kroniek.messages"].get(lang)
+    if script is None:
+        abort(404)
+    return Response(script, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=300"})
+
+
+def _games() -> list[dict[str, Any]]:
+    """Each game's info, with its summary in the page's language where the game has one in it
+    (``summary_nl``), else in English (``summary_lang`` says which, for the element's ``lang``)."""
+    lang = i18n.lang()
+    rows = []
+    for g in all_games():
+        own = getattr(g, f"summary_{lang}", None) if lang != i18n.LANGS[0] else None
+        rows.append({**g.info(), "summary_text": own or g.summary, "summary_lang": lang if own else i18n.LANGS[0]})
+    return rows
 
 
 def _game_names() -> dict[str, str]:
@@ -65,7 +125,7 @@ def _leagues(limit: int) -> list[dict[str, Any]]:
 @web.get("/")
 def home():
     matches = current_app.extensions["kroniek"].list_matches(0, HOME_LIST)["matches"]
-    return render_template("home.html", games=[g.info() for g in all_games()], matches=matches,
+    return render_template("home.html", games=_games(), matches=matches,
                            leagues=_leagues(HOME_LIST), game_names=_game_names(), page="home")
 
 

@@ -3,11 +3,13 @@
    the record screen itself is generic (legal moves + event JSON Schemas). */
 "use strict";
 const Boards = (() => {
-  const h = Kroniek.h;
+  const h = Kroniek.h, K = Kroniek;
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const SUIT_EN = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RANK_EN = { A: "ace", J: "jack", Q: "queen", K: "king" };
   const STD = /^(A|[2-9]|10|J|Q|K)([SHDC])$/;
+  /** BraveRats' colours (a hand's ``colour``) */
+  const COLOURS = { red: K.t("red"), blue: K.t("blue") };
   const BRAVERATS = ["musician", "princess", "spy", "assassin", "ambassador", "wizard", "general", "prince"];
   const RANKS52 = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
@@ -54,10 +56,10 @@ const Boards = (() => {
       return { text: v, red: false, dutch: this.dutch[v] };
     }
     chip(v, opts = {}) {
-      if (v === null || v === undefined) return h("span.card.back", { title: "face down" }, "🂠");
+      if (v === null || v === undefined) return h("span.card.back", { title: K.t("face down") }, "🂠");
       const l = this.of(v);
       const cls = "span.card" + (l.red ? ".red" : "") + (v === "unknown" ? ".unknown" : "");
-      return h(cls, { "data-card": v, title: l.title || v }, l.text, opts.dutch !== false && l.dutch ? h("small.nl", l.dutch) : null);
+      return h(cls, { "data-card": v, title: l.title || v }, l.text, opts.dutch !== false && l.dutch ? h("small.nl", { lang: "nl" }, l.dutch) : null);
     }
   }
 
@@ -106,12 +108,12 @@ const Boards = (() => {
   const renderValue = (v, labels, ctx, depth = 0) => {
     if (v === null || v === undefined) return h("span.muted", "—");
     if (labels.isCard(v)) return labels.chip(v);
-    if (typeof v !== "object") return h("span.val", String(v));
+    if (typeof v !== "object") return h("span.val", { lang: typeof v === "string" && K.lang !== "en" ? "en" : null }, String(v));
     if (Array.isArray(v)) {
-      if (!v.length) return h("span.muted", "none");
+      if (!v.length) return h("span.muted", K.t("none"));
       if (v.every((x) => x === null || labels.isCard(x))) {
         const row = h("span.cards", v.map((x) => labels.chip(x, { dutch: v.length <= FOLD })));
-        return v.length > FOLD ? h("details.fold", h("summary", `${v.length} cards`), row) : row;
+        return v.length > FOLD ? h("details.fold", h("summary", K.tn(v.length, "{n} card", "{n} cards")), row) : row;
       }
       if (v.every((x) => Array.isArray(x) && x.every((y) => y === null || labels.isCard(y)))) {
         return h("div.columns", { style: `grid-template-columns: repeat(${v.length}, minmax(0, 1fr))` },
@@ -128,7 +130,7 @@ const Boards = (() => {
     const seatName = (k, x) => (typeof x === "number" && SEAT_KEYS.test(k) && ctx.players && ctx.players[x] !== undefined ? ctx.players[x] : null);
     // a list of objects (the players' tableaux) gets the whole width, under its name
     const wide = (x) => Array.isArray(x) && x.some((y) => y && typeof y === "object" && !Array.isArray(y));
-    return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null }, human(k)),
+    return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null, lang: K.lang === "en" ? null : "en" }, human(k)),
       h("dd", { class: wide(x) ? "wide" : null }, seatName(k, x) !== null ? h("span.val", seatName(k, x)) : renderValue(x, labels, { ...ctx, seatArrays: true, titled: false }, depth + 1))]));
   };
 
@@ -136,14 +138,14 @@ const Boards = (() => {
     const seats = (view.hands || []).map((hand, s) => {
       const played = (view.table || [])[s] || {};
       return h("div.seat", { "data-seat": s },
-        h("div.boxtitle", `${ctx.players[s]} (${hand.colour || ""}) · ${view.score ? view.score[s] : 0} won`),
-        h("div.played", "on the table: ", played.played ? labels.chip(played.card) : h("span.muted", "nothing")),
+        h("div.boxtitle", `${ctx.players[s]} (${COLOURS[hand.colour] || hand.colour || ""}) · ${K.t("{n} won", { n: view.score ? view.score[s] : 0 })}`),
+        h("div.played", K.t("on the table:") + " ", played.played ? labels.chip(played.card) : h("span.muted", K.t("nothing"))),
         h("div.hand", hand.cards ? h("span.cards", hand.cards.map((c) => labels.chip(c))) : h("span.cards", Array.from({ length: hand.count }, () => labels.chip(null))),
-          hand.unseen ? h("span.muted", ` +${hand.unseen} unseen`) : null));
+          hand.unseen ? h("span.muted", " " + K.t("+{n} unseen", { n: hand.unseen })) : null));
     });
     const rest = {};
     for (const [k, v] of Object.entries(view)) if (!["hands", "table", "score"].includes(k)) rest[k] = v;
-    return [h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
+    return [h("div.seats", seats), h("details.more", h("summary", K.t("more")), renderValue(rest, labels, ctx))];
   };
 
   // -- Catan ------------------------------------------------------------------------------------
@@ -154,7 +156,16 @@ const Boards = (() => {
   const TROJE_SIDES = ["troy", "mycenae"];
   const TROJE_ADVANTAGES = ["harbour_3to1", "victory_point", "swap", "trade_chip", "draw"];
   const ADVANTAGE_SHORT = { harbour_3to1: "3:1", victory_point: "VP", swap: "swap", trade_chip: "chip", draw: "draw" };
-  const CITY_NAMES = { troy: "Troy", mycenae: "Mycenae" };
+  const CITY_NAMES = { troy: K.t("Troy"), mycenae: K.t("Mycenae") };
+  /** The words for the values Catan and Troje show (resources, terrains, development cards, advantages), as the
+      rules texts name them: a picker's buttons and the board's labels. */
+  const VALUE_WORDS = { lumber: K.t("lumber"), brick: K.t("brick"), wool: K.t("wool"), grain: K.t("grain"), ore: K.t("ore"),
+    forest: K.t("forest"), hills: K.t("hills"), pasture: K.t("pasture"), fields: K.t("fields"), mountains: K.t("mountains"), desert: K.t("desert"),
+    knight: K.t("knight"), road_building: K.t("road building"), year_of_plenty: K.t("year of plenty"), monopoly: K.t("monopoly"), victory_point: K.t("victory point"),
+    harbour_3to1: K.t("harbour 3:1"), swap: K.t("swap"), trade_chip: K.t("trade chip"), draw: K.t("draw"), troy: K.t("Troy"), mycenae: K.t("Mycenae") };
+  const valueWords = (v) => VALUE_WORDS[v] || String(v).replace(/_/g, " ");
+  /** A value's words for a picker (SchemaForm), or null where the game has none of its own. */
+  const words = (game, v) => (K.lang !== "en" && catanLike(game) && typeof v === "string" && VALUE_WORDS[v]) || null;
   const CATAN_DEV = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
   const TERRAIN = { forest: ["#2f7d32", "lumber"], hills: ["#c0602b", "brick"], pasture: ["#9ccc65", "wool"],
     fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"], special: ["#d9c7a0", "city"] };
@@ -173,21 +184,21 @@ const Boards = (() => {
   };
   /** Where a scenario's named land hexes stand ({"2,-2": "Troy"}) */
   const cityAt = (view) => Object.fromEntries(Object.entries((view && view.troje && view.troje.cities) || {}).map(([c, at]) => [hexKey(at), CITY_NAMES[c] || c]));
-  const ownerName = (view, seat) => (view && view.players && view.players[seat] && view.players[seat].name) || `seat ${seat}`;
+  const ownerName = (view, seat) => (view && view.players && view.players[seat] && view.players[seat].name) || K.t("player {n}", { n: seat + 1 });
 
   /** A hex, an intersection or a path said as a table says it: "mountains 10", "#12 mountains 10 · pasture 2 · sea". */
   const catanSpot = (view, kind, v) => {
     const layout = view && view.layout;
     if (!layout) return null;
     const hexes = Object.fromEntries(layout.hexes.map((x) => [hexKey(x.at), x]));
-    const cities = cityAt(view);
-    const hexName = (c) => { const x = hexes[hexKey(c)]; return x ? cities[hexKey(c)] || `${x.terrain}${x.number ? " " + x.number : ""}` : "sea"; };
+    const cities = cityAt(view), sea = K.t("sea");
+    const hexName = (c) => { const x = hexes[hexKey(c)]; return x ? cities[hexKey(c)] || `${VALUE_WORDS[x.terrain] || x.terrain}${x.number ? " " + x.number : ""}` : sea; };
     if (kind === "tile") return seaSpot(view, v, hexName);
     if (kind === "hex") return (Array.isArray(v) ? hexName(v) : layout.hexes[v] ? hexName(layout.hexes[v].at) : null);
     const list = kind === "vertex" ? layout.vertices : layout.edges;
     if (!Number.isInteger(v) || !list[v]) return null;
-    const names = list[v].map(hexName).filter((n, i, a) => n !== "sea" || a.indexOf(n) === i);
-    const harbour = kind === "vertex" && layout.harbors[String(v)] ? ` ⚓${layout.harbors[String(v)]}` : "";
+    const names = list[v].map(hexName).filter((n, i, a) => n !== sea || a.indexOf(n) === i);
+    const harbour = kind === "vertex" && layout.harbors[String(v)] ? ` ⚓${valueWords(layout.harbors[String(v)])}` : "";
     return `#${v} ${names.join(" · ")}${harbour}`;
   };
 
@@ -200,9 +211,9 @@ const Boards = (() => {
     if (!t) return null;
     const land = new Set(view.layout.hexes.map((x) => hexKey(x.at)));
     const near = NEIGHBOURS.map(([dq, dr]) => [t.at[0] + dq, t.at[1] + dr]).filter((c) => land.has(hexKey(c))).map(hexName);
-    const ship = t.ship ? ` · ${ownerName(view, t.ship.owner)}'s ship (${t.ship.advantage.replace(/_/g, " ")})` : "";
-    const people = view.troje.sea_people && hexKey(view.troje.sea_people) === hexKey(t.at) ? " · sea people" : "";
-    return `sea #${i}${t.ship_symbol ? " (ship symbol)" : ""}${near.length ? " by " + near.join(" · ") : ""}${ship}${people}`;
+    const ship = t.ship ? " · " + K.t("{name}'s ship ({advantage})", { name: ownerName(view, t.ship.owner), advantage: valueWords(t.ship.advantage) }) : "";
+    const people = view.troje.sea_people && hexKey(view.troje.sea_people) === hexKey(t.at) ? " · " + K.t("sea people") : "";
+    return K.t("sea #{n}", { n: i }) + (t.ship_symbol ? " " + K.t("(ship symbol)") : "") + (near.length ? " " + K.t("by {land}", { land: near.join(" · ") }) : "") + ship + people;
   };
 
   /** A label for a move's value when the game has a readable name for it (a board spot), else null. */
@@ -240,11 +251,12 @@ const Boards = (() => {
     const font = Math.max(R * 0.62, width / 34);  // the label spans most of a wide board, readable on a phone
     const band = placeholder ? font * 2 : 0;
     const box = [Math.min(...xs) - pad, Math.min(...ys) - pad - band, width, Math.max(...ys) - Math.min(...ys) + 2 * pad + band];
-    const out = [`<svg class="catan${T ? " troje" : ""}" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="the board${placeholder ? " (" + esc(placeholder) + ")" : ""}">`];
+    const boardName = esc(K.t("the board"));
+    const out = [`<svg class="catan${T ? " troje" : ""}" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="${boardName}${placeholder && K.lang === "en" ? " (" + esc(placeholder) + ")" : ""}">`];
     if (placeholder) {
       const w = box[2] - R, y = box[1] + font * 0.25;
       out.push(`<g class="placeholder" data-placeholder="true"><rect x="${(box[0] + R / 2).toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${(font * 1.6).toFixed(1)}" rx="6" fill="#ffe066" stroke="#b00020" stroke-width="2"/>`
-        + `<text class="placeholder" x="${(box[0] + box[2] / 2).toFixed(1)}" y="${(y + font * 1.15).toFixed(1)}" text-anchor="middle" font-size="${font.toFixed(1)}" font-weight="700" fill="#b00020">${esc(placeholder)}</text></g>`);
+        + `<text class="placeholder" lang="en" x="${(box[0] + box[2] / 2).toFixed(1)}" y="${(y + font * 1.15).toFixed(1)}" text-anchor="middle" font-size="${font.toFixed(1)}" font-weight="700" fill="#b00020">${esc(placeholder)}</text></g>`);
     }
     const vpos = (i) => mean(L.vertices[i].map(centre));
     const epos = (i) => {
@@ -255,7 +267,7 @@ const Boards = (() => {
     // Troje's sea tiles in play: numbered as the pickers name them, a ship symbol where ships may go
     seaTiles.forEach((t, i) => {
       const [cx, cy] = sea[i];
-      out.push(`<g class="sea" data-tile="${hexKey(t.at)}" data-index="${i}" data-ship-symbol="${!!t.ship_symbol}"><title>sea #${i}${t.ship_symbol ? ": ship symbol" : ""}</title>`
+      out.push(`<g class="sea" data-tile="${hexKey(t.at)}" data-index="${i}" data-ship-symbol="${!!t.ship_symbol}"><title>${esc(K.t("sea #{n}", { n: i }))}${t.ship_symbol ? ": " + esc(K.t("ship symbol")) : ""}</title>`
         + `<polygon points="${hexPoints([cx, cy])}" fill="${SEA}" stroke="#a9cbe6" stroke-width="1.5"/>`
         + `<text x="${cx.toFixed(1)}" y="${(cy - R * 0.6).toFixed(1)}" text-anchor="middle" font-size="7" fill="#d8e8f4">#${i}</text>`);
       if (t.ship_symbol && !t.ship) out.push(`<path class="ship-symbol" d="${boat(cx, cy - 2, 0.9)}" fill="none" stroke="#e8f1f8" stroke-width="1.4" stroke-linejoin="round"/>`);
@@ -270,7 +282,7 @@ const Boards = (() => {
       out.push(`<g class="hex" data-hex="${hexKey(x.at)}" data-terrain="${city ? esc(city.toLowerCase()) : res}"><polygon points="${hexPoints([cx, cy])}" fill="${fill}" stroke="#f3ead2" stroke-width="2"/>`);
       if (city) out.push(`<text class="city" x="${cx}" y="${cy + 3}" text-anchor="middle" font-size="9" font-weight="700" fill="#3b2a12">${esc(city)}</text>`);
       if (x.number) out.push(`<circle cx="${cx}" cy="${cy}" r="9" fill="#fdf6e3"/><text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="${x.number === 6 || x.number === 8 ? "#c0262d" : "#222"}">${x.number}</text>`);
-      if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>robber</title></circle>`);
+      if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>${esc(K.t("robber"))}</title></circle>`);
       out.push("</g>");
     });
     // A harbour serves two neighbouring intersections (they share two hexes): a dot on each, and one
@@ -279,7 +291,7 @@ const Boards = (() => {
     const shareTwo = (a, b) => L.vertices[a].filter((x) => L.vertices[b].some((y) => hexKey(y) === hexKey(x))).length >= 2;
     for (const [v, kind] of Object.entries(L.harbors)) {
       const [x, y] = vpos(Number(v));
-      out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1b4f72"><title>harbour ${kind}</title></circle>`);
+      out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1b4f72"><title>${esc(K.t("harbour {kind}", { kind: VALUE_WORDS[kind] || kind }))}</title></circle>`);
       if (seen.has(v)) continue;
       const w = Object.keys(L.harbors).find((u) => u !== v && !seen.has(u) && L.harbors[u] === kind && shareTwo(Number(v), Number(u)));
       seen.add(v);
@@ -287,7 +299,7 @@ const Boards = (() => {
       const at = w === undefined ? [x, y] : mean([[x, y], vpos(Number(w))]);
       const d = Math.hypot(at[0] - mid[0], at[1] - mid[1]) || 1;
       const lx = at[0] + (at[0] - mid[0]) / d * R * 0.6, ly = at[1] + (at[1] - mid[1]) / d * R * 0.6;
-      const text = kind === "3:1" ? "3:1" : `2:1 ${kind}`;
+      const text = kind === "3:1" ? "3:1" : `2:1 ${esc(valueWords(kind))}`;
       out.push(`<text class="harbour" data-kind="${kind}" x="${lx.toFixed(1)}" y="${(ly + 3).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#1b4f72">${text}</text>`);
     }
     for (const rd of view.roads || []) {
@@ -302,7 +314,7 @@ const Boards = (() => {
     seaTiles.forEach((t, i) => {
       if (!t.ship) return;
       const [cx, cy] = sea[i], sh = t.ship;
-      const what = `${ownerName(view, sh.owner)}'s ship: ${sh.advantage.replace(/_/g, " ")}${sh.blocked ? " (blocked by the sea people)" : ""}`;
+      const what = K.t("{name}'s ship: {advantage}", { name: ownerName(view, sh.owner), advantage: valueWords(sh.advantage) }) + (sh.blocked ? " " + K.t("(blocked by the sea people)") : "");
       out.push(`<g class="ship" data-tile="${hexKey(t.at)}" data-owner="${sh.owner}" data-advantage="${esc(sh.advantage)}" data-blocked="${!!sh.blocked}"><title>${esc(what)}</title>`
         + `<path d="${boat(cx, cy - 2, 1.25)}" fill="${SEAT_COLOURS[sh.owner]}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/>`
         + `<text class="advantage" x="${cx.toFixed(1)}" y="${(cy + R * 0.62).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#fff" stroke="#0b2a40" stroke-width="2" paint-order="stroke">${esc(ADVANTAGE_SHORT[sh.advantage] || sh.advantage)}</text></g>`);
@@ -310,7 +322,7 @@ const Boards = (() => {
     if (T && T.sea_people) {
       // a dark figure (head and cloak) beside the middle of its tile, so a ship there stays readable
       const [cx, cy] = centre(T.sea_people), x = cx + R * 0.5, y = cy - R * 0.22;
-      out.push(`<g class="sea-people" data-tile="${hexKey(T.sea_people)}"><title>the sea people</title>`
+      out.push(`<g class="sea-people" data-tile="${hexKey(T.sea_people)}"><title>${esc(K.t("the sea people"))}</title>`
         + `<path d="M${(x - 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${(x + 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${x.toFixed(1)},${(y - 1).toFixed(1)} Z" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/>`
         + `<circle cx="${x.toFixed(1)}" cy="${(y - 4.5).toFixed(1)}" r="5" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/></g>`);
     }
@@ -322,45 +334,45 @@ const Boards = (() => {
 
   /** A seat's line under its hand: Catan's development cards and knights, or Troje's trade points, side, saga and ships. */
   const seatLine = (view, p) => {
-    const placed = `road ${p.road_length} · ${p.settlements}/${p.cities}/${p.roads} placed`;
+    const placed = K.t("road {length} · {settlements}/{cities}/{roads} placed", { length: p.road_length, settlements: p.settlements, cities: p.cities, roads: p.roads });
     if (!view.troje) {
-      const dev = Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ") + ")" : "";
-      return h("div.muted", `dev ${p.development_cards}${dev} · knights ${p.knights_played} · ${placed}`);
+      const dev = Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${valueWords(k)}`).join(", ") + ")" : "";
+      return h("div.muted", K.t("dev {n}", { n: p.development_cards }) + dev + " · " + K.t("knights {n}", { n: p.knights_played }) + ` · ${placed}`);
     }
-    const chips = (p.trade_chips || []).map((c) => `2:1 ${c.resource}`);
+    const chips = (p.trade_chips || []).map((c) => `2:1 ${valueWords(c.resource)}`);
     return h("div.muted.trojeline", { "data-side": p.side || "" },
-      `trade points ${p.trade_points}`, p.side ? ` · side ${CITY_NAMES[p.side] || p.side}` : "",
-      ` · saga ${p.saga_vp === null || p.saga_vp === undefined ? "?" : p.saga_vp} VP · ships ${p.ship_vp} VP`,
-      chips.length ? ` · chips ${chips.join(", ")}` : "", ` · ${placed}`);
+      K.t("trade points {n}", { n: p.trade_points }), p.side ? " · " + K.t("side {city}", { city: CITY_NAMES[p.side] || p.side }) : "",
+      " · " + K.t("saga {saga} VP · ships {ships} VP", { saga: p.saga_vp === null || p.saga_vp === undefined ? "?" : p.saga_vp, ships: p.ship_vp }),
+      chips.length ? " · " + K.t("chips {chips}", { chips: chips.join(", ") }) : "", ` · ${placed}`);
   };
 
   /** Troje's table beside the board, compactly: the support stack, the saga track, the battles, the sea people. */
   const trojeLine = (view) => {
     const T = view.troje, st = T.support_stack, saga = T.saga;
-    const track = (side) => h("span.sagatrack", { "data-side": side, title: `${CITY_NAMES[side]}'s card: ${saga[side]} of ${saga.track.length} fields, ${saga.vp[side]} VP` },
-      h("b", CITY_NAMES[side]), " ", saga.track.map((vp, i) => h(i < saga[side] ? "span.field.on" : "span.field", String(vp))), ` ${saga.vp[side]} VP`);
+    const track = (side) => h("span.sagatrack", { "data-side": side, title: K.t("{city}'s card: {n} of {fields} fields, {vp} VP", { city: CITY_NAMES[side], n: saga[side], fields: saga.track.length, vp: saga.vp[side] }) },
+      h("b", CITY_NAMES[side]), " ", saga.track.map((vp, i) => h(i < saga[side] ? "span.field.on" : "span.field", String(vp))), " " + K.t("{vp} VP", { vp: saga.vp[side] }));
     const last = T.battles.length ? T.battles[T.battles.length - 1] : null;
     return h("div.trojebar",
-      h("span.stack", { "data-cards": st.cards }, `support stack ${st.cards}/${st.battle_at}`),
-      h("span.saga", "saga ", track("troy"), " ", track("mycenae")),
-      h("span", `battles ${T.battles.length}${last ? ` (last: ${last.won_by ? CITY_NAMES[last.won_by] + " won" : "a tie"})` : ""}`),
-      h("span", T.sea_people ? "sea people on the board" : "sea people off the board"),
-      T.war_won_by ? h("span", `the war is over: ${cap(T.war_won_by)} won it`) : null,
-      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", T.ship_tiles.label) : null);
+      h("span.stack", { "data-cards": st.cards }, K.t("support stack {n}/{at}", { n: st.cards, at: st.battle_at })),
+      h("span.saga", K.t("saga") + " ", track("troy"), " ", track("mycenae")),
+      h("span", K.t("battles {n}", { n: T.battles.length }) + (last ? " (" + (last.won_by ? K.t("last: {city} won", { city: CITY_NAMES[last.won_by] }) : K.t("last: a tie")) + ")" : "")),
+      h("span", T.sea_people ? K.t("sea people on the board") : K.t("sea people off the board")),
+      T.war_won_by ? h("span", K.t("the war is over: {city} won it", { city: CITY_NAMES[T.war_won_by] || cap(T.war_won_by) })) : null,
+      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", { lang: K.lang === "en" ? null : "en" }, T.ship_tiles.label) : null);
   };
 
   const catan = (view, labels, ctx) => {
     const svg = h("div.catanboard", { "data-placeholder": view.board && view.board.placeholder ? "true" : null });
     if (view.layout) svg.innerHTML = catanSvg(view);  // numbers, a fixed terrain list, and escaped text
     const seats = (view.players || []).map((p) => h("div.seat", { "data-seat": p.seat },
-      h("div.boxtitle", h("span.swatch", { style: `background:${SEAT_COLOURS[p.seat]}` }), ` ${ctx.players[p.seat] || p.name} · ${p.vp ?? p.public_vp} VP`,
-        view.turn === p.seat ? " · to play" : "", view.longest_road === p.seat ? " · longest road" : "", view.largest_army === p.seat ? " · largest army" : ""),
-      h("div", `cards ${p.cards}: `, renderValue(p.hand, labels, ctx, 1)),
+      h("div.boxtitle", h("span.swatch", { style: `background:${SEAT_COLOURS[p.seat]}` }), ` ${ctx.players[p.seat] || p.name} · ${K.t("{vp} VP", { vp: p.vp ?? p.public_vp })}`,
+        view.turn === p.seat ? " · " + K.t("to play") : "", view.longest_road === p.seat ? " · " + K.t("longest road") : "", view.largest_army === p.seat ? " · " + K.t("largest army") : ""),
+      h("div", K.t("cards {n}:", { n: p.cards }) + " ", renderValue(p.hand, labels, ctx, 1)),
       seatLine(view, p)));
     const rest = {};
     for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
-    return [h("div.phase", `${view.phase.replace(/_/g, " ")} · turn ${view.turn_number}`, view.dice && view.dice.length ? ` · dice ${view.dice.join("+")}` : ""),
-      view.troje ? trojeLine(view) : null, svg, h("div.seats", seats), h("details.more", h("summary", "more"), renderValue(rest, labels, ctx))];
+    return [h("div.phase", h("span", { lang: K.lang === "en" ? null : "en" }, view.phase.replace(/_/g, " ")), " · " + K.t("turn {n}", { n: view.turn_number }), view.dice && view.dice.length ? " · " + K.t("dice {dice}", { dice: view.dice.join("+") }) : ""),
+      view.troje ? trojeLine(view) : null, svg, h("div.seats", seats), h("details.more", h("summary", K.t("more")), renderValue(rest, labels, ctx))];
   };
 
   const BOARDS = { braverats, catan, "catan-troje": catan };
@@ -373,5 +385,5 @@ const Boards = (() => {
     return h("div.table", { "data-game": game.id }, body);
   };
 
-  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves };
+  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves, words };
 })();

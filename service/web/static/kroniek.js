@@ -33,6 +33,20 @@ const Kroniek = (() => {
   };
   const h = K.h;
 
+  /** The page's language ("en", "nl") and its messages: /assets/messages.<lang>.js, made from the catalogue
+      (service/web/translations) and loaded before this script. English is the messages' own text. */
+  const MESSAGES = window.KRONIEK_MESSAGES || { lang: "en", messages: {} };
+  K.lang = MESSAGES.lang;
+  const fill = (text, vars) => String(text).replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
+  /** A message in the page's language, its {name} placeholders filled in: K.t("Recorded seq {seq}", { seq: 3 }). */
+  K.t = (msg, vars) => { const m = MESSAGES.messages[msg]; return fill(typeof m === "string" ? m : msg, vars); };
+  /** A message about a count, {n} the count: K.tn(n, "{n} event", "{n} events"). Dutch, like English, uses the
+      singular for exactly one (Plural-Forms: n != 1, checked by tests/test_i18n.py). */
+  K.tn = (n, one, many, vars) => {
+    const m = MESSAGES.messages[one];
+    return fill((Array.isArray(m) ? m : [one, many])[n === 1 ? 0 : 1], { n, ...vars });
+  };
+
   /** "1 event", "2 events": a count with its noun, singular or plural. */
   K.plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
   /** A count of a plural noun as an API names it ("matches", "events"): "1 match", "3 events". */
@@ -59,7 +73,7 @@ const Kroniek = (() => {
     if (token) init.headers.Authorization = "Bearer " + token;
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     let res;
-    try { res = await fetch(path, init); } catch (e) { return { ok: false, status: 0, data: { error: { code: "network", message: "no connection: " + e.message } } }; }
+    try { res = await fetch(path, init); } catch (e) { return { ok: false, status: 0, data: { error: { code: "network", message: K.t("no connection: {why}", { why: e.message }) } } }; }
     let data = null;
     const type = res.headers.get("Content-Type") || "";
     if (type.includes("json")) { try { data = await res.json(); } catch (e) { data = null; } } else { data = await res.text(); }
@@ -69,7 +83,7 @@ const Kroniek = (() => {
   K.errorText = (r) => {
     const e = (r.data && r.data.error) || {};
     let text = e.message || ("HTTP " + r.status);
-    if (e.rule) text += ` (rule ${e.rule}${e.rule_text ? ": " + e.rule_text : ""})`;
+    if (e.rule) text += ` (${K.t("rule {rule}", { rule: e.rule })}${e.rule_text ? ": " + e.rule_text : ""})`;
     return text;
   };
 
@@ -130,24 +144,24 @@ const Kroniek = (() => {
     const box = document.getElementById("auth");
     box.replaceChildren();
     if (!K.token()) {
-      const input = h("input#token-input", { type: "password", placeholder: "paste a token", autocomplete: "off", "aria-label": "token" });
+      const input = h("input#token-input", { type: "password", placeholder: K.t("paste a token"), autocomplete: "off", "aria-label": K.t("token") });
       const form = h("form.signin", { onsubmit: async (e) => {
         e.preventDefault();
         K.setToken(input.value);
         const me = await K.api("GET", "/api/me");
-        if (!me.ok) { localStorage.removeItem(TOKEN_KEY); K.flash("That token is not valid: " + K.errorText(me), "error"); return; }
+        if (!me.ok) { localStorage.removeItem(TOKEN_KEY); K.flash(K.t("That token is not valid: {why}", { why: K.errorText(me) }), "error"); return; }
         location.reload();
-      } }, input, h("button.button", { type: "submit", id: "sign-in" }, "Sign in"));
+      } }, input, h("button.button", { type: "submit", id: "sign-in" }, K.t("Sign in")));
       box.append(form);
       return null;
     }
     const me = await K.api("GET", "/api/me");
     if (!me.ok) {
-      box.append(h("span.muted", "token not valid "), h("button.button", { id: "sign-out", onclick: K.signOut }, "Sign out"));
+      box.append(h("span.muted", K.t("token not valid") + " "), h("button.button", { id: "sign-out", onclick: K.signOut }, K.t("Sign out")));
       return null;
     }
     K.me = me.data;
-    box.append(h("span.who", { id: "who" }, me.data.name), " ", h("button.button.small", { id: "sign-out", onclick: K.signOut }, "Sign out"));
+    box.append(h("span.who", { id: "who" }, me.data.name), " ", h("button.button.small", { id: "sign-out", onclick: K.signOut }, K.t("Sign out")));
     return me.data;
   };
 
@@ -166,7 +180,7 @@ const Kroniek = (() => {
   K.viewerValue = (v) => (v === "referee" ? "referee" : /^\d+$/.test(v ?? "") ? Number(v) : null);
   /** The seat selector: the public, each seat, or the referee; a recorder starts with everything. */
   K.seatSelector = async (select, matchId, players, stored) => {
-    select.replaceChildren(h("option", { value: "" }, "the public"), ...players.map((p, i) => h("option", { value: String(i) }, p)), h("option", { value: "referee" }, "the referee (everything)"));
+    select.replaceChildren(h("option", { value: "" }, K.t("the public")), ...players.map((p, i) => h("option", { value: String(i) }, p)), h("option", { value: "referee" }, K.t("the referee (everything)")));
     await K.authReady;
     let initial = stored === "public" ? "" : stored;
     if (initial === undefined || initial === null) {
@@ -187,6 +201,6 @@ const Kroniek = (() => {
     return seat ? seat[1] : "";
   };
 
-  K.seatName = (players, seat) => (seat === null || seat === undefined ? "table" : `${players[seat]}`);
+  K.seatName = (players, seat) => (seat === null || seat === undefined ? K.t("table") : `${players[seat]}`);
   return K;
 })();

@@ -9,13 +9,16 @@
 (() => {
   const K = Kroniek, h = K.h;
   const num = (x) => (typeof x === "number" && !Number.isInteger(x) ? String(Math.round(x * 100) / 100) : String(x));
-  const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
-
-  const FORMATS = { swiss: "Swiss", round_robin: "round robin", double_round_robin: "double round robin", tables: "tables" };
+  const FORMATS = { swiss: K.t("Swiss"), round_robin: K.t("round robin"), double_round_robin: K.t("double round robin"), tables: K.t("tables") };
   const TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]; // the API's default order
-  const TIEBREAK_NAMES = { buchholz: "Buchholz", buchholz_cut1: "Buchholz cut 1", sonneborn_berger: "Sonneborn-Berger",
-    direct_encounter: "direct encounter", wins: "wins" };
-  const TIEBREAK_SHORT = { buchholz: "Bh", buchholz_cut1: "Bh-1", sonneborn_berger: "SB", direct_encounter: "DE", wins: "Wins" };
+  const TIEBREAK_NAMES = { buchholz: "Buchholz", buchholz_cut1: K.t("Buchholz cut 1"), sonneborn_berger: "Sonneborn-Berger",
+    direct_encounter: K.t("direct encounter"), wins: K.t("wins") };
+  const TIEBREAK_SHORT = { buchholz: "Bh", buchholz_cut1: "Bh-1", sonneborn_berger: "SB", direct_encounter: K.t("DE"), wins: K.t("Wins") };
+
+  /** What a league's audit checked, in words (the API's keys). */
+  const CHECKED = { events: K.t("events"), matches: K.t("matches"), results: K.t("results"), proofs: K.t("proofs") };
+  /** A role in words (the API says organiser, referee). */
+  const roleName = (role) => ({ organiser: K.t("organiser"), referee: K.t("referee") })[role] || role;
 
   /** A player's name as one element: it wraps between words, never inside one (see kroniek.css, "Leagues"). */
   const name = (player) => h("span.lg-name", player);
@@ -23,7 +26,7 @@
 
   /** The API's refusal, in the flash and in ``box`` (beside the control), as the API words it. */
   const refused = (prefix, res, box) => {
-    const text = `${prefix}: ${K.errorText(res)}`;
+    const text = K.t("{what}: {why}", { what: prefix, why: K.errorText(res) });
     K.flash(text, "error");
     if (box) { box.textContent = text; box.hidden = false; }
     return text;
@@ -91,7 +94,7 @@
             drawTiebreaks({ t, dir });
           } }, glyph);
         return h("li", { "data-tiebreak": t }, h("label", { for: `lg-tb-${t}` }, box, " ", TIEBREAK_NAMES[t]), " ",
-          h("span.lg-moves", move(-1, "Move up", "↑"), move(1, "Move down", "↓")));
+          h("span.lg-moves", move(-1, K.t("Move up"), "↑"), move(1, K.t("Move down"), "↓")));
       }));
       if (focus) { // keep the keyboard where it was: on the moved tiebreak's button (or its other one at an end)
         const li = list.querySelector(`li[data-tiebreak="${focus.t}"]`);
@@ -130,7 +133,7 @@
         if (Object.keys(rules).length) body.rules = rules;
         const r = await K.api("POST", "/api/leagues", body);
         if (!r.ok) {
-          refused("The league was not created", r, errorBox);
+          refused(K.t("The league was not created"), r, errorBox);
           const field = fieldOf(r.data && r.data.error && r.data.error.field);
           if (field) {
             field.setAttribute("aria-invalid", "true");
@@ -162,7 +165,7 @@
       can.manage = Boolean(me && me.admin) || mine.includes("organiser");
       can.referee = can.manage || mine.includes("referee");
       $("roles-section").hidden = !Object.keys(all).length;
-      $("roles").replaceChildren(...Object.entries(all).map(([user, held]) => h("li", { "data-user": user }, name(user), h("small.muted", ` ${held.join(", ")}`))));
+      $("roles").replaceChildren(...Object.entries(all).map(([user, held]) => h("li", { "data-user": user }, name(user), h("small.muted", ` ${held.map(roleName).join(", ")}`))));
       $("grant").hidden = !can.manage;
       $("signin-note").hidden = Boolean(me);
     };
@@ -180,62 +183,62 @@
       const error = h("p.lg-error", { role: "alert", hidden: true });
       const actions = [];
       let state;
-      if (o && o.forfeit) state = h("span.forfeit", "Forfeit by ", names(o.forfeited, ", "), `: ${o.forfeit}`);
-      else if (o && o.team_won !== undefined) state = h("span.result", o.team_won ? "The players won together." : "The game beat the players.");
+      if (o && o.forfeit) state = h("span.forfeit", K.t("Forfeit by") + " ", names(o.forfeited, ", "), `: ${o.forfeit}`);
+      else if (o && o.team_won !== undefined) state = h("span.result", o.team_won ? K.t("The players won together.") : K.t("The game beat the players."));
       else if (o && o.ranks) {
         const winners = b.players.filter((_, i) => o.ranks[i] === 1 && !o.ranks.every((x) => x === 1));
-        state = h("span.result", o.scores ? o.scores.map(num).join(" – ") : "", winners.length ? [" · won by ", names(winners, ", ")] : [o.scores ? " · " : "", "a draw"]);
-      } else if (!b.match) state = h("span.muted", "No match started yet.");
-      else if (!match) state = h("span.muted", "Match started.");
-      else if (match.status !== "finished") state = h("span.muted", `In play: ${plural(match.seq - 1, "event")} recorded.`);
-      else if (match.validation === "valid") state = h("span", `Finished: ${match.result.reason}. Its log is validated.`);
-      else if (match.validation === "pending") state = h("span.muted", `Finished: ${match.result.reason}. Waiting for the worker to validate its log…`);
-      else state = h("span.bad", `Finished, but its log is ${match.validation}` +
-        `${match.validation_details && match.validation_details.message ? ": " + match.validation_details.message : ""}. Its result cannot count; a referee may record a forfeit.`);
+        state = h("span.result", o.scores ? o.scores.map(num).join(" – ") : "", winners.length ? [" · " + K.t("won by") + " ", names(winners, ", ")] : [o.scores ? " · " : "", K.t("a draw")]);
+      } else if (!b.match) state = h("span.muted", K.t("No match started yet."));
+      else if (!match) state = h("span.muted", K.t("Match started."));
+      else if (match.status !== "finished") state = h("span.muted", K.tn(match.seq - 1, "In play: {n} event recorded.", "In play: {n} events recorded."));
+      else if (match.validation === "valid") state = h("span", K.t("Finished: {reason}. Its log is validated.", { reason: match.result.reason }));
+      else if (match.validation === "pending") state = h("span.muted", K.t("Finished: {reason}. Waiting for the worker to validate its log…", { reason: match.result.reason }));
+      else state = h("span.bad", K.t("Finished, but its log is {verdict}", { verdict: match.validation }) +
+        `${match.validation_details && match.validation_details.message ? ": " + match.validation_details.message : ""}. ` + K.t("Its result cannot count; a referee may record a forfeit."));
 
       if (!b.match && !o && can.manage) {
         actions.push(h("button.button.primary", { ...about, type: "button", "data-start": `${r.round}-${b.board}`, onclick: (e) => busy(e.currentTarget, async () => {
           const res = await post(`/rounds/${r.round}/boards/${b.board}/match`);
-          if (!res.ok) { refused(`Board ${b.board}'s match was not started`, res, error); return; }
-          await after(`Board ${b.board}'s match started: record it from its page.`);
-        }) }, "Start match"));
+          if (!res.ok) { refused(K.t("Board {board}'s match was not started", { board: b.board }), res, error); return; }
+          await after(K.t("Board {board}'s match started: record it from its page.", { board: b.board }));
+        }) }, K.t("Start match")));
       }
       if (b.match && !o) {
         actions.push(h("a.button.primary", { ...about, href: `/matches/${b.match}`, "data-record": b.match },
-          match && match.status === "finished" ? "Open match" : can.referee ? "Record match" : "Watch match"));
+          match && match.status === "finished" ? K.t("Open match") : can.referee ? K.t("Record match") : K.t("Watch match")));
         if (match && match.status === "finished" && match.validation === "valid" && can.referee) {
           actions.push(h("button.button.primary", { ...about, type: "button", "data-result": b.match, onclick: (e) => busy(e.currentTarget, async () => {
             const res = await post("/results", { match: b.match });
-            if (!res.ok) { refused(`Board ${b.board}'s result was not entered`, res, error); return; }
-            await after(`Board ${b.board}'s result is in the standings.`);
-          }) }, "Enter result"));
+            if (!res.ok) { refused(K.t("Board {board}'s result was not entered", { board: b.board }), res, error); return; }
+            await after(K.t("Board {board}'s result is in the standings.", { board: b.board }));
+          }) }, K.t("Enter result")));
         }
       }
       if (b.match && o && !o.forfeit) {
-        actions.push(h("a.button", { ...about, href: `/matches/${b.match}/review`, "data-match": b.match }, "Review"),
-          h("a.button", { ...about, href: `/api/leagues/${id}/matches/${b.match}/proof` }, "Proof"));
+        actions.push(h("a.button", { ...about, href: `/matches/${b.match}/review`, "data-match": b.match }, K.t("Review")),
+          h("a.button", { ...about, href: `/api/leagues/${id}/matches/${b.match}/proof` }, K.t("Proof")));
       }
       let forfeit = null;
       if (!o && can.referee) {
         const key = `${r.round}-${b.board}`;
         const reason = h("input", { type: "text", id: `forfeit-reason-${key}`, maxlength: 1000, required: true, autocomplete: "off" });
         const boxes = b.players.map((p, i) => h("label.choice", h("input", { type: "checkbox", value: p, id: `forfeit-${key}-${i}` }), " ", name(p)));
-        forfeit = h("details.lg-forfeit", { "data-forfeit": key }, h("summary", about, "Record a forfeit"),
+        forfeit = h("details.lg-forfeit", { "data-forfeit": key }, h("summary", about, K.t("Record a forfeit")),
           h("form", { onsubmit: (e) => {
             e.preventDefault();
             busy(e.currentTarget.querySelector("button"), async () => {
               const forfeited = boxes.map((l) => l.querySelector("input")).filter((x) => x.checked).map((x) => x.value);
               const res = await post("/forfeits", { round: r.round, board: b.board, forfeited, reason: reason.value.trim() });
-              if (!res.ok) { refused(`Board ${b.board}'s forfeit was not recorded`, res, error); return; }
-              await after(`Board ${b.board}'s forfeit is recorded.`);
+              if (!res.ok) { refused(K.t("Board {board}'s forfeit was not recorded", { board: b.board }), res, error); return; }
+              await after(K.t("Board {board}'s forfeit is recorded.", { board: b.board }));
             });
           } },
-          h("fieldset", h("legend", "Forfeited by"), h("div.choices", boxes)),
-          h("div.lg-field", h("label", { for: `forfeit-reason-${key}` }, "Reason"), reason),
-          h("button.button", { type: "submit" }, "Record forfeit")));
+          h("fieldset", h("legend", K.t("Forfeited by")), h("div.choices", boxes)),
+          h("div.lg-field", h("label", { for: `forfeit-reason-${key}` }, K.t("Reason")), reason),
+          h("button.button", { type: "submit" }, K.t("Record forfeit"))));
       }
       return h("li.lg-board", { "data-board": b.board, "data-match": b.match || null },
-        h("div.lg-boardhead", { id: head }, h("b", `Board ${b.board}`), " ", h("span.lg-vs", names(b.players))),
+        h("div.lg-boardhead", { id: head }, h("b", K.t("Board {board}", { board: b.board })), " ", h("span.lg-vs", names(b.players))),
         h("div.lg-state", state),
         actions.length ? h("div.lg-actions", actions) : null, error, forfeit);
     };
@@ -246,14 +249,14 @@
       const startAll = can.manage && unstarted.length > 1 ? h("button.button", { type: "button", "data-start-all": r.round, onclick: (e) => busy(e.currentTarget, async () => {
         for (const b of unstarted) {
           const res = await post(`/rounds/${r.round}/boards/${b.board}/match`);
-          if (!res.ok) { refused(`Board ${b.board}'s match was not started`, res, error); await load(true); return; }
+          if (!res.ok) { refused(K.t("Board {board}'s match was not started", { board: b.board }), res, error); await load(true); return; }
         }
-        await after(`Round ${r.round}'s ${plural(unstarted.length, "match", "matches")} started: record each from its page.`);
-      }) }, `Start all ${unstarted.length} matches`) : null;
+        await after(K.tn(unstarted.length, "Round {round}'s {n} match started: record each from its page.", "Round {round}'s {n} matches started: record each from its page.", { round: r.round }));
+      }) }, K.tn(unstarted.length, "Start the {n} match", "Start all {n} matches")) : null;
       const done = r.boards.filter((b) => b.outcome).length;
       return h("section.lg-round", { "data-round": r.round, "aria-labelledby": `round-${r.round}` },
-        h("h3", { id: `round-${r.round}` }, `Round ${r.round}`, " ", h("small.muted", r.complete ? "complete" : `${done} of ${plural(r.boards.length, "board")} decided`)),
-        r.bye ? h("p.lg-bye", "Bye: ", name(r.bye)) : null,
+        h("h3", { id: `round-${r.round}` }, K.t("Round {round}", { round: r.round }), " ", h("small.muted", r.complete ? K.t("complete") : K.tn(r.boards.length, "{done} of {n} board decided", "{done} of {n} boards decided", { done }))),
+        r.bye ? h("p.lg-bye", K.t("Bye:") + " ", name(r.bye)) : null,
         startAll, error,
         h("ul.lg-boards", r.boards.map((b) => board(r, b, matches.get(b.match)))));
     };
@@ -262,15 +265,15 @@
       const tbs = rows.length && !Array.isArray(rows[0].tiebreaks) ? Object.keys(rows[0].tiebreaks) : [];
       rankTable($("standings"), [
         { th: "#", cls: "lg-rank", get: (r) => r.rank },
-        { th: "Player", cls: "lg-player", get: (r) => name(r.player) },
-        { th: "Points", cls: "lg-main num", unit: "pts", get: (r) => num(r.points) },
+        { th: K.t("Player"), cls: "lg-player", get: (r) => name(r.player) },
+        { th: K.t("Points"), cls: "lg-main num", unit: K.t("pts"), get: (r) => num(r.points) },
         ...tbs.map((t) => ({ th: TIEBREAK_SHORT[t], title: TIEBREAK_NAMES[t], cls: "lg-stat num", label: TIEBREAK_NAMES[t], get: (r) => num(r.tiebreaks[t]) })),
-        { th: "Games", cls: "lg-stat num", unit: (r) => (r.games === 1 ? "game" : "games"), get: (r) => r.games },
-        { th: "W", title: "won", cls: "lg-stat num", unit: "won", get: (r) => r.wins },
-        { th: "D", title: "drawn", cls: "lg-stat num", unit: "drawn", get: (r) => r.draws },
-        { th: "L", title: "lost", cls: "lg-stat num", unit: "lost", get: (r) => r.losses },
-        { th: "Byes", cls: "lg-stat num", hideZero: true, unit: (r) => (r.byes === 1 ? "bye" : "byes"), get: (r) => r.byes },
-        { th: "Forfeits", cls: "lg-stat num", hideZero: true, unit: (r) => (r.forfeits === 1 ? "forfeit" : "forfeits"), get: (r) => r.forfeits },
+        { th: K.t("Games"), cls: "lg-stat num", unit: (r) => K.tn(r.games, "game", "games"), get: (r) => r.games },
+        { th: K.t("W"), title: K.t("won"), cls: "lg-stat num", unit: K.t("won"), get: (r) => r.wins },
+        { th: K.t("D"), title: K.t("drawn"), cls: "lg-stat num", unit: K.t("drawn"), get: (r) => r.draws },
+        { th: K.t("L"), title: K.t("lost"), cls: "lg-stat num", unit: K.t("lost"), get: (r) => r.losses },
+        { th: K.t("Byes"), cls: "lg-stat num", hideZero: true, unit: (r) => K.tn(r.byes, "bye", "byes"), get: (r) => r.byes },
+        { th: K.t("Forfeits"), cls: "lg-stat num", hideZero: true, unit: (r) => K.tn(r.forfeits, "forfeit", "forfeits"), get: (r) => r.forfeits },
       ], rows);
     };
 
@@ -278,24 +281,24 @@
       const res = await K.api("GET", `/api/ratings/${league.game}`);
       const table = $("ratings");
       if (!(res.ok && res.data.ratings && res.data.ratings.length)) {
-        table.replaceChildren(h("caption.muted", "No rated results for this game yet."));
+        table.replaceChildren(h("caption.muted", K.t("No rated results for this game yet.")));
         return;
       }
       rankTable(table, [
         { th: "#", cls: "lg-rank", get: (x) => x.rank },
-        { th: "Player", cls: "lg-player", get: (x) => name(x.player) },
-        { th: "Rating", cls: "lg-main num", get: (x) => num(Math.round(x.rating)) },
-        { th: "Deviation", cls: "lg-stat num", label: "deviation", get: (x) => num(Math.round(x.deviation)) },
-        { th: "Games", cls: "lg-stat num", unit: (x) => (x.games === 1 ? "game" : "games"), get: (x) => x.games },
-        { th: "Conservative", cls: "lg-stat num", label: "conservative", get: (x) => num(Math.round(x.conservative)) },
-      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), `${gameName}, ${res.data.system}, ${plural(res.data.results, "result")} rated`);
+        { th: K.t("Player"), cls: "lg-player", get: (x) => name(x.player) },
+        { th: K.t("Rating"), cls: "lg-main num", get: (x) => num(Math.round(x.rating)) },
+        { th: K.t("Deviation"), cls: "lg-stat num", label: K.t("deviation"), get: (x) => num(Math.round(x.deviation)) },
+        { th: K.t("Games"), cls: "lg-stat num", unit: (x) => K.tn(x.games, "game", "games"), get: (x) => x.games },
+        { th: K.t("Conservative"), cls: "lg-stat num", label: K.t("conservative"), get: (x) => num(Math.round(x.conservative)) },
+      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), K.tn(res.data.results, "{game}, {system}, {n} result rated", "{game}, {system}, {n} results rated", { game: gameName, system: res.data.system }));
     };
 
     const players = () => {
       const active = league.players.filter((p) => !league.withdrawn.includes(p));
       $("players-section").hidden = !(league.players.length || can.manage);
       $("players").replaceChildren(...(league.players.length ? league.players.map((p) => h("li", { "data-player": p }, name(p),
-        league.withdrawn.includes(p) ? h("small.muted", " (withdrawn)") : null)) : [h("li.muted", "No players registered yet.")]));
+        league.withdrawn.includes(p) ? h("small.muted", ` (${K.t("withdrawn")})`) : null)) : [h("li.muted", K.t("No players registered yet."))]));
       $("register").hidden = !(can.manage && !league.rounds.length);
       $("withdraw").hidden = !(can.manage && !league.finished && active.length);
       $("withdraw-name").replaceChildren(...active.map((p) => h("option", { value: p }, p)));
@@ -306,9 +309,9 @@
       const active = league.players.length - league.withdrawn.length;
       const last = league.rounds[league.rounds.length - 1];
       if (league.finished) return [false, ""];
-      if (!league.rounds.length) return active >= 2 ? [true, ""] : [false, "Register at least two players to pair round 1."];
-      if (!last.complete) return [false, `Round ${last.round} still has boards without a result; the next round is paired once every board has one.`];
-      if (league.rounds.length >= league.total_rounds) return [false, "Every round is paired."];
+      if (!league.rounds.length) return active >= 2 ? [true, ""] : [false, K.t("Register at least two players to pair round 1.")];
+      if (!last.complete) return [false, K.t("Round {round} still has boards without a result; the next round is paired once every board has one.", { round: last.round })];
+      if (league.rounds.length >= league.total_rounds) return [false, K.t("Every round is paired.")];
       return [true, ""];
     };
 
@@ -317,8 +320,8 @@
     const audit = async () => {
       const res = await K.api("GET", `/api/leagues/${id}/audit`);
       $("audit").textContent = !res.ok ? K.errorText(res) : res.data.valid
-        ? `✓ audit holds (checked: ${Object.entries(res.data.checked || {}).map(([k, v]) => `${v} ${k.replace(/_/g, " ")}`).join(", ")}) · head ${res.data.head}`
-        : `✗ audit: ${(res.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || res.data.reason}`;
+        ? "✓ " + K.t("audit holds (checked: {what}) · head {head}", { what: Object.entries(res.data.checked || {}).map(([k, v]) => `${v} ${CHECKED[k] || k.replace(/_/g, " ")}`).join(", "), head: res.data.head })
+        : "✗ " + K.t("audit: {problems}", { problems: (res.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || res.data.reason });
     };
 
     const render = async (matches, rows, deep) => {
@@ -326,27 +329,27 @@
       $("title").textContent = league.name;
       document.title = `${league.name} · Kroniek`;
       const paired = league.rounds.length;
-      $("summary").textContent = [gameName, FORMATS[league.format] || league.format, plural(league.players.length, "player"),
-        league.total_rounds > 0 ? `${paired} of ${plural(league.total_rounds, "round")} paired` : plural(paired, "round") + " paired",
-        league.withdrawn.length ? `withdrawn: ${league.withdrawn.join(", ")}` : null].filter(Boolean).join(" · ");
+      $("summary").textContent = [gameName, FORMATS[league.format] || league.format, K.tn(league.players.length, "{n} player", "{n} players"),
+        league.total_rounds > 0 ? K.tn(league.total_rounds, "{paired} of {n} round paired", "{paired} of {n} rounds paired", { paired }) : K.tn(paired, "{n} round paired", "{n} rounds paired"),
+        league.withdrawn.length ? K.t("withdrawn: {names}", { names: league.withdrawn.join(", ") }) : null].filter(Boolean).join(" · ");
       const fin = $("finished");
       fin.hidden = !league.finished;
       if (league.finished) {
         const top = rows.filter((r) => r.rank === 1).map((r) => r.player);
-        fin.replaceChildren(h("b", "The league is finished."), " ", top.length ? h("span", names(top, " and "), top.length > 1 ? " share first place" : " wins",
-          ` with ${num(rows[0].points)} ${rows[0].points === 1 ? "point" : "points"}.`) : "");
+        fin.replaceChildren(h("b", K.t("The league is finished.")), " ", top.length ? h("span", names(top, " " + K.t("and") + " "), " ", top.length > 1 ? K.t("share first place") : K.t("wins"),
+          " ", K.tn(rows[0].points, "with {n} point.", "with {n} points.", { n: num(rows[0].points) })) : "");
       }
       players();
       standings(rows);
       const rounds = $("rounds");
       const open = [...rounds.querySelectorAll("details.lg-forfeit[open]")].map((d) => d.dataset.forfeit);
       rounds.replaceChildren(...league.rounds.slice().reverse().map((r) => round(r, matches)));
-      if (!league.rounds.length) rounds.append(h("p.muted", "No round paired yet."));
+      if (!league.rounds.length) rounds.append(h("p.muted", K.t("No round paired yet.")));
       open.forEach((key) => { const d = rounds.querySelector(`details.lg-forfeit[data-forfeit="${key}"]`); if (d) d.open = true; });
       const [canPair, why] = pairing();
       $("organiser").hidden = !(can.manage && !league.finished);
       $("pair").hidden = !canPair;
-      $("pair").textContent = `Pair round ${paired + 1}`;
+      $("pair").textContent = K.t("Pair round {round}", { round: paired + 1 });
       $("pair-note").textContent = why;
       if (deep) await Promise.all([ratings(gameName), audit()]);
     };
@@ -356,7 +359,7 @@
     const load = async (force = false) => {
       clearTimeout(timer);
       const [lg, st] = await Promise.all([K.api("GET", `/api/leagues/${id}`), K.api("GET", `/api/leagues/${id}/standings`)]);
-      if (!lg.ok) { refused("The league could not be loaded", lg, $("summary")); return; }
+      if (!lg.ok) { refused(K.t("The league could not be loaded"), lg, $("summary")); return; }
       league = lg.data;
       const open = league.rounds.flatMap((r) => r.boards).filter((b) => b.match && !b.outcome).map((b) => b.match);
       const found = await Promise.all(open.map((m) => K.api("GET", `/api/matches/${m}`)));
@@ -378,18 +381,18 @@
 
     $("pair").onclick = (e) => busy(e.currentTarget, async () => {
       const r = await post("/rounds");
-      if (!r.ok) { refused("The round was not paired", r, $("pair-note")); return; }
-      await after(`Round ${r.data.league.rounds.length} is paired.`);
+      if (!r.ok) { refused(K.t("The round was not paired"), r, $("pair-note")); return; }
+      await after(K.t("Round {round} is paired.", { round: r.data.league.rounds.length }));
     });
     $("register").onsubmit = (e) => {
       e.preventDefault();
       busy($("register-submit"), async () => {
         const input = $("register-name");
         const r = await post("/players", { player: input.value.trim() });
-        if (!r.ok) { refused("Not registered", r); input.setAttribute("aria-invalid", "true"); input.focus(); return; }
+        if (!r.ok) { refused(K.t("Not registered"), r); input.setAttribute("aria-invalid", "true"); input.focus(); return; }
         input.removeAttribute("aria-invalid");
         input.value = "";
-        await after(`${r.data.league.players[r.data.league.players.length - 1]} is registered.`);
+        await after(K.t("{name} is registered.", { name: r.data.league.players[r.data.league.players.length - 1] }));
         input.focus();
       });
     };
@@ -398,10 +401,10 @@
       busy($("grant-submit"), async () => {
         const user = $("grant-user"), role = $("grant-role").value;
         const r = await post("/roles", { user: user.value.trim(), role });
-        if (!r.ok) { refused("No role given", r); user.setAttribute("aria-invalid", "true"); user.focus(); return; }
+        if (!r.ok) { refused(K.t("No role given"), r); user.setAttribute("aria-invalid", "true"); user.focus(); return; }
         user.removeAttribute("aria-invalid");
         user.value = "";
-        K.flash(`${r.data.user} is now ${r.data.roles.join(" and ")} of this league.`, "ok");
+        K.flash(K.t("{user} is now {roles} of this league.", { user: r.data.user, roles: r.data.roles.map(roleName).join(" " + K.t("and") + " ") }), "ok");
         await roles();
       });
     };
@@ -410,8 +413,8 @@
       busy($("withdraw-submit"), async () => {
         const player = $("withdraw-name").value;
         const r = await post("/withdrawals", { player });
-        if (!r.ok) { refused("Not withdrawn", r); return; }
-        await after(`${player} is withdrawn from the later rounds.`);
+        if (!r.ok) { refused(K.t("Not withdrawn"), r); return; }
+        await after(K.t("{name} is withdrawn from the later rounds.", { name: player }));
       });
     };
     // back from a match's page (the browser may restore this page as it was): look again

@@ -16,7 +16,7 @@
     const addPlayer = (name) => {
       const n = players.children.length;
       if (game && n >= game.max_players) return;
-      players.append(h("div.playerrow", h("span.seatno", `${n + 1}.`), h("input.player", { type: "text", value: name || `Player ${n + 1}`, maxlength: 64, "aria-label": `player ${n + 1}`, oninput: nameSeats })));
+      players.append(h("div.playerrow", h("span.seatno", `${n + 1}.`), h("input.player", { type: "text", value: name || K.t("Player {n}", { n: n + 1 }), maxlength: 64, "aria-label": K.t("player {n}", { n: n + 1 }), oninput: nameSeats })));
       nameSeats();
     };
     document.getElementById("add-player").onclick = () => addPlayer();
@@ -29,15 +29,16 @@
       const nullable = Array.isArray(p.type) ? p.type.includes("null") : false;
       let chosen = p.default;
       const grid = h("div.picker.documents", { "data-path": k, "data-kind": kind.url.split("/").pop() });
-      const choices = (nullable ? [{ hash: null, name: `the default: ${kind.default || "the standard one"}` }] : []).concat(items);
+      const orWord = " " + K.t("or") + " ";
+      const choices = (nullable ? [{ hash: null, name: kind.default ? `${K.t("the default:")} ${kind.default}` : K.t("the default: the standard one"), what: kind.default }] : []).concat(items);
       const buttons = choices.map((it) => h("button.pick.document", { type: "button", "data-value": JSON.stringify(it.hash), "data-name": it.name || "", onclick: (e) => {
         chosen = it.hash; for (const b of buttons) b.classList.toggle("on", b === e.currentTarget);
-      } }, h("span", it.name || "unnamed"),
-        it.label && it.label !== it.name ? h("small.muted", " " + it.label) : null,
-        it.players ? h("small.muted", ` · ${it.players.join(" or ")} players`) : null));
+      } }, it.what ? h("span", K.t("the default:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, it.what)) : h("span", { translate: "no" }, it.name || K.t("unnamed")),
+        it.label && it.label !== it.name ? h("small.muted", { translate: "no" }, " " + it.label) : null,
+        it.players ? h("small.muted", " · " + K.t("{counts} players", { counts: it.players.join(orWord) })) : null));
       buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));
       grid.append(...buttons);
-      if (!r.ok) grid.append(h("small.muted", "The stored ones could not be listed: " + K.errorText(r)));
+      if (!r.ok) grid.append(h("small.muted", K.t("The stored ones could not be listed: {why}", { why: K.errorText(r) })));
       return { node: grid, get: () => chosen };
     };
     const pick = async (id) => {
@@ -49,7 +50,7 @@
       while (players.children.length < game.min_players) addPlayer();
       optionsBox.replaceChildren();
       optionFields = {};
-      const ctx = { game, labels: new Boards.Labels(game, null), players: names(), liveSeats: true, nullLabel: "default" };
+      const ctx = { game, labels: new Boards.Labels(game, null), players: names(), liveSeats: true, nullLabel: K.t("default") };
       const kinds = Object.values(game.data_kinds || {});
       for (const [k, p] of Object.entries(game.options.properties || {})) {
         if (p.type === "object" && !p.properties) continue;  // filled in by the server (an embedded card set)
@@ -62,7 +63,7 @@
         row.append(f.node);
       }
       nameSeats();
-      if (!Object.keys(optionFields).length) optionsBox.append(h("p.muted", "This game has no options."));
+      if (!Object.keys(optionFields).length) optionsBox.append(h("p.muted", K.t("This game has no options.")));
     };
     form.querySelectorAll("input[name=game]").forEach((r) => r.addEventListener("change", () => pick(r.value)));
     const wanted = new URLSearchParams(location.search).get("game");
@@ -70,7 +71,7 @@
     if (preset) { preset.checked = true; pick(wanted); }
     form.onsubmit = async (e) => {
       e.preventDefault();
-      if (!game) { K.flash("Pick a game first.", "error"); return; }
+      if (!game) { K.flash(K.t("Pick a game first."), "error"); return; }
       const options = {};
       try {
         for (const [k, { field, schema }] of Object.entries(optionFields)) {
@@ -79,7 +80,7 @@
         }
       } catch (msg) { K.flash(String(msg), "error"); return; }
       const r = await K.api("POST", "/api/matches", { game: game.id, players: names(), options });
-      if (!r.ok) { K.flash("Could not start: " + K.errorText(r), "error"); return; }
+      if (!r.ok) { K.flash(K.t("Could not start: {why}", { why: K.errorText(r) }), "error"); return; }
       location.href = `/matches/${r.data.id}`;
     };
   };
@@ -97,6 +98,9 @@
     const game = await K.game(match.game);
     const players = match.players;
     const labels = new Boards.Labels(game, null);
+    /** Who is to act, in words: a seat by its player's name, the table, chance. */
+    const nobody = K.t("nobody");
+    const actorName = (a) => (typeof a === "number" ? players[a] : a === "table" ? K.t("table") : a === "chance" ? K.t("chance") : a);
     document.getElementById("title").textContent = `${game.name}: ${players.join(" – ")}`;
     const select = document.getElementById("viewer");
     let viewer = await K.seatSelector(select, id, players, new URLSearchParams(location.search).get("seat"));
@@ -124,7 +128,7 @@
       let same = 0;
       while (same < keys.length && same < logKeys.length && keys[same] === logKeys[same]) same++;
       while (log.children.length > same) log.lastChild.remove();
-      log.append(...steps.slice(same).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", s.summary)));
+      log.append(...steps.slice(same).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.lang === "en" ? s.summary : h("span", { lang: "en" }, s.summary))));
       logKeys = keys;
     };
     let retryTimer = null;
@@ -143,7 +147,8 @@
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
-          status.textContent = view.result ? `Finished: ${view.result.reason}` : `In progress · seq ${seq} · to act: ${(view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ") || "nobody"}`;
+          if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, view.result.reason));
+          else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
           if (sc && sc.status === 404) hasScene = false;
           if (sc && sc.ok && sc.data.seq !== seq) { again = true; continue; }  // the table and the state from one seq
           if (sc && sc.ok) {
@@ -167,8 +172,8 @@
           }
           else if (canRecord) {  // finished: no move is due, but a recording mistake can still be undone
             document.getElementById("recorder").hidden = false;
-            turn.textContent = "· the match has ended";
-            movesBox.replaceChildren(h("p.muted", "No move is due. Undo takes back the last move if it was recorded by mistake."));
+            turn.textContent = "· " + K.t("the match has ended");
+            movesBox.replaceChildren(h("p.muted", K.t("No move is due. Undo takes back the last move if it was recorded by mistake.")));
             movesSeq = null;
           } else document.getElementById("recorder").hidden = true;
           root.dataset.seq = seq;  // set last: the page shows this seq whole (board, log and moves)
@@ -190,12 +195,12 @@
       }
       if (r.status === 409) {
         const now = r.data.current_seq;
-        K.flash(`Someone else recorded first: the match is at seq ${now ?? "?"}, not ${seq}. The screen now shows it as it is; check the move and enter it again if it is still due.`, "error");
+        K.flash(K.t("Someone else recorded first: the match is at seq {now}, not {seq}. The screen now shows it as it is; check the move and enter it again if it is still due.", { now: now ?? "?", seq }), "error");
       } else if (!r.ok) {
-        K.flash("Not recorded: " + K.errorText(r), "error");
+        K.flash(K.t("Not recorded: {why}", { why: K.errorText(r) }), "error");
       } else {
         head = Math.max(head, r.data.seq);
-        K.flash(`Recorded seq ${r.data.seq}: ${type}`, "ok");
+        K.flash(K.t("Recorded seq {seq}: {move}", { seq: r.data.seq, move: typeName(type) }), "ok");
       }
       await refresh();
       return r;
@@ -205,7 +210,7 @@
     /** The text buttons under a drawing, folded away: fetched only once the fold is opened (a move tapped on the
         drawing then costs the page no list of moves it does not show). */
     const fallbackFold = (parts) => {
-      const fold = h("details.fallback", { "data-fallback": "" }, h("summary", "Other ways to enter a move"), ...parts);
+      const fold = h("details.fallback", { "data-fallback": "" }, h("summary", K.t("Other ways to enter a move")), ...parts);
       fold.open = fallbackOpen;
       fold.addEventListener("toggle", () => {
         const opened = fold.open && !fallbackOpen;
@@ -220,7 +225,7 @@
       currentView = view;
       if (hasScene && !fallbackOpen) {
         section.hidden = false;
-        turn.textContent = "· to act: " + (view.to_act || []).map((a) => (typeof a === "number" ? players[a] : a)).join(", ");
+        turn.textContent = "· " + K.t("to act: {who}", { who: (view.to_act || []).map(actorName).join(", ") });
         movesBox.replaceChildren(fallbackFold([]));
         return true;
       }
@@ -232,7 +237,7 @@
       }
       section.hidden = false;
       const toAct = base.data.to_act || [];
-      turn.textContent = "· to act: " + toAct.map((a) => (typeof a === "number" ? players[a] : a)).join(", ");
+      turn.textContent = "· " + K.t("to act: {who}", { who: toAct.map(actorName).join(", ") });
       const groups = [];
       for (const actor of toAct) {
         if (actor === "chance") continue;
@@ -254,8 +259,10 @@
     };
 
     const dutch = (() => { const out = {}; for (const [a, c] of Object.entries(game.aliases || {})) if (!(c in out) && /[a-z]/.test(a)) out[c] = a; return out; })();
-    const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? "Table" : players[seat]}: ${type.replace(/_/g, " ")}`), dutch[type] ? h("small.nl", ` (${dutch[type]})`) : null,
-      game.event_types[type] ? h("small.muted.desc", " " + SchemaForm.helpText(game.event_types[type].description)) : null);
+    /** An event type in words: on a Dutch page its name from the rules text (the game's aliases), where it has one. */
+    const typeName = (type) => (K.lang === "nl" && ((game.event_types[type] || {}).title_nl || dutch[type])) || type.replace(/_/g, " ");
+    const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? K.t("Table") : players[seat]}: ${typeName(type)}`), dutch[type] && K.lang !== "nl" ? h("small.nl", { lang: "nl" }, ` (${dutch[type]})`) : null,
+      game.event_types[type] ? h("small.muted.desc", { lang: K.lang === "en" ? null : "en" }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
 
     const flatten = (value, path = "", out = []) => {
       if (value && typeof value === "object" && !Boards.atomic(game, path)) {
@@ -267,21 +274,23 @@
     };
     const SEATISH = /(^|\.)(target|twelves|first|seat|winner|victim|with|from)$/;
     let currentView = null;
+    /** A field's key (the engine's English word) in a button: marked as English on a page in another language. */
+    const en = (text) => (K.lang === "en" ? text : h("span", { lang: "en" }, text));
     const valueButton = (path, v) => {
       // a value some moves lack: past the end of a list ("cover[1]": no more), or a list the other moves leave
       // empty ("cover" is [] in one move, and has items in the others: choose some); never two buttons "none"
       if (v === undefined) {
         const item = /\[(\d+)\]$/.exec(path);
-        if (item) return Number(item[1]) === 0 ? "none" : "no more";
-        return `${path.split(/[.[\]]/).filter(Boolean).pop() || path}: choose…`;
+        if (item) return Number(item[1]) === 0 ? K.t("none") : K.t("no more");
+        return [en(path.split(/[.[\]]/).filter(Boolean).pop() || path), K.t(": choose…")];
       }
       if (labels.isCard(v)) return labels.chip(v);
       const spot = Boards.spotLabel(game, currentView, path, v);
       if (spot) return spot;
       const key = path.split(/[.[\]]/).filter(Boolean).pop() || path;
-      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return `${key}: ${players[v]}`;
-      if (typeof v === "object") return JSON.stringify(v) === "[]" ? `${key}: none` : JSON.stringify(v);
-      return isNaN(Number(key)) ? `${key} ${v}` : String(v);
+      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return [en(key), `: ${players[v]}`];
+      if (typeof v === "object") return JSON.stringify(v) === "[]" ? [en(key), K.t(": none")] : JSON.stringify(v);
+      return isNaN(Number(key)) ? en(`${key} ${v}`) : String(v);
     };
 
     /** One event type's legal moves as a decision tree: choose the first value that differs, then the next… */
@@ -294,12 +303,12 @@
       const draw = () => {
         let left = flat.filter((f) => chosen.every(([p, v]) => f.leaves[p] === v));
         const crumbs = chosen.length ? h("div.crumbs", chosen.map(([p, v]) => h("span.crumb", valueButton(p, v === undefined ? undefined : JSON.parse(v)))),
-          h("button.button.small", { type: "button", onclick: () => { chosen.pop(); draw(); } }, "← back")) : null;
+          h("button.button.small", { type: "button", onclick: () => { chosen.pop(); draw(); } }, "← " + K.t("back"))) : null;
         const next = paths.find((p) => new Set(left.map((f) => f.leaves[p])).size > 1);
         let buttons;
         if (!next) {
           const mv = left[0].mv;
-          const label = g.moves.length === 1 ? (Object.keys(mv.data).length ? flatten(mv.data).map(([p, v]) => valueButton(p, v)) : g.type.replace(/_/g, " ")) : "Record";
+          const label = g.moves.length === 1 ? (Object.keys(mv.data).length ? flatten(mv.data).map(([p, v]) => valueButton(p, v)) : typeName(g.type)) : K.t("Record");
           buttons = [h("button.move.big", { type: "button", "data-move": JSON.stringify(mv.data), onclick: () => send(mv.type, mv.seat, mv.data) }, label)];
         } else {
           const values = [...new Set(left.map((f) => f.leaves[next]))];
@@ -325,23 +334,23 @@
       const open = (type, seat) => {
         const ctx = { game, type, view, labels, players };
         const form = SchemaForm.build(game.event_types[type].schema, "", ctx);
-        const seatPick = h("select.seatsel", { "aria-label": "seat" }, h("option", { value: "" }, "no seat"), ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        const seatPick = h("select.seatsel", { "aria-label": K.t("seat") }, h("option", { value: "" }, K.t("no seat")), ...players.map((p, i) => h("option", { value: String(i) }, p)));
         seatPick.value = seat === null || seat === undefined ? "" : String(seat);
-        slot.replaceChildren(typeTitle(type, seat ?? null), h("label.small", "for ", seatPick), form.node,
+        slot.replaceChildren(typeTitle(type, seat ?? null), h("label.small", K.t("for") + " ", seatPick), form.node,
           h("button.move.big", { type: "button", "data-submit": type, onclick: () => {
             let data;
             try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
             send(type, seatPick.value === "" ? null : Number(seatPick.value), data);
-          } }, `Record ${type.replace(/_/g, " ")}`));
+          } }, K.t("Record {move}", { move: typeName(type) })));
       };
       if (due.length) {
-        box.append(h("div.grouptitle", h("b", "Chance: "), `enter the ${due[0].type.replace(/_/g, " ")}`));
+        box.append(h("div.grouptitle", h("b", K.t("Chance:") + " "), K.t("enter the {move}", { move: typeName(due[0].type) })));
         const others = types.filter((t) => t !== due[0].type);
         // what the table saw may differ from what is due (a draw pile shuffled against the rules): one tap away
-        if (others.length) box.append(h("div.buttons.othertypes", h("small.muted", "or: "), others.map((t) => h("button.button.small", { type: "button", "data-chance": t, onclick: () => open(t, due[0].seat) }, t.replace(/_/g, " ")))));
+        if (others.length) box.append(h("div.buttons.othertypes", h("small.muted", K.t("or:") + " "), others.map((t) => h("button.button.small", { type: "button", "data-chance": t, onclick: () => open(t, due[0].seat) }, typeName(t)))));
         box.append(slot); open(due[0].type, due[0].seat);
       } else {
-        box.append(h("div.grouptitle", h("b", "Chance: "), "which outcome?"), h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-chance": t, onclick: () => open(t, null) }, t.replace(/_/g, " ")))), slot);
+        box.append(h("div.grouptitle", h("b", K.t("Chance:") + " "), K.t("which outcome?")), h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-chance": t, onclick: () => open(t, null) }, typeName(t)))), slot);
       }
       return box;
     };
@@ -361,18 +370,18 @@
       const open = (type) => {
         const form = SchemaForm.build(game.event_types[type].schema, "", { game, type, view, labels, players });
         const byTable = game.event_types[type].actor === "table";
-        const seatPick = h("select.seatsel", { "aria-label": "seat" }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        const seatPick = h("select.seatsel", { "aria-label": K.t("seat") }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
         if (!byTable) seatPick.value = String(seats[0]);
-        slot.replaceChildren(typeTitle(type, byTable ? null : seats[0]), byTable ? "" : h("label.small", "by ", seatPick), form.node,
+        slot.replaceChildren(typeTitle(type, byTable ? null : seats[0]), byTable ? "" : h("label.small", K.t("by") + " ", seatPick), form.node,
           h("button.move.big", { type: "button", "data-submit-other": type, onclick: () => {
             let data;
             try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
             send(type, byTable ? null : Number(seatPick.value), data);
-          } }, `Record ${type.replace(/_/g, " ")}`));
+          } }, K.t("Record {move}", { move: typeName(type) })));
       };
-      const hint = seats.length ? "(one not listed above, e.g. a trade)" : "(what the table lays open)";
-      const box = h("details.othermoves", { "data-type": "other" }, h("summary", "Another move… ", h("small.muted", hint)),
-        h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-other": t, onclick: () => open(t) }, t.replace(/_/g, " ")))), slot);
+      const hint = seats.length ? K.t("(one not listed above, e.g. a trade)") : K.t("(what the table lays open)");
+      const box = h("details.othermoves", { "data-type": "other" }, h("summary", K.t("Another move…") + " ", h("small.muted", hint)),
+        h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-other": t, onclick: () => open(t) }, typeName(t)))), slot);
       if (!groups.length && !toAct.includes("chance")) { box.open = true; if (types.length === 1) open(types[0]); }  // nothing else to do
       return box;
     };
@@ -383,7 +392,7 @@
       // The page's own move comes back on the stream too: it is refreshed for already (a second redraw would
       // only cost a phone its battery, and replace the board under a finger or a screenshot).
       stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; if (event.seq > Math.max(seq, head)) refresh(); },
-        (s) => { liveBadge.textContent = s === "live" ? "● live" : s; liveBadge.dataset.state = s; });
+        (s) => { liveBadge.textContent = s === "live" ? "● " + K.t("live") : s === "error" ? K.t("error") : K.t("reconnecting"); liveBadge.dataset.state = s; });
     };
     select.onchange = async () => { viewer = viewerValue(select.value); await refresh(); connect(); };
     await refresh();

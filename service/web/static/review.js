@@ -4,7 +4,9 @@
   const K = Kroniek, h = K.h;
   const GLYPHS = ["!!", "!", "!?", "?!", "?", "??"];
   const MISTAKES = new Set(["??", "?"]);
-  const NO_MISTAKE = "No ?? or ? after this move.";
+  /** A log's validation as words (the API says valid, pending, invalid…). */
+  const validationWords = (v) => ({ valid: K.t("valid"), pending: K.t("pending"), invalid: K.t("invalid") })[v] || v;
+  const NO_MISTAKE = K.t("No ?? or ? after this move.");
 
   K.reviewPage = async () => {
     const root = document.getElementById("review");
@@ -24,8 +26,9 @@
     const match = m.data;
     const players = match.players;
     const labels = new Boards.Labels(game, null);
-    document.getElementById("title").textContent = `Review · ${game.name}: ${players.join(" – ")}`;
-    document.getElementById("status").textContent = match.result ? `Finished: ${match.result.reason}` : `In progress at seq ${match.seq}`;
+    document.getElementById("title").textContent = `${K.t("Review")} · ${game.name}: ${players.join(" – ")}`;
+    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, match.result.reason));
+    else document.getElementById("status").textContent = K.t("In progress at seq {seq}", { seq: match.seq });
     if (asked === null && viewer === "referee" && !(await first.state).ok) {
       const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's
       viewer = seat === "" ? null : Number(seat);
@@ -50,7 +53,7 @@
       list.replaceChildren(...steps.map((s, i) => {
         const glyphs = s.annotations.map((a) => a.glyph).filter(Boolean);
         return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
-          h("span.seq", s.seq), " ", h("span.summary", s.summary),
+          h("span.seq", s.seq), " ", h("span.summary", { lang: K.lang === "en" ? null : "en" }, s.summary),
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
           // a note that only says again what the summary says (a worker's description of the move) is left out
           s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim()).map((a) => h("div.note", { "data-source": a.source },
@@ -96,7 +99,7 @@
       if (was) was.classList.remove("current");
       const cur = list.children[index];
       if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
-      stepTitle.textContent = `Seq ${step.seq} of ${steps[steps.length - 1].seq}: ${step.summary}`;
+      stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", h("span", { lang: K.lang === "en" ? null : "en" }, step.summary));
       root.dataset.seq = step.seq;
       const [r, sc] = await Promise.all([stateAt(step.seq), sceneAt(step.seq)]);
       if (ticket !== shown) return;
@@ -157,8 +160,8 @@
       document.getElementById("save-note").onclick = async () => {
         const comment = document.getElementById("comment").value.trim() || null;
         const r = await K.api("POST", `/api/matches/${id}/annotations`, { seq: steps[index].seq, comment, glyph });
-        if (!r.ok) { K.flash("Not saved: " + K.errorText(r), "error"); return; }
-        K.flash("Annotation saved.", "ok");
+        if (!r.ok) { K.flash(K.t("Not saved: {why}", { why: K.errorText(r) }), "error"); return; }
+        K.flash(K.t("Annotation saved."), "ok");
         document.getElementById("comment").value = "";
         const keep = index;
         await loadSteps();
@@ -186,7 +189,7 @@
       cache.set(`${viewer}:${latest.data.seq}`, first.state);
       if (!params.get("seq")) {
         board.replaceChildren(Boards.render(game, latest.data, { players, labels }));
-        stepTitle.textContent = `Seq ${latest.data.seq}: the position now`;
+        stepTitle.textContent = K.t("Seq {seq}: the position now", { seq: latest.data.seq });
         window.kroniekFirstStep = performance.now();  // ms since navigation started (bench/web.py)
       }
     }
@@ -197,9 +200,9 @@
     const audit = await K.api("GET", `/api/matches/${id}/audit`);
     const a = document.getElementById("audit");
     if (audit.ok) {
-      a.replaceChildren(h("span", { class: audit.data.valid ? "ok" : "bad", id: "audit-result" }, audit.data.valid ? "✓ the hash chain checks out" : `✗ ${audit.data.reason || "the chain is broken"}`),
-        ` · ${K.plural(audit.data.length, "event")} · head `, h("code#head-hash", audit.data.head || "—"),
-        " · validation: ", match.validation);
+      a.replaceChildren(h("span", { class: audit.data.valid ? "ok" : "bad", id: "audit-result" }, audit.data.valid ? "✓ " + K.t("the hash chain checks out") : `✗ ${audit.data.reason || K.t("the chain is broken")}`),
+        ` · ${K.tn(audit.data.length, "{n} event", "{n} events")} · ${K.t("head")} `, h("code#head-hash", audit.data.head || "—"),
+        ` · ${K.t("validation:")} `, validationWords(match.validation));
     } else a.textContent = K.errorText(audit);
   };
 })();

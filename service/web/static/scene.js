@@ -10,7 +10,7 @@ const Scene = (() => {
   const lang = () => ((document.documentElement.lang || "en").toLowerCase().startsWith("nl") ? "nl" : "en");
   /** A label in the page's language, with {seat0}, {seat1}… as the players' names. */
   const say = (label, players) => String((label && (label[lang()] || label.en)) || "")
-    .replace(/\{seat(\d+)\}/g, (_, i) => (players && players[i]) || `player ${Number(i) + 1}`);
+    .replace(/\{seat(\d+)\}/g, (_, i) => (players && players[i]) || Kroniek.t("player {n}", { n: Number(i) + 1 }));
   const bare = (m) => ({ type: m.type, seat: m.seat, data: m.data });
 
   /** The partners of each element: id -> {other id -> moves}, both ways (a move is declared once, on one side). */
@@ -50,7 +50,7 @@ const Scene = (() => {
       }
     };
     const showPanel = (near, title, kids) => {
-      panel.replaceChildren(h("div.paneltitle", h("b", title), h("button.button.small.close", { type: "button", "aria-label": "close", onclick: () => { close(); select(null); } }, "✕")), ...kids);
+      panel.replaceChildren(h("div.paneltitle", h("b", title), h("button.button.small.close", { type: "button", "aria-label": Kroniek.t("close"), onclick: () => { close(); select(null); } }, "✕")), ...kids);
       panel.setAttribute("aria-label", title);
       panel.hidden = false;
       const zone = near && near.closest(".zone");
@@ -82,7 +82,7 @@ const Scene = (() => {
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
         const value = c.scalar ? as(picked[0]) : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
         sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
-      } }, lang() === "nl" ? "Vastleggen" : "Record");
+      } }, Kroniek.t("Record"));
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
         if (picked.length >= c.count) return;
         picked.push(v);
@@ -147,7 +147,7 @@ const Scene = (() => {
         body = s.cards.length ? h("span.stackcards", s.cards.map((c) => chip(c, { dutch: false })))
           : h("span.emptyslot", "·");
       } else if (e.face_down) {
-        body = h("span.pilecount", h("span.card.back", { title: "face down" }, "🂠"), typeof s.count === "number" ? h("b", String(s.count)) : null);
+        body = h("span.pilecount", h("span.card.back", { title: Kroniek.t("face down") }, "🂠"), typeof s.count === "number" ? h("b", String(s.count)) : null);
       } else if (s.card) {
         body = h("span.pilecount", chip(s.card), typeof s.count === "number" && s.count > 1 ? h("small", `×${s.count}`) : null);
       } else if (e.kind === "trick" && Array.isArray(s.cards)) {

@@ -4,14 +4,14 @@
    message when something required is missing. */
 "use strict";
 const SchemaForm = (() => {
-  const h = Kroniek.h;
+  const h = Kroniek.h, K = Kroniek;
 
   const branches = (schema) => {
     if (!schema) return { main: {}, nullable: false };
     const alts = schema.anyOf || schema.oneOf;
     if (alts) {
       const nonNull = alts.filter((s) => s.type !== "null");
-      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description }, nullable: nonNull.length < alts.length };
+      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description, enum_nl: nonNull[0].enum_nl || schema.enum_nl }, nullable: nonNull.length < alts.length };
     }
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
@@ -31,12 +31,14 @@ const SchemaForm = (() => {
   const nameOf = (path) => String(path).replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`).replace(/[._]/g, " ").trim();
   /** A key or an enum value as words ("musician_cancels_lasting_powers" -> "musician cancels lasting powers"). */
   const words = (k) => String(k).replace(/_/g, " ").replace(/(\d)to(\d)/g, "$1:$2");  // harbour_3to1 -> harbour 3:1
-  /** A field's label: its schema's title, else its key in words. */
-  const titleOf = (schema, key) => (schema && schema.title) || words(key);
+  /** A field's label: its schema's title (in the page's language where it has one: title_nl), else its key in words. */
+  const titleOf = (schema, key) => (schema && K.lang !== "en" && schema[`title_${K.lang}`]) || (schema && schema.title) || words(key);
+  /** The language of titleOf's words where it is not the page's: "en" for an English title or key on a Dutch page. */
+  const tongue = (schema, key) => (K.lang === "en" || (schema && schema[`title_${K.lang}`]) ? null : "en");
   /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
       seat field holds: the page has its own picker for that) left out. */
   const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET |seat: |seat = )[^)]*\)/g, "").trim() : "");
-  const help = (d) => (helpText(d) ? h("small.muted.help", " " + helpText(d)) : null);
+  const help = (d) => (helpText(d) ? h("small.muted.help", { lang: K.lang === "en" ? null : "en" }, " " + helpText(d)) : null);
 
   /** ctx: {game, type, view, labels, players} */
   const build = (schema, path, ctx) => {
@@ -49,7 +51,7 @@ const SchemaForm = (() => {
       if (nullable) return pickOne([null, true, false], path, ctx, main.default);
       const box = h("input", { type: "checkbox", "data-path": path });
       box.checked = main.default === true;
-      return { node: h("label.check", box, " ", titleOf(main, keyOf(path))), get: () => box.checked };
+      return { node: h("label.check", box, " ", h("span", { lang: tongue(main) }, titleOf(main, keyOf(path)))), get: () => box.checked };
     }
     if (type === "integer" || type === "number") {
       let values = smallRange(main);
@@ -59,56 +61,62 @@ const SchemaForm = (() => {
         values = values.filter((v) => v < ctx.players.length);
       }
       if (values) return pickOne(values.concat(nullable ? [null] : []), path, ctx, main.default);
-      const input = h("input", { type: "number", "data-path": path, "aria-label": nameOf(path), min: main.minimum, max: main.maximum, value: main.default });
-      return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw `${path} is missing`; } return Number(input.value); } };
+      const input = h("input", { type: "number", "data-path": path, "aria-label": main.title ? titleOf(main, keyOf(path)) : nameOf(path), lang: main.title ? tongue(main) : tongue(null), min: main.minimum, max: main.maximum, value: main.default });
+      return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw K.t("{field} is missing", { field: path }); } return Number(input.value); } };
     }
     // a string: an enum, a card, or free text (never JSON)
-    if (Array.isArray(main.enum)) return pickOne(main.enum, path, ctx, main.default);
+    if (Array.isArray(main.enum)) {
+      // an option's values in the page's language where its game gives them (enum_nl), else its English words
+      const names = K.lang !== "en" && main[`enum_${K.lang}`];
+      return pickOne(main.enum, path, ctx, main.default, names ? null : tongue(null), names || null);
+    }
     const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
     if (deck) return pickOne(deck.concat(nullable ? [null] : []), path, ctx);
-    const input = h("input", { type: "text", "data-path": path, "aria-label": nameOf(path), value: main.default || "", maxlength: main.maxLength || 200 });
-    return { node: input, get: () => { if (!input.value && !nullable) throw `${path} is missing`; return input.value || null; } };
+    const input = h("input", { type: "text", "data-path": path, "aria-label": main.title ? titleOf(main, keyOf(path)) : nameOf(path), lang: main.title ? tongue(main) : tongue(null), value: main.default || "", maxlength: main.maxLength || 200 });
+    return { node: input, get: () => { if (!input.value && !nullable) throw K.t("{field} is missing", { field: path }); return input.value || null; } };
   };
 
-  const valueLabel = (v, path, ctx) => {
-    if (v === null) return /(card|cards|sides?)$/.test(keyOf(path)) ? "unknown" : ctx.nullLabel || "—";
+  const valueLabel = (v, path, ctx, names = null) => {
+    if (names && typeof v === "string" && names[v]) return names[v];
+    if (v === null) return /(card|cards|sides?)$/.test(keyOf(path)) ? K.t("unknown") : ctx.nullLabel || "—";
     if (typeof v === "number" && SEATISH.test(keyOf(path)) && ctx.players && ctx.players[v] !== undefined) return ctx.players[v];
     if (ctx.labels && ctx.labels.isCard(v)) return ctx.labels.chip(v);
-    if (typeof v === "boolean") return v ? "yes" : "no";
-    return typeof v === "string" ? words(v) : String(v);
+    if (typeof v === "boolean") return v ? K.t("yes") : K.t("no");
+    return typeof v === "string" ? Boards.words(ctx.game, v) || words(v) : String(v);
   };
 
-  const pickOne = (values, path, ctx, initial) => {
+  const pickOne = (values, path, ctx, initial, lang = null, names = null) => {
     let chosen = initial === undefined ? undefined : initial;
-    const grid = h("div.picker", { "data-path": path });
+    // an enum's values are the engine's English words (lang), booleans and seats the page's own
+    const grid = h("div.picker", { "data-path": path, lang: values.some((v) => typeof v === "string") ? lang : null });
     const buttons = values.map((v) => {
       const seat = typeof v === "number" && SEATISH.test(keyOf(path)) ? v : null;
       const b = h("button.pick", { type: "button", "data-value": JSON.stringify(v), "data-seat": seat, onclick: () => {
         chosen = v; buttons.forEach((x) => x.classList.toggle("on", x === b));
         grid.dispatchEvent(new CustomEvent("picked", { bubbles: true }));
-      } }, valueLabel(v, path, ctx));
+      } }, valueLabel(v, path, ctx, names));
       if (v === chosen) b.classList.add("on");
       return b;
     });
     grid.append(...buttons);
-    return { node: grid, get: () => { if (chosen === undefined) throw `choose ${keyOf(path) || "a value"}`; return chosen; } };
+    return { node: grid, get: () => { if (chosen === undefined) throw keyOf(path) ? K.t("choose {field}", { field: keyOf(path) }) : K.t("choose a value"); return chosen; } };
   };
 
   /** How many of a list are picked, in words: "1 of 3", "0 of 1–4", "0 of up to 2" (never "of undefined–2"). */
   const countText = (n, min, max) => {
-    if (max === undefined) return min ? `${n} chosen (at least ${min})` : `${n} chosen`;
-    if (min === max) return `${n} of ${max}`;
-    return `${n} of ${min ? `${min}–${max}` : `up to ${max}`}`;
+    if (max === undefined) return min ? K.t("{n} chosen (at least {min})", { n, min }) : K.t("{n} chosen", { n });
+    if (min === max) return K.t("{n} of {max}", { n, max });
+    return min ? K.t("{n} of {min}–{max}", { n, min, max }) : K.t("{n} of up to {max}", { n, max });
   };
 
   /** An array of simple values: tap a value to add it, tap a chosen one to take it back. */
-  const sequence = (values, path, ctx, min, max, unique, title) => {
+  const sequence = (values, path, ctx, min, max, unique, title, lang = null) => {
     const chosen = [];
     const shown = h("div.sequence", { "data-path": path });
     const count = h("span.count");
     const grid = h("div.picker");
     const redraw = () => {
-      shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: "take back", onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
+      shown.replaceChildren(...chosen.map((v, i) => h("button.pick.on", { type: "button", title: K.t("take back"), onclick: () => { chosen.splice(i, 1); redraw(); } }, valueLabel(v, path, ctx))));
       count.textContent = countText(chosen.length, min, max);
       for (const b of grid.children) {
         const v = JSON.parse(b.dataset.value);
@@ -119,8 +127,8 @@ const SchemaForm = (() => {
     redraw();
     return {
       // an item of a per-player list (knights[0]) is titled by its box (the player's name), not by "0"
-      node: h("div.seqfield", h("div.seqhead", /^\d+$/.test(keyOf(path)) ? null : h("b", title), " ", count), shown, grid),
-      get: () => { if (min !== undefined && chosen.length < min) throw `${path}: ${min - chosen.length} more to pick`; return chosen.slice(); },
+      node: h("div.seqfield", h("div.seqhead", /^\d+$/.test(keyOf(path)) ? null : h("b", { lang }, title), " ", count), shown, grid),
+      get: () => { if (min !== undefined && chosen.length < min) throw K.tn(min - chosen.length, "{field}: {n} more to pick", "{field}: {n} more to pick", { field: path }); return chosen.slice(); },
     };
   };
 
@@ -133,7 +141,7 @@ const SchemaForm = (() => {
       if (values) {
         if (itemNull) values = values.concat([null]);
         const unique = itemType === "string" && !Boards.repeats(ctx.game, path);
-        return sequence(values, path, ctx, min, max, unique, titleOf(s, keyOf(path)));
+        return sequence(values, path, ctx, min, max, unique, titleOf(s, keyOf(path)), tongue(s));
       }
     }
     // complex items: one sub-form each; a per-seat array starts with one per player
@@ -151,22 +159,22 @@ const SchemaForm = (() => {
     const list = h("div.list");
     wrap.append(list);
     for (let i = 0; i < n; i++) add();
-    if (min !== max) wrap.append(h("button.button.small", { type: "button", onclick: () => { if (max === undefined || parts.length < max) add(); } }, "+ add"));
+    if (min !== max) wrap.append(h("button.button.small", { type: "button", onclick: () => { if (max === undefined || parts.length < max) add(); } }, "+ " + K.t("add")));
     return { node: wrap, get: () => parts.map((p) => p.get()) };
   };
 
   /** A map of counts ({"wool": 2, "ore": 1}) over keys the game names: a − n + stepper per key, starting at
       ``initial`` (a default); zeros are left out. */
-  const countsField = (s, path, keys, initial) => {
+  const countsField = (s, path, keys, initial, game = null) => {
     const max = (s.additionalProperties && s.additionalProperties.maximum) || 99;
     const n = Object.fromEntries(keys.map((k) => [k, (initial && initial[k]) || 0]));
     const wrap = h("div.counts", { "data-path": path });
     for (const k of keys) {
       const shown = h("b", { "data-count": k }, String(n[k]));
       const step = (d) => { n[k] = Math.max(0, Math.min(max, n[k] + d)); shown.textContent = String(n[k]); };
-      wrap.append(h("span.count", { "data-key": k }, k, " ",
-        h("button.pick", { type: "button", "data-step": "-1", "aria-label": `one ${k} less`, onclick: () => step(-1) }, "−"), shown,
-        h("button.pick", { type: "button", "data-step": "1", "aria-label": `one ${k} more`, onclick: () => step(1) }, "+")));
+      wrap.append(h("span.count", { "data-key": k }, Boards.words(game, k) || k, " ",
+        h("button.pick", { type: "button", "data-step": "-1", "aria-label": K.t("one {item} less", { item: Boards.words(game, k) || k }), onclick: () => step(-1) }, "−"), shown,
+        h("button.pick", { type: "button", "data-step": "1", "aria-label": K.t("one {item} more", { item: Boards.words(game, k) || k }), onclick: () => step(1) }, "+")));
     }
     return { node: wrap, get: () => Object.fromEntries(Object.entries(n).filter(([, x]) => x > 0)) };
   };
@@ -174,13 +182,13 @@ const SchemaForm = (() => {
   const objectField = (s, path, ctx) => {
     if (!s.properties && s.additionalProperties && typeof s.additionalProperties === "object") {
       const keys = Boards.mapKeys(ctx.game, ctx.type, path);
-      if (keys) return countsField(s, path, keys);
+      if (keys) return countsField(s, path, keys, undefined, ctx.game);
     }
     // counts under the names the game gives its map keys, spelled out as properties (Troje's initial support stack)
     const named = s.properties && Object.entries(s.properties);
     const keys = named && named.length && Boards.mapKeys(ctx.game, ctx.type, path);
     if (keys && named.every(([k, p]) => keys.includes(k) && p.type === "integer")) {
-      return countsField({ additionalProperties: named[0][1] }, path, named.map(([k]) => k), s.default);
+      return countsField({ additionalProperties: named[0][1] }, path, named.map(([k]) => k), s.default, ctx.game);
     }
     const props = Object.entries(s.properties || {}).filter(([, p]) => !/filled in by the server/.test(p.description || ""));
     const required = new Set(s.required || []);
@@ -189,7 +197,7 @@ const SchemaForm = (() => {
     const field = (name, p) => {
       const sub = build(p, path ? `${path}.${name}` : name, ctx);
       fields[name] = sub;
-      return h("div.field", { "data-field": name }, h("div.label", titleOf(p, name), help(p.description)), sub.node);
+      return h("div.field", { "data-field": name }, h("div.label", h("span", { lang: tongue(p) }, titleOf(p, name)), help(p.description)), sub.node);
     };
     const anyReq = props.some(([k]) => required.has(k)) || (s.anyOf || []).length === 0 && props.length <= 1;
     if (!anyReq && props.length > 1) {
@@ -200,9 +208,9 @@ const SchemaForm = (() => {
         chosen = k; for (const b of tabs.children) b.classList.toggle("on", b === e.currentTarget);
         for (const key of Object.keys(fields)) delete fields[key];
         slot.replaceChildren(field(k, p));
-      } }, "as " + k.replace(/_/g, " "))));
-      wrap.append(h("div.label", "Enter it"), tabs, slot);
-      return { node: wrap, get: () => { if (!chosen) throw "choose how to enter it"; return { [chosen]: fields[chosen].get() }; } };
+      } }, K.t("as") + " ", h("span", { lang: tongue(p) }, k.replace(/_/g, " ")))));
+      wrap.append(h("div.label", K.t("Enter it")), tabs, slot);
+      return { node: wrap, get: () => { if (!chosen) throw K.t("choose how to enter it"); return { [chosen]: fields[chosen].get() }; } };
     }
     const optional = [];
     for (const [k, p] of props) {
@@ -211,7 +219,7 @@ const SchemaForm = (() => {
     }
     for (const [k, p] of optional) {
       const slot = h("div");
-      const toggle = h("button.button.small", { type: "button", "data-optional": k, onclick: () => {
+      const toggle = h("button.button.small", { type: "button", "data-optional": k, lang: tongue(p), onclick: () => {
         if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + titleOf(p, k); }
         else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + titleOf(p, k); }
       } }, "+ " + titleOf(p, k));
@@ -226,7 +234,7 @@ const SchemaForm = (() => {
     for (const b of root.querySelectorAll("button[data-seat]")) {
       const seat = Number(b.dataset.seat);
       b.style.display = seat >= names.length ? "none" : "";  // (a button's display beats [hidden])
-      if (seat < names.length) b.textContent = names[seat] || `player ${seat + 1}`;
+      if (seat < names.length) b.textContent = names[seat] || K.t("player {n}", { n: seat + 1 });
       // a seat chosen and then removed with its player: the first seat instead (never a seat the match lacks)
       else if (b.classList.contains("on")) { const first = b.parentNode.querySelector("button[data-seat='0']"); if (first) first.click(); }
     }

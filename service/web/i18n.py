@@ -1,0 +1,138 @@
+"""The pages' languages: English and Dutch (docs/ui.md, "Languages").
+
+Every string a page shows goes through one message catalogue,
+``translations/nl/LC_MESSAGES/messages.po``: the templates through
+Flask-Babel's gettext, the scripts through ``K.t`` / ``K.tn`` (kroniek.js)
+over the same catalogue, served per language as ``/assets/messages.<lang>.js``.
+
+The ``.po`` is compiled in memory when the app starts, never kept compiled
+in the repository: a compiled ``.mo`` beside it could fall behind the text a
+translator edits, and a fresh clone would need a build step first. Reading a
+few hundred messages costs milliseconds.
+
+A page's language: the one the reader chose with the switch in the header
+(a cookie, remembered for a year), else the browser's Accept-Language (nl or
+en), else English.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+from flask import Flask, request
+from flask_babel import Babel, Domain, get_locale
+
+HERE = Path(__file__).resolve().parent
+TRANSLATIONS = HERE / "translations"
+#: the languages the pages speak; the first is the default
+LANGS = ("en", "nl")
+#: the cookie the language switch sets
+COOKIE = "kroniek_lang"
+#: a year: the choice outlasts the browser session
+COOKIE_AGE = 365 * 24 * 3600
+
+
+def po_path(lang: str) -> Path:
+    return TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
+
+
+def read_catalog(lang: str):
+    with po_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def compile_catalog(catalog) -> Translations:
+    """The catalogue as gettext reads it; fuzzy entries are left out, as ``pybabel compile`` leaves them."""
+    buf = io.BytesIO()
+    write_mo(buf, catalog, use_fuzzy=False)
+    buf.seek(0)
+    return Translations(fp=buf, domain="messages")
+
+
+def js_messages(catalog) -> dict[str, Any]:
+    """msgid -> translation (a plural's forms as a list), for ``K.t``; untranslated and fuzzy ones are left out."""
+    out: dict[str, Any] = {}
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, (tuple, list)):
+            forms = list(m.string)
+            if all(forms):
+                out[m.id[0]] = forms
+        elif m.string:
+            out[m.id] = m.string
+    return out
+
+
+class CatalogDomain(Domain):
+    """Flask-Babel's domain over catalogues compiled in memory at start (no ``.mo`` files)."""
+
+    def __init__(self, translations: dict[str, Translations]):
+        super().__init__()
+        self.compiled = translations
+
+    def get_translations(self):
+        locale = get_locale()
+        found = self.compiled.get(str(locale)) if locale is not None else None
+        return found if found is not None else Translations()
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGS:
+        return chosen
+    # the reader's first language the pages speak, "en-GB" as "en" (werkzeug's best_match would take a
+    # lower-rated exact "nl" over a preferred "en-GB")
+    for value, quality in request.accept_languages:
+        primary = value.split("-")[0].split("_")[0].lower()
+        if quality > 0 and primary in LANGS:
+            return primary
+    return LANGS[0]
+
+
+def lang() -> str:
+    """The current request's language ("en" or "nl")."""
+    locale = get_locale()
+    return str(locale) if locale is not None and str(locale) in LANGS else LANGS[0]
+
+
+def init_app(app: Flask) -> None:
+    if "babel" in app.extensions:
+        return
+    catalogs = {code: read_catalog(code) for code in LANGS if code != LANGS[0]}
+    babel = Babel(app, locale_selector=select_locale)
+    babel.domain_instance = CatalogDomain({code: compile_catalog(c) for code, c in catalogs.items()})
+    scripts = {LANGS[0]: {}}
+    scripts.update({code: js_messages(c) for code, c in catalogs.items()})
+    app.extensions["kroniek.messages"] = {
+        code: ("/* The pages' messages in this language, from service/web/translations (K.t in kroniek.js);\n"
+               "   English needs none: the messages are English text. */\n"
+               f"window.KRONIEK_MESSAGES = {json.dumps({'lang': code, 'messages': msgs}, ensure_ascii=False, sort_keys=True)};\n")
+        for code, msgs in scripts.items()}
+
+
+#: Where the marked strings are: gettext in the Python and the templates, K.t / K.tn in the scripts.
+METHODS = [("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"), ("static/**.js", "javascript")]
+#: K.t(msg, vars) and K.tn(n, one, many, vars); the Python's and the templates' gettext, ngettext
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (2, 3)}
+
+
+def extract():
+    """Every marked string of the pages, as a Babel catalogue (what ``pybabel extract`` with these
+    methods and keywords finds): the messages the Dutch catalogue must translate."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="kroniek", charset="utf-8")
+    # a K.t inside a template literal's ${…} counts too
+    options = {"templates/**.html": {"extensions": "jinja2.ext.i18n"}, "static/**.js": {"parse_template_string": "true"}}
+    for filename, lineno, message, comments, context in extract_from_dir(
+            HERE, METHODS, options, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return catalog

@@ -1,0 +1,126 @@
+"""The pages in Dutch, in a real Chromium (issue 19, point 4): a browser that
+asks for Dutch (Accept-Language nl) gets every page of tests/test_web_pages.py
+in Dutch: ``<html lang="nl">``, no common English word in what it shows
+(what an engine only says in English, a move's summary, a rule's help, an
+option's values, is marked ``lang="en"`` and left out, and so are names
+marked ``translate="no"``), and the same checks as every page (axe,
+nothing past the edge, no "undefined"). The language switch in the header is
+reached by the keyboard, and what it chose is remembered from page to page,
+over what the browser asks for."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_web import api, context, page_of
+from .test_web_pages import NAMES, PHONE, axe_source, check, site, visit, watched  # noqa: F401  (fixtures)
+
+#: English words that a Dutch page never shows in its own text
+ENGLISH = {"the", "and", "with", "from", "move", "moves", "player", "players", "match", "matches", "record", "recorded",
+           "league", "leagues", "round", "rounds", "review", "sign", "none", "more", "table", "cards", "seat", "turn",
+           "finished", "progress", "chance", "choose", "enter", "undo", "last", "next", "previous", "game", "games",
+           "points", "yes", "nobody", "nothing", "standings", "starts", "who", "which", "default", "unknown"}
+
+#: The words of the page's own text: every visible text node and the names a screen reader says (aria-label,
+#: title, placeholder), less what is marked as another language (lang="en": an engine's English text) and
+#: less the players' names.
+WORDS_JS = """(names) => {
+  // not the page's own words: what is marked as another language, and names (translate="no": a stored document's)
+  const own = (el) => { const l = el.closest("[lang]"); return (!l || l.getAttribute("lang").toLowerCase().startsWith("nl")) && !el.closest("[translate=no]"); };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.textContent.trim() || !own(el) || el.closest("script, style, code")) continue;
+    if (!el.checkVisibility({ visibilityProperty: true }) && !el.closest("details, option")) continue;
+    out.push([node.textContent.trim(), el.outerHTML.slice(0, 100)]);
+  }
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    if (!own(el)) continue;
+    for (const a of ["aria-label", "title", "placeholder"]) if (el.getAttribute(a)) out.push([el.getAttribute(a), `${a} of ${el.outerHTML.slice(0, 80)}`]);
+  }
+  return out.map(([t, where]) => [names.reduce((s, n) => s.split(n).join(" "), t), where]);
+}"""
+
+
+def english_in(page) -> list[str]:
+    found = []
+    for text, where in page.evaluate(WORDS_JS, NAMES):
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+        hit = sorted(words & ENGLISH)
+        if hit:
+            found.append(f"{hit} in {text[:80]!r} ({where})")
+    return found
+
+
+def dutch_context(browser, token, viewport=PHONE):
+    """A browser that asks for Dutch: Chromium sends Accept-Language nl-NL,nl."""
+    ctx = context(browser, token, viewport=viewport)
+    ctx.set_extra_http_headers({"Accept-Language": "nl-NL,nl;q=0.9"})
+    return ctx
+
+
+@pytest.mark.slow(40)
+def test_every_page_is_in_dutch_for_a_dutch_browser(server, browser, site):
+    axe = axe_source()
+    base, token = server
+    page = watched(page_of(dutch_context(browser, token)))
+    problems: list[str] = []
+    for name, path, ready in site["pages"]:
+        if path == "/api/docs":
+            continue  # the API's reference (Swagger UI), in English like the API itself (docs/ui.md, "Languages")
+        visit(page, base, path, ready)
+        where = f"{name} ({path})"
+        lang = page.evaluate("document.documentElement.lang")
+        if lang != "nl":
+            problems.append(f"{where}: <html lang={lang!r}>")
+        problems += [f"{where}: English {e}" for e in english_in(page)]
+        problems += check(page, axe, where)
+    visit(page, base, "/record", "#game-choices")
+    for game in site["games"]:
+        page.evaluate("() => document.getElementById('options').append(document.createElement('var'))")
+        page.locator(f"#game-choices input[value='{game}']").check()
+        page.wait_for_function("() => !document.querySelector('#options > var') && document.querySelector('#options > *')",
+                               timeout=10_000)
+        problems += [f"/record, {game} picked: English {e}" for e in english_in(page)]
+        problems += check(page, axe, f"/record, {game} picked")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.slow(10)
+def test_the_switch_is_reached_by_keyboard_remembered_and_beats_the_browser(server, browser, site):
+    base, token = server
+    page = watched(page_of(dutch_context(browser, token)))
+    visit(page, base, "/", "main h1")
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    switch = page.locator("form.langswitch button")
+    assert switch.count() == 1 and switch.get_attribute("lang") == "en" and switch.inner_text() == "English"
+    # Tab reaches it (after the brand and the pages), and Enter takes it
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.focus(); }")
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement && document.activeElement.id") == "lang-en":
+            break
+    else:
+        pytest.fail("Tab never reaches the language switch")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == base + "/" and page.evaluate("document.documentElement.lang") == "en"
+    # remembered on the other pages, though the browser still asks for Dutch
+    for _, path, ready in site["pages"][:6]:
+        visit(page, base, path, ready)
+        assert page.evaluate("document.documentElement.lang") == "en", path
+        assert page.locator("#lang-nl").inner_text() == "Nederlands"
+    league = f"/leagues/{site['league']}"
+    visit(page, base, league, "#standings tr")
+    assert page.locator("#standings th").nth(1).inner_text() == "Player"
+    with page.expect_navigation():
+        page.locator("#lang-nl").click()
+    assert page.url == base + league  # back on the page it was on, now in Dutch
+    page.wait_for_selector("#standings tr")
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    assert page.locator("#standings th").nth(1).inner_text() == "Speler"
+    assert page.locator("header nav a[href='/leagues']").inner_text() == "Competities"
+    assert not page.errors, page.errors
