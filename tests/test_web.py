@@ -606,10 +606,10 @@ def wait_for_seq(page, before):
     assert not error.count(), error.inner_text()
 
 
-def tap_scene_chance(page, scene, values):
+def tap_scene_chance(page, scene, values, holder=None):
     """Enter a chance outcome on the drawing: tap the element that holds the
-    picker, each value, then Record."""
-    holder = next(e for z in scene["zones"] for e in z["elements"] if e.get("chance"))
+    picker (``holder``, else the scene's first), each value, then Record."""
+    holder = holder or next(e for z in scene["zones"] for e in z["elements"] if e.get("chance"))
     before = seq_of(page)
     page.click(f"#board [data-element='{holder['id']}']")
     panel = page.locator("#board .scenepanel")

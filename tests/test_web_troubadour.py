@@ -20,6 +20,7 @@ from .test_web import (
     page_of,
     scene_place,
     seq_of,
+    tap_scene_chance,
     wait_for_seq,
 )
 
@@ -68,13 +69,7 @@ def tap_picker(page, scene, type_, seat, values):
                    and (type_ == "die" or e["chance"]["seat"] == seat)), None)
     if holder is None:
         return False
-    before = seq_of(page)
-    page.click(f"#board [data-element='{holder['id']}']")
-    panel = page.locator("#board .scenepanel")
-    for v in values:
-        panel.locator(f"button.pick[data-value='{v}']").click()
-    panel.locator("button[data-scene-submit]").click()
-    wait_for_seq(page, before)
+    tap_scene_chance(page, scene, values, holder)
     return True
 
 
