@@ -113,6 +113,11 @@ class _Cached:
     ms: M.MatchState
     head_hash: str
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the review's per-event lines so far, as (hash, summary, seqs undone), and the match after the last of
+    #: them: a review asked for at every move then replays only the new events (an event's hash chains all
+    #: before it, so its line stays right as long as the stored event keeps its hash)
+    described: list[tuple[str, str, tuple[int, ...]]] = field(default_factory=list)
+    described_ms: M.MatchState | None = None
 
 
 class MatchService:
@@ -663,14 +668,43 @@ class MatchService:
             raise NotFound(f"{ms.game.name} offers no hints", game=ms.game.id)
         return {"match": match_id, "seq": ms.seq, "seat": seat, **hint}
 
-    def review(self, match_id: str, viewer: Any = None) -> dict[str, Any]:
+    def _describe(self, match_id: str, events: list[dict[str, Any]]) -> list[tuple[str, str, tuple[int, ...]]]:
+        """Each event's line for the review, (hash, summary as the referee
+        reads it, seqs it undoes), from the lines already worked out for this
+        match where the stored events still have their hashes: only the events
+        after them are replayed (a whole log replayed at every move made a
+        live page's review cost grow with the square of the game's length)."""
+        entry = self._entry(match_id)
+        with entry.lock:
+            known, ms = entry.described, entry.described_ms
+            if len(known) > len(events) or any(k[0] != e["hash"] for k, e in zip(known, events)):
+                known, ms = [], None  # the store holds other events than those described: from the start
+            lines = list(known)
+            for event, before, after in self._steps(match_id, events[len(lines):], ms):
+                data = event["data"]
+                if before is None:
+                    summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
+                    if note := after.game.describe_setup(after.state):
+                        summary += f", {note}"
+                elif event["type"] == M.UNDO:
+                    summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
+                else:
+                    summary = after.game.describe(before.state, event["type"], event["seat"], data, after.state)
+                lines.append((event["hash"], summary, tuple(after.undone) if event["type"] == M.UNDO else ()))
+                ms = after
+            entry.described, entry.described_ms = lines, ms
+            return lines
+
+    def review(self, match_id: str, viewer: Any = None, first: int = 1) -> dict[str, Any]:
         """Every event with its one-line summary and annotations, undone moves
         included (marked), so a reader sees the game as it was recorded.
 
         Filtered for ``viewer`` (a seat, None for the public, REFEREE) as the
         log is: an event whose data the viewer may not see gets a summary that
         names only who and what kind (``M.hidden_summary``) and none of the
-        worker's annotations (they are computed from the data)."""
+        worker's annotations (they are computed from the data). From seq
+        ``first`` on only (an undo's ``undoes`` names the earlier steps it
+        marks as undone)."""
         ms_now = self.current(match_id)
         if isinstance(viewer, int) and not 0 <= viewer < len(ms_now.players):
             raise BadRequest(f"seat must be 0–{len(ms_now.players) - 1}, 'referee' or 'public'", field="seat",
@@ -681,36 +715,26 @@ class MatchService:
         human: dict[int, list[dict[str, Any]]] = {}
         for note in self.store.notes(match_id):
             human.setdefault(note["seq"], []).append({"source": "human", **note})
+        lines = self._describe(match_id, events)
         steps: list[dict[str, Any]] = []
-        index: dict[int, dict[str, Any]] = {}
-        for event, before, after in self._steps(match_id, events):
-            seq, type_, seat, data = event["seq"], event["type"], event["seat"], event["data"]
+        for event, (_, summary, undoes) in zip(events[first - 1:], lines[first - 1:]):
+            seq, type_ = event["seq"], event["type"]
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
-            if before is None:
-                summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
-                if note := after.game.describe_setup(after.state):
-                    summary += f", {note}"
-            elif type_ == M.UNDO:
-                summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
-                for s in after.undone:
-                    index[s]["undone_by"] = seq
-            elif hidden:
-                summary = M.hidden_summary(ms_now, event)
-            else:
-                summary = after.game.describe(before.state, type_, seat, data, after.state)
             step = {
                 "seq": seq,
                 "type": type_,
-                "seat": seat,
-                "summary": summary,
+                "seat": event["seat"],
+                "summary": M.hidden_summary(ms_now, event) if hidden and type_ not in (M.SETUP, M.UNDO) else summary,
                 "recorded_by": event["recorded_by"],
                 "recorded_at": event["recorded_at"],
                 "undone_by": None,
-                "undoes": list(after.undone) if type_ == M.UNDO else [],
+                "undoes": list(undoes),
                 "annotations": [{"source": "worker", **a} for a in ([] if hidden else auto.get(seq, []))]
                 + human.get(seq, []),
             }
-            index[seq] = step
+            for s in undoes:
+                if s >= first:
+                    steps[s - first]["undone_by"] = seq
             steps.append(step)
         return {"match": match_id, "seq": ms_now.seq, "status": ms_now.status, "steps": steps}
 

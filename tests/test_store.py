@@ -526,3 +526,48 @@ def test_an_append_after_the_streams_last_entry_was_deleted_is_refused_plainly(s
     with pytest.raises(CorruptLog, match="deleted"):
         MatchService(store).append(mid, "add", 0, {"n": 1}, idempotency_key="after-xdel")
     assert [e["seq"] for e in store.events(mid)] == [1]
+
+
+def test_the_review_replays_only_new_events_and_reads_the_same_as_a_fresh_process(svc, store, monkeypatch):
+    """A review asked for at every move (the live page does) reuses the lines
+    worked out before: after each move, an undo, and an earlier event forged
+    in the store (as someone with write access would), it reads exactly as
+    one from a process that never saw the match, for the referee and the
+    public, and it replays only the events it has not yet described."""
+    from engine import match as M
+    from tests.support.tamper import forge_entry
+
+    replayed: list[int] = []
+    real = M.replay_steps
+
+    def counting(events, ms=None):
+        for step in real(events, ms):
+            replayed.append(step[0]["seq"])
+            yield step
+
+    mid = new(svc)
+
+    def same_as_fresh():
+        for viewer in ("referee", None):
+            assert svc.review(mid, viewer) == MatchService(store).review(mid, viewer)
+
+    same_as_fresh()
+    monkeypatch.setattr(M, "replay_steps", counting)
+    for _ in range(5):
+        _play_step(svc, mid)
+        replayed.clear()
+        svc.review(mid, "referee")
+        assert replayed == [svc.current(mid).seq], "only the new event is replayed"
+        monkeypatch.setattr(M, "replay_steps", real)
+        same_as_fresh()
+        monkeypatch.setattr(M, "replay_steps", counting)
+    monkeypatch.setattr(M, "replay_steps", real)
+    svc.append(mid, "undo", None, {})
+    same_as_fresh()
+    undo = svc.review(mid, "referee")["steps"][-1]
+    assert undo["undoes"] and svc.review(mid, "referee")["steps"][undo["undoes"][0] - 1]["undone_by"] == undo["seq"]
+    before = svc.review(mid, "referee")["steps"][1]["summary"]
+    forge_entry(store, mid, 2, data={"n": 2})
+    after = svc.review(mid, "referee")
+    assert after["steps"][1]["summary"] != before, "a line of an event the store no longer holds is not reused"
+    same_as_fresh()
