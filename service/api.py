@@ -308,7 +308,7 @@ class Review(MethodView):
         without the worker's annotations. Pass `seat` for a seat's review (that
         seat's player, a recorder or referee) or `seat=referee` for all of it."""
         guard_view(match_id, args["seat"])
-        return service().review(match_id, args["seat"])
+        return service().review(match_id, args["seat"], first=args["from_"])
 
 
 @matches.route("/<match_id>/annotations")

@@ -164,6 +164,11 @@ def test_events_state_review_annotations_audit(client):
     assert [s["seq"] for s in review] == [1, 2, 3, 4, 5, 6]
     assert review[3]["undone_by"] == 5 and review[4]["undoes"] == [4]
     assert review[5]["summary"] == "seat 1 adds 2"
+    # from a seq on (a live page asks only for what is new): the same steps, an undo naming what it marks
+    tail = client.get(f"/api/matches/{mid}/review?from=5").get_json()["steps"]
+    assert tail == review[4:] and tail[0]["undoes"] == [4]
+    assert client.get(f"/api/matches/{mid}/review?from=7").get_json()["steps"] == []
+    assert client.get(f"/api/matches/{mid}/review?from=0").status_code == 400
     res = client.post(f"/api/matches/{mid}/annotations", json={"seq": 4, "glyph": "??", "comment": "misclick"})
     assert res.status_code == 201
     assert client.post(f"/api/matches/{mid}/annotations", json={"seq": 4, "glyph": "!!!"}).status_code == 400

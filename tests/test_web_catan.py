@@ -147,6 +147,8 @@ def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(serv
     assert any(e["type"] == "steal" and e["data"]["card"] is None for e in log), "the unknown steal"
     assert page.locator("#board svg.hexboard rect.city").count() >= 1
     assert shot and len(log) > 200  # a whole game, not a shortened one
+    # the move list, grown from the review's new steps at each move, holds every event once, in order
+    assert page.locator("#log li").evaluate_all("els => els.map((e) => Number(e.dataset.seq))") == list(range(1, len(log) + 1))
     total = entered["drawing"] + entered["buttons"]
     assert total == len(log) - 1 and entered["drawing"] >= 0.9 * total, entered
     no_horizontal_scroll(page)

@@ -123,13 +123,25 @@
     /** The move list, changed only from the first line that differs: a whole game's list redrawn at every move
         cost a phone more than the move itself (the layout of hundreds of lines, each time). */
     let logKeys = [];
-    const showLog = (steps) => {
-      const keys = steps.map((s) => `${s.seq}|${s.undone_by ?? ""}|${s.summary}`);
+    const keyOf = (s) => `${s.seq}|${s.undone_by ?? ""}|${s.summary}`;
+    /** ``steps`` follow the first ``kept`` lines shown (a review asked for from the last line shown on). */
+    const showLog = (steps, kept = 0) => {
+      const keys = logKeys.slice(0, kept).concat(steps.map(keyOf));
       let same = 0;
       while (same < keys.length && same < logKeys.length && keys[same] === logKeys[same]) same++;
       while (log.children.length > same) log.lastChild.remove();
-      log.append(...steps.slice(same).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.lang === "en" ? s.summary : h("span", { lang: "en" }, s.summary))));
+      log.append(...steps.slice(same - kept).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.lang === "en" ? s.summary : h("span", { lang: "en" }, s.summary))));
       logKeys = keys;
+    };
+    /** The review from the last line shown on (the whole game's review at every move grew with the game): the
+        whole of it again when that line changed (an undo marked it) or a new step undoes an earlier one. */
+    const reviewFrom = () => (logKeys.length ? Number(logKeys[logKeys.length - 1].split("|")[0]) : 1);
+    const showReview = async (rv, from, q) => {
+      const steps = rv.data.steps;
+      if (from > 1 && (!steps.length || keyOf(steps[0]) !== logKeys[logKeys.length - 1] || steps.some((s) => s.undoes.length))) {
+        const all = await K.api("GET", `/api/matches/${id}/review?${q}`);
+        if (all.ok) showLog(all.data.steps);
+      } else showLog(steps, from > 1 ? logKeys.length - 1 : 0);
     };
     let retryTimer = null;
     /** After a failed fetch (a dropped connection, a busy server): refresh again in a moment. */
@@ -141,8 +153,8 @@
       try {
         do {
           again = false;
-          const q = seatQuery(viewer);
-          const [st, rv, sc] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}`),
+          const q = seatQuery(viewer), from = reviewFrom();
+          const [st, rv, sc] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`),
             hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`)]);
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
@@ -164,7 +176,7 @@
               board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
             }
           } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
-          if (rv.ok) showLog(rv.data.steps);
+          if (rv.ok) await showReview(rv, from, q);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if (canRecord && !view.result) {
             // a move list that could not be fetched whole is asked for again, not left out until the next event
@@ -394,7 +406,8 @@
       stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; if (event.seq > Math.max(seq, head)) refresh(); },
         (s) => { liveBadge.textContent = s === "live" ? "● " + K.t("live") : s === "error" ? K.t("error") : K.t("reconnecting"); liveBadge.dataset.state = s; });
     };
-    select.onchange = async () => { viewer = viewerValue(select.value); await refresh(); connect(); };
+    // another viewer reads other lines (what is hidden from it): its review from the start
+    select.onchange = async () => { viewer = viewerValue(select.value); logKeys = []; log.replaceChildren(); await refresh(); connect(); };
     await refresh();
     connect();
     window.addEventListener("pagehide", () => stream && stream.stop());
