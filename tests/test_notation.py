@@ -19,12 +19,14 @@ BRAVERATS_VARIANTS = [[], ["A"], ["B"], ["C"], ["D"], ["E"], ["F"], ["A", "B", "
 
 
 def states(setup: dict, events: list[tuple[str, int | None, dict]]) -> list:
-    """The encoded state after the setup and after each event."""
+    """The state after the setup and after each event (the engines' states are
+    plain values: compared as they are, not through their encoding for a
+    snapshot, which cost Catan more than the match itself)."""
     ms = M.start(setup)
-    out = [ms.game.encode_state(ms.state)]
+    out = [ms.state]
     for type_, seat, data in events:
         ms = M.apply_event(ms, ms.seq + 1, type_, seat, data)
-        out.append(ms.game.encode_state(ms.state))
+        out.append(ms.state)
     return out
 
 

@@ -1829,9 +1829,13 @@ def _layout(topo: B.Topology) -> dict[str, Any]:
     return got
 
 
+#: what a snapshot keeps as it is (most of a state's leaves: no call each)
+_ATOMS = frozenset({int, str, bool, float, type(None)})
+
+
 def _jsonable(v: Any) -> Any:
     if isinstance(v, tuple):
-        return [_jsonable(x) for x in v]
+        return [x if x.__class__ in _ATOMS else _jsonable(x) for x in v]
     return v
 
 

@@ -59,7 +59,7 @@ class Hand(NamedTuple):
         return self.known[r] + sum(1 for mask, _ in self.unseen if mask == 1 << r)
 
     def encode(self) -> list:
-        return [list(self.known), [list(u) for u in self.unseen]]
+        return [list(self.known), list(map(list, self.unseen))]
 
     @classmethod
     def decode(cls, obj: list) -> Hand:
