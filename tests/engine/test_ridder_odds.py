@@ -16,7 +16,9 @@ import random
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
+from bisect import bisect_right
+from itertools import accumulate, combinations_with_replacement, product
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -543,31 +545,62 @@ def test_the_bench_runs(monkeypatch):
 
 # -- 10^6 simulated duels ------------------------------------------------------------------
 
-TRIPLES = [(1 << (SHIFT * x)) + (1 << (SHIFT * y)) + (1 << (SHIFT * z))
-           for x in range(6) for y in range(6) for z in range(6)]
-SINGLES = [1 << (SHIFT * x) for x in range(6)]
+
+@lru_cache(maxsize=None)
+def hit_weights(n: int, cover: tuple[int, int, int], faces: tuple[int, int, int]) -> tuple[int, ...]:
+    """The number of the 6^n outcomes of n dice that give each number of
+    hits, tallied by face counts (each multiset of faces weighted by the
+    ways to roll it), so that a duel's wider rolls cost no 6^n loop."""
+    tally = Counter()
+    for combo in combinations_with_replacement(range(6), n):
+        counts = [combo.count(f) for f in range(6)]
+        ways = math.factorial(n)
+        for c in counts:
+            ways //= math.factorial(c)
+        tally[hits_of_counts(counts, cover, faces)] += ways
+    return tuple(tally[h] for h in range(max(tally) + 1))
+
+
+@lru_cache(maxsize=None)
+def hits_table(n: int, cover: tuple[int, int, int], faces: tuple[int, int, int]) -> tuple[list[float], list[int]]:
+    """One roll's hits as a cumulative table (one uniform draw, then a bisection)."""
+    weights = hit_weights(n, cover, faces)
+    return list(accumulate(w / 6 ** n for w in weights)), list(range(len(weights)))
+
+
+@lru_cache(maxsize=None)
+def foot_round_table(dice_a: int, cover_a: tuple, dice_b: int, cover_b: tuple) -> tuple[list[float], list[tuple[int, int]]]:
+    """A foot round that wounds someone: the joint (hits of A, hits of B) of
+    two independent rolls, given that not both missed. A round where both
+    miss changes nothing, so a duel draws the next round that wounds."""
+    wa, wb = hit_weights(dice_a, cover_b, O.FOOT_FACES), hit_weights(dice_b, cover_a, O.FOOT_FACES)
+    pairs = [((ha, hb), x * y) for ha, x in enumerate(wa) for hb, y in enumerate(wb) if (ha, hb) != (0, 0) and x * y]
+    total = sum(w for _, w in pairs)
+    return list(accumulate(w / total for _, w in pairs)), [pair for pair, _ in pairs]
+
+
+def test_the_simulators_tally_by_face_counts_is_the_enumeration_of_every_roll():
+    for n in range(7):
+        for cover in COVERS:
+            for faces in (O.MOUNTED_FACES, O.FOOT_FACES):
+                assert hit_weights(n, cover, faces) == enumerated_hits(n, cover, faces), (n, cover, faces)
 
 
 class Simulator:
-    """Duels rolled die by die from a seeded RNG (three dice at a time as one
-    uniform draw of 216 outcomes), written without the exact code."""
+    """Duels drawn roll by roll from a seeded RNG, written without the exact
+    code: each roll's hits drawn from the tally of all its dice outcomes (the
+    tally the enumeration tests above check), and on foot, where a round in
+    which both miss changes nothing, the next round that wounds someone."""
 
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed).random
-        self.tables: dict = {}
+
+    def draw(self, table: tuple[list[float], list]) -> Any:
+        cumulative, outcomes = table
+        return outcomes[min(bisect_right(cumulative, self.random()), len(outcomes) - 1)]
 
     def roll(self, n: int, cover: tuple[int, int, int], faces: tuple[int, int, int]) -> int:
-        rnd = self.random
-        key = 0
-        for _ in range(n // 3):
-            key += TRIPLES[int(rnd() * 216)]
-        for _ in range(n % 3):
-            key += SINGLES[int(rnd() * 6)]
-        table = self.tables.setdefault((cover, faces), {})
-        h = table.get(key)
-        if h is None:
-            h = table[key] = hits_of_counts(_unpack(key), cover, faces)
-        return h
+        return self.draw(hits_table(n, cover, faces))
 
     def duel(self, a: Fighter, b: Fighter, give_up_a: int, give_up_b: int, mode: str):
         """One duel: (winner 'A'/'B'/'N', wounds taken by A, by B, reached foot)."""
@@ -596,8 +629,7 @@ class Simulator:
                 return "B", wa - a.wounds, wb - b.wounds, True
             if wb >= give_up_b:
                 return "A", wa - a.wounds, wb - b.wounds, True
-            ha = self.roll(a.dice, b.foot, (4, 5, 6))
-            hb = self.roll(b.dice, a.foot, (4, 5, 6))
+            ha, hb = self.draw(foot_round_table(a.dice, a.foot, b.dice, b.foot))
             wa += hb
             wb += ha
 
