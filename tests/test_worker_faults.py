@@ -290,7 +290,7 @@ def test_redis_killed_mid_burst_the_worker_carries_on_and_every_match_gets_its_v
             else:
                 pytest.fail("Redis is back but appends fail")
         assert failures > 0
-        wait_until(lambda: all(verdict_current(store, m) for m in matches), 45, step=0.5,
+        wait_until(lambda: all(verdict_current(store, m) for m in matches), 120, step=0.5,
                    what="a verdict for every match after the restart")
         assert worker.poll() is None, "the worker died with Redis"
         for mid in matches:
