@@ -12,7 +12,9 @@ import csv
 import io
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 import unicodedata
 from fractions import Fraction
 from typing import Any, Callable
@@ -123,6 +125,10 @@ class LeagueService:
         self.matches = matches
         self.on_results_changed = on_results_changed  # called with the game after a result, forfeit or correction
         self.on_head = on_head  # called with (league id, seq, hash) after every write: the transparency log's leaf
+        #: league id -> (the hashes of the events replayed, the league after them): a request replays only the
+        #: events since (a Swiss league's every request re-ran the pairing of every round paired so far)
+        self._replayed: OrderedDict[str, tuple[tuple[str, ...], L.LeagueState]] = OrderedDict()
+        self._replayed_lock = threading.Lock()
 
     # -- the log -----------------------------------------------------------------
     def _log(self, league_id: str) -> list[dict[str, Any]]:
@@ -131,8 +137,31 @@ class LeagueService:
             raise NotFound(f"no league {league_id!r}")
         return events
 
+    #: leagues whose replayed state a process keeps
+    REPLAYED_KEPT = 512
+
+    def replayed(self, league_id: str, events: list[dict[str, Any]]) -> L.LeagueState:
+        """``L.replay(events)``, from the league this process replayed before
+        if the stored events still begin with the ones it replayed (every
+        hash the same), else from the start."""
+        hashes = tuple(e["hash"] for e in events)
+        with self._replayed_lock:
+            known = self._replayed.get(league_id)
+        if known is not None and known[0] == hashes[:len(known[0])]:
+            state = known[1]
+            for event in events[len(known[0]):]:
+                state = L.apply(state, event["type"], event["data"])
+        else:
+            state = L.replay(events)
+        with self._replayed_lock:
+            self._replayed[league_id] = (hashes, state)
+            self._replayed.move_to_end(league_id)
+            while len(self._replayed) > self.REPLAYED_KEPT:
+                self._replayed.popitem(last=False)
+        return state
+
     def state(self, league_id: str) -> L.LeagueState:
-        return L.replay(self._log(league_id))
+        return self.replayed(league_id, self._log(league_id))
 
     def _append(self, league_id: str, type: str, data: dict[str, Any], recorded_by: str,
                 check: Callable[[L.LeagueState], None] | None = None) -> dict[str, Any]:
@@ -141,7 +170,7 @@ class LeagueService:
         check_value(data, "data")
         for _ in range(20):
             events = self._log(league_id)
-            before = L.replay(events)
+            before = self.replayed(league_id, events)
             if check is not None:
                 check(before)
             state = L.apply(before, type, data)
@@ -247,7 +276,7 @@ class LeagueService:
     # -- reading -------------------------------------------------------------------
     def get(self, league_id: str) -> dict[str, Any]:
         events = self._log(league_id)
-        state = L.replay(events)
+        state = self.replayed(league_id, events)
         return {"id": league_id, "seq": len(events), **L.view(state)}
 
     def standings(self, league_id: str) -> list[dict[str, Any]]:

@@ -283,3 +283,33 @@ def test_endpoints_serve_what_the_job_stored(leagues, matches, store, ratings, p
     # A cooperative game, nothing rated yet: openskill, empty.
     assert api.get("/api/ratings/twaalven").get_json()["system"] == "openskill-pl"
     assert "/api/ratings/{game}" in api.get("/api/openapi.json").get_json()["paths"]
+
+
+def test_a_league_read_replays_only_the_events_since_the_last_and_equals_a_fresh_replay(leagues, matches, store,
+                                                                                       leagues_store, monkeypatch):
+    """Each request reads the league: this process keeps the league it
+    replayed, so a read after a write replays only the new events (a round's
+    pairing is not computed again), and what it reads equals a replay from
+    the start, also after the stored log went back (a league re-created
+    under the same id, as after a Redis restore)."""
+    from leagues import league as L
+
+    rng = random.Random(3)
+    lid = leagues.create("S", "braverats", "swiss", 3, {}, ["Ann", "Bob", "Cas", "Dirk"])["id"]
+    for _ in range(2):
+        play_round(leagues, matches, store, lid, rng)
+        fresh = LeagueService(leagues_store, matches)
+        assert leagues.state(lid) == fresh.state(lid) == L.replay(leagues.events(lid))
+    pairings = []
+    real = L.next_pairing
+    monkeypatch.setattr(L, "next_pairing", lambda state: pairings.append(1) or real(state))
+    leagues.standings(lid)
+    leagues.get(lid)
+    assert pairings == [], "a read pairs no round again"
+    leagues.pair_next_round(lid)
+    assert len(pairings) == 2, "the new round's pairing: computed, then checked by the reducer as it is written"
+    # the stored log shortened behind the process's back: read from the start
+    key = leagues_store.key(lid, "log")
+    last = store.r.xrevrange(key, count=1)[0][0]
+    store.r.xdel(key, last)
+    assert leagues.state(lid) == L.replay(leagues.events(lid)) and len(leagues.state(lid).rounds) == 2
