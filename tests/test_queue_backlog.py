@@ -128,3 +128,35 @@ def test_one_waiting_job_per_match_and_kind(store, prefix, monkeypatch):
     job = enqueue_validation(prefix, "m3")
     assert job is not None and queue_client().get(key).decode() == job.id
     assert Job.fetch(job.id, connection=queue_client()).get_status() == "queued"
+
+
+@pytest.mark.redis
+def test_a_job_no_queue_holds_is_not_taken_for_waiting(store, prefix, monkeypatch):
+    """A worker's pop that Redis wrote just before it was killed, the reply
+    never read: the job's status still says queued, but no queue holds it
+    (and a scheduled job the scheduled registry lost likewise). It is lost,
+    not waiting: the next move queues a job, and so does the overdue
+    re-queue. (Taken for waiting, it kept its match without a verdict in
+    the Redis-killed test of tests/test_worker_faults.py.)"""
+    from rq.registry import ScheduledJobRegistry
+
+    from workers.connection import queue_client
+    from workers.jobs import requeue_overdue
+    from workers.queue import VALIDATE, enqueue_validation, get_queue, is_waiting
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    popped = enqueue_validation(prefix, "m1")
+    assert is_waiting(VALIDATE, (prefix, "m1"))
+    queue_client().lrem(get_queue().key, 0, popped.id)  # the pop, as Redis logged it
+    assert popped.get_status(refresh=True) == "queued"
+    assert not is_waiting(VALIDATE, (prefix, "m1"))
+    again = enqueue_validation(prefix, "m1")
+    assert again is not None and [j.id for j in get_queue().get_jobs()] == [again.id]
+
+    scheduled = enqueue_validation(prefix, "m2", delay=60)
+    assert scheduled.get_status(refresh=True) == "scheduled" and is_waiting(VALIDATE, (prefix, "m2"))
+    queue_client().zrem(ScheduledJobRegistry(get_queue().name, connection=queue_client()).key, scheduled.id)
+    assert not is_waiting(VALIDATE, (prefix, "m2"))
+    store.owe("validation", "m2", time.time() - 100)
+    assert requeue_overdue(prefix, ("validation",), older=30) == 1
+    assert [j.args[1] for j in get_queue().get_jobs()] == ["m1", "m2"]

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
+from rq.registry import DeferredJobRegistry, ScheduledJobRegistry
 
 from .connection import queue_client
 
@@ -109,8 +110,31 @@ def _live(connection, held: bytes | None, now: float) -> bool:
             return now - float(since) < LIVE_GRACE
         except ValueError:
             return False
-    status = connection.hget(Job.key_for(text), "status")
-    return status is not None and status.decode() in WAITING
+    return _waits_where_its_status_says(connection, text)
+
+
+def _waits_where_its_status_says(connection, job_id: str) -> bool:
+    """Whether the job waits: its status is queued, scheduled or deferred AND
+    it is in that queue or registry. A job whose status says queued but which
+    no queue holds was lost: a worker's pop that Redis wrote to its log just
+    before it died, the reply never read. Taken for waiting, it held its
+    match's live key for a week, and no move of that match got a verdict."""
+    key = Job.key_for(job_id)
+    status, origin = connection.hmget(key, "status", "origin")
+    if status is None or status.decode() not in WAITING or origin is None:
+        return False
+    name = origin.decode()
+    if status.decode() == JobStatus.QUEUED.value:
+        there = connection.lpos(Queue(name, connection=connection).key, job_id) is not None
+    elif status.decode() == JobStatus.SCHEDULED.value:
+        there = connection.zscore(ScheduledJobRegistry(name, connection=connection).key, job_id) is not None
+    else:
+        there = connection.zscore(DeferredJobRegistry(name, connection=connection).key, job_id) is not None
+    if there:
+        return True
+    # moved on meanwhile (the scheduler queued it, a worker took it): waiting if its status still says so
+    now = connection.hget(key, "status")
+    return now is not None and now != status and now.decode() in WAITING
 
 
 def is_waiting(job: str, args: tuple, queue: str | None = None) -> bool:
