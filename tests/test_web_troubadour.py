@@ -21,6 +21,7 @@ from .test_web import (
     scene_place,
     seq_of,
     tap_scene_chance,
+    tap_scene_move,
     wait_for_seq,
 )
 
@@ -79,18 +80,9 @@ def tap_place(page, scene, place, rng):
     stands for several moves (or for one, on an element that is also one
     of a pair: a tap there opens its moves, and a tap on a partner would
     still make the pair)."""
-    before = seq_of(page)
-    if place[0] == "element":
-        taps, choice = [place[1]], place[2]
-        if choice is None and partners(scene, place[1]):
-            choice = 0
-    else:
-        taps, choice = rng.sample([place[1], place[2]], 2), place[3]
-    for t in taps:
-        page.click(f"#board [data-element='{t}']")
-    if choice is not None:
-        page.locator(f"#board .scenepanel button[data-choice='{choice}']").click()
-    wait_for_seq(page, before)
+    if place[0] == "element" and place[2] is None and partners(scene, place[1]):
+        place = (place[0], place[1], 0)
+    tap_scene_move(page, place, rng)
 
 
 @pytest.mark.slow(60)
