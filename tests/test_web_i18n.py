@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from .test_web import api, context, page_of
+from .test_web import api, context, page_of, wait_until
 from .test_web_pages import NAMES, PHONE, axe_source, check, site, visit, watched  # noqa: F401  (fixtures)
 
 #: English words that a Dutch page never shows in its own text
@@ -68,6 +68,12 @@ def test_every_page_is_in_dutch_for_a_dutch_browser(server, browser, site):
     base, token = server
     page = watched(page_of(dutch_context(browser, token)))
     problems: list[str] = []
+    # the worker's notes on the review (a solver's, in the engine's English) are shown, not only when the
+    # worker happened to be done first: a note shown unmarked on the Dutch review went by unseen while the
+    # worker was slow
+    twaalven = site["matches"]["twaalven"]
+    wait_until(lambda: any(a.get("source") == "solver" for s in api(base, token, "GET", f"/matches/{twaalven}/review").json()["steps"]
+                           for a in s["annotations"]), timeout=120, what="the solver's notes on the Twaalven match")
     for name, path, ready in site["pages"]:
         if path == "/api/docs":
             continue  # the API's reference (Swagger UI), in English like the API itself (docs/ui.md, "Languages")

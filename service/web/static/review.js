@@ -57,7 +57,8 @@
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
           // a note that only says again what the summary says (a worker's description of the move) is left out
           s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim()).map((a) => h("div.note", { "data-source": a.source },
-            a.source === "human" ? `${a.author}: ` : "", a.comment || a.text)));
+            // a worker's note is the engine's English (as the summary is); a person's comment is in their own words
+            a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.lang === "en" ? null : "en" }, a.comment || a.text))));
       }));
     };
     const stateAt = async (seq) => {
