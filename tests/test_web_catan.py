@@ -64,7 +64,7 @@ def enter_trade(page, trade):
     click_and_wait(page, page.locator("#moves button[data-submit-other=trade]"))
 
 
-@pytest.mark.slow(100)
+@pytest.mark.slow(40)
 def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(server, browser):
     """Three players, every event tapped on a 390x844 screen: set-up spots and
     roads on their intersections and paths (only the legal ones drawn as tap
@@ -73,8 +73,8 @@ def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(serv
     not see it would), the robber on its hex, maritime trades as a resource
     then the bank's pile, and one domestic trade entered with the form built
     from the trade's JSON Schema. The engine's greedy bot chooses each move
-    (it plays to win, so the game ends in about 400 events); the test only
-    taps what the page offers. At least 90% of the events come from the
+    (it plays to win; with this seed the game ends in 230 events); the
+    test only taps what the page offers. At least 90% of the events come from the
     drawing and its pickers."""
     from engine.catan.bots import greedy_bot
 
@@ -92,7 +92,9 @@ def test_a_physical_catan_game_is_recorded_to_its_end_by_tapping_on_a_phone(serv
     assert re.match(r"Intersection \d+: (forest|hills|pasture|fields|mountains|desert|sea)", first), first
     assert page.locator("#board svg.hexboard .edge").count() == 0  # no path is a target before a road is due
     no_horizontal_scroll(page)
-    rng = random.Random(11)
+    # a seed whose game has every kind of event below and ends in 230 events (the first seeds' games took 210 to
+    # 540, seed 11's 412): each event is a tap the browser, the page and the server all pay for
+    rng = random.Random(42)
     unknown_steal = traded = shot = False
     entered = {"drawing": 0, "buttons": 0}
     ms = None
