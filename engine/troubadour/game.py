@@ -1286,15 +1286,18 @@ class Troubadour(Game):
                 out.append(("turn_over", {"clubs_jack": True}))
         out.extend(("build", d) for d in self.build_moves(p, JH in free))
         out.extend(("turn_top", {"village": v + 1}) for v, village in enumerate(p.villages) if village and village[-1] == FACE_DOWN)
+        refused = s.protected_attack == "refused"
         for o in range(s.n):
             if o == seat:
                 continue
             q = s.players[o]
-            if JS in free:
+            # with protected_attack "refused", an attack on a player who chose its diamonds guard is no move at all
+            guards = s.trios[o] if refused else ()  # type: ignore[index]
+            if JS in free and JD not in guards:
                 out.extend(("attack", {"power": "JS", "target": o, "village": v + 1}) for v in range(5) if q.villages[v])
-            if QS in free and any(q.villages):
+            if QS in free and QD not in guards and any(q.villages):
                 out.append(("attack", {"power": "QS", "target": o}))
-            if JS in free and QS in free and KS in free:
+            if JS in free and QS in free and KS in free and KD not in guards:
                 out.extend(("attack", {"power": "JQKS", "target": o, "castle": SUITS[x]}) for x in range(4) if q.castles[x])
         if t.extra and p.ndraw + p.ndiscard:
             out.append(("extra_card", {}))

@@ -176,6 +176,14 @@ def test_option_refused_refuses_an_attack_on_a_protected_player():
     rec = attack_position(trios=[["JS", "QS", "KS"], ["JD", "QC", "KC"]], options={"protected_attack": "refused"})
     err = rec.reject("attack", 0, {"power": "JS", "target": 1, "village": 1}, rule="troubadour.diamonds_jack")
     assert "protects against the jack of spades" in err.message
+    # what is refused is not offered either: no jack attack on him is a legal move, the queen's still is (a
+    # listed move the engine refused was found by the scene property with four players)
+    attacks = [m for m in M.legal_moves(rec.ms, 0) if m["type"] == "attack"]
+    assert attacks and not any(a["data"]["power"] == "JS" for a in attacks), attacks
+    assert any(a["data"]["power"] == "QS" for a in attacks)
+    for a in attacks:
+        rec2 = attack_position(trios=[["JS", "QS", "KS"], ["JD", "QC", "KC"]], options={"protected_attack": "refused"})
+        rec2.add("attack", 0, a["data"])
 
 
 @pytest.mark.rule("troubadour.diamonds_queen")
