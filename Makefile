@@ -3,6 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Compiled bytecode is kept under the venv, never beside the sources, and
+# written even where the environment says PYTHONDONTWRITEBYTECODE (which
+# means: keep .pyc out of my tree): without it every Python process the
+# suite starts (the test processes, each `kroniek run` and its worker and
+# API, each CLI call of the docs' examples) compiled every module again,
+# and pytest rewrote every test module's asserts in each test process.
+export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
+unexport PYTHONDONTWRITEBYTECODE
 # What the browser tests inject into the pages (axe-core), pinned by its lock file.
 NODE_STAMP := tests/browser/node_modules/.installed
 PORT   ?= 8000
