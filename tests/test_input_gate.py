@@ -863,7 +863,10 @@ def rt_result(ctx: Ctx, data) -> bool:
 def rt_role(kind: str):
     def check(ctx: Ctx, data) -> bool:
         base = f"/api/matches/{ctx.world['match']}" if kind == "m" else f"/api/leagues/{ctx.world['league']}"
-        body = {"user": data.draw(st.sampled_from([ctx.world["stranger_name"]]) | user_names),
+        # a user who exists three times in four (one_of of the two picked a made-up name about half the time, and
+        # with a role that is not the kind's own too, now and then no example of the twenty got through)
+        known = data.draw(st.integers(0, 3)) > 0
+        body = {"user": ctx.world["stranger_name"] if known else data.draw(user_names),
                 "role": data.draw(st.sampled_from(["recorder", "referee", "player", "organiser"]))}
         if body["role"] == "player" and kind == "m":
             body["seat"] = data.draw(st.integers(0, MAX))
