@@ -607,6 +607,13 @@ class EventStore:
         """Streams owed ``work`` since before ``marked_before`` (a lost job)."""
         return self.r.zrangebyscore(self.owed_key(work), "-inf", marked_before, start=0, num=limit)
 
+    def still_owed(self, work: str, stream_ids: list[str]) -> list[str]:
+        """Those of ``stream_ids`` marked owed ``work`` now, in their order."""
+        if not stream_ids:
+            return []
+        scores = self.r.zmscore(self.owed_key(work), stream_ids)
+        return [i for i, score in zip(stream_ids, scores) if score is not None]
+
     def oldest_owed(self, work: str) -> tuple[str, float] | None:
         """The stream owed ``work`` the longest, with the time it was marked."""
         first = self.r.zrange(self.owed_key(work), 0, 0, withscores=True)

@@ -160,3 +160,34 @@ def test_a_job_no_queue_holds_is_not_taken_for_waiting(store, prefix, monkeypatc
     store.owe("validation", "m2", time.time() - 100)
     assert requeue_overdue(prefix, ("validation",), older=30) == 1
     assert [j.args[1] for j in get_queue().get_jobs()] == ["m1", "m2"]
+
+
+@pytest.mark.redis
+def test_a_job_that_starts_while_the_requeue_looks_gets_no_second_job(store, prefix, monkeypatch):
+    """The overdue re-queue reads the marks, then each one's live key. A job
+    that starts between the two takes its mark and then lets its key go: the
+    re-queue sees no job waiting, and queued a second job that waited, owed
+    by no mark, after every analysis was done (the busy-worker test above
+    failed on it once in a full run). The mark is read again after the key."""
+    import workers.jobs as jobs
+    from workers.queue import VALIDATE, enqueue_validation, get_queue, is_waiting, live_key
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    store.owe("validation", "m1", time.time() - 100)
+    first = enqueue_validation(prefix, "m1")
+    real = jobs.is_waiting
+
+    def the_job_starts_meanwhile(function, args, queue=None):
+        store.take_owed("validation", "m1")  # the job's take, then its key let go (workers.queue.started)
+        get_queue().remove(first.id)
+        get_queue().connection.delete(live_key(get_queue().name, VALIDATE, args))
+        return real(function, args, queue)
+
+    monkeypatch.setattr(jobs, "is_waiting", the_job_starts_meanwhile)
+    assert jobs.requeue_overdue(prefix, ("validation",), older=30) == 0
+    assert get_queue().get_job_ids() == [] and not is_waiting(VALIDATE, (prefix, "m1"))
+    # a mark whose job is truly gone still gets one
+    monkeypatch.setattr(jobs, "is_waiting", real)
+    store.owe("validation", "m2", time.time() - 100)
+    assert jobs.requeue_overdue(prefix, ("validation",), older=30) == 1
+    assert [j.args[1] for j in get_queue().get_jobs()] == ["m2"]

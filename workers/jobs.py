@@ -301,7 +301,11 @@ def requeue_overdue(prefix: str, works: tuple[str, ...] = ("validation", "analys
     queued = 0
     for work in works:
         function, queue = functions[work]
-        lost = [m for m in store.overdue(work, now - older) if not is_waiting(function, (prefix, m), queue)]
+        jobless = [m for m in store.overdue(work, now - older) if not is_waiting(function, (prefix, m), queue)]
+        # The marks read again after the live keys: a job takes its mark before it lets its key go, so one that
+        # started between the two reads left no mark (queued again, a job would wait for work already begun,
+        # owed by no mark).
+        lost = store.still_owed(work, jobless)
         again = [m for m in lost if enqueue[work](prefix, m) is not None]
         store.reowe(work, again, now)
         queued += len(again)
