@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,29 @@ def test_a_job_that_starts_while_the_requeue_looks_gets_no_second_job(store, pre
     store.owe("validation", "m2", time.time() - 100)
     assert jobs.requeue_overdue(prefix, ("validation",), older=30) == 1
     assert [j.args[1] for j in get_queue().get_jobs()] == ["m2"]
+
+
+@pytest.mark.redis
+def test_a_job_started_but_not_yet_at_its_mark_counts_as_live(store, prefix, monkeypatch):
+    """RQ marks a job started before the job takes its mark and lets its key
+    go: in between, the job looked gone, and the overdue re-queue queued a
+    second one for the work it was about to do (the busy-worker test failed
+    on that too). Such a job is live for LIVE_GRACE seconds; one that never
+    got to its mark in that time was abandoned, and its work gets a job."""
+    from rq.utils import utcformat
+
+    from workers.jobs import requeue_overdue
+    from workers.queue import LIVE_GRACE, VALIDATE, enqueue_validation, get_queue, is_waiting
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    store.owe("validation", "m1", time.time() - 100)
+    job = enqueue_validation(prefix, "m1")
+    get_queue().remove(job.id)  # a worker popped it and marked it started, as RQ does before the job runs
+    job.connection.hset(job.key, mapping={"status": "started", "started_at": utcformat(datetime.now(timezone.utc))})
+    assert is_waiting(VALIDATE, (prefix, "m1"))
+    assert requeue_overdue(prefix, ("validation",), older=30) == 0 and get_queue().get_job_ids() == []
+    long_ago = datetime.now(timezone.utc) - timedelta(seconds=LIVE_GRACE + 5)
+    job.connection.hset(job.key, "started_at", utcformat(long_ago))
+    assert not is_waiting(VALIDATE, (prefix, "m1"))
+    assert requeue_overdue(prefix, ("validation",), older=30) == 1
+    assert [j.args[1] for j in get_queue().get_jobs()] == ["m1"]

@@ -12,6 +12,7 @@ from datetime import timedelta
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
 from rq.registry import DeferredJobRegistry, ScheduledJobRegistry
+from rq.utils import str_to_date
 
 from .connection import queue_client
 
@@ -120,7 +121,12 @@ def _waits_where_its_status_says(connection, job_id: str) -> bool:
     before it died, the reply never read. Taken for waiting, it held its
     match's live key for a week, and no move of that match got a verdict."""
     key = Job.key_for(job_id)
-    status, origin = connection.hmget(key, "status", "origin")
+    status, origin, started_at = connection.hmget(key, "status", "origin", "started_at")
+    if status is not None and status.decode() == JobStatus.STARTED.value and started_at:
+        # Started but still holding its key: it has not taken its mark yet (a job takes it and lets its key go as
+        # it begins), so it will read the log after all that is owed now. Taken for gone, the overdue re-queue
+        # queued a second job for that work. Past LIVE_GRACE it was abandoned before the take.
+        return time.time() - str_to_date(started_at).timestamp() < LIVE_GRACE
     if status is None or status.decode() not in WAITING or origin is None:
         return False
     name = origin.decode()
