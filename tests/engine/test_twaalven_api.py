@@ -67,7 +67,9 @@ def run_random_match(client, app, store, game_id: str, seed: int, mode: str, lim
     assert canonical(M.encode(replayed)) == canonical(M.encode(svc.current(mid)))
     assert audit_match(store, mid).valid
     state = client.get(f"/api/matches/{mid}/state").get_json()
-    assert state["seq"] == replayed.seq and replayed.seq > 3
+    # past the deal and roles, or ended there: a Twaalven deal whose first player has no move ends at once
+    # (seed 1345223, simulated, roles twelves 1 and first 1)
+    assert state["seq"] == replayed.seq and (replayed.seq > 3 or replayed.status == "finished")
     return replayed
 
 
