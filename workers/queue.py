@@ -66,9 +66,11 @@ def get_queue(name: str | None = None) -> Queue:
 # (``live_key``) that holds the job's id: a job for the same work is queued
 # only while none waits (queued, scheduled or deferred: it would read the log
 # anyway when it starts). A job lets its key go as it starts (``started``),
-# before it takes its owed mark, so work owed after that gets a job of its
-# own. A key naming a job that RQ no longer has waiting (it ran, failed for
-# good, or was lost) is taken over. While a job is being queued its key says
+# just after it takes its owed mark, so work owed after that gets a job of its
+# own. A job RQ marked started still holds its key for the moment before its
+# take, and counts as live then (for ``LIVE_GRACE`` at most). A key naming a
+# job that RQ no longer has waiting (it ran, failed for good, or was lost) is
+# taken over. While a job is being queued its key says
 # ``claim:<id> <time>``; a claim older than ``LIVE_GRACE`` was abandoned.
 
 #: how long (s) a claim stands before the job it names is in RQ
@@ -101,7 +103,7 @@ def live_key(queue: str, job: str, args: tuple) -> str:
 
 
 def _live(connection, held: bytes | None, now: float) -> bool:
-    """Whether the live key's value ``held`` names a job that still waits."""
+    """Whether the live key's value ``held`` names a job that still waits (or has just started)."""
     if held is None:
         return False
     text = held.decode()
