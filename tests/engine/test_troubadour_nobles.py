@@ -173,7 +173,10 @@ def test_diamonds_jack_stops_the_spades_jack_and_the_noble_is_spent():
 
 @pytest.mark.rule("troubadour.diamonds_jack")
 def test_option_refused_refuses_an_attack_on_a_protected_player():
-    rec = attack_position(trios=[["JS", "QS", "KS"], ["JD", "QC", "KC"]], options={"protected_attack": "refused"})
+    def protected():
+        return attack_position(trios=[["JS", "QS", "KS"], ["JD", "QC", "KC"]], options={"protected_attack": "refused"})
+
+    rec = protected()
     err = rec.reject("attack", 0, {"power": "JS", "target": 1, "village": 1}, rule="troubadour.diamonds_jack")
     assert "protects against the jack of spades" in err.message
     # what is refused is not offered either: no jack attack on him is a legal move, the queen's still is (a
@@ -182,8 +185,7 @@ def test_option_refused_refuses_an_attack_on_a_protected_player():
     assert attacks and not any(a["data"]["power"] == "JS" for a in attacks), attacks
     assert any(a["data"]["power"] == "QS" for a in attacks)
     for a in attacks:
-        rec2 = attack_position(trios=[["JS", "QS", "KS"], ["JD", "QC", "KC"]], options={"protected_attack": "refused"})
-        rec2.add("attack", 0, a["data"])
+        protected().add("attack", 0, a["data"])
 
 
 @pytest.mark.rule("troubadour.diamonds_queen")

@@ -130,7 +130,7 @@ const Boards = (() => {
     const seatName = (k, x) => (typeof x === "number" && SEAT_KEYS.test(k) && ctx.players && ctx.players[x] !== undefined ? ctx.players[x] : null);
     // a list of objects (the players' tableaux) gets the whole width, under its name
     const wide = (x) => Array.isArray(x) && x.some((y) => y && typeof y === "object" && !Array.isArray(y));
-    return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null, lang: K.lang === "en" ? null : "en" }, human(k)),
+    return h("dl.kv", rows.map(([k, x]) => [h("dt", { class: wide(x) ? "wide" : null, lang: K.enLang }, human(k)),
       h("dd", { class: wide(x) ? "wide" : null }, seatName(k, x) !== null ? h("span.val", seatName(k, x)) : renderValue(x, labels, { ...ctx, seatArrays: true, titled: false }, depth + 1))]));
   };
 
@@ -358,7 +358,7 @@ const Boards = (() => {
       h("span", K.t("battles {n}", { n: T.battles.length }) + (last ? " (" + (last.won_by ? K.t("last: {city} won", { city: CITY_NAMES[last.won_by] }) : K.t("last: a tie")) + ")" : "")),
       h("span", T.sea_people ? K.t("sea people on the board") : K.t("sea people off the board")),
       T.war_won_by ? h("span", K.t("the war is over: {city} won it", { city: CITY_NAMES[T.war_won_by] || cap(T.war_won_by) })) : null,
-      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", { lang: K.lang === "en" ? null : "en" }, T.ship_tiles.label) : null);
+      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", { lang: K.enLang }, T.ship_tiles.label) : null);
   };
 
   const catan = (view, labels, ctx) => {
@@ -371,7 +371,7 @@ const Boards = (() => {
       seatLine(view, p)));
     const rest = {};
     for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
-    return [h("div.phase", h("span", { lang: K.lang === "en" ? null : "en" }, view.phase.replace(/_/g, " ")), " · " + K.t("turn {n}", { n: view.turn_number }), view.dice && view.dice.length ? " · " + K.t("dice {dice}", { dice: view.dice.join("+") }) : ""),
+    return [h("div.phase", h("span", { lang: K.enLang }, view.phase.replace(/_/g, " ")), " · " + K.t("turn {n}", { n: view.turn_number }), view.dice && view.dice.length ? " · " + K.t("dice {dice}", { dice: view.dice.join("+") }) : ""),
       view.troje ? trojeLine(view) : null, svg, h("div.seats", seats), h("details.more", h("summary", K.t("more")), renderValue(rest, labels, ctx))];
   };
 

@@ -37,6 +37,9 @@ const Kroniek = (() => {
       (service/web/translations) and loaded before this script. English is the messages' own text. */
   const MESSAGES = window.KRONIEK_MESSAGES || { lang: "en", messages: {} };
   K.lang = MESSAGES.lang;
+  /** The lang attribute of what only the engine says, in English (a move's summary, a rule's help, a worker's
+      note): "en" on a page in another language, none on an English one. */
+  K.enLang = K.lang === "en" ? null : "en";
   const fill = (text, vars) => String(text).replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
   /** A message in the page's language, its {name} placeholders filled in: K.t("Recorded seq {seq}", { seq: 3 }). */
   K.t = (msg, vars) => { const m = MESSAGES.messages[msg]; return fill(typeof m === "string" ? m : msg, vars); };

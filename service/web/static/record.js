@@ -33,7 +33,7 @@
       const choices = (nullable ? [{ hash: null, name: kind.default ? `${K.t("the default:")} ${kind.default}` : K.t("the default: the standard one"), what: kind.default }] : []).concat(items);
       const buttons = choices.map((it) => h("button.pick.document", { type: "button", "data-value": JSON.stringify(it.hash), "data-name": it.name || "", onclick: (e) => {
         chosen = it.hash; for (const b of buttons) b.classList.toggle("on", b === e.currentTarget);
-      } }, it.what ? h("span", K.t("the default:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, it.what)) : h("span", { translate: "no" }, it.name || K.t("unnamed")),
+      } }, it.what ? h("span", K.t("the default:") + " ", h("span", { lang: K.enLang }, it.what)) : h("span", { translate: "no" }, it.name || K.t("unnamed")),
         it.label && it.label !== it.name ? h("small.muted", { translate: "no" }, " " + it.label) : null,
         it.players ? h("small.muted", " · " + K.t("{counts} players", { counts: it.players.join(orWord) })) : null));
       buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));
@@ -159,7 +159,7 @@
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
-          if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, view.result.reason));
+          if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, view.result.reason));
           else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
           if (sc && sc.status === 404) hasScene = false;
           if (sc && sc.ok && sc.data.seq !== seq) { again = true; continue; }  // the table and the state from one seq
@@ -274,7 +274,7 @@
     /** An event type in words: on a Dutch page its name from the rules text (the game's aliases), where it has one. */
     const typeName = (type) => (K.lang === "nl" && ((game.event_types[type] || {}).title_nl || dutch[type])) || type.replace(/_/g, " ");
     const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? K.t("Table") : players[seat]}: ${typeName(type)}`), dutch[type] && K.lang !== "nl" ? h("small.nl", { lang: "nl" }, ` (${dutch[type]})`) : null,
-      game.event_types[type] ? h("small.muted.desc", { lang: K.lang === "en" ? null : "en" }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
+      game.event_types[type] ? h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
 
     const flatten = (value, path = "", out = []) => {
       if (value && typeof value === "object" && !Boards.atomic(game, path)) {

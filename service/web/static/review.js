@@ -27,7 +27,7 @@
     const players = match.players;
     const labels = new Boards.Labels(game, null);
     document.getElementById("title").textContent = `${K.t("Review")} · ${game.name}: ${players.join(" – ")}`;
-    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.lang === "en" ? null : "en" }, match.result.reason));
+    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, match.result.reason));
     else document.getElementById("status").textContent = K.t("In progress at seq {seq}", { seq: match.seq });
     if (asked === null && viewer === "referee" && !(await first.state).ok) {
       const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's
@@ -53,12 +53,12 @@
       list.replaceChildren(...steps.map((s, i) => {
         const glyphs = s.annotations.map((a) => a.glyph).filter(Boolean);
         return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
-          h("span.seq", s.seq), " ", h("span.summary", { lang: K.lang === "en" ? null : "en" }, s.summary),
+          h("span.seq", s.seq), " ", h("span.summary", { lang: K.enLang }, s.summary),
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
           // a note that only says again what the summary says (a worker's description of the move) is left out
           s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim()).map((a) => h("div.note", { "data-source": a.source },
             // a worker's note is the engine's English (as the summary is); a person's comment is in their own words
-            a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.lang === "en" ? null : "en" }, a.comment || a.text))));
+            a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.enLang }, a.comment || a.text))));
       }));
     };
     const stateAt = async (seq) => {
@@ -100,7 +100,7 @@
       if (was) was.classList.remove("current");
       const cur = list.children[index];
       if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
-      stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", h("span", { lang: K.lang === "en" ? null : "en" }, step.summary));
+      stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", h("span", { lang: K.enLang }, step.summary));
       root.dataset.seq = step.seq;
       const [r, sc] = await Promise.all([stateAt(step.seq), sceneAt(step.seq)]);
       if (ticket !== shown) return;
