@@ -900,6 +900,7 @@ def test_troje_is_drawn_on_the_catan_board_and_recorded_with_its_pickers(server,
         page.fill(f"#players input >> nth={i}", name)
     # the initial support stack: a stepper per resource from the default (one lumber, grain, wool and ore)
     stack = page.locator("#options .counts[data-path=initial_stack]")
+    stack.locator("b[data-count]").last.wait_for()  # read once drawn (read at once, it was empty under load)
     assert dict(zip(stack.locator(".count").evaluate_all("cs => cs.map((c) => c.dataset.key)"),
                     map(int, stack.locator("b[data-count]").all_inner_texts()))) == \
         {"lumber": 1, "brick": 0, "wool": 1, "grain": 1, "ore": 1}
