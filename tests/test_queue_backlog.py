@@ -143,13 +143,16 @@ def test_a_job_no_queue_holds_is_not_taken_for_waiting(store, prefix, monkeypatc
 
     from workers.connection import queue_client
     from workers.jobs import requeue_overdue
-    from workers.queue import VALIDATE, enqueue_validation, get_queue, is_waiting
+    from workers.queue import LIVE_GRACE, VALIDATE, enqueue_validation, get_queue, is_waiting
 
     monkeypatch.setenv("KRONIEK_QUEUE", prefix)
     popped = enqueue_validation(prefix, "m1")
     assert is_waiting(VALIDATE, (prefix, "m1"))
     queue_client().lrem(get_queue().key, 0, popped.id)  # the pop, as Redis logged it
     assert popped.get_status(refresh=True) == "queued"
+    assert is_waiting(VALIDATE, (prefix, "m1"))  # for all it knows, a worker is starting it (the test below)
+    first_seen = f"rq:kroniek-unlisted:{popped.id}"
+    queue_client().set(first_seen, f"{time.time() - LIVE_GRACE - 1:.3f}")  # and so it stayed, LIVE_GRACE long
     assert not is_waiting(VALIDATE, (prefix, "m1"))
     again = enqueue_validation(prefix, "m1")
     assert again is not None and [j.id for j in get_queue().get_jobs()] == [again.id]
@@ -192,6 +195,28 @@ def test_a_job_that_starts_while_the_requeue_looks_gets_no_second_job(store, pre
     store.owe("validation", "m2", time.time() - 100)
     assert jobs.requeue_overdue(prefix, ("validation",), older=30) == 1
     assert [j.args[1] for j in get_queue().get_jobs()] == ["m2"]
+
+
+@pytest.mark.redis
+def test_a_job_popped_but_not_yet_started_gets_no_second_job(store, prefix, monkeypatch):
+    """A worker on two queues pops a job with BLPOP; until its work horse
+    marks it started, the job's status says queued and no list holds it.
+    Taken for lost then, the overdue re-queue queued a second job for a
+    match whose analysis was about to run, and the busy-worker test above
+    found a live key left over (the same match analysed twice)."""
+    from workers.connection import queue_client
+    from workers.jobs import requeue_overdue
+    from workers.queue import VALIDATE, enqueue_validation, get_queue, is_waiting, live_key
+
+    monkeypatch.setenv("KRONIEK_QUEUE", prefix)
+    store.owe("validation", "m1", time.time() - 100)
+    job = enqueue_validation(prefix, "m1")
+    assert queue_client().blpop([get_queue().key], timeout=1)[1].decode() == job.id  # a worker's pop, as RQ's
+    assert job.get_status(refresh=True) == "queued"
+    for _ in range(3):  # the re-queue looks every second while the horse forks
+        assert requeue_overdue(prefix, ("validation",), older=30) == 0
+    assert get_queue().get_job_ids() == [] and is_waiting(VALIDATE, (prefix, "m1"))
+    assert queue_client().get(live_key(get_queue().name, VALIDATE, (prefix, "m1"))).decode() == job.id
 
 
 @pytest.mark.redis

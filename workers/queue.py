@@ -70,8 +70,10 @@ def get_queue(name: str | None = None) -> Queue:
 # own. A job RQ marked started still holds its key for the moment before its
 # take, and counts as live then (for ``LIVE_GRACE`` at most). A key naming a
 # job that RQ no longer has waiting (it ran, failed for good, or was lost) is
-# taken over. While a job is being queued its key says
-# ``claim:<id> <time>``; a claim older than ``LIVE_GRACE`` was abandoned.
+# taken over; one a worker popped that is not yet started counts as waiting
+# for ``LIVE_GRACE`` from when it was first seen in no queue. While a job is
+# being queued its key says ``claim:<id> <time>``; a claim older than
+# ``LIVE_GRACE`` was abandoned.
 
 #: how long (s) a claim stands before the job it names is in RQ
 LIVE_GRACE = 10.0
@@ -118,10 +120,11 @@ def _live(connection, held: bytes | None, now: float) -> bool:
 
 def _waits_where_its_status_says(connection, job_id: str) -> bool:
     """Whether the job waits: its status is queued, scheduled or deferred AND
-    it is in that queue or registry. A job whose status says queued but which
-    no queue holds was lost: a worker's pop that Redis wrote to its log just
-    before it died, the reply never read. Taken for waiting, it held its
-    match's live key for a week, and no move of that match got a verdict."""
+    it is in that queue or registry, or it was popped moments ago (below). A
+    job whose status says queued but which no queue has held for LIVE_GRACE
+    was lost: a worker's pop that Redis wrote to its log just before it died,
+    the reply never read. Taken for waiting, it held its match's live key
+    for a week, and no move of that match got a verdict."""
     key = Job.key_for(job_id)
     status, origin, started_at = connection.hmget(key, "status", "origin", "started_at")
     if status is not None and status.decode() == JobStatus.STARTED.value and started_at:
@@ -142,7 +145,19 @@ def _waits_where_its_status_says(connection, job_id: str) -> bool:
         return True
     # moved on meanwhile (the scheduler queued it, a worker took it): waiting if its status still says so
     now = connection.hget(key, "status")
-    return now is not None and now != status and now.decode() in WAITING
+    if now is not None and now != status:
+        return now.decode() in WAITING
+    if status.decode() != JobStatus.QUEUED.value:
+        return False
+    # Queued, yet in no queue: a worker popped it and its work horse has not marked it started yet (a worker on
+    # two queues pops with BLPOP, and the job is then in no list while the horse forks), or the pop was the last
+    # thing a dying worker did. Taken for lost at once, the first looked gone, and the overdue re-queue queued a
+    # second job for the work it was about to do (the busy-worker test failed on it). It waits for LIVE_GRACE
+    # from when it was first seen so; a pop whose worker died never starts, and then its work gets a job.
+    missing = f"rq:kroniek-unlisted:{job_id}"
+    connection.set(missing, f"{time.time():.3f}", nx=True, ex=3600)  # an hour: long past any pop
+    since = connection.get(missing)
+    return since is not None and time.time() - float(since) < LIVE_GRACE
 
 
 def is_waiting(job: str, args: tuple, queue: str | None = None) -> bool:
