@@ -5,10 +5,10 @@ Every string a page shows goes through one message catalogue,
 Flask-Babel's gettext, the scripts through ``K.t`` / ``K.tn`` (kroniek.js)
 over the same catalogue, served per language as ``/assets/messages.<lang>.js``.
 
-The ``.po`` is compiled in memory when the app starts, never kept compiled
-in the repository: a compiled ``.mo`` beside it could fall behind the text a
-translator edits, and a fresh clone would need a build step first. Reading a
-few hundred messages costs milliseconds.
+The ``.po`` is compiled in memory when the first app of a process starts
+(again only if the file changed), never kept compiled in the repository: a
+compiled ``.mo`` beside it could fall behind the text a translator edits, and
+a fresh clone would need a build step first.
 
 A page's language: the one the reader chose with the switch in the header
 (a cookie, remembered for a year), else the browser's Accept-Language (nl or
@@ -102,19 +102,37 @@ def lang() -> str:
     return str(locale) if locale is not None and str(locale) in LANGS else LANGS[0]
 
 
+#: (the catalogues' files as (path, mtime, size)) -> (compiled catalogues, the scripts' messages)
+_LOADED: dict[tuple, tuple[dict[str, Translations], dict[str, str]]] = {}
+
+
+def _loaded() -> tuple[dict[str, Translations], dict[str, str]]:
+    """The catalogues compiled, and each language's messages script: read once per process while the files
+    stay as they are (each app read and compiled them again, ~28 ms of every app's start; the tests start
+    hundreds, a server one per worker process)."""
+    codes = [code for code in LANGS if code != LANGS[0]]
+    stamp = tuple((str(po_path(code)), po_path(code).stat().st_mtime_ns, po_path(code).stat().st_size) for code in codes)
+    if stamp not in _LOADED:
+        catalogs = {code: read_catalog(code) for code in codes}
+        scripts = {LANGS[0]: {}}
+        scripts.update({code: js_messages(c) for code, c in catalogs.items()})
+        messages = {
+            code: ("/* The pages' messages in this language, from service/web/translations (K.t in kroniek.js);\n"
+                   "   English needs none: the messages are English text. */\n"
+                   f"window.KRONIEK_MESSAGES = {json.dumps({'lang': code, 'messages': msgs}, ensure_ascii=False, sort_keys=True)};\n")
+            for code, msgs in scripts.items()}
+        _LOADED.clear()
+        _LOADED[stamp] = ({code: compile_catalog(c) for code, c in catalogs.items()}, messages)
+    return _LOADED[stamp]
+
+
 def init_app(app: Flask) -> None:
     if "babel" in app.extensions:
         return
-    catalogs = {code: read_catalog(code) for code in LANGS if code != LANGS[0]}
+    compiled, messages = _loaded()
     babel = Babel(app, locale_selector=select_locale)
-    babel.domain_instance = CatalogDomain({code: compile_catalog(c) for code, c in catalogs.items()})
-    scripts = {LANGS[0]: {}}
-    scripts.update({code: js_messages(c) for code, c in catalogs.items()})
-    app.extensions["kroniek.messages"] = {
-        code: ("/* The pages' messages in this language, from service/web/translations (K.t in kroniek.js);\n"
-               "   English needs none: the messages are English text. */\n"
-               f"window.KRONIEK_MESSAGES = {json.dumps({'lang': code, 'messages': msgs}, ensure_ascii=False, sort_keys=True)};\n")
-        for code, msgs in scripts.items()}
+    babel.domain_instance = CatalogDomain(compiled)
+    app.extensions["kroniek.messages"] = messages
 
 
 #: Where the marked strings are: gettext in the Python and the templates, K.t / K.tn in the scripts.
