@@ -111,8 +111,9 @@
       const mine = (roles.ok && roles.data.roles && (roles.data.roles[me.name] || roles.data.roles["*"])) || [];
       canRecord = me.admin || mine.some((r) => r === "recorder" || r === "referee");
     }
-    // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers)
-    let seq = 0, head = 0, movesSeq = null, busy = false, again = false, stream = null;
+    // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers and the
+    // stream's events); covered: the head when the refresh under way asked for the match (its answers show it)
+    let seq = 0, head = 0, covered = 0, movesSeq = null, busy = false, again = false, stream = null;
     /** null: not known yet; false: the game has no scene (its drawing is Boards.render's) */
     let hasScene = game.scene ? null : false, fallbackOpen = false, drawnKey = null;
     const liveBadge = document.getElementById("live");
@@ -147,12 +148,16 @@
     /** After a failed fetch (a dropped connection, a busy server): refresh again in a moment. */
     const transient = (r) => r.status === 0 || r.status === 429 || r.status >= 500;
     const retrySoon = () => { if (!retryTimer) retryTimer = setTimeout(() => { retryTimer = null; refresh(); }, 1000); };
-    const refresh = async () => {
-      if (busy) { again = true; return; }
+    /** Show the match as the server has it. ``atLeast``: the seq that must be shown (a move's answer, an event on
+        the stream); a refresh under way that asked after that seq was written shows it already, and is not run
+        again (each move arrives twice, as its answer and on the stream: every move was fetched and drawn twice). */
+    const refresh = async (atLeast = Infinity) => {
+      if (busy) { if (atLeast > covered) again = true; return; }
       busy = true;
       try {
         do {
           again = false;
+          covered = head;
           const q = seatQuery(viewer), from = reviewFrom();
           const [st, rv, sc] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`),
             hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`)]);
@@ -214,7 +219,7 @@
         head = Math.max(head, r.data.seq);
         K.flash(K.t("Recorded seq {seq}: {move}", { seq: r.data.seq, move: typeName(type) }), "ok");
       }
-      await refresh();
+      await refresh(r.ok ? r.data.seq : Infinity);
       return r;
     };
     document.getElementById("undo").onclick = () => send("undo", null, {});
@@ -403,7 +408,10 @@
       if (stream) stream.stop();
       // The page's own move comes back on the stream too: it is refreshed for already (a second redraw would
       // only cost a phone its battery, and replace the board under a finger or a screenshot).
-      stream = K.liveStream(id, viewer, seq, (event) => { root.dataset.lastEvent = event.seq; if (event.seq > Math.max(seq, head)) refresh(); },
+      stream = K.liveStream(id, viewer, seq, (event) => {
+        root.dataset.lastEvent = event.seq;
+        if (event.seq > Math.max(seq, head)) { head = event.seq; refresh(event.seq); }
+      },
         (s) => { liveBadge.textContent = s === "live" ? "● " + K.t("live") : s === "error" ? K.t("error") : K.t("reconnecting"); liveBadge.dataset.state = s; });
     };
     // another viewer reads other lines (what is hidden from it): its review from the start
