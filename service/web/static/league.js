@@ -327,6 +327,7 @@
     const render = async (matches, rows, deep) => {
       const gameName = await K.game(league.game).then((g) => g.name, () => league.game);
       $("title").textContent = league.name;
+      $("title").setAttribute("translate", "no");  // a name, not the page's words
       document.title = `${league.name} · Kroniek`;
       const paired = league.rounds.length;
       $("summary").textContent = [gameName, FORMATS[league.format] || league.format, K.tn(league.players.length, "{n} player", "{n} players"),
