@@ -102,6 +102,8 @@ def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, br
 
     base, token = server
     page = page_of(context(browser, token))
+    refreshes = []  # the match page's fetches of the state: one per move (its answer and its echo on the stream)
+    page.on("request", lambda r: refreshes.append(r.url) if re.search(r"/api/matches/[^/]+/state", r.url) else None)
     page.goto(f"{base}/record?game=troubadour")
     page.wait_for_selector("#options .field")
     assert page.locator("#players input").count() == 2
@@ -173,5 +175,7 @@ def test_a_physical_troubadour_game_is_recorded_to_its_end_by_tapping(server, br
     total = entered["drawing"] + entered["buttons"]
     assert total == len(log) - 1 and entered["drawing"] >= 0.9 * total, entered  # every event but the setup
     assert shot and len(log) > 300  # a whole game, not a shortened one
+    # each move fetched and drawn once (both refreshed once, the second again after the first: 1.8 per move)
+    assert len(refreshes) <= 1.05 * len(log) + 5, (len(refreshes), len(log))
     no_horizontal_scroll(page)
     assert page.errors == []
