@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from flask.testing import FlaskClient
 
 from replays import EventStore
 
@@ -158,7 +159,19 @@ def make_user(accounts):
     return make
 
 
+class ReadWholeClient(FlaskClient):
+    """Flask's test client, each answer read whole and its iterator closed
+    at once (a live stream's too): an answer left open is closed when the
+    collector finds it, and with the collector's thresholds above that could
+    be during another test's request, whose context it then popped."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
 def client_with_token(app, token: str | None):
+    app.test_client_class = ReadWholeClient
     client = app.test_client()
     if token is not None:
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
