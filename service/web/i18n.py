@@ -111,7 +111,7 @@ def _loaded() -> tuple[dict[str, Translations], dict[str, str]]:
     stay as they are (each app read and compiled them again, ~28 ms of every app's start; the tests start
     hundreds, a server one per worker process)."""
     codes = [code for code in LANGS if code != LANGS[0]]
-    stamp = tuple((str(po_path(code)), po_path(code).stat().st_mtime_ns, po_path(code).stat().st_size) for code in codes)
+    stamp = tuple((code, info.st_mtime_ns, info.st_size) for code in codes for info in [po_path(code).stat()])
     if stamp not in _LOADED:
         catalogs = {code: read_catalog(code) for code in codes}
         scripts = {LANGS[0]: {}}
