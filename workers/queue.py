@@ -143,10 +143,11 @@ def _waits_where_its_status_says(connection, job_id: str) -> bool:
         there = connection.zscore(DeferredJobRegistry(name, connection=connection).key, job_id) is not None
     if there:
         return True
-    # moved on meanwhile (the scheduler queued it, a worker took it): waiting if its status still says so
+    # moved on meanwhile (the scheduler queued it, a worker took it): waiting if its status still says so, or
+    # started just now (before its take, as above)
     now = connection.hget(key, "status")
     if now is not None and now != status:
-        return now.decode() in WAITING
+        return now.decode() in WAITING or now.decode() == JobStatus.STARTED.value
     if status.decode() != JobStatus.QUEUED.value:
         return False
     # Queued, yet in no queue: a worker popped it and its work horse has not marked it started yet (a worker on
