@@ -9,6 +9,7 @@ Time is compressed honestly: the re-queue looks every second
 two idle minutes at the defaults (every 5 s, marks older than 30 s: four
 rounds per mark)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -243,3 +244,37 @@ def test_a_job_started_but_not_yet_at_its_mark_counts_as_live(store, prefix, mon
     assert not is_waiting(VALIDATE, (prefix, "m1"))
     assert requeue_overdue(prefix, ("validation",), older=30) == 1
     assert [j.args[1] for j in get_queue().get_jobs()] == ["m1"]
+
+
+@pytest.mark.redis
+def test_an_analysis_runs_at_a_lower_priority_in_a_session_of_its_own(store, prefix, redis_url, tmp_path):
+    """A solver analysis may search for its whole deadline (a Sir Tommy game
+    took its 120 s): it must yield the cores to the API and the verdicts. Its
+    work horse runs at niceness 10, in a session of its own, which Linux
+    schedules as a group of its own (a niceness ranks a process only within
+    its session's group); the worker that forked it keeps its priority."""
+    svc = MatchService(store)
+    mid = svc.create_match("slow-toy", ["Ann", "Bob"], {"target": 5})["id"]
+    svc.append(mid, "add", 0, {"n": 3})
+    probe = tmp_path / "probe.json"
+    env = {**os.environ, "REDIS_URL": redis_url, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix,
+           "KRONIEK_PLUGINS": "tests.support.toy,tests.support.slow_analysis",
+           "KRONIEK_TEST_ANALYSIS_SECONDS": "0", "KRONIEK_TEST_ANALYSIS_PROBE": str(probe)}
+    env.pop("KRONIEK_ANALYSIS_NICE", None)
+    log = tmp_path / "worker.log"
+    worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "validation,analysis"],
+                              env=env, start_new_session=True, stdout=log.open("a"), stderr=subprocess.STDOUT,
+                              cwd=Path(__file__).parent.parent)
+    try:
+        wait_until(lambda: store.analysis(mid)[0], 60, what="the analysis")
+        horse = json.loads(probe.read_text())
+        assert horse["ppid"] == worker.pid, horse  # forked by the worker itself
+        assert horse["sid"] == horse["pid"] and horse["pgid"] == horse["pid"], horse  # a session of its own
+        assert horse["nice"] == 10, horse
+        if Path("/proc/self/autogroup").exists():
+            assert horse["autogroup"].endswith("nice 10"), horse
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) == 0  # the worker keeps its priority
+        assert os.getsid(worker.pid) != horse["sid"]
+    finally:
+        stop_worker(worker)
+        print(log.read_text()[-3000:])

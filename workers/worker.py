@@ -19,7 +19,10 @@ after blocking up to seven minutes for one. Here:
   with back-off, sweeps, and starts a new loop;
 - ``kroniek worker`` with no ``--queues`` runs two of these (``supervise``):
   one on the validation queue, one on validation then analysis, so a
-  solver analysis of minutes never holds up a verdict of milliseconds.
+  solver analysis of minutes never holds up a verdict of milliseconds;
+- an analysis runs at a lower CPU priority (``ANALYSIS_NICE``), in a session
+  of its own: a solver that runs to its deadline yields the cores to the
+  API, the verdicts and whatever else the machine runs.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from rq.scripts import release_lock
 
 from .connection import key_prefix, load_plugins, queue_client, store_client
 from .jobs import OVERDUE, requeue_overdue, sweep
-from .queue import ROLES, queue_names
+from .queue import ANALYSE, ROLES, queue_names
 
 log = logging.getLogger("kroniek.worker")
 
@@ -54,6 +57,9 @@ DEQUEUE_TIMEOUT = min(5, MAINTENANCE_INTERVAL)
 #: Schedulers beat every second, executions every ``JOB_MONITORING`` s.
 STALE_AFTER = 10
 JOB_MONITORING = 3
+#: The niceness of an analysis's work horse (``KRONIEK_ANALYSIS_NICE``, 0 to 19):
+#: a Sir Tommy analysis may search for its whole ``KRONIEK_ANALYSIS_SECONDS``.
+ANALYSIS_NICE = min(19, max(0, int(os.environ.get("KRONIEK_ANALYSIS_NICE") or 10)))
 #: Retry the scheduler locks this often (s) while some are held elsewhere.
 LOCK_RETRY = 3
 #: A full sweep of the store at least this often (s), by one worker.
@@ -163,6 +169,26 @@ class KroniekWorker(Worker):
         self._redis_run_id: str | None = None
         self._swept_at = time.monotonic()
 
+    # -- the work horse -----------------------------------------------------------
+    def fork_work_horse(self, job, queue) -> None:
+        """As RQ's, but an analysis's horse starts a session of its own
+        (also a process group of its own, which is what RQ signals) and
+        lowers its priority there (``lower_priority``). Linux schedules each
+        session as one group (autogroup), so a nice value alone would only
+        rank the horse against its own worker, which sleeps while it runs."""
+        if job.func_name != ANALYSE or not ANALYSIS_NICE:
+            return super().fork_work_horse(job, queue)
+        child_pid = os.fork()
+        os.environ["RQ_WORKER_ID"] = self.name
+        os.environ["RQ_JOB_ID"] = job.id
+        if child_pid == 0:
+            os.setsid()
+            lower_priority(ANALYSIS_NICE)
+            self.main_work_horse(job, queue)
+            os._exit(0)  # as RQ's: main_work_horse exits itself
+        self._horse_pid = child_pid
+        self.procline(f"Forked {child_pid} at {time.time()}")
+
     # -- stopping -----------------------------------------------------------
     def request_stop(self, signum, frame):
         self.stopping = True
@@ -259,6 +285,17 @@ class KroniekWorker(Worker):
             queued = sweep(self.prefix, trust_marks=OVERDUE)
             self.log.info("Worker %s: swept the store%s; %d job(s) queued", self.name,
                           " (Redis restarted)" if restarted else "", queued)
+
+
+def lower_priority(nice: int) -> None:
+    """Run this process (and its session's group, where the kernel groups
+    sessions: /proc/self/autogroup) at niceness ``nice``. Raising niceness
+    needs no privilege; where either cannot be set the process goes on as it is."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+    with contextlib.suppress(OSError):
+        with open("/proc/self/autogroup", "w") as group:
+            group.write(str(nice))
 
 
 def wait_for_redis(stopping: list[bool], wait: float = 1.0, longest: float = 10.0) -> bool:
