@@ -57,14 +57,14 @@ def api(base, token, method, path, **kw):
     return r
 
 
-def wait_until(check, timeout=60, what="condition"):
+def wait_until(check, timeout=60, what="condition", step=0.2):
     deadline = time.monotonic() + timeout
     while True:
         value = check()
         if value:
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+        time.sleep(step)
 
 
 def seq_of(page, root="#match"):
