@@ -281,7 +281,9 @@ class Scene(MethodView):
 class HintArgs(S.Schema):
     seat = S.seat_field(required=True, metadata={"description": "the seat whose moves to judge"})
     budget = S.fields.Integer(load_default=200_000, validate=S.validate.Range(min=1, max=5_000_000),
-                              metadata={"description": "solver nodes; past it a move is judged unknown"})
+                              metadata={"description": "solver nodes for the whole hint, shared out over the seat's moves "
+                                                       "(and a sampled estimate's samples); past a move's share "
+                                                       "it is judged unknown"})
 
 
 @matches.route("/<match_id>/hint")

@@ -57,13 +57,25 @@ class Solution:
         return out
 
 
-def judge_moves(rules: Any, state: Any, seat: int | None, solve: Callable[[Any], Solution]) -> dict[str, Any]:
+def judge_moves(rules: Any, state: Any, seat: int | None, solve: Callable[[Any, int], Solution],
+                budget: int) -> dict[str, Any]:
     """The moves of ``seat`` that keep the game winnable, those that lose it,
     and those the budget left undecided: each legal move applied by the
-    game's ``rules`` and the position after it given to ``solve``."""
+    game's ``rules`` and the position after it given to ``solve(after,
+    nodes)``. ``budget`` is the nodes of the whole judgement, shared out
+    evenly over the moves (it was each move's, so a hint asked for 5 million
+    nodes could search 5 million times the number of moves)."""
+    moves = list(rules.legal_moves(state, seat))
+    each = share(budget, len(moves))
     out: dict[str, Any] = {"winning": [], "losing": [], "unknown": [], "nodes": 0}
-    for move in rules.legal_moves(state, seat):
-        sol = solve(rules.apply(state, move.type, move.seat, move.data))
+    for move in moves:
+        sol = solve(rules.apply(state, move.type, move.seat, move.data), each)
         out["nodes"] += sol.nodes
         out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())
     return out
+
+
+def share(budget: int, parts: int) -> int:
+    """Each of ``parts`` solver calls' nodes out of ``budget`` for them all
+    (at least 1; a call may go one node past its share before it stops)."""
+    return max(1, budget // max(1, parts))

@@ -37,7 +37,7 @@ from typing import Any, Sequence
 
 from ..core import Move
 from ..jogledor.cards import CARD_IDS, DECK, RANK
-from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution
+from ..jogledor.solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution, share
 from .game import DRAW, END, OVER, PLAY, SirTommy, State
 #: the game's rules, to apply the moves the search finds (the registered game carries this solver)
 _RULES = SirTommy()
@@ -470,16 +470,22 @@ def estimate(state: State, samples: int = 50, budget: int = 20_000, seed: int = 
 def hint(state: State, seat: int | None, budget: int = 20_000, samples: int = 20, seed: int = 0) -> dict[str, Any]:
     """For each legal move of ``seat``: once the stock is empty, whether it
     keeps the game winnable (exact); before that, the estimated share of
-    winnable completions after it. Uses only what the seat has seen."""
+    winnable completions after it. Uses only what the seat has seen.
+    ``budget`` is the nodes of the whole hint, shared out over the moves and,
+    for an estimate, over its samples."""
     moves = _RULES.legal_moves(state, seat)
-    out: dict[str, Any] = {"exact": state.stock == 0, "winning": [], "losing": [], "unknown": [], "estimates": []}
+    out: dict[str, Any] = {"exact": state.stock == 0, "winning": [], "losing": [], "unknown": [], "estimates": [],
+                           "nodes": 0}
+    each = share(budget, len(moves))
     for move in moves:
         after = _RULES.apply(state, move.type, move.seat, move.data)
         if state.stock == 0 or after.phase == OVER:
-            sol = solve_known(after, (), budget)
+            sol = solve_known(after, (), each)
+            out["nodes"] += sol.nodes
             out[{WIN: "winning", LOSS: "losing", UNKNOWN: "unknown"}[sol.status]].append(move.to_dict())
         else:
-            est = estimate(after, samples, budget, seed)
+            est = estimate(after, samples, share(each, samples), seed)
+            out["nodes"] += est["nodes"]
             out["estimates"].append({"move": move.to_dict(), **est})
     out["estimates"].sort(key=lambda e: -(e["p"] or 0))
     return out

@@ -139,4 +139,4 @@ def solve(state: State, budget: int = DEFAULT_BUDGET, use_native: bool | None = 
 def hint(state: State, seat: int | None, budget: int = DEFAULT_BUDGET, use_native: bool | None = None) -> dict[str, Any]:
     """The moves of ``seat`` that keep the game winnable, those that lose it,
     and those the budget left undecided. Everything is face up."""
-    return judge_moves(_RULES, state, seat, lambda after: solve(after, budget, use_native))
+    return judge_moves(_RULES, state, seat, lambda after, nodes: solve(after, nodes, use_native), budget)

@@ -202,4 +202,4 @@ def hint(state: State, seat: int | None, budget: int = DEFAULT_BUDGET, use_nativ
     """The moves of ``seat`` (None: the table's roles choice) that keep the
     game winnable, those that lose it, and those the budget left undecided.
     Everything is face up, so nothing is hidden from the asking seat."""
-    return judge_moves(_RULES, state, seat, lambda after: solve(after, budget, use_native))
+    return judge_moves(_RULES, state, seat, lambda after, nodes: solve(after, nodes, use_native), budget)

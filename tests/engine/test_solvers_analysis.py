@@ -198,6 +198,31 @@ def test_hint_splits_moves_by_whether_they_keep_the_game_winnable(game_id):
     assert rec.ms.result is None or rec.ms.result.outcome == "win"
 
 
+@pytest.mark.parametrize("game_id", ["twaalven", "stapelen", "sir_tommy"])
+def test_a_hint_spends_its_budget_for_all_the_moves_together(game_id):
+    """The hint's budget bounds the whole answer: it was each move's (and
+    Sir Tommy's each of 20 samples per move), so a hint asked for 2,000 nodes
+    searched 800,000, and one asked for the 5 million the API allows could
+    hold a server for minutes. Each solver call gets at least one node and
+    may run one node past its share."""
+    rec = Recorder(game_id, mode="simulated", seed=10)
+    game = registry.get(game_id)
+    judged = 0
+    for _ in range(8):
+        actors = [a for a in game.actors(rec.state) if a != "chance"]
+        if rec.ms.result is not None or not actors:
+            break
+        seat = None if actors[0] == "table" else actors[0]
+        moves = game.legal_moves(rec.state, seat)
+        calls = len(moves) * (20 if game_id == "sir_tommy" else 1)  # Sir Tommy: 20 samples a move
+        for budget in (50, 5_000):
+            h = game.hint(rec.state, seat, budget)
+            assert h["nodes"] <= max(budget, calls) + calls, (budget, calls, h["nodes"])
+            judged += 1
+        rec.play(moves[0].to_dict())
+    assert judged >= 8
+
+
 def test_sir_tommy_hint_exact_once_the_stock_is_empty():
     up = (tuple(range(13)), tuple(range(13, 26)), tuple(range(26, 30)), ())
     down = (tuple(range(51, 38, -1)), tuple(range(38, 30, -1)), (), ())
