@@ -89,7 +89,7 @@ def redis(var_dir: str) -> None:
     """Run the embedded Redis in the foreground, data under VAR."""
     from . import embedded
 
-    proc, socket = embedded.start(Path(var_dir).resolve())
+    proc, socket = embedded.start(Path(var_dir).resolve(), tied=True)
     click.echo(f"embedded Redis on unix://{socket} (data in {Path(var_dir).resolve()})")
     try:
         proc.wait()
@@ -106,6 +106,7 @@ def run(host: str, port: int, var_dir: str) -> None:
     workers and the API. Ctrl-C stops the API and the workers, then Redis;
     data stays in VAR."""
     from . import embedded
+    from workers.lifeline import tied_to_parent
 
     stopping = False
 
@@ -121,7 +122,7 @@ def run(host: str, port: int, var_dir: str) -> None:
     redis_proc = socket = None
     if not env.get("REDIS_URL"):
         var = Path(var_dir).resolve()
-        redis_proc, socket = embedded.start(var)
+        redis_proc, socket = embedded.start(var, tied=True)
         env["REDIS_URL"] = f"unix://{socket}"
         env.setdefault("KRONIEK_VAR", str(var))  # the signing key's default home, var/keys
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
@@ -131,9 +132,11 @@ def run(host: str, port: int, var_dir: str) -> None:
     try:
         token = _first_admin_token(env["REDIS_URL"])
         exe = [sys.executable, "-m", "service.cli"]
-        children.append(subprocess.Popen([*exe, "worker"], env=env, start_new_session=True))
+        # each stops too if this process is killed outright (workers.lifeline)
+        children.append(subprocess.Popen([*exe, "worker"], env=env, start_new_session=True,
+                                         preexec_fn=tied_to_parent()))
         children.append(subprocess.Popen([*exe, "serve", "--host", host, "--port", str(port)], env=env,
-                                         start_new_session=True))
+                                         start_new_session=True, preexec_fn=tied_to_parent()))
         click.echo(f"API:      http://{host}:{port}/api")
         click.echo(f"API docs: http://{host}:{port}/api/docs  (OpenAPI: http://{host}:{port}/api/openapi.json)")
         if token:

@@ -36,15 +36,21 @@ def server_args(var_dir: Path, socket: Path, persistent: bool = True) -> list[st
     return args
 
 
-def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0) -> tuple[subprocess.Popen, Path]:
-    """Start redis-server on a unix socket in ``var_dir``; wait until it answers."""
+def start(var_dir: Path, persistent: bool = True, timeout: float = 20.0,
+          tied: bool = False) -> tuple[subprocess.Popen, Path]:
+    """Start redis-server on a unix socket in ``var_dir``; wait until it answers.
+    ``tied``: it stops (SIGTERM: a clean shutdown) when this process dies,
+    however it dies (``workers.lifeline``)."""
     var_dir.mkdir(parents=True, exist_ok=True)
     socket = var_dir / "redis.sock"
     # Its output goes nowhere, so a caller reading our output sees it end when we do;
     # in a session of its own, a Ctrl-C meant for the caller does not stop it
     # before the processes that use it (``stop`` does, last).
+    from workers.lifeline import tied_to_parent
+
     proc = subprocess.Popen(server_args(var_dir, socket, persistent), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=tied_to_parent() if tied else None)
     client = redis.Redis(unix_socket_path=str(socket))
     deadline = time.monotonic() + timeout
     while True:

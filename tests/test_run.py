@@ -170,3 +170,56 @@ def test_a_stop_ends_an_open_live_stream_cleanly(tmp_path):
     assert outcome.get("status") == 200
     assert outcome.get("ended") == "whole", outcome
     assert "WORKER TIMEOUT" not in out and "Worker was sent SIGKILL" not in out, out[-2000:]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (children of children too), from /proc."""
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                kids = {int(k) for k in (task / "children").read_text().split()}
+            except OSError:
+                continue
+            todo += kids - out
+            out |= kids
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Running, not a zombie waiting for its (gone) parent to read its status."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_run_killed_outright_takes_redis_the_workers_and_the_api_with_it(tmp_path):
+    """SIGKILL (the out-of-memory killer, a kill -9) gives ``kroniek run`` no
+    chance to stop anything: its Redis, workers and API used to run on,
+    holding ./var and the port, so the next start failed. They now stop by
+    themselves (PR_SET_PDEATHSIG), and the same port and data serve again."""
+    var = tmp_path / "var"
+    port = free_port()
+    proc, base, token = start(var, port)
+    below = descendants(proc.pid)
+    try:
+        # Redis, the API (gunicorn and its workers), the worker supervisor and its two workers
+        assert len(below) >= 6, below
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while any(alive(p) for p in below):
+            assert time.monotonic() < deadline, f"still running 30 s after kroniek run was killed: {[p for p in below if alive(p)]}"
+            time.sleep(0.2)
+    finally:
+        for p in below:
+            if alive(p):
+                os.kill(p, signal.SIGKILL)
+    proc, base, _ = start(var, port)  # the port and the data are free again
+    try:
+        assert requests.get(f"{base}/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=5).json()["name"] == "admin"
+    finally:
+        stop(proc)

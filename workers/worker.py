@@ -328,6 +328,8 @@ def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after:
     import subprocess
     import sys
 
+    from .lifeline import tied_to_parent
+
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     signals = [0]
@@ -342,7 +344,8 @@ def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after:
         # A process group of its own: a Ctrl-C reaches only this process,
         # which passes it on once (a second signal would abandon the jobs).
         return subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", ",".join(roles)],
-                                process_group=0, env={**os.environ, "KRONIEK_WORKER_PARENT": str(os.getpid())})
+                                process_group=0, env={**os.environ, "KRONIEK_WORKER_PARENT": str(os.getpid())},
+                                preexec_fn=tied_to_parent())
 
     children: list[subprocess.Popen] = []
     signal.signal(signal.SIGINT, forward)
