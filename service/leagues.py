@@ -163,6 +163,19 @@ class LeagueService:
     def state(self, league_id: str) -> L.LeagueState:
         return self.replayed(league_id, self._log(league_id))
 
+    def board_of(self, league_id: str, match_id: str) -> dict[str, Any] | None:
+        """Where the league plays the match: its name, round and board
+        (None: no board of the league links it, or no such league)."""
+        try:
+            state = self.state(league_id)
+        except NotFound:
+            return None
+        for r in state.rounds:
+            for i, b in enumerate(r.boards):
+                if b.match == match_id:
+                    return {"id": league_id, "name": state.name, "round": r.number, "board": i + 1}
+        return None
+
     def _append(self, league_id: str, type: str, data: dict[str, Any], recorded_by: str,
                 check: Callable[[L.LeagueState], None] | None = None) -> dict[str, Any]:
         """``check(state)``: a service-level check against the league as it is

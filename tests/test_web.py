@@ -473,7 +473,26 @@ def test_a_league_page_after_a_played_swiss_round(server, browser):
     phone.goto(f"{base}/leagues/{lid}")
     phone.wait_for_selector("#standings tbody tr")
     no_horizontal_scroll(phone)
-    assert page.errors == [] and phone.errors == []
+    # each board's match and its review link back to the league, with the round and board
+    for board, mid in enumerate(matches, 1):
+        for path in (f"/matches/{mid}", f"/matches/{mid}/review"):
+            phone.goto(base + path)
+            back = phone.locator("#league-board")
+            assert back.inner_text() == f"Winter Swiss · round 1, board {board}", path
+            assert back.locator("a").get_attribute("href") == f"/leagues/{lid}"
+    with phone.expect_navigation():
+        phone.locator("#league-board a").click()
+    assert phone.url == f"{base}/leagues/{lid}"
+    dutch = page_of(context(browser, token))
+    dutch.context.set_extra_http_headers({"Accept-Language": "nl"})
+    dutch.goto(f"{base}/matches/{matches[1]}")
+    assert dutch.locator("#league-board").inner_text() == "Winter Swiss · ronde 1, bord 2"
+    # a match of no league has no such line
+    plain = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    phone.goto(f"{base}/matches/{plain}")
+    phone.wait_for_selector("#title")
+    assert phone.locator("#league-board").count() == 0
+    assert page.errors == [] and phone.errors == [] and dutch.errors == []
 
 
 def test_no_page_scrolls_sideways_on_a_phone(server, browser):

@@ -86,12 +86,13 @@ def site(server):
     assert "id" in league, league
     r = api(base, token, "POST", f"/leagues/{league['id']}/rounds")
     assert r.status_code == 201, r.text
-    api(base, token, "POST", f"/leagues/{league['id']}/rounds/1/boards/1/match")
+    board_match = api(base, token, "POST", f"/leagues/{league['id']}/rounds/1/boards/1/match").json()["id"]
     pages = [("home", "/", "main h1"), ("leagues", "/leagues", "main h1"),
              ("league", f"/leagues/{league['id']}", "#standings tr"),
              ("review", f"/matches/{matches['twaalven']}/review", "#steps li"),
              ("review of Troje", f"/matches/{matches['catan-troje']}/review", "#steps li"),
              ("a match seen by seat 0", f"/matches/{matches['troubadour']}?seat=0", "#log li"),
+             ("a league's match", f"/matches/{board_match}", "#league-board"),
              ("api docs", "/api/docs", ".swagger-ui .info")]
     # each game's match just started (most open with a chance form: the deal, the first draw) and some moves in
     pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]

@@ -134,10 +134,19 @@ def new_match():
     return render_template("new_match.html", games=[g.info() for g in all_games()], page="record")
 
 
+def _league_board(match_id: str) -> dict[str, Any] | None:
+    """The league board a match was started from (its roles name the league;
+    the league's own stream says which round and board), for a link back."""
+    from ..accounts import LEAGUE_FIELD
+
+    league = current_app.extensions["kroniek.access"].accounts.acl("m", match_id).get(LEAGUE_FIELD)
+    return current_app.extensions["kroniek.leagues"].board_of(league, match_id) if league else None
+
+
 @web.get("/matches/<match_id>")
 def match_page(match_id: str):
     """Watch live, and record when the token may."""
-    return render_template("match.html", match_id=match_id, page="match")
+    return render_template("match.html", match_id=match_id, league=_league_board(match_id), page="match")
 
 
 @web.get("/matches/<match_id>/review")
@@ -145,7 +154,8 @@ def review_page(match_id: str):
     """The game's id comes with the page (from the match's head, which anyone may read), so
     the script asks for the game, the review and the state at once."""
     head = current_app.extensions["kroniek"].store.head(match_id) or {}
-    return render_template("review.html", match_id=match_id, game=head.get("game", ""), page="review")
+    return render_template("review.html", match_id=match_id, game=head.get("game", ""),
+                           league=_league_board(match_id), page="review")
 
 
 @web.get("/leagues")
