@@ -20,7 +20,10 @@ How a move is reached:
 
 - ``Element.moves``: a tap on the element sends its move, or, with several,
   opens a small picker listing just those (each move may carry a ``label``
-  ``{"en", "nl"}`` for that picker; it is not part of the move).
+  ``{"en", "nl"}`` for that picker; it is not part of the move). Moves that
+  also carry a ``group`` label (``labelled(..., group=...)``) are picked in
+  two steps when there are two groups or more: first the group, then a move
+  of it (a knight's 34 ways to train: first how many dice, then the fields).
 - ``Element.targets``: ``{other element id: [moves]}``, for a move that names
   two places (a card and where it goes, the two cards of a pair). The table
   taps one and then the other, in either order; the move is declared once,
@@ -64,9 +67,14 @@ def move_key(move: dict[str, Any]) -> str:
     return json.dumps([move["type"], move.get("seat"), move.get("data", {})], sort_keys=True, separators=(",", ":"))
 
 
-def labelled(move: dict[str, Any], en: str, nl: str | None = None) -> dict[str, Any]:
-    """The move with a label for the picker that lists it."""
-    return {**move, "label": text(en, nl)}
+def labelled(move: dict[str, Any], en: str, nl: str | None = None,
+             group: dict[str, str] | None = None) -> dict[str, Any]:
+    """The move with a label for the picker that lists it, and the ``group``
+    (a ``text``) it is listed under in a two-step picker."""
+    out = {**move, "label": text(en, nl)}
+    if group is not None:
+        out["group"] = group
+    return out
 
 
 @dataclass

@@ -393,12 +393,14 @@ class Words(Schema):
 
 
 class SceneMove(Schema):
-    """A legal move as ``legal-moves`` lists it; ``label``: how a picker names it."""
+    """A legal move as ``legal-moves`` lists it; ``label``: how a picker names it; ``group``: the first
+    step of a two-step picker it is listed under (a knight's training: how many dice)."""
 
     type = fields.String(required=True)
     seat = fields.Integer(allow_none=True, required=True)
     data = fields.Dict(required=True)
     label = fields.Nested(Words)
+    group = fields.Nested(Words)
 
 
 class SceneChance(Schema):

@@ -678,8 +678,20 @@ def tap_scene_move(page, place, rng):
     for t in taps:
         tap(page, f"#board [data-element='{t}']")
     if choice is not None:
+        # a picker of groups first (a knight's training: how many dice), then the move in its group
+        group = page.evaluate(GROUP_OF, choice)
+        if group is not None:
+            tap(page, f"#board .scenepanel button[data-group='{group}']")
         tap(page, f"#board .scenepanel button[data-choice='{choice}']")
     wait_for_seq(page, before)
+
+
+#: the group button of a two-step picker that holds the move ``choice`` (null: a one-step picker)
+GROUP_OF = """(choice) => {
+  const b = [...document.querySelectorAll("#board .scenepanel button[data-group]")]
+    .find((b) => b.dataset.choices.split(",").includes(String(choice)));
+  return b ? b.dataset.group : null;
+}"""
 
 
 #: the games drawn by their scene (engine/<game>/scene.py): recorded by tapping the drawing

@@ -28,6 +28,7 @@ from .test_web import (
     no_horizontal_scroll,
     page_of,
     scene_place,
+    tap,
     tap_scene_chance,
     tap_scene_move,
 )
@@ -60,7 +61,7 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
     ms = None
     entered = {"drawing": 0, "buttons": 0}
     kinds: dict[str, int] = {}
-    shot = paired = False
+    shot = paired = grouped = False
     for step in range(1500):
         page.wait_for_function("() => document.querySelector('#match').dataset.seq")
         ms = follow(base, token, match_id, ms)
@@ -106,6 +107,20 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
             page.click(f"#board [data-element='{place[1]}']")  # and let go again
             page.wait_for_selector("#board .el.sel", state="detached")
             paired = True
+        if not grouped and move["type"] == "train" and place[2] is not None:
+            # a knight's ways to train, picked in two steps: how many dice (with how many ways each), then the fields
+            knight = next(e for z in scene["zones"] for e in z["elements"] if e["id"] == place[1])
+            groups = {}
+            for m in knight["moves"]:
+                groups[m["group"]["en"]] = groups.get(m["group"]["en"], 0) + 1
+            if len(groups) > 1:
+                tap(page, f"#board [data-element='{place[1]}']")
+                page.wait_for_selector("#board .scenepanel button[data-group]", timeout=5000)
+                shown = page.locator("#board .scenepanel button[data-group]").all_inner_texts()
+                assert shown == [f"{g} ({n})" for g, n in groups.items()], shown
+                assert check(page, axe, "the training picker") == []
+                page.click("#board .scenepanel button.close")
+                grouped = True
         tap_scene_move(page, place, rng)
         entered["drawing"] += 1
         kinds[move["type"]] = kinds.get(move["type"], 0) + 1
@@ -116,7 +131,7 @@ def test_a_whole_tournament_is_recorded_by_tapping_its_table_on_a_phone(server, 
     assert total > 20 and entered["drawing"] >= 0.9 * total, entered
     # the whole tournament: dealt, rolled for, trained, ridden, kerchiefs laid, knights challenged and duels rolled
     assert {"deal", "start_roll", "train", "participate", "kerchief", "challenge", "roll"} <= set(kinds), kinds
-    assert shot and paired
+    assert shot and paired and grouped
     no_horizontal_scroll(page)
     assert page.errors == []
     # the review draws the same table, as it stood, with nothing to tap

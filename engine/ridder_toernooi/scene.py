@@ -95,6 +95,14 @@ def training_text(dice: int, cover: list[int]) -> dict[str, str]:
     return join(en, nl)
 
 
+def training_dice_text(dice: int) -> dict[str, str]:
+    """The first step of the training picker: how many of the points buy dice."""
+    if not dice:
+        return text("no extra die", "geen extra slagdobbelsteen")
+    return text(f"+{dice} {'die' if dice == 1 else 'dice'}",
+                f"+{dice} {'slagdobbelsteen' if dice == 1 else 'slagdobbelstenen'}")
+
+
 TONE_TEXT = {
     "red": text("covered on the card", "rood omrand"), "covered": text("covered by training", "afgedekt"),
     "open": text("open", "open"), "hit": text("hit", "treffer"), "blocked": text("blocked", "afgeweerd"),
@@ -200,7 +208,8 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
         t, d, seat = m["type"], m["data"], m["seat"]
         if t == "train":
             label = training_text(d["dice"], d["cover"])
-            by_id[knight_id(d["knight"])].moves.append(labelled(m, label["en"], label["nl"]))
+            by_id[knight_id(d["knight"])].moves.append(labelled(m, label["en"], label["nl"],
+                                                                group=training_dice_text(d["dice"])))
         elif t == "participate":
             ks = [nm(k) for k in d["knights"]]
             if not ks:

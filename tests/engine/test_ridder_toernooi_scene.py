@@ -186,6 +186,14 @@ def test_a_knights_card_shows_his_fields_red_and_trained_and_a_tap_trains_him():
     labels = [m["label"]["en"] for m in apollonius.moves]
     assert "+2 dice" in labels and "+1 die, cover 1" in labels and "cover 1 and 4" in labels and "cover 1 and 1" not in labels and "no training" in labels
     assert all(m["data"]["knight"] == "K01" for m in apollonius.moves)
+    # picked in two steps on a phone: first how many of the points buy dice, then the fields
+    groups = {}
+    for m in apollonius.moves:
+        groups.setdefault(m["group"]["en"], set()).add(m["data"]["dice"])
+        assert set(m["group"]) == {"en", "nl"} and all(m["group"].values())
+    assert groups == {"no extra die": {0}, "+1 die": {1}, "+2 dice": {2}}
+    assert {m["group"]["nl"] for m in apollonius.moves} == {"geen extra slagdobbelsteen", "+1 slagdobbelsteen",
+                                                           "+2 slagdobbelstenen"}
     t.ev("train", 0, knight="K01", dice=1, cover=[1])
     knight = {e.id: e for e in check(t.ms).elements()}["knight-K01"]
     mounted, foot = knight.shows["dice"]

@@ -64,10 +64,30 @@ const Scene = (() => {
     };
     const moveText = (m) => (m.label ? say(m.label, players) : `${m.type.replace(/_/g, " ")} ${JSON.stringify(m.data)}`);
     /** One move: sent. Several (or one of an element that is also one of a pair, so that a tap on a partner can
-        still make the pair): a picker of just those. */
+        still make the pair): a picker of just those. Moves in two groups or more (each move's ``group`` label) are
+        picked in two steps: the group, then one of its moves (a button's ``data-choice`` is still the move's
+        index among all of them). */
     const offer = (near, title, moves, ask = false) => {
       if (moves.length === 1 && !ask) { sendMove(moves[0]); return; }
-      showPanel(near, title, [h("div.buttons", moves.map((m, i) => h("button.move", { type: "button", "data-choice": i, onclick: () => sendMove(m) }, moveText(m))))]);
+      const choice = (i) => h("button.move", { type: "button", "data-choice": i, onclick: () => sendMove(moves[i]) }, moveText(moves[i]));
+      const groups = [];
+      moves.forEach((m, i) => {
+        const key = m.group ? JSON.stringify(m.group) : "";
+        let g = groups.find((x) => x.key === key);
+        if (!g) groups.push((g = { key, label: m.group, choices: [] }));
+        g.choices.push(i);
+      });
+      if (groups.length < 2 || groups.some((g) => !g.label)) {
+        showPanel(near, title, [h("div.buttons", moves.map((_, i) => choice(i)))]);
+        return;
+      }
+      const pickGroup = () => showPanel(near, title, [h("div.buttons", groups.map((g, j) =>
+        h("button.move", { type: "button", "data-group": j, "data-choices": g.choices.join(","), onclick: () => openGroup(g) },
+          `${say(g.label, players)} (${g.choices.length})`)))]);
+      const openGroup = (g) => showPanel(near, `${title}: ${say(g.label, players)}`, [h("div.buttons",
+        h("button.button.small", { type: "button", "data-back": "", onclick: pickGroup }, "← " + Kroniek.t("back")),
+        ...g.choices.map(choice))]);
+      pickGroup();
     };
 
     /** The chance picker: ``count`` values from ``values`` fill data[field] (beside its fixed ``data``), then Record. */
