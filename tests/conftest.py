@@ -171,8 +171,7 @@ class ReadWholeClient(FlaskClient):
 
 
 def client_with_token(app, token: str | None):
-    app.test_client_class = ReadWholeClient
-    client = app.test_client()
+    client = ReadWholeClient(app, app.response_class)  # as app.test_client() makes one, the app left as it is
     if token is not None:
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     return client
