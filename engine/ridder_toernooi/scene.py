@@ -84,8 +84,9 @@ def training_text(dice: int, cover: list[int]) -> dict[str, str]:
     """A way to spend training points: "+1 die, cover 3" / "+1 slagdobbelsteen, trefveld 3 afdekken"."""
     en, nl = [], []
     if dice:
-        en.append(f"+{dice} {'die' if dice == 1 else 'dice'}")
-        nl.append(f"+{dice} {'slagdobbelsteen' if dice == 1 else 'slagdobbelstenen'}")
+        bought = training_dice_text(dice)
+        en.append(bought["en"])
+        nl.append(bought["nl"])
     if cover:
         faces = " and ".join(str(f) for f in cover)
         en.append(f"cover {faces}")
