@@ -17,9 +17,10 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       last entry; Redis keeps the stream's last-generated id
                       even when entries are deleted, which the audit uses)
 - ``P:{m:ID}:idem:K`` what a retry with Idempotency-Key K needs to get the
-                      first answer again: the request's fingerprint, the
-                      seqs it appended and the last one's hash (a JSON list,
-                      about 150 bytes; ``IDEMPOTENCY_TTL``)
+                      first answer again: the request's fingerprint (its
+                      first 128 bits), the seqs it appended and the start
+                      of the last one's hash (a JSON list, about 55 bytes;
+                      ``IDEMPOTENCY_TTL``)
 - ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache):
                       ``z1:<head hash>:<base64 of zlib of the JSON>``; a live
                       match keeps its newest ``SNAPSHOT_KEEP_LAST`` and those

@@ -12,6 +12,7 @@ neither an append nor ``state?at=N`` replays a long log whole.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -97,11 +98,26 @@ class Appended(Mapping[str, Any]):
         return len(self._render())
 
 
+#: hex digits of the last appended event's hash an idempotency record keeps: enough to tell the log it
+#: recorded from one rewritten since (a store restored from an older file), at a quarter of the bytes
+RECORD_HASH_DIGITS = 16
+
+
+def record_fingerprint(fingerprint: str) -> str:
+    """The request's SHA-256 fingerprint as a record keeps it: its first 128
+    bits, base64url (22 characters, not 64): a retry with other content under
+    the same key still cannot pass for the first."""
+    return base64.urlsafe_b64encode(bytes.fromhex(fingerprint)[:16]).rstrip(b"=").decode()
+
+
 def idempotency_record(fingerprint: str, events: list[dict[str, Any]]) -> str:
     """What an Idempotency-Key keeps (``store.IDEMPOTENCY_TTL``): the request's
-    fingerprint, the first and last seq it appended and the last one's hash,
-    about 150 bytes; the answer is rebuilt from the log when a retry comes."""
-    return canonical([fingerprint, events[0]["seq"], events[-1]["seq"], events[-1]["hash"]])
+    fingerprint (``record_fingerprint``), the first and last seq it appended
+    and the start of the last one's hash, about 55 bytes; the answer is
+    rebuilt from the log when a retry comes. (Records written before kept
+    the whole fingerprint and hash, about 150 bytes; they still read.)"""
+    return canonical([record_fingerprint(fingerprint), events[0]["seq"], events[-1]["seq"],
+                      events[-1]["hash"][:RECORD_HASH_DIGITS]])
 
 
 class _Rewritten(Exception):
@@ -387,10 +403,11 @@ class MatchService:
                 raise IdempotencyMismatch()
             return {**value["response"], "idempotent_replay": True}
         recorded, first, latest, last_hash = value
-        if recorded != fingerprint:
+        if recorded != (fingerprint if len(recorded) == 64 else record_fingerprint(fingerprint)):
             raise IdempotencyMismatch()
         events = self.store.events(match_id, first, latest)
-        if len(events) != latest - first + 1 or events[-1]["hash"] != last_hash:
+        if (len(events) != latest - first + 1 or len(last_hash) < RECORD_HASH_DIGITS
+                or events[-1]["hash"][:len(last_hash)] != last_hash):
             raise CorruptLog(f"match {match_id}: the log no longer holds the events seq {first}–{latest} an "
                              "Idempotency-Key recorded", seq=first)
         with self._cache_lock:

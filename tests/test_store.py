@@ -6,7 +6,7 @@ import pytest
 
 from replays import audit_match
 from replays.hashing import GENESIS, commitment, event_hash
-from service.errors import IdempotencyMismatch, NotFound, SeqConflict
+from service.errors import CorruptLog, IdempotencyMismatch, NotFound, SeqConflict
 from service.matches import MatchService
 from engine.core import RuleViolation
 from tests.support.tamper import rewrite_entry
@@ -412,7 +412,8 @@ def test_an_idempotency_record_keeps_little_and_a_retry_gets_the_same_bytes(svc,
     first_bytes = first.json()
     key = store.key(mid, "idem:k-bytes")
     record = redis_client.get(key)
-    assert len(record) < 200 and "state" not in record and first["hash"] in record
+    # the fingerprint's first 128 bits and the hash's first 16 digits: 55 bytes, where the whole of both took 145
+    assert len(record) <= 60 and "state" not in record and first["hash"][:16] in record and first["hash"] not in record
     assert 0 < redis_client.ttl(key) <= IDEMPOTENCY_TTL
     expected = first_bytes[:-1] + b',"idempotent_replay":true}'
     assert svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-bytes").json() == expected
@@ -423,6 +424,30 @@ def test_an_idempotency_record_keeps_little_and_a_retry_gets_the_same_bytes(svc,
     with pytest.raises(IdempotencyMismatch):
         cold.append(mid, "add", 0, {"n": 3}, idempotency_key="k-bytes")
     assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
+
+
+def test_a_record_written_before_records_were_shortened_still_answers_a_retry(svc, store, redis_client):
+    """Records of the last 48 hours kept the whole fingerprint and hash
+    (about 150 bytes): a retry still gets its first answer from one, and a
+    reused key with other content is still refused."""
+    import hashlib
+
+    from replays.hashing import canonical
+    from service.matches import MatchService
+
+    mid = new(svc)
+    first = svc.append(mid, "add", 0, {"n": 2}, idempotency_key="k-old")
+    key = store.key(mid, "idem:k-old")
+    fingerprint = hashlib.sha256(canonical({"type": "add", "seat": 0, "data": {"n": 2}, "expected_seq": None}).encode()).hexdigest()
+    redis_client.set(key, canonical([fingerprint, first["seq"], first["seq"], first["hash"]]))
+    cold = MatchService(store)
+    assert cold.append(mid, "add", 0, {"n": 2}, idempotency_key="k-old").json() == \
+        first.json()[:-1] + b',"idempotent_replay":true}'
+    with pytest.raises(IdempotencyMismatch):
+        cold.append(mid, "add", 0, {"n": 3}, idempotency_key="k-old")
+    redis_client.set(key, canonical([fingerprint, first["seq"], first["seq"], "0" * 64]))  # a log rewritten since
+    with pytest.raises(CorruptLog):
+        MatchService(store).append(mid, "add", 0, {"n": 2}, idempotency_key="k-old")
 
 
 def test_a_simulated_moves_idempotent_retry_gets_the_same_bytes(svc, store):
