@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import match as M
@@ -89,12 +89,14 @@ OPTIONS = {
 @pytest.mark.parametrize("game_id", GAMES)
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), choice=st.integers(0, 1))
+@example(seed=1596935, choice=0)  # Twaalven: the deal leaves the player who collects 14s no pair, lost at seq 3
 def test_every_legal_move_has_exactly_one_place_on_the_table(game_id, seed, choice):
     seen = 0
     for ms in positions(game_id, seed, OPTIONS[game_id][choice]):
         check(ms)
         seen += 1
-    assert seen > 3
+    # past the setup, the deal and the first choice, unless the game was over by then (a deal can be lost at once)
+    assert seen > 3 or ms.result is not None
 
 
 @pytest.mark.parametrize("game_id", GAMES)
