@@ -8,6 +8,11 @@
      every game, Sir Tommy included (its analysis is another job now).
 (w2) analysis throughput per game: the same matches' analysis jobs, as the
      job records them (seconds per match, events per second).
+(w3) a live match's verdict after each move: a 2-player Troubadour game
+     (~800 events) recorded move by move and validated after every move,
+     once from the worker's checkpoint and once from seq 1 (the whole log
+     replayed, as before checkpoints): the CPU of all those verdicts, and
+     the median of the last 20, as ratios.
 
 ``python -m bench.workers [--matches N]`` prints these alone.
 """
@@ -163,7 +168,52 @@ def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, 
                 else:
                     os.environ[k] = v
             connection._cached.cache_clear()
-    return rows
+    return rows + measure_live_verdicts()
+
+
+def measure_live_verdicts(game_seed: int = 1) -> list[tuple[str, str, str, str]]:
+    """(w3): see the module docstring."""
+    from bench import bench_redis
+    from replays import EventStore
+    from service.matches import MatchService
+    from workers.jobs import Checkpoints, validate_log
+
+    setup, log = recorded_log("troubadour", game_seed)
+    log = log[:-1]  # one move short of the end: a live match, as the verdicts of every move before
+    with bench_redis("bench-live-verdicts") as url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+        prefixes = [f"bench-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+        spent: list[float] = []
+        last: list[float] = []  # the median of the last 20 verdicts' CPU
+        try:
+            for prefix, checkpoints in zip(prefixes, (Checkpoints(100_000), None)):
+                store = EventStore(client, prefix)
+                svc = MatchService(store, secret_source=lambda: SECRET)
+                match = svc.create_match(setup["game"], setup["players"], setup["options"], mode=setup["mode"],
+                                         seed=setup.get("seed"))
+                mid, seq, times = match["id"], match["seq"], []
+                while seq < len(log):
+                    event = log[seq]
+                    seq = svc.append(mid, event["type"], event["seat"], event["data"])["latest_seq"]
+                    t0 = time.process_time()
+                    verdict = validate_log(store, mid, checkpoints=checkpoints)
+                    times.append(time.process_time() - t0)
+                    assert verdict["status"] == "valid", verdict
+                spent.append(sum(times))
+                last.append(statistics.median(times[-20:]))
+        finally:
+            for prefix in prefixes:
+                keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+                for i in range(0, len(keys), 500):
+                    client.delete(*keys[i:i + 500])
+            client.close()
+    return [
+        (f"(w3) a verdict after every move of a live Troubadour match ({len(log)} events), CPU: "
+         "from the checkpoint ÷ from seq 1", f"{spent[0]:.2f} s / {spent[1]:.2f} s", f"{spent[0] / spent[1]:.2f}",
+         "—"),
+        (f"(w3) a verdict of one of its last 20 moves (median), CPU: from the checkpoint ÷ from seq 1",
+         f"{last[0] * 1000:.1f} ms / {last[1] * 1000:.1f} ms", f"{last[0] / last[1]:.2f}", "—"),
+    ]
 
 
 def main() -> None:
@@ -173,11 +223,12 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=12, help="finished matches per game in the burst")
+    parser.add_argument("--live-only", action="store_true", help="only (w3), the live match's verdicts")
     args = parser.parse_args()
     table = Table(title="Workers (one kroniek worker)")
     for col in ("measure", "measured", "ratio / figure", "goal"):
         table.add_column(col)
-    for row in measure(args.matches):
+    for row in (measure_live_verdicts() if args.live_only else measure(args.matches)):
         table.add_row(*row)
     console().print(table)
 

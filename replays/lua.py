@@ -143,6 +143,25 @@ for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 """
 
+# KEYS: verdict, auto, autoz
+# ARGV: seq, verdict json, since, then field/value pairs of the annotations
+# of the events after ``since``
+# A verdict that continues one at ``since`` or later (the worker replayed
+# only the events after it): the annotations stored for the events up to
+# ``since`` stay, the new ones are added. -1 when the stored annotations
+# cannot be kept (no verdict, one before ``since``: the store went back;
+# compacted ones): the caller saves them all with SAVE_VERDICT.
+ADD_TO_VERDICT = """
+local current = redis.call('GET', KEYS[1])
+if not current or redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
+local seq = tonumber(cjson.decode(current)['seq'])
+if not seq or seq < tonumber(ARGV[3]) then return -1 end
+if seq > tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+""" + HSET_PAIRS.format(key="KEYS[2]", first=4) + """
+return 1
+"""
+
 # KEYS: snap
 # ARGV: seq, snapshot, keep_last, keep_every
 # Writes the snapshot at seq (replacing one there: a stream that went back in

@@ -148,6 +148,7 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
+        self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
         self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         self._compact = client.register_script(lua.COMPACT)
@@ -528,6 +529,28 @@ class EventStore:
                 args=[verdict["seq"], canonical(verdict), *flat],
             )
         )
+        return self._after_verdict(match_id, verdict, saved)
+
+    def add_to_verdict(self, match_id: str, verdict: dict[str, Any], since: int,
+                       annotations: dict[int, list[dict[str, Any]]]) -> bool | None:
+        """Store a verdict that continues one at seq ``since`` (or later),
+        adding the annotations of the events after ``since`` to those stored;
+        False if a newer verdict is there; None if the stored annotations do
+        not reach ``since`` (or are compacted): nothing written, and the
+        caller saves them all (``save_verdict``)."""
+        flat: list[Any] = []
+        for seq, notes in annotations.items():
+            if seq > since:
+                flat += [str(seq), canonical(notes)]
+        done = self._add_to_verdict(
+            keys=[self.key(match_id, "verdict"), self.key(match_id, "auto"), self.key(match_id, "autoz")],
+            args=[verdict["seq"], canonical(verdict), since, *flat],
+        )
+        if done == -1:
+            return None
+        return self._after_verdict(match_id, verdict, bool(done))
+
+    def _after_verdict(self, match_id: str, verdict: dict[str, Any], saved: bool) -> bool:
         if saved and self.kind == "m":
             self.prune_finished_snapshots(match_id, verdict["seq"])  # a final verdict: the match's states are done
         return saved

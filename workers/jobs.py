@@ -1,5 +1,7 @@
-"""Background jobs. They run in the RQ worker process and trust nothing the
-API process computed: each job re-reads the log and replays it from scratch."""
+"""Background jobs. They run in the RQ worker and trust nothing the API
+process computed: each job re-reads the log and checks its whole chain; a
+verdict replays it from seq 1, or from a checkpoint of this process's own
+earlier verdict that the checked chain still holds (``Checkpoints``)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,8 @@ import hashlib
 import logging
 import os
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import orjson
@@ -47,8 +50,59 @@ class InvariantBroken(KroniekError):
                          + (f" ({text})" if text else ""), invariant=invariant, seq=seq)
 
 
+@dataclass
+class Checkpoint:
+    """Where a valid verdict left a match: its seq, the hash of the event
+    there, the state after it and every annotation up to it. The next
+    verdict of the match replays only the events after it, once the whole
+    chain is checked and still holds that hash at that seq (the hash chain
+    then pins every event before it)."""
+
+    seq: int
+    hash: str
+    ms: M.MatchState
+    annotations: dict[int, list[dict[str, Any]]]
+
+
+class Checkpoints:
+    """This worker process's checkpoints, least recently used first, bounded
+    by the events they stand for (``KRONIEK_VERDICT_CACHE_EVENTS``; a state
+    with its undo history takes ~0.5-1 kB per event). A validation job runs
+    in the worker itself (``KroniekWorker.execute_job``), so they outlive it:
+    a live match's verdicts replay its new events, not its whole log each
+    time (a log of n moves cost n²/2 steps)."""
+
+    def __init__(self, events: int) -> None:
+        self.limit = events
+        self.held = 0
+        self._items: OrderedDict[tuple[str, str], Checkpoint] = OrderedDict()
+
+    def take(self, key: tuple[str, str]) -> Checkpoint | None:
+        found = self._items.pop(key, None)
+        if found is not None:
+            self.held -= found.seq
+        return found
+
+    def put(self, key: tuple[str, str], checkpoint: Checkpoint) -> None:
+        self.take(key)
+        if checkpoint.seq > self.limit:
+            return
+        self._items[key] = checkpoint
+        self.held += checkpoint.seq
+        while self.held > self.limit:
+            _, old = self._items.popitem(last=False)
+            self.held -= old.seq
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+CHECKPOINTS = Checkpoints(int(os.environ.get("KRONIEK_VERDICT_CACHE_EVENTS") or 50_000))
+
+
 def validate_log(store: EventStore, match_id: str,
-                 on_valid: Callable[[str], None] | None = None) -> dict[str, Any]:
+                 on_valid: Callable[[str], None] | None = None,
+                 checkpoints: Checkpoints | None = CHECKPOINTS) -> dict[str, Any]:
     """Replay the whole log, checking the game's invariants after every event
     (``Game.invariants``: a log the reducer accepts but that breaks one is
     invalid, its verdict naming the step and the invariant); record the
@@ -57,6 +111,12 @@ def validate_log(store: EventStore, match_id: str,
     result as the replay finds them (the listing's copy is written by the API
     after a move and could be stale after a crash).
 
+    The whole hash chain is checked every time. Where an earlier verdict of
+    this process left a ``Checkpoint`` that the chain still holds, only the
+    events after it are replayed, and only their annotations are written:
+    the verdict is the one a replay from seq 1 gives, at the cost of the new
+    events (``checkpoints=None``: always from seq 1).
+
     First the match's "validation owed" mark is taken (``EventStore.take_owed``),
     then the log is read: a move appended after that queues a job of its own.
     ``on_valid(match_id)`` is called after a valid verdict is stored (the RQ
@@ -64,21 +124,64 @@ def validate_log(store: EventStore, match_id: str,
     """
     store.take_owed("validation", match_id)
     started(VALIDATE, (store.prefix, match_id))  # after the take: see ``started``
+    key = (store.prefix, match_id)
+    checkpoint = checkpoints.take(key) if checkpoints is not None else None
     try:
-        events = store.events(match_id)
+        entries = list(store.entries(match_id))
     except CorruptBlock as exc:  # a compacted log that does not read back: invalid from seq 1, never replayed
         head = store.head_seq(match_id)
         verdict = {"status": "invalid", "seq": head[0] if head else 0, "events": 0, "first_invalid_seq": 1,
                    "message": exc.message, "chain": audit_match(store, match_id).to_dict()}
         store.save_verdict(match_id, verdict, {})
         return verdict
-    annotations: dict[int, list[dict[str, Any]]] = {}
-    verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
-    chain = audit_match(store, match_id)
-    last_good = 0
-    final: M.MatchState | None = None
+    events = [decode_entry(fields) for _, fields in entries]
+    chain = check_chain(entries, store.last_generated_seq(match_id))
+    del entries
+    if checkpoint is not None and not (chain.valid and checkpoint.seq <= len(events)
+                                       and events[checkpoint.seq - 1]["hash"] == checkpoint.hash):
+        checkpoint = None  # the log is not the one it was taken from (the store went back, or was changed)
     try:
-        for event, before, after in M.replay_steps(events):
+        verdict, annotations, final = _replay_verdict(events, checkpoint)
+    except M.HistoryElided:  # not from a checkpoint's state (it has its whole history); from seq 1 then
+        checkpoint = None
+        verdict, annotations, final = _replay_verdict(events, None)
+    if not chain.valid:
+        verdict["status"] = "invalid"
+        verdict["chain"] = chain.to_dict()
+        verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
+    if verdict["status"] == "valid" and final is not None and final.status == "finished":
+        # A finished, valid log: its final head becomes a leaf of the transparency log.
+        conflict = log_final_head(store, match_id, events[-1])
+        if conflict is not None:
+            verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
+    saved = None
+    if checkpoint is not None and verdict["status"] == "valid":
+        saved = store.add_to_verdict(match_id, verdict, checkpoint.seq, annotations)
+    if saved is None:
+        saved = store.save_verdict(match_id, verdict, annotations)
+    if verdict["status"] == "valid" and final is not None and checkpoints is not None and final.status != "finished":
+        checkpoints.put(key, Checkpoint(final.seq, events[-1]["hash"], final, annotations))
+    if saved and verdict["status"] == "valid" and final is not None:
+        store.set_summary(match_id, final.status, canonical(final.result_dict))
+        if on_valid is not None and final.game.has_analysis:
+            on_valid(match_id)
+        if final.status == "finished":
+            compact_final(store, match_id, verdict["seq"])
+    return verdict
+
+
+def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
+                    ) -> tuple[dict[str, Any], dict[int, list[dict[str, Any]]], M.MatchState | None]:
+    """The replay's verdict on ``events`` (the whole log; from ``checkpoint``
+    on, where given), every annotation up to the last good event, and the
+    state after it."""
+    annotations: dict[int, list[dict[str, Any]]] = dict(checkpoint.annotations) if checkpoint else {}
+    verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
+    last_good = checkpoint.seq if checkpoint else 0
+    final: M.MatchState | None = checkpoint.ms if checkpoint else None
+    todo = events[checkpoint.seq:] if checkpoint else events
+    try:
+        for event, before, after in M.replay_steps(todo, final):
             final = after
             broken = after.game.invariants(after.state)
             if broken:
@@ -98,32 +201,16 @@ def validate_log(store: EventStore, match_id: str,
             if notes:
                 annotations[event["seq"]] = notes
     except KroniekError as exc:
-        bad = last_good + 1
         verdict = {
             "status": "invalid",
             "seq": verdict["seq"],
             "events": len(events),
-            "first_invalid_seq": bad,
+            "first_invalid_seq": last_good + 1,
             "message": exc.message,
             **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
             **({"invariant": exc.details["invariant"]} if "invariant" in exc.details else {}),
         }
-    if not chain.valid:
-        verdict["status"] = "invalid"
-        verdict["chain"] = chain.to_dict()
-        verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
-    if verdict["status"] == "valid" and final is not None and final.status == "finished":
-        # A finished, valid log: its final head becomes a leaf of the transparency log.
-        conflict = log_final_head(store, match_id, events[-1])
-        if conflict is not None:
-            verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
-    if store.save_verdict(match_id, verdict, annotations) and verdict["status"] == "valid" and final is not None:
-        store.set_summary(match_id, final.status, canonical(final.result_dict))
-        if on_valid is not None and final.game.has_analysis:
-            on_valid(match_id)
-        if final.status == "finished":
-            compact_final(store, match_id, verdict["seq"])
-    return verdict
+    return verdict, annotations, final
 
 
 def compact_final(store: EventStore, match_id: str, seq: int) -> str:
