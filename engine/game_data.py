@@ -47,10 +47,22 @@ class DataKind:
     #: schema default is null: ``default_for(options, players)`` (a board
     #: depends on the player count); None: nothing to embed
     default_for: Callable[[dict[str, Any], int], str | None] | None = None
+    #: what one document is, in a page's words: English, and Dutch as the table says it
+    title: str = "document"
+    title_nl: str = "document"
 
 
 def data_kinds(game: Any) -> dict[str, DataKind]:
     return getattr(game, "data_kinds", {}) or {}
+
+
+def kind_info(game: Any, name: str, default: Any) -> dict[str, Any]:
+    """What ``GET /api/games/<id>`` says of one data kind: where its documents
+    are, the option that names one, what it is, and what a match takes when
+    it names none (``default``)."""
+    dk = data_kinds(game)[name]
+    return {"url": f"/api/games/{game.id}/{name}", "option": dk.option, "description": dk.description,
+            "default": default, "title": dk.title, "title_nl": dk.title_nl}
 
 
 def check_embedded(doc: Any, recorded: str | None, *, validate: Callable[[Any], Any], hash_of: Callable[[Any], str],

@@ -310,7 +310,7 @@ def create_app(
     )
     from .api import games
     from .api import matches as matches_blueprint
-    from .game_data_api import game_data
+    from .game_data_api import Sha256Converter, game_data
     from .league_api import leagues
     from .log_api import transparency
     from .notation_api import notation
@@ -320,6 +320,8 @@ def create_app(
     from .stream_api import stream
     from .web import web
 
+    app.url_map.converters["sha256"] = Sha256Converter
+    api.register_converter(Sha256Converter, lambda _: {"type": "string", "pattern": "^[0-9a-f]{64}$"})
     api.register_blueprint(games)
     api.register_blueprint(notation)  # before matches: /api/matches/import is not a match id
     api.register_blueprint(matches_blueprint)

@@ -35,17 +35,23 @@ class GameDataStore:
                            + (f"; it has: {', '.join(kinds)}" if kinds else ""), game=game_id)
         return game, kinds[kind]
 
+    def check(self, game_id: str, kind: str, doc: Any) -> tuple[dict[str, Any], Any]:
+        """Validate without storing: (summary with hash and ``builtin``, canonical document)."""
+        _, dk = self.kind(game_id, kind)
+        canon = dk.validate(doc)
+        if len(canonical_json(canon).encode("utf-8")) > dk.max_bytes:
+            raise MalformedEvent(f"the document is larger than {dk.max_bytes} bytes", field="document")
+        h = digest(canon)
+        return {**dk.summary(canon), "hash": h, "builtin": h in dk.builtin()}, canon
+
     def put(self, game_id: str, kind: str, doc: Any, by: str) -> tuple[dict[str, Any], bool]:
         """Validate and store; returns (summary, created)."""
         game, dk = self.kind(game_id, kind)
-        canon = dk.validate(doc)
+        summary, canon = self.check(game_id, kind, doc)
         text = canonical_json(canon)
-        if len(text.encode("utf-8")) > dk.max_bytes:
-            raise MalformedEvent(f"the document is larger than {dk.max_bytes} bytes", field="document")
-        h = digest(canon)
-        builtin = dk.builtin()
-        if h in builtin:
-            return {**dk.summary(canon), "hash": h, "builtin": True}, False
+        h = summary["hash"]
+        if summary["builtin"]:
+            return summary, False
         record = json.dumps({"document": text, "by": by, "at": time.time()})
         created = bool(self.r.set(self._key(game.id, kind, h), record, nx=True))
         if created:

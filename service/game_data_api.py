@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from flask import current_app, request
 from flask.views import MethodView
+from werkzeug.routing import BaseConverter
+
+from engine.core import KroniekError
 
 from .api import _doc_errors, access
 from .errors import BadRequest
@@ -41,7 +44,39 @@ class GameDataList(MethodView):
         return summary, 201 if created else 200
 
 
-@game_data.route("/<game_id>/<kind>/<digest>")
+@game_data.route("/<game_id>/<kind>/check")
+class GameDataCheck(MethodView):
+    @game_data.response(200)
+    @_doc_errors(game_data, 400, 401, 404)
+    def post(self, game_id, kind):
+        """Check a document without storing it (any signed-in user). The check answers 200 either way:
+        ``{"valid": true}`` with the summary, hash and canonical form a save would give, or ``{"valid": false,
+        "error": …}`` with the error a POST of it gets (what is wrong, and where: ``field``, and ``card`` for a
+        card). A body that is not a JSON document is a 400. Nothing is written."""
+        access().require_user()
+        doc = request.get_json(silent=True)
+        if doc is None:
+            raise BadRequest("the body must be a JSON document", field="$", location="body")
+        store = data_store()
+        store.kind(game_id, kind)  # an unknown game or kind: 404
+        try:
+            summary, canon = store.check(game_id, kind, doc)
+        except KroniekError as exc:
+            if exc.status != 400:
+                raise
+            return {"valid": False, "error": exc.to_dict()}
+        return {"valid": True, **summary, "document": canon}
+
+
+class Sha256Converter(BaseConverter):
+    """A document's SHA-256 in a path: 64 lowercase hex digits. So ``…/<kind>/check``
+    is the check and never a document, and the answer to OPTIONS names only
+    the methods the path has."""
+
+    regex = "[0-9a-f]{64}"
+
+
+@game_data.route("/<game_id>/<kind>/<sha256:digest>")
 class GameDataItem(MethodView):
     @game_data.response(200)
     @_doc_errors(game_data, 404)

@@ -74,6 +74,7 @@ def write_requests(world) -> dict[tuple[str, str], dict]:
         ("/api/users/<name>/tokens", "POST"): None,
         ("/api/users/<name>/tokens", "DELETE"): None,
         ("/api/games/<game_id>/<kind>", "POST"): _card_set(),
+        ("/api/games/<game_id>/<kind>/check", "POST"): _card_set(),
     }
 
 
@@ -87,7 +88,7 @@ def _card_set() -> dict:
 def concrete(rule: str, world) -> str:
     values = {"match_id": world["match"], "league_id": world["league"], "round_no": "1", "board": "1",
               "name": world["owner"], "game_id": "ridder_toernooi", "kind": "card-sets"}
-    return re.sub(r"<(?:int:)?(\w+)>", lambda m: values[m.group(1)], rule)
+    return re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], rule)
 
 
 def write_rules(app) -> set[tuple[str, str]]:
@@ -101,7 +102,7 @@ def test_every_write_endpoint_is_listed(app, world):
 
 #: creating a match or league is open to any user; the rest needs a role (or admin)
 OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/matches/import", "POST"), ("/api/leagues", "POST"),
-                    ("/api/games/<game_id>/<kind>", "POST")}
+                    ("/api/games/<game_id>/<kind>", "POST"), ("/api/games/<game_id>/<kind>/check", "POST")}
 
 
 @pytest.mark.parametrize("token", ["missing", "wrong", "malformed", "insufficient"])

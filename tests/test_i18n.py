@@ -20,7 +20,8 @@ from service.web import i18n
 
 WEB = Path(i18n.__file__).resolve().parent
 #: the pages (tests/test_pages.py's list): {m} a match, {l} a league
-PAGES = ["/", "/record", "/matches/{m}", "/matches/{m}/review", "/leagues", "/leagues/{l}"]
+PAGES = ["/", "/record", "/matches/{m}", "/matches/{m}/review", "/leagues", "/leagues/{l}",
+         "/games/ridder_toernooi/card-sets/new"]
 DUTCH = "nl-NL,nl;q=0.9,en;q=0.8"
 
 

@@ -920,6 +920,28 @@ def rt_game_data(ctx: Ctx, data) -> bool:
     return True
 
 
+def rt_game_data_check(ctx: Ctx, data) -> bool:
+    """A card set with drawn names, checked: its canonical form comes back
+    exactly as sent, and nothing is written."""
+    import json as json_
+    from pathlib import Path
+
+    import engine.ridder_toernooi as rt
+
+    doc = json_.loads((Path(rt.__file__).parent / "cardsets" / "placeholder.json").read_text(encoding="utf-8"))
+    doc["provenance"] = "user"
+    for card in doc["knights"][: data.draw(st.integers(1, 3))]:
+        card["name"] = data.draw(names)
+    before = snapshot(ctx.redis_url, ctx.prefix)
+    res = ctx.client.post("/api/games/ridder_toernooi/card-sets/check", json=doc)
+    assert not written(ctx.redis_url, ctx.prefix, before)
+    if res.status_code != 200 or not res.get_json()["valid"]:
+        assert res.status_code in (200, 400), res.get_json()
+        return False
+    assert res.get_json()["document"] == doc
+    return True
+
+
 def rt_no_body(ctx: Ctx, data) -> bool:
     """Endpoints that take no body: nothing to read back."""
     return True
@@ -945,6 +967,7 @@ ROUND_TRIPS = {
     ("/api/users/<name>/tokens", "POST"): rt_no_body,
     ("/api/users/<name>/tokens", "DELETE"): rt_no_body,
     ("/api/games/<game_id>/<kind>", "POST"): rt_game_data,
+    ("/api/games/<game_id>/<kind>/check", "POST"): rt_game_data_check,
 }
 
 

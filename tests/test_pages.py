@@ -24,7 +24,8 @@ def test_home_is_a_page_with_the_games_matches_leagues_and_the_api_docs(client, 
     assert anon.get("/api").get_json()["pages"] == "/"
 
 
-@pytest.mark.parametrize("path", ["/", "/record", "/matches/{m}", "/matches/{m}/review", "/leagues", "/leagues/{l}"])
+@pytest.mark.parametrize("path", ["/", "/record", "/matches/{m}", "/matches/{m}/review", "/leagues", "/leagues/{l}",
+                                  "/games/ridder_toernooi/card-sets/new", "/games/catan-troje/boards/new"])
 def test_every_page_loads_only_its_own_assets(client, anon, path):
     m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()["id"]
     l = client.post("/api/leagues", json={"name": "Cup", "game": "braverats", "format": "round_robin",
@@ -37,6 +38,23 @@ def test_every_page_loads_only_its_own_assets(client, anon, path):
     for asset in assets:
         r = anon.get(asset)
         assert r.status_code == 200 and len(r.data) > 100, asset
+
+
+def test_the_data_editor_is_there_for_each_kind_of_a_game_and_only_those(anon):
+    """/games/<game>/<kind>/new for every data kind a game declares, in the
+    page's language; any other game or kind is a 404."""
+    from engine import all_games
+    from engine.game_data import data_kinds
+
+    kinds = [(g.id, k, dk) for g in all_games() for k, dk in data_kinds(g).items()]
+    assert {k for _, k, _ in kinds} >= {"card-sets", "boards", "ship-tiles"}
+    for game_id, kind, dk in kinds:
+        html = anon.get(f"/games/{game_id}/{kind}/new").get_data(as_text=True)
+        assert f"Enter a {dk.title}" in html and f'data-kind="{kind}"' in html and f'data-option="{dk.option}"' in html
+        dutch = anon.get(f"/games/{game_id}/{kind}/new", headers={"Accept-Language": "nl"}).get_data(as_text=True)
+        assert f"Een {dk.title_nl} invoeren" in dutch
+    assert anon.get("/games/braverats/card-sets/new").status_code == 404
+    assert anon.get("/games/nope/boards/new").status_code == 404
 
 
 def test_an_unknown_asset_is_a_404_and_the_api_404_stays_json(anon):

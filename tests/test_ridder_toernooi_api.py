@@ -108,6 +108,34 @@ def test_card_sets_are_content_addressed_and_immutable(client, anon):
     assert anon.get("/api/games/braverats/card-sets").status_code == 404
 
 
+def test_a_card_set_is_checked_without_being_stored(client, anon, store):
+    """The editor's check (POST …/card-sets/check): the summary, hash and
+    canonical form a save would give, or the error a save gets (naming the
+    card and the field), as a 200 with ``valid``: the check itself went
+    well. Nothing is written either way, and it needs a signed-in user."""
+    doc = my_box()
+    before = sorted(store.r.scan_iter(match=f"{store.prefix}:gd:*"))
+    ok = client.post("/api/games/ridder_toernooi/card-sets/check", json=doc)
+    assert ok.status_code == 200, ok.get_json()
+    body = ok.get_json()
+    assert body["hash"] == card_set_hash(validate_card_set(doc)) and body["document"] == validate_card_set(doc)
+    assert body["valid"] is True and body["builtin"] is False and body["placeholder"] is False
+    assert body["name"] == doc["name"]
+    bad = copy.deepcopy(doc)
+    bad["knights"][6]["red"]["foot"]["6"] = 5
+    refused = client.post("/api/games/ridder_toernooi/card-sets/check", json=bad)
+    stored = client.post("/api/games/ridder_toernooi/card-sets", json=bad)
+    assert refused.status_code == 200 and stored.status_code == 400
+    assert refused.get_json() == {"valid": False, "error": stored.get_json()["error"]}
+    assert refused.get_json()["error"]["card"] == "K07" and refused.get_json()["error"]["field"] == "/red/foot/6"
+    assert client.post("/api/games/ridder_toernooi/card-sets/check", data="{", content_type="application/json").status_code == 400
+    assert sorted(store.r.scan_iter(match=f"{store.prefix}:gd:*")) == before
+    assert anon.post("/api/games/ridder_toernooi/card-sets/check", json=doc).status_code == 401
+    assert client.post("/api/games/braverats/card-sets/check", json=doc).status_code == 404
+    shipped = client.post("/api/games/ridder_toernooi/card-sets/check", json=placeholder_doc()).get_json()
+    assert shipped["builtin"] is True and shipped["placeholder"] is True
+
+
 def test_a_match_embeds_its_card_set_and_replays_from_its_log(client, store):
     doc = my_box()
     h = client.post("/api/games/ridder_toernooi/card-sets", json=doc).get_json()["hash"]

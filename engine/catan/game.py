@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
-from ..game_data import DataKind, check_embedded
+from ..game_data import DataKind, check_embedded, kind_info
 from . import board as B
 from . import knowledge as K
 from . import invariants as INV
@@ -269,6 +269,8 @@ class Catan(Game):
             default_for=lambda options, players: (
                 None if isinstance(options, dict) and options.get("board_seed") is not None
                 else B.standard_hashes().get(players)),
+            title="board",
+            title_nl="bord",
         )
     }
 
@@ -1805,9 +1807,7 @@ class Catan(Game):
 
     def info(self) -> dict[str, Any]:
         info = super().info()
-        info["data_kinds"] = {"boards": {"url": f"/api/games/{self.id}/boards", "option": "board",
-                                         "description": self.data_kinds["boards"].description,
-                                         "default": "the standard board for the player count"}}
+        info["data_kinds"] = {"boards": kind_info(self, "boards", "the standard board for the player count")}
         return info
 
 

@@ -16,7 +16,7 @@ import random
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from ..game_data import DataKind, check_embedded
+from ..game_data import DataKind, check_embedded, kind_info
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
 from . import cards as C
@@ -285,6 +285,8 @@ class RidderToernooi(Game):
             option="card_set",
             embed="cards",
             max_bytes=200_000,
+            title="card set",
+            title_nl="kaartset",
         )
     }
 
@@ -1154,10 +1156,7 @@ class RidderToernooi(Game):
     def info(self) -> dict[str, Any]:
         info = super().info()
         ph = C.summary(C.placeholder_doc())
-        info["data_kinds"] = {
-            "card-sets": {"url": f"/api/games/{self.id}/card-sets", "option": "card_set",
-                          "description": self.data_kinds["card-sets"].description, "default": ph},
-        }
+        info["data_kinds"] = {"card-sets": kind_info(self, "card-sets", ph)}
         return info
 
     # -- snapshots ----------------------------------------------------------------------

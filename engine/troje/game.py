@@ -52,7 +52,7 @@ from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _mov
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
-from ..game_data import DataKind, digest
+from ..game_data import DataKind, digest, kind_info
 from . import board as TB
 from . import invariants as INV
 from . import options as O
@@ -226,6 +226,8 @@ class Troje(Catan):
             embed="board_doc",
             max_bytes=100_000,
             default_for=lambda options, players: TB.default_board_hash(),
+            title="board",
+            title_nl="bord",
         ),
         "ship-tiles": DataKind(
             name="ship-tiles",
@@ -238,6 +240,8 @@ class Troje(Catan):
             embed="ship_tiles_doc",
             max_bytes=20_000,
             default_for=lambda options, players: TB.default_ship_tiles_hash(),
+            title="ship-tile list",
+            title_nl="lijst van scheepstegels",
         ),
     }
 
@@ -1097,12 +1101,8 @@ class Troje(Catan):
     def info(self) -> dict[str, Any]:
         info = Catan.__base__.info(self)
         info["data_kinds"] = {
-            "boards": {"url": f"/api/games/{self.id}/boards", "option": "board",
-                       "description": self.data_kinds["boards"].description,
-                       "default": "the shipped PLACEHOLDER layout"},
-            "ship-tiles": {"url": f"/api/games/{self.id}/ship-tiles", "option": "ship_tiles",
-                           "description": self.data_kinds["ship-tiles"].description,
-                           "default": "the shipped PLACEHOLDER distribution"},
+            "boards": kind_info(self, "boards", "the shipped PLACEHOLDER layout"),
+            "ship-tiles": kind_info(self, "ship-tiles", "the shipped PLACEHOLDER distribution"),
         }
         return info
 

@@ -3,7 +3,8 @@ to the same REST API as every other client (docs/ui.md).
 
 Nothing here knows a game: the record screen is built from the game's event
 types (their JSON Schemas) and the legal moves the API lists; what a game
-looks like on the table is ``static/boards.js``. A page never reads the store
+looks like on the table is ``static/boards.js``, and the forms that enter a
+game's own data (a knights' card set) are ``static/editors.js``. A page never reads the store
 on a user's behalf: what a viewer may see is what the API shows their token.
 Public lists (games, recent matches, leagues) are rendered on the server so
 the home page is useful at once, token or not.
@@ -156,6 +157,26 @@ def review_page(match_id: str):
     head = current_app.extensions["kroniek"].store.head(match_id) or {}
     return render_template("review.html", match_id=match_id, game=head.get("game", ""),
                            league=_league_board(match_id), page="review")
+
+
+@web.get("/games/<game_id>/<kind>/new")
+def data_editor(game_id: str, kind: str):
+    """Enter a table's own game data (a knights' card set, a board), starting
+    from a shipped or stored document; the page checks and saves it through
+    the game-data API. Which kinds there are is the game's to say."""
+    from engine import get
+    from engine.game_data import data_kinds
+
+    try:
+        game = get(game_id)
+    except KroniekError:
+        abort(404)
+    dk = data_kinds(game).get(kind)
+    if dk is None or dk.option is None:
+        abort(404)
+    what = dk.title_nl if i18n.lang() == "nl" else dk.title
+    return render_template("data_editor.html", game_id=game.id, game_name=game.name, kind=kind, option=dk.option,
+                           what=what, page="record")
 
 
 @web.get("/leagues")

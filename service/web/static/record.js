@@ -28,6 +28,9 @@
       const items = r.ok ? r.data.items : [];
       const nullable = Array.isArray(p.type) ? p.type.includes("null") : false;
       let chosen = p.default;
+      // one just entered and saved (the editor's "Record a match with it" names it in the address)
+      const named = new URLSearchParams(location.search).get(k);
+      if (named && items.some((it) => it.hash === named)) chosen = named;
       const grid = h("div.picker.documents", { "data-path": k, "data-kind": kind.url.split("/").pop() });
       const orWord = " " + K.t("or") + " ";
       const choices = (nullable ? [{ hash: null, name: kind.default ? `${K.t("the default:")} ${kind.default}` : K.t("the default: the standard one"), what: kind.default }] : []).concat(items);
@@ -39,6 +42,8 @@
       buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));
       grid.append(...buttons);
       if (!r.ok) grid.append(h("small.muted", K.t("The stored ones could not be listed: {why}", { why: K.errorText(r) })));
+      const what = (K.lang === "nl" && kind.title_nl) || kind.title;
+      if (what) grid.append(h("a.button.small.edlink", { href: `/games/${encodeURIComponent(game.id)}/${kind.url.split("/").pop()}/new`, "data-editor": k }, "+ " + K.t("enter your own {what}", { what })));
       return { node: grid, get: () => chosen };
     };
     const pick = async (id) => {

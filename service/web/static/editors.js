@@ -1,0 +1,238 @@
+/* Pages to enter a table's own game data (docs/ui.md, "Your own cards and boards"): one document of a game's
+   data kind, started from a shipped or stored one, checked with the server's own rules as it is edited
+   (POST /api/games/<game>/<kind>/check: the same messages a save would get) and saved with
+   POST /api/games/<game>/<kind>. A kind with forms of its own (the knights' card sets) gets them; any other
+   kind its JSON in a text box, checked the same way. */
+"use strict";
+(() => {
+  const K = Kroniek, h = K.h;
+  /** "<game>/<kind>" -> (document, changed, ctx) => { node, get(), mark(error or null) } */
+  const EDITORS = {};
+
+  K.dataEditor = async () => {
+    const root = document.getElementById("editor");
+    const { game: gameId, kind, option } = root.dataset;
+    const status = document.getElementById("ed-status");
+    const save = document.getElementById("ed-save");
+    const saved = document.getElementById("ed-saved");
+    const list = await K.api("GET", `/api/games/${gameId}/${kind}`);
+    if (!list.ok) { K.flash(K.errorText(list), "error"); return; }
+    const items = list.data.items || [];
+    const wanted = new URLSearchParams(location.search).get("from");
+    const start = items.find((it) => it.hash === wanted) || items.find((it) => it.builtin) || items[0];
+    if (!start) { status.textContent = K.t("There is nothing to start from."); return; }
+    const got = await K.api("GET", `/api/games/${gameId}/${kind}/${start.hash}`);
+    if (!got.ok) { K.flash(K.errorText(got), "error"); return; }
+    // what the form starts from, and the others it could start from (a link each)
+    const others = items.filter((it) => it.hash !== start.hash);
+    document.getElementById("ed-from").replaceChildren(K.t("Starting from:") + " ", h("b", { translate: "no" }, start.name || start.hash.slice(0, 12)),
+      start.label ? h("small.muted", { translate: "no" }, " " + start.label) : null,
+      others.length ? h("span", " · " + K.t("or from:") + " ", others.map((it, i) => [i ? ", " : "", h("a", { href: `?from=${it.hash}`, translate: "no" }, it.name || it.hash.slice(0, 12))])) : null);
+    let asked = 0, timer = null, valid = null;
+    const check = async () => {
+      const ticket = ++asked;
+      let doc;
+      try { doc = editor.get(); } catch (msg) {
+        valid = null; save.disabled = true; editor.mark({ message: String(msg) });
+        status.className = "edstatus bad"; status.textContent = K.t("Not valid yet: {why}", { why: String(msg) });
+        return;
+      }
+      if (!(await K.authReady)) {
+        status.className = "edstatus bad"; status.textContent = K.t("Sign in with your token (at the top) to check and save it.");
+        return;
+      }
+      const r = await K.api("POST", `/api/games/${gameId}/${kind}/check`, doc);
+      if (ticket !== asked) return;  // a later change is being checked
+      if (r.ok && r.data.valid) {
+        valid = doc; save.disabled = false; editor.mark(null);
+        status.className = "edstatus good";
+        status.replaceChildren(K.t("Valid:") + " ", h("b", { translate: "no" }, r.data.name || ""), r.data.label ? h("small", { lang: K.enLang }, " · " + r.data.label) : null);
+      } else {
+        valid = null; save.disabled = true;
+        const error = (r.data && r.data.error) || { message: K.errorText(r) };
+        editor.mark(error);
+        status.className = "edstatus bad";
+        status.replaceChildren(K.t("Not valid yet:") + " ", h("span", { lang: K.enLang }, K.errorText({ status: r.status, data: { error } })));
+      }
+    };
+    const changed = () => { clearTimeout(timer); save.disabled = true; saved.hidden = true; timer = setTimeout(check, 250); };
+    const make = EDITORS[`${gameId}/${kind}`] || jsonEditor;
+    const editor = make(got.data.document, changed, { fromBuiltin: !!start.builtin });
+    root.replaceChildren(editor.node);
+    check();
+    save.onclick = async () => {
+      if (!valid) return;
+      if (!(await K.authReady)) { K.flash(K.t("Sign in with your token (at the top) to check and save it."), "error"); return; }
+      const r = await K.api("POST", `/api/games/${gameId}/${kind}`, valid);
+      if (!r.ok) { K.flash(K.t("Not saved: {why}", { why: K.errorText(r) }), "error"); return; }
+      const name = r.data.name || r.data.hash.slice(0, 12);
+      saved.hidden = false;
+      saved.replaceChildren(K.t("Saved as {name}.", { name }) + " ",
+        h("a.button.primary", { href: `/record?game=${encodeURIComponent(gameId)}&${encodeURIComponent(option)}=${r.data.hash}`, id: "ed-record" }, K.t("Record a match with it")));
+      K.flash(K.t("Saved as {name}.", { name }), "ok");
+    };
+  };
+
+  /** The message of a refused document next to what it names (``field``, and ``card`` for a card's field):
+      the control marked invalid and described by it, or the card, or the top of the form. */
+  const marker = (form) => {
+    const note = h("p.ederror#ed-error", { role: "alert" });
+    return (error) => {
+      for (const el of form.querySelectorAll("[aria-invalid]")) { el.removeAttribute("aria-invalid"); el.removeAttribute("aria-describedby"); }
+      note.remove();
+      if (!error) return;
+      note.textContent = error.message || "";
+      const card = error.card ? form.querySelector(`.edcard[data-card="${CSS.escape(error.card)}"]`) : null;
+      const scope = card || form;
+      const field = error.field ? scope.querySelector(`[data-field="${CSS.escape(error.field)}"]`) : null;
+      const at = field || card || form.firstElementChild;
+      if (field) { field.setAttribute("aria-invalid", "true"); field.setAttribute("aria-describedby", "ed-error"); }
+      if (at) at.after(note); else form.prepend(note);
+    };
+  };
+
+  /** Any kind: its JSON, in a text box. */
+  const jsonEditor = (doc, changed) => {
+    const area = h("textarea.edjson", { rows: 24, spellcheck: "false", "aria-label": K.t("the document as JSON"), "data-field": "/", oninput: changed });
+    area.value = JSON.stringify(doc, null, 2);
+    const node = h("div.edform", area);
+    return { node, get: () => { try { return JSON.parse(area.value); } catch (e) { throw K.t("not JSON: {why}", { why: e.message }); } }, mark: marker(node) };
+  };
+
+  // -- the knights' card sets -------------------------------------------------------------------
+  const PROVENANCES = ["user", "printed", "printed-partial", "placeholder"];
+  const provenanceWord = (p) => ({ user: K.t("entered by us"), printed: K.t("as printed"), "printed-partial": K.t("partly as printed"), placeholder: K.t("placeholder") }[p] || p);
+  const MOUNTED = ["1", "2", "3"], FOOT = ["4", "5", "6"];
+  let uid = 0;
+  /** A labelled control: <label for> and the control, marked with the card and field the API names. */
+  const labelled = (text, control) => {
+    control.id = control.id || `ed-${++uid}`;
+    return h("div.edfield", h("label", { for: control.id }, text), control);
+  };
+  const select = (values, value, word, attrs) => {
+    const s = h("select", attrs, values.map((v) => h("option", { value: v }, word ? word(v) : v)));
+    s.value = value;
+    return s;
+  };
+
+  EDITORS["ridder_toernooi/card-sets"] = (original, changed, ctx) => {
+    const doc = JSON.parse(JSON.stringify(original));
+    if (ctx.fromBuiltin) {  // the shipped placeholder: this is a table's own set now; its cards stay marked placeholder until edited
+      doc.name = K.t("Our box");
+      doc.provenance = "user";
+      delete doc.note;
+    }
+    const vocab = doc.vocabulary || {};
+    const attrs = Object.keys(vocab);
+    const dice = (doc.tracks && doc.tracks.attackDice) || { min: 1, max: 11 };
+    const fields = doc.fieldsPerFace || 2;
+    const form = h("div.edform.cardset");
+    const mark = marker(form);
+    /** a card edited: what the table entered, no longer the placeholder's invented value */
+    const touched = (card) => { if (card.provenance === "placeholder") card.provenance = "user"; };
+
+    const knightPreview = (k) => h("div.cardpreview", { "aria-hidden": "true" },
+      h("div.cpname", h("b", { translate: "no" }, k.name || "…"), " ", h("small", { translate: "no" }, k.id)),
+      h("div.cpdice", K.tn(k.attackDice, "{n} attack die", "{n} attack dice")),
+      h("div.cpfaces", [...MOUNTED, ...FOOT].map((f) => {
+        const red = (k.red[MOUNTED.includes(f) ? "mounted" : "foot"] || {})[f] || 0;
+        return h("span.cpface", { title: f }, h("small", f), "■".repeat(red) + "□".repeat(Math.max(0, fields - red)));
+      })),
+      k.preferences.length ? h("ol.cpprefs", k.preferences.map((p) => h("li", { translate: "no" }, `${p.attr}: ${p.value}`))) : null);
+    const ladyPreview = (l) => h("div.cardpreview", { "aria-hidden": "true" },
+      h("div.cpname", h("b", { translate: "no" }, l.name || "…"), " ", h("small", { translate: "no" }, l.id)),
+      h("div.cpattrs", { translate: "no" }, Object.entries(l.attributes).map(([a, v]) => `${a}: ${v}`).join(" · ") || "—"));
+
+    const text = (card, key, field, label, refresh) => {
+      const input = h("input", { type: "text", value: card[key] || "", maxlength: key === "id" ? 20 : 200, autocomplete: "off", "data-field": field,
+        oninput: () => { card[key] = input.value; touched(card); refresh(); changed(); } });
+      return labelled(label, input);
+    };
+    const provenance = (card, refresh) => labelled(K.t("Values"), select(PROVENANCES, card.provenance || "user", provenanceWord,
+      { "data-field": "/provenance", onchange: (e) => { card.provenance = e.target.value; refresh(); changed(); } }));
+
+    const knightCard = (k, i) => {
+      const box = h("fieldset.edcard", { "data-card": k.id, "data-index": i });
+      const legend = h("legend");
+      const preview = h("div");
+      const refresh = () => {
+        box.dataset.card = k.id;
+        legend.replaceChildren(K.t("Knight"), " ", h("span", { translate: "no" }, `${k.id} · ${k.name}`));
+        preview.replaceChildren(knightPreview(k));
+      };
+      const diceInput = h("input", { type: "number", inputmode: "numeric", min: dice.min, max: dice.max, value: k.attackDice, "data-field": "/attackDice",
+        oninput: () => { k.attackDice = diceInput.value === "" ? null : Number(diceInput.value); touched(k); refresh(); changed(); } });
+      const faces = (part, list) => h("div.edfaces", h("span.edfacestitle", part === "mounted" ? K.t("Red fields, mounted (faces 1–3)") : K.t("Red fields, on foot (faces 4–6)")),
+        list.map((f) => labelled(K.t("face {face}", { face: f }), select([...Array(fields + 1).keys()].map(String), String((k.red[part] || {})[f] || 0), null,
+          { "data-field": `/red/${part}/${f}`, onchange: (e) => { k.red[part] = { ...(k.red[part] || {}), [f]: Number(e.target.value) }; touched(k); refresh(); changed(); } }))));
+      const prefs = h("ol.edprefs");
+      const drawPrefs = () => prefs.replaceChildren(...k.preferences.map((p, j) => h("li",
+        select(attrs, p.attr, null, { "aria-label": K.t("preference {n}: what", { n: j + 1 }), "data-field": `/preferences/${j}/attr`,
+          onchange: (e) => { p.attr = e.target.value; p.value = (vocab[p.attr] || [""])[0]; touched(k); drawPrefs(); refresh(); changed(); } }),
+        select(vocab[p.attr] || [], p.value, null, { "aria-label": K.t("preference {n}: which", { n: j + 1 }), "data-field": `/preferences/${j}/value`,
+          onchange: (e) => { p.value = e.target.value; touched(k); refresh(); changed(); } }),
+        h("button.button.small", { type: "button", "aria-label": K.t("preference {n} higher", { n: j + 1 }), disabled: j === 0,
+          onclick: () => { k.preferences.splice(j - 1, 0, ...k.preferences.splice(j, 1)); touched(k); drawPrefs(); refresh(); changed(); } }, "↑"),
+        h("button.button.small", { type: "button", "aria-label": K.t("remove preference {n}", { n: j + 1 }),
+          onclick: () => { k.preferences.splice(j, 1); touched(k); drawPrefs(); refresh(); changed(); } }, "✕"))),
+        h("li.edadd", h("button.button.small", { type: "button", onclick: () => {
+          k.preferences.push({ attr: attrs[0], value: (vocab[attrs[0]] || [""])[0] }); touched(k); drawPrefs(); refresh(); changed();
+        } }, "+ " + K.t("preference"))));
+      drawPrefs();
+      refresh();
+      box.append(legend, preview, h("div.edrow", text(k, "id", `/knights/${i}/id`, K.t("Id"), refresh), text(k, "name", "/name", K.t("Name"), refresh)),
+        h("div.edrow", labelled(K.t("Attack dice"), diceInput), provenance(k, refresh)),
+        faces("mounted", MOUNTED), faces("foot", FOOT),
+        h("div.edprefsbox", h("span.edfacestitle", K.t("Preferences, best first")), prefs),
+        h("button.button.small.edremove", { type: "button", onclick: () => { doc.knights.splice(i, 1); draw(); changed(); } }, K.t("Remove this knight")));
+      return box;
+    };
+
+    const ladyCard = (l, i) => {
+      const box = h("fieldset.edcard", { "data-card": l.id, "data-index": i });
+      const legend = h("legend");
+      const preview = h("div");
+      const refresh = () => {
+        box.dataset.card = l.id;
+        legend.replaceChildren(K.t("Lady"), " ", h("span", { translate: "no" }, `${l.id} · ${l.name}`));
+        preview.replaceChildren(ladyPreview(l));
+      };
+      refresh();
+      box.append(legend, preview, h("div.edrow", text(l, "id", `/ladies/${i}/id`, K.t("Id"), refresh), text(l, "name", "/name", K.t("Name"), refresh)),
+        h("div.edrow", attrs.map((a) => labelled(a, select(["", ...vocab[a]], l.attributes[a] || "", (v) => v || "—",
+          { "data-field": `/attributes/${a}`, onchange: (e) => {
+            if (e.target.value) l.attributes[a] = e.target.value; else delete l.attributes[a];
+            touched(l); refresh(); changed();
+          } }))), provenance(l, refresh)),
+        h("button.button.small.edremove", { type: "button", onclick: () => { doc.ladies.splice(i, 1); draw(); changed(); } }, K.t("Remove this lady")));
+      return box;
+    };
+
+    const nextId = (prefix, cards) => {
+      for (let n = cards.length + 1; ; n++) {
+        const id = `${prefix}${String(n).padStart(2, "0")}`;
+        if (!doc.knights.concat(doc.ladies).some((c) => c.id.toLowerCase() === id.toLowerCase())) return id;
+      }
+    };
+    const setName = h("input", { type: "text", value: doc.name || "", maxlength: 200, autocomplete: "off", "data-field": "/name",
+      oninput: () => { doc.name = setName.value; changed(); } });
+    const setProvenance = select(PROVENANCES, doc.provenance, provenanceWord, { "data-field": "/provenance", onchange: (e) => { doc.provenance = e.target.value; changed(); } });
+    const draw = () => {
+      form.replaceChildren(
+        h("div.edrow.edset", labelled(K.t("Name of the set"), setName), labelled(K.t("Values"), setProvenance)),
+        h("h2", K.t("Knights")), ...doc.knights.map(knightCard),
+        h("button.button", { type: "button", id: "ed-add-knight", onclick: () => {
+          doc.knights.push({ id: nextId("K", doc.knights), name: "", provenance: "user", attackDice: dice.min,
+            red: { mounted: { 1: 0, 2: 0, 3: 0 }, foot: { 4: 0, 5: 0, 6: 0 } }, preferences: [] });
+          draw(); changed();
+        } }, "+ " + K.t("knight")),
+        h("h2", K.t("Ladies")), ...doc.ladies.map(ladyCard),
+        h("button.button", { type: "button", id: "ed-add-lady", onclick: () => {
+          doc.ladies.push({ id: nextId("L", doc.ladies), name: "", provenance: "user", attributes: {} });
+          draw(); changed();
+        } }, "+ " + K.t("lady")));
+    };
+    draw();
+    return { node: form, get: () => doc, mark };
+  };
+})();
