@@ -84,3 +84,75 @@ def json_value(text: str):
     import json
 
     return json.loads(text)
+
+
+@pytest.mark.slow(20)
+def test_a_troje_board_is_entered_by_tapping_its_hexes_saved_and_played_on(server, browser):
+    """Troje's board editor on a phone: a hex tapped opens its terrain,
+    number and ship-symbol choices; Troy renamed is refused (the scenario
+    needs a hex named Troy) with the API's message under the board, and
+    named back; a number changed and a ship symbol added; the board saved,
+    picked by its name and a match started on it, its first move entered."""
+    import json
+    from pathlib import Path
+
+    import engine.troje as troje
+
+    placeholder = json.loads((Path(troje.__file__).parent / "boards" / "troje-placeholder.json").read_text("utf-8"))
+    numbered = next(x for x in placeholder["hexes"] if x.get("number") in (3, 4, 5))
+    sea = next(x for x in placeholder["hexes"] if x["terrain"] == "sea" and not x.get("ship_symbol")
+               and "east" not in x.get("region", []))
+    hex_of = lambda x: f"#editor g.edtile[data-hex='{x['at'][0]},{x['at'][1]}']"  # noqa: E731
+    base, token = server
+    page = watched(page_of(context(browser, token, viewport=PHONE)))
+    page.goto(f"{base}/record?game=catan-troje")
+    page.click("#options a[data-editor=board]")
+    page.wait_for_url(re.compile(r"/games/catan-troje/boards/new$"))
+    page.wait_for_selector("#ed-status.good")
+    assert page.locator("#editor g.edtile").count() == len(placeholder["hexes"])
+    name = f"Ons Troje {uuid.uuid4().hex[:6]}"
+    page.fill("#editor input[data-field='name']", name)
+    # Troy renamed: the scenario refuses the board, and says why under it
+    page.click("#editor g.edtile[data-hex='2,-2']")
+    city = page.locator("#editor .edhex input[type=text]")
+    assert city.input_value() == "Troy"
+    city.fill("Ilion")
+    page.wait_for_selector("#ed-status.bad")
+    assert "needs exactly one special hex named Troy (found 0)" in page.inner_text("#ed-error")
+    assert page.evaluate("document.getElementById('ed-error').previousElementSibling.classList.contains('edboard')")
+    assert page.is_disabled("#ed-save")
+    city.fill("Troy")
+    page.wait_for_selector("#ed-status.good")
+    # a number token changed, a ship symbol added, each by a tap on the hex and one on the choice
+    page.click(hex_of(numbered))
+    assert page.get_attribute(hex_of(numbered), "aria-pressed") == "true"
+    page.click("#editor .edhex button[data-number='9']")
+    assert page.locator(hex_of(numbered) + " text.number").text_content() == "9"
+    page.click(hex_of(sea))
+    page.check("#editor .edhex input[type=checkbox]")
+    page.wait_for_selector(hex_of(sea) + " path.shipsym")
+    page.wait_for_selector("#ed-status.good")
+    no_horizontal_scroll(page)
+    problems = check(page, axe_source(), "Troje's board editor, a hex tapped")
+    assert not problems, "\n".join(problems)
+    page.locator("#editor .edboard").scroll_into_view_if_needed()
+    page.screenshot(path=str(IMG / "board-editor-phone.png"))
+    page.click("#ed-save")
+    page.wait_for_selector("#ed-record")
+    ours = next(it for it in api(base, token, "GET", "/games/catan-troje/boards").json()["items"] if it["name"] == name)
+    page.click("#ed-record")
+    page.wait_for_selector("#options .picker[data-path=board] button.document.on")
+    assert page.get_attribute("#options .picker[data-path=board] button.document.on", "data-name") == name
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    view = api(base, token, "GET", f"/matches/{match_id}/state?seat=referee").json()
+    assert view["board"]["hash"] == ours["hash"]
+    assert next(x for x in view["layout"]["hexes"] if x["at"] == numbered["at"])["number"] == 9
+    # the first move, the first player's decision card, entered in the page
+    group = page.locator("#moves .group[data-type=chance]")
+    group.locator("[data-field=side] button[data-value='\"troy\"']").click()
+    group.locator("button[data-submit=decision_card]").click()
+    page.wait_for_function("() => Number(document.querySelector('#match').dataset.seq) >= 2")
+    events = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
+    assert [e["type"] for e in events] == ["setup", "decision_card"] and not page.errors

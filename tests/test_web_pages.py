@@ -324,7 +324,9 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
                ("a new Troubadour match (the deal's picker on a draw pile)", f"/matches/{site['fresh']['troubadour']}",
                 "#board .scene button.el"),
                ("a review", f"/matches/{site['matches']['twaalven']}/review", "#steps li"),
-               ("a league", f"/leagues/{site['league']}", "#standings tr")]
+               ("a league", f"/leagues/{site['league']}", "#standings tr"),
+               ("the knights' card-set editor", "/games/ridder_toernooi/card-sets/new", "#ed-status.good"),
+               ("Troje's board editor (its hexes are the controls)", "/games/catan-troje/boards/new", "#ed-status.good")]
     for name, path, ready in targets:
         visit(page, base, path, ready)
         problems += [f"{name}: Tab never reaches {html}" for html in tab_through(page)]

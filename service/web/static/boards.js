@@ -385,5 +385,7 @@ const Boards = (() => {
     return h("div.table", { "data-game": game.id }, body);
   };
 
-  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves, words };
+  /** A hex's colour on the table (the board editor draws with it too). */
+  const terrainFill = (t) => (t === "sea" ? SEA : (TERRAIN[t] || ["#cccccc"])[0]);
+  return { Labels, deck, render, renderValue, STANDARD, spotLabel, atomic, mapKeys, repeats, unseenMoves, words, terrainFill, valueWords };
 })();

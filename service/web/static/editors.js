@@ -25,9 +25,9 @@
     if (!got.ok) { K.flash(K.errorText(got), "error"); return; }
     // what the form starts from, and the others it could start from (a link each)
     const others = items.filter((it) => it.hash !== start.hash);
-    document.getElementById("ed-from").replaceChildren(K.t("Starting from:") + " ", h("b", { translate: "no" }, start.name || start.hash.slice(0, 12)),
+    document.getElementById("ed-from").replaceChildren(h("span", K.t("Starting from:") + " ", h("b", { translate: "no" }, start.name || start.hash.slice(0, 12)),
       start.label ? h("small.muted", { translate: "no" }, " " + start.label) : null,
-      others.length ? h("span", " · " + K.t("or from:") + " ", others.map((it, i) => [i ? ", " : "", h("a", { href: `?from=${it.hash}`, translate: "no" }, it.name || it.hash.slice(0, 12))])) : null);
+      others.length ? h("span", " · " + K.t("or from:") + " ", others.map((it, i) => [i ? ", " : "", h("a", { href: `?from=${it.hash}`, translate: "no" }, it.name || it.hash.slice(0, 12))])) : null));
     let asked = 0, timer = null, valid = null;
     const check = async () => {
       const ticket = ++asked;
@@ -98,6 +98,157 @@
     const node = h("div.edform", area);
     return { node, get: () => { try { return JSON.parse(area.value); } catch (e) { throw K.t("not JSON: {why}", { why: e.message }); } }, mark: marker(node) };
   };
+
+  // -- boards (Catan's and Troje's: format kroniek.catan.board/1) ------------------------------------
+  const TERRAINS = ["forest", "hills", "pasture", "fields", "mountains", "desert", "special", "sea"];
+  const PRODUCES = ["forest", "hills", "pasture", "fields", "mountains"];
+  const NUMBERS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
+  const HARBOURS = ["3:1", "lumber", "brick", "wool", "grain", "ore"];
+  const BOARD_PROVENANCES = ["user", "printed", "standard", "generated", "placeholder"];
+  /** the six sides of a pointy-top hex, axial [dq, dr], with the arrow a side is shown by */
+  const SIDES = [[[1, 0], "→"], [[1, -1], "↗"], [[0, -1], "↖"], [[-1, 0], "←"], [[-1, 1], "↙"], [[0, 1], "↘"]];
+  const terrainWord = (t) => (t === "special" ? K.t("special hex") : t === "sea" ? K.t("sea") : Boards.valueWords(t));
+
+  const boardEditor = (original, changed, ctx) => {
+    const doc = JSON.parse(JSON.stringify(original));
+    if (ctx.fromBuiltin) { doc.name = K.t("Our board"); doc.provenance = "user"; delete doc.notes; }
+    doc.harbors = doc.harbors || [];
+    const key = (c) => `${c[0]},${c[1]}`;
+    const at = () => new Map(doc.hexes.map((x, i) => [key(x.at), i]));
+    const isLand = (c) => { const i = at().get(key(c)); return i !== undefined && doc.hexes[i].terrain !== "sea"; };
+    let selected = null;  // the index in doc.hexes of the hex tapped
+    let invalidHex = null;
+    const form = h("div.edform.board");
+    const boardBox = h("div.edboard");
+    const panel = h("div.edhex");
+    const note = h("p.ederror#ed-error", { role: "alert" });
+
+    const NS = "http://www.w3.org/2000/svg", R = 30, S3 = Math.sqrt(3);
+    const svg = (tag, attrs, ...kids) => {
+      const n = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined && v !== false) n.setAttribute(k, v === true ? "" : v);
+      for (const kid of kids.flat()) if (kid !== null && kid !== undefined) n.append(typeof kid === "string" ? document.createTextNode(kid) : kid);
+      return n;
+    };
+    const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
+    const f = (x) => x.toFixed(1);
+    const points = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${f(cx + R * Math.cos(a))},${f(cy + R * Math.sin(a))}`; }).join(" ");
+    const hexName = (x) => `${x.name ? x.name + " · " : ""}${terrainWord(x.terrain)}${x.number ? " " + x.number : ""}${x.ship_symbol ? " · " + K.t("ship symbol") : ""} [${x.at[0]}, ${x.at[1]}]`;
+
+    const drawBoard = () => {
+      const cs = doc.hexes.map((x) => centre(x.at));
+      const xs = cs.map((c) => c[0]), ys = cs.map((c) => c[1]);
+      const box = [Math.min(...xs) - R - 4, Math.min(...ys) - R - 4, Math.max(...xs) - Math.min(...xs) + 2 * R + 8, Math.max(...ys) - Math.min(...ys) + 2 * R + 8];
+      // drawn at a size a finger can tap (a hex ~42 px wide); a board wider than the phone scrolls in its box
+      const root = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), width: f(box[2] * 0.8), role: "group",
+        "aria-label": K.t("the board: tap a hex to change it"), "data-field": "hexes" });
+      doc.hexes.forEach((x, i) => {
+        const c = cs[i];
+        const g = svg("g", { class: `edtile${i === selected ? " sel" : ""}${i === invalidHex ? " bad" : ""}`, role: "button", tabindex: 0, "data-hex": key(x.at),
+          "aria-label": hexName(x), "aria-pressed": String(i === selected), ...(i === invalidHex ? { "aria-invalid": "true", "aria-describedby": "ed-error" } : {}) },
+          svg("polygon", { points: points(c), fill: Boards.terrainFill(x.terrain), class: "tile" }),
+          x.number ? svg("circle", { cx: f(c[0]), cy: f(c[1]), r: 10, class: "token" }) : null,
+          x.number ? svg("text", { x: f(c[0]), y: f(c[1] + 4), "text-anchor": "middle", class: `number${x.number === 6 || x.number === 8 ? " hot" : ""}` }, String(x.number)) : null,
+          x.ship_symbol ? svg("path", { class: "shipsym", transform: `translate(${f(c[0])},${f(c[1])})`, d: "M-9,3 L9,3 L5,9 L-5,9 Z M-1,-10 L-1,2 L-8,2 Z M1,-8 L1,2 L7,2 Z" }) : null,
+          x.terrain === "special" && x.name ? svg("text", { x: f(c[0]), y: f(c[1] + 4), "text-anchor": "middle", class: "cityname" }, x.name.slice(0, 7)) : null);
+        const pick = () => { selected = i; drawBoard(); drawPanel(); panel.scrollIntoView({ block: "nearest" }); };
+        g.addEventListener("click", pick);
+        g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+        root.append(g);
+      });
+      for (const hb of doc.harbors) {
+        const [a, b] = hb.edge.map(centre), m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+        root.append(svg("g", { class: "edharbour" }, svg("title", {}, `${K.t("harbour")} ${hb.type}`),
+          svg("circle", { cx: f(m[0]), cy: f(m[1]), r: 9 }), svg("text", { x: f(m[0]), y: f(m[1] + 3), "text-anchor": "middle" }, hb.type === "3:1" ? "3:1" : hb.type.slice(0, 2))));
+      }
+      boardBox.replaceChildren(root);
+    };
+
+    const edit = (fn) => { fn(); drawBoard(); drawPanel(); changed(); };
+    const harbourAt = (a, b) => doc.harbors.findIndex((hb) => key(hb.edge[0]) === key(a) && key(hb.edge[1]) === key(b));
+    const drawPanel = () => {
+      if (selected === null) { panel.replaceChildren(h("p.muted", K.t("Tap a hex to change it."))); return; }
+      const x = doc.hexes[selected];
+      const pressed = (on) => String(!!on);
+      const parts = [h("legend", K.t("Hex"), " ", h("span", { translate: "no" }, `[${x.at[0]}, ${x.at[1]}]`)),
+        h("div.edfacestitle", K.t("Terrain")),
+        h("div.picker", TERRAINS.map((t) => h("button.pick", { type: "button", "data-terrain": t, "aria-pressed": pressed(x.terrain === t), class: x.terrain === t ? "pick on" : "pick",
+          onclick: () => edit(() => {
+            x.terrain = t;
+            if (!PRODUCES.includes(t)) delete x.number;
+            if (t !== "sea") delete x.ship_symbol;
+            if (t === "sea") doc.harbors = doc.harbors.filter((hb) => key(hb.edge[0]) !== key(x.at));
+          }) }, terrainWord(t))))];
+      if (PRODUCES.includes(x.terrain)) {
+        parts.push(h("div.edfacestitle", K.t("Number token")), h("div.picker", [null, ...NUMBERS].map((n) => h("button.pick", {
+          type: "button", "data-number": n === null ? "" : n, "aria-pressed": pressed((x.number ?? null) === n), class: (x.number ?? null) === n ? "pick on" : "pick",
+          onclick: () => edit(() => { if (n === null) delete x.number; else x.number = n; }) }, n === null ? K.t("none") : String(n)))));
+      }
+      if (x.terrain === "sea") {
+        const box = h("input", { type: "checkbox", "data-field": `hexes[${selected}].ship_symbol`, onchange: (e) => edit(() => { if (e.target.checked) x.ship_symbol = true; else delete x.ship_symbol; }) });
+        box.checked = !!x.ship_symbol;
+        parts.push(h("label.edcheck", box, " " + K.t("ship symbol")));
+      }
+      if (x.terrain === "special") {
+        const name = h("input", { type: "text", value: x.name || "", maxlength: 200, autocomplete: "off", "data-field": `hexes[${selected}].name`,
+          oninput: () => { if (name.value) x.name = name.value; else delete x.name; drawBoard(); changed(); } });
+        parts.push(labelled(K.t("Name on the hex"), name));
+      }
+      if (x.terrain !== "sea") {
+        const sides = SIDES.map(([[dq, dr], arrow]) => [[x.at[0] + dq, x.at[1] + dr], arrow]).filter(([c]) => !isLand(c));
+        if (sides.length) {
+          parts.push(h("div.edfacestitle", K.t("Harbours on the coast")), h("div.edrow", sides.map(([c, arrow]) => {
+            const i = harbourAt(x.at, c);
+            return labelled(K.t("side {arrow}", { arrow }), select(["", ...HARBOURS], i >= 0 ? doc.harbors[i].type : "", (v) => (v ? (v === "3:1" ? "3:1" : Boards.valueWords(v) + " 2:1") : K.t("none")), {
+              "data-side": arrow, onchange: (e) => edit(() => {
+                const j = harbourAt(x.at, c);
+                if (j >= 0) doc.harbors.splice(j, 1);
+                if (e.target.value) doc.harbors.push({ edge: [x.at.slice(), c], type: e.target.value });
+              }) }));
+          })));
+        }
+      }
+      panel.replaceChildren(h("fieldset.edcard", { "data-hex": key(x.at) }, ...parts));
+    };
+
+    const setName = h("input", { type: "text", value: doc.name || "", maxlength: 200, autocomplete: "off", "data-field": "name", oninput: () => { doc.name = setName.value; changed(); } });
+    const provenance = select(BOARD_PROVENANCES.includes(doc.provenance) ? BOARD_PROVENANCES : [...BOARD_PROVENANCES, doc.provenance], doc.provenance || "user",
+      (p) => ({ user: K.t("entered by us"), printed: K.t("as printed"), standard: K.t("the standard board"), generated: K.t("generated"), placeholder: K.t("placeholder") }[p] || p),
+      { "data-field": "provenance", onchange: (e) => { doc.provenance = e.target.value; changed(); } });
+    const players = h("div.edrow", { "data-field": "players", role: "group", "aria-label": K.t("For how many players") }, [3, 4, 5, 6].map((n) => {
+      const box = h("input", { type: "checkbox", value: n, onchange: (e) => {
+        doc.players = doc.players.filter((p) => p !== n);
+        if (e.target.checked) doc.players.push(n);
+        doc.players.sort();
+        changed();
+      } });
+      box.checked = doc.players.includes(n);
+      return h("label.edcheck", box, " " + K.tn(n, "{n} player", "{n} players"));
+    }));
+    form.append(h("div.edrow.edset", labelled(K.t("Name of the board"), setName), labelled(K.t("Values"), provenance)),
+      h("div.edfacestitle", K.t("For how many players")), players, boardBox, panel);
+    drawBoard();
+    drawPanel();
+    const mark = (error) => {
+      for (const el of form.querySelectorAll("[aria-invalid]")) { el.removeAttribute("aria-invalid"); el.removeAttribute("aria-describedby"); }
+      note.remove();
+      const before = invalidHex;
+      invalidHex = null;
+      if (error && Array.isArray(error.hex)) {
+        const i = at().get(key(error.hex));
+        if (i !== undefined) invalidHex = i;
+      }
+      if (before !== invalidHex) drawBoard();
+      if (!error) return;
+      note.textContent = error.message || "";
+      const field = invalidHex === null && error.field ? form.querySelector(`[data-field="${CSS.escape(error.field)}"]`) : null;
+      if (field && field.tagName !== "svg") { field.setAttribute("aria-invalid", "true"); field.setAttribute("aria-describedby", "ed-error"); }
+      (invalidHex !== null || (field && field.tagName === "svg") ? boardBox : field || form.firstElementChild).after(note);
+    };
+    return { node: form, get: () => doc, mark };
+  };
+  EDITORS["catan/boards"] = boardEditor;
+  EDITORS["catan-troje/boards"] = boardEditor;
 
   // -- the knights' card sets -------------------------------------------------------------------
   const PROVENANCES = ["user", "printed", "printed-partial", "placeholder"];
