@@ -156,3 +156,36 @@ def test_a_troje_board_is_entered_by_tapping_its_hexes_saved_and_played_on(serve
     page.wait_for_function("() => Number(document.querySelector('#match').dataset.seq) >= 2")
     events = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
     assert [e["type"] for e in events] == ["setup", "decision_card"] and not page.errors
+
+
+@pytest.mark.slow(8)
+def test_troje_ship_tiles_are_counted_per_colour_and_saved(server, browser):
+    """The ship-tile editor: per colour a stepper per advantage; a colour
+    named twice is refused at its field; the counts saved are the document's."""
+    base, token = server
+    page = watched(page_of(context(browser, token, viewport=PHONE)))
+    page.goto(f"{base}/games/catan-troje/ship-tiles/new")
+    page.wait_for_selector("#ed-status.good")
+    name = f"Onze tegels {uuid.uuid4().hex[:6]}"
+    page.fill("#editor input[data-field='name']", name)
+    red = page.locator("#editor fieldset[data-colour='0']")
+    red.locator(".edstep:has([data-advantage=victory_point]) button[data-step='1']").click()
+    red.locator(".edstep:has([data-advantage=draw]) button[data-step='-1']").click()
+    assert red.locator("[data-advantage=victory_point]").inner_text() == "3"
+    blue = page.locator("#editor input[data-field='colours[1].colour']")
+    blue.fill("Red")
+    page.wait_for_selector("#editor input[data-field='colours[1].colour'][aria-invalid=true]")
+    assert "colour 'Red' is listed twice" in page.inner_text("#ed-error")
+    blue.fill("blue")
+    page.wait_for_selector("#ed-status.good")
+    problems = check(page, axe_source(), "Troje's ship-tile editor")
+    assert not problems, "\n".join(problems)
+    page.click("#ed-save")
+    page.wait_for_selector("#ed-record")
+    ours = next(it for it in api(base, token, "GET", "/games/catan-troje/ship-tiles").json()["items"] if it["name"] == name)
+    doc = api(base, token, "GET", f"/games/catan-troje/ship-tiles/{ours['hash']}").json()["document"]
+    assert doc["colours"][0] == {"colour": "red", "tiles": ["harbour_3to1", "harbour_3to1", "victory_point", "victory_point",
+                                                            "victory_point", "swap", "trade_chip"]}
+    page.click("#ed-record")
+    page.wait_for_selector("#options .picker[data-path=ship_tiles] button.document.on")
+    assert page.get_attribute("#options .picker[data-path=ship_tiles] button.document.on", "data-name") == name

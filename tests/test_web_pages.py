@@ -94,7 +94,8 @@ def site(server):
              ("a match seen by seat 0", f"/matches/{matches['troubadour']}?seat=0", "#log li"),
              ("a league's match", f"/matches/{board_match}", "#league-board"),
              ("the knights' card-set editor", "/games/ridder_toernooi/card-sets/new", "#ed-status.good"),
-             ("a board as JSON", "/games/catan-troje/boards/new", "#ed-status.good"),
+             ("Troje's board editor", "/games/catan-troje/boards/new", "#ed-status.good"),
+             ("Troje's ship-tile editor", "/games/catan-troje/ship-tiles/new", "#ed-status.good"),
              ("api docs", "/api/docs", ".swagger-ui .info")]
     # each game's match just started (most open with a chance form: the deal, the first draw) and some moves in
     pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]

@@ -250,6 +250,43 @@
   EDITORS["catan/boards"] = boardEditor;
   EDITORS["catan-troje/boards"] = boardEditor;
 
+  // -- Troje's ship tiles: per colour, how many tiles of each advantage -------------------------------
+  const ADVANTAGES = ["harbour_3to1", "victory_point", "swap", "trade_chip", "draw"];
+  EDITORS["catan-troje/ship-tiles"] = (original, changed, ctx) => {
+    const doc = JSON.parse(JSON.stringify(original));
+    if (ctx.fromBuiltin) { doc.name = K.t("Our ship tiles"); doc.provenance = "user"; delete doc.notes; }
+    const form = h("div.edform.tiles");
+    const setName = h("input", { type: "text", value: doc.name || "", maxlength: 200, autocomplete: "off", "data-field": "name", oninput: () => { doc.name = setName.value; changed(); } });
+    const colourCard = (c, i) => {
+      const total = h("small.muted");
+      const count = (a) => c.tiles.filter((t) => t === a).length;
+      const showTotal = () => { total.textContent = K.tn(c.tiles.length, "{n} tile", "{n} tiles"); };
+      const steppers = ADVANTAGES.map((a) => {
+        const shown = h("b.edcount", { "data-advantage": a }, String(count(a)));
+        const step = (d) => {
+          const n = count(a) + d;
+          if (n < 0) return;
+          c.tiles = ADVANTAGES.flatMap((x) => Array(x === a ? n : count(x)).fill(x));
+          shown.textContent = String(n);
+          showTotal();
+          changed();
+        };
+        const what = Boards.valueWords(a);
+        return h("div.edstep", h("span.edstepname", what),
+          h("button.button.small", { type: "button", "data-step": "-1", "aria-label": K.t("one {what} fewer", { what }), onclick: () => step(-1) }, "−"),
+          shown,
+          h("button.button.small", { type: "button", "data-step": "1", "aria-label": K.t("one {what} more", { what }), onclick: () => step(1) }, "+"));
+      });
+      const colour = h("input", { type: "text", value: c.colour, maxlength: 20, autocomplete: "off", "data-field": `colours[${i}].colour`,
+        oninput: () => { c.colour = colour.value; changed(); } });
+      showTotal();
+      return h("fieldset.edcard", { "data-colour": i }, h("legend", K.t("Seat {n}", { n: i + 1 }), " ", total),
+        labelled(K.t("Colour"), colour), h("div.edsteps", { "data-field": `colours[${i}].tiles`, role: "group", "aria-label": K.t("the tiles of this colour") }, steppers));
+    };
+    form.append(h("div.edrow.edset", labelled(K.t("Name of the list"), setName)), ...doc.colours.map(colourCard));
+    return { node: form, get: () => doc, mark: marker(form) };
+  };
+
   // -- the knights' card sets -------------------------------------------------------------------
   const PROVENANCES = ["user", "printed", "printed-partial", "placeholder"];
   const provenanceWord = (p) => ({ user: K.t("entered by us"), printed: K.t("as printed"), "printed-partial": K.t("partly as printed"), placeholder: K.t("placeholder") }[p] || p);
