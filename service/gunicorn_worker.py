@@ -113,9 +113,22 @@ except RuntimeError:  # gevent missing or too old: gunicorn says which
 
 if GeventWorker is not None:
     class JsonErrorsGeventWorker(GeventWorker):
+        _quitting = False
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             stopping.set()
             super().handle_exit(sig, frame)
+
+        def handle_quit(self, sig: int, frame: Any) -> None:
+            """Ctrl-C in a terminal reaches a worker twice: the terminal's
+            SIGINT and the master's SIGQUIT. The first ends it; the second's
+            greenlet then ran while the interpreter shut down, and gevent
+            printed its SystemExit as a traceback."""
+            if self._quitting:
+                return
+            self._quitting = True
+            stopping.set()
+            super().handle_quit(sig, frame)
 
         def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
             capture = _Capture(client)

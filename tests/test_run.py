@@ -223,3 +223,39 @@ def test_run_killed_outright_takes_redis_the_workers_and_the_api_with_it(tmp_pat
         assert requests.get(f"{base}/api/me", headers={"Authorization": f"Bearer {token}"}, timeout=5).json()["name"] == "admin"
     finally:
         stop(proc)
+
+
+@pytest.mark.slow(8)
+def test_ctrl_c_on_kroniek_serve_stops_every_process_without_a_traceback(redis_url, prefix):
+    """Ctrl-C in a terminal signals the whole process group: gunicorn's master
+    and each worker get SIGINT, and the master then sends each worker SIGQUIT.
+    A worker that acted on both printed gevent's traceback of its SystemExit.
+    Three times, as the two signals race."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RQ_REDIS_URL", "REDIS_CLUSTER")}
+    env.update(REDIS_URL=redis_url, KRONIEK_PREFIX=prefix, KRONIEK_QUEUE=prefix)
+    for attempt in range(3):
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if requests.get(f"http://127.0.0.1:{port}/api/health", timeout=5).status_code == 200:
+                        break
+                except requests.ConnectionError:
+                    pass
+                assert proc.poll() is None and time.monotonic() < deadline, "kroniek serve did not come up"
+                time.sleep(0.2)
+            time.sleep(0.5)  # both workers booted
+            os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+            out, _ = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert "Traceback" not in out and "SystemExit" not in out, f"attempt {attempt + 1}:\n{out}"
+        assert "Shutting down: Master" in out
+        with pytest.raises(ProcessLookupError):
+            os.killpg(proc.pid, 0)  # no worker left behind
