@@ -49,6 +49,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.test_run import wait_until_answering
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SCRIPTS = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if p.is_file() and p.suffix == ".sh")
@@ -400,15 +402,8 @@ def kroniek_run(var: Path):
         # block every process of the server that writes a line.
         lines: list[str] = []
         threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
-        while True:
-            try:
-                if requests.get(f"http://127.0.0.1:{port}/api", timeout=5).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"kroniek run did not come up:\n{head}{''.join(lines)}")
-            time.sleep(0.2)
+        if not wait_until_answering(f"http://127.0.0.1:{port}/api", proc, max(0.0, deadline - time.monotonic())):
+            pytest.fail(f"kroniek run did not come up:\n{head}{''.join(lines)}")
         assert token, f"kroniek run printed no admin token:\n{head}"
         yield {"port": port, "token": token, "base": f"http://127.0.0.1:{port}"}
     finally:

@@ -897,9 +897,8 @@ def rt_user(ctx: Ctx, data) -> bool:
     return True
 
 
-def rt_game_data(ctx: Ctx, data) -> bool:
-    """A card set with drawn names: stored under the hash of exactly what was
-    sent, and served back exactly."""
+def drawn_card_set(data) -> dict:
+    """The shipped card set as a user's, one to three knights given drawn names."""
     import json as json_
     from pathlib import Path
 
@@ -909,6 +908,13 @@ def rt_game_data(ctx: Ctx, data) -> bool:
     doc["provenance"] = "user"
     for card in doc["knights"][: data.draw(st.integers(1, 3))]:
         card["name"] = data.draw(names)
+    return doc
+
+
+def rt_game_data(ctx: Ctx, data) -> bool:
+    """A card set with drawn names: stored under the hash of exactly what was
+    sent, and served back exactly."""
+    doc = drawn_card_set(data)
     before = snapshot(ctx.redis_url, ctx.prefix)
     res = ctx.admin.post("/api/games/ridder_toernooi/card-sets", json=doc)
     if res.status_code not in (200, 201):
@@ -923,15 +929,7 @@ def rt_game_data(ctx: Ctx, data) -> bool:
 def rt_game_data_check(ctx: Ctx, data) -> bool:
     """A card set with drawn names, checked: its canonical form comes back
     exactly as sent, and nothing is written."""
-    import json as json_
-    from pathlib import Path
-
-    import engine.ridder_toernooi as rt
-
-    doc = json_.loads((Path(rt.__file__).parent / "cardsets" / "placeholder.json").read_text(encoding="utf-8"))
-    doc["provenance"] = "user"
-    for card in doc["knights"][: data.draw(st.integers(1, 3))]:
-        card["name"] = data.draw(names)
+    doc = drawn_card_set(data)
     before = snapshot(ctx.redis_url, ctx.prefix)
     res = ctx.client.post("/api/games/ridder_toernooi/card-sets/check", json=doc)
     assert not written(ctx.redis_url, ctx.prefix, before)

@@ -20,6 +20,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_until_answering(url, proc, seconds=60.0) -> bool:
+    """Poll ``url`` until it answers 200 (True); False once ``proc`` has
+    ended or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if requests.get(url, timeout=5).status_code == 200:
+                return True
+        except requests.RequestException:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+
+
 def start(var, port):
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "KRONIEK_QUEUE", "KRONIEK_PREFIX")}
     env["KRONIEK_PLUGINS"] = "tests.support.toy"
@@ -42,23 +57,16 @@ def start(var, port):
     proc.lines = []
     proc.reader = threading.Thread(target=lambda: proc.lines.extend(proc.stdout), daemon=True)
     proc.reader.start()
-    deadline = time.monotonic() + 60
-    while True:
+    if wait_until_answering(f"{base}/api", proc):
+        return proc, base, token
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)  # it stops its Redis, workers and API (kill would leave them)
         try:
-            if requests.get(f"{base}/api", timeout=5).status_code == 200:
-                return proc, base, token
-        except (requests.ConnectionError, requests.Timeout):
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)  # it stops its Redis, workers and API (kill would leave them)
-                try:
-                    proc.wait(timeout=40)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-            proc.reader.join(timeout=10)
-            pytest.fail(f"kroniek run did not come up:\n{proc.head}{''.join(proc.lines)}")
-        time.sleep(0.2)
+            proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    proc.reader.join(timeout=10)
+    pytest.fail(f"kroniek run did not come up:\n{proc.head}{''.join(proc.lines)}")
 
 
 def _output(proc):
@@ -239,15 +247,7 @@ def test_ctrl_c_on_kroniek_serve_stops_every_process_without_a_traceback(redis_u
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 start_new_session=True)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if requests.get(f"http://127.0.0.1:{port}/api/health", timeout=5).status_code == 200:
-                        break
-                except requests.ConnectionError:
-                    pass
-                assert proc.poll() is None and time.monotonic() < deadline, "kroniek serve did not come up"
-                time.sleep(0.2)
+            assert wait_until_answering(f"http://127.0.0.1:{port}/api/health", proc), "kroniek serve did not come up"
             time.sleep(0.5)  # both workers booted
             os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
             out, _ = proc.communicate(timeout=30)

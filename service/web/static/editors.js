@@ -339,15 +339,21 @@
     const provenance = (card, refresh) => labelled(K.t("Values"), select(PROVENANCES, card.provenance || "user", provenanceWord,
       { "data-field": "/provenance", onchange: (e) => { card.provenance = e.target.value; refresh(); changed(); } }));
 
-    const knightCard = (k, i) => {
-      const box = h("fieldset.edcard", { "data-card": k.id, "data-index": i });
+    /** A card's fieldset, its legend ("Knight K01 · name") and its preview; ``refresh`` redraws the two. */
+    const cardBox = (card, i, word, drawPreview) => {
+      const box = h("fieldset.edcard", { "data-card": card.id, "data-index": i });
       const legend = h("legend");
       const preview = h("div");
       const refresh = () => {
-        box.dataset.card = k.id;
-        legend.replaceChildren(K.t("Knight"), " ", h("span", { translate: "no" }, `${k.id} · ${k.name}`));
-        preview.replaceChildren(knightPreview(k));
+        box.dataset.card = card.id;
+        legend.replaceChildren(word, " ", h("span", { translate: "no" }, `${card.id} · ${card.name}`));
+        preview.replaceChildren(drawPreview(card));
       };
+      return { box, legend, preview, refresh };
+    };
+
+    const knightCard = (k, i) => {
+      const { box, legend, preview, refresh } = cardBox(k, i, K.t("Knight"), knightPreview);
       const diceInput = h("input", { type: "number", inputmode: "numeric", min: dice.min, max: dice.max, value: k.attackDice, "data-field": "/attackDice",
         oninput: () => { k.attackDice = diceInput.value === "" ? null : Number(diceInput.value); touched(k); refresh(); changed(); } });
       const faces = (part, list) => h("div.edfaces", h("span.edfacestitle", part === "mounted" ? K.t("Red fields, mounted (faces 1–3)") : K.t("Red fields, on foot (faces 4–6)")),
@@ -377,14 +383,7 @@
     };
 
     const ladyCard = (l, i) => {
-      const box = h("fieldset.edcard", { "data-card": l.id, "data-index": i });
-      const legend = h("legend");
-      const preview = h("div");
-      const refresh = () => {
-        box.dataset.card = l.id;
-        legend.replaceChildren(K.t("Lady"), " ", h("span", { translate: "no" }, `${l.id} · ${l.name}`));
-        preview.replaceChildren(ladyPreview(l));
-      };
+      const { box, legend, preview, refresh } = cardBox(l, i, K.t("Lady"), ladyPreview);
       refresh();
       box.append(legend, preview, h("div.edrow", text(l, "id", `/ladies/${i}/id`, K.t("Id"), refresh), text(l, "name", "/name", K.t("Name"), refresh)),
         h("div.edrow", attrs.map((a) => labelled(a, select(["", ...vocab[a]], l.attributes[a] || "", (v) => v || "—",
