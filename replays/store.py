@@ -297,19 +297,24 @@ class EventStore:
             return self._append(keys=keys, args=args, client=client)
 
         owed = False
-        pipe = self.r.pipeline(transaction=False) if owe and not self._cluster else None
-        if pipe is not None:
-            issue(pipe)
-            pipe.zadd(self.owed_key(owe), {match_id: time.time()}, nx=True)  # after the append: see owe()
-            res, added = pipe.execute(raise_on_error=False)
-            owed = added == 1
+        if owe and not self._cluster:
+            for _ in range(2):
+                pipe = self.r.pipeline(transaction=False)
+                issue(pipe)
+                pipe.zadd(self.owed_key(owe), {match_id: time.time()}, nx=True)  # after the append: see owe()
+                res, added = pipe.execute(raise_on_error=False)
+                owed = owed or added == 1
+                # Redis forgot the scripts between the pipeline's SCRIPT LOAD and its EVALSHA (a SCRIPT FLUSH, a
+                # restart): the append did not run, so it is sent once more, the script loaded again
+                if not isinstance(res, redis.exceptions.NoScriptError):
+                    break
         else:
             try:
                 res = issue(self.r)
             except redis.ResponseError as exc:
                 res = exc
         outcome = self._outcome(res, single)
-        if owe and pipe is None and outcome.status == "ok":
+        if owe and self._cluster and outcome.status == "ok":
             owed = self.owe(owe, match_id, time.time())
         if owed and outcome.status == "missing":
             self.take_owed(owe, match_id)  # nothing to validate there

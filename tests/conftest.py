@@ -107,10 +107,9 @@ def prefix(redis_client):
         os.environ.pop("KRONIEK_QUEUE", None)
     else:
         os.environ["KRONIEK_QUEUE"] = old_queue
-    keys = list(redis_client.scan_iter(match=f"{name}:*", count=1000))
-    keys += list(redis_client.scan_iter(match=f"rq:*{name}*", count=1000))
-    for i in range(0, len(keys), 500):
-        redis_client.delete(*keys[i : i + 500])
+    from tests.support.served import forget_prefix
+
+    forget_prefix(redis_client, name)
 
 
 @pytest.fixture

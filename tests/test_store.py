@@ -3,6 +3,7 @@
 import time
 
 import pytest
+import redis
 
 from replays import audit_match
 from replays.hashing import GENESIS, commitment, event_hash
@@ -273,6 +274,29 @@ def test_an_append_to_a_key_that_is_no_stream_raises_and_marks_nothing(svc, stor
     outcome = store.append("no-such-stream", [event], owe="validation")
     assert outcome.status == "missing" and not outcome.owed
     assert store.overdue("validation", time.time() + 1) == ["not-a-stream"]
+
+
+def test_an_append_whose_script_redis_forgets_before_it_runs_is_sent_again(svc, store, redis_client, monkeypatch):
+    """Redis forgets its scripts between the pipeline's SCRIPT LOAD and its
+    EVALSHA (a SCRIPT FLUSH or a restart in between, as another test's flush
+    did to a concurrent append on a shared Redis): that append did not run,
+    is sent once more and written once, with its mark."""
+    mid = new(svc)
+    store.take_owed("validation", mid)
+    load = redis.client.Pipeline.load_scripts
+    flushed: list[bool] = []
+
+    def load_then_forget(self):
+        load(self)
+        if not flushed:
+            flushed.append(True)
+            redis_client.script_flush()
+
+    monkeypatch.setattr(redis.client.Pipeline, "load_scripts", load_then_forget)
+    answer = svc.append(mid, "add", 0, {"n": 1}, idempotency_key="k-2")  # with a key: the pipelined script
+    assert flushed and answer["seq"] == 2
+    assert [e["seq"] for e in store.events(mid)] == [1, 2]
+    assert mid in store.overdue("validation", time.time() + 1)
 
 
 def test_an_append_after_redis_forgot_its_scripts_loads_them_again(svc, store, redis_client):

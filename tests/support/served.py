@@ -49,8 +49,21 @@ def stop_served(proc: subprocess.Popen, log: IO[Any], client: Any, prefix: str) 
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000)) + list(
-        client.scan_iter(match=f"rq:*{prefix}*", count=1000))
+    forget_prefix(client, prefix)
+    client.close()
+
+
+def forget_prefix(client: Any, name: str) -> None:
+    """Delete a test's keys: its own (``name:*``), its queues' and registries'
+    (``rq:*name*``), and the hashes, results and executions of the jobs those
+    still hold (queued or scheduled and never run), which carry no prefix."""
+    keys = list(client.scan_iter(match=f"{name}:*", count=1000))
+    queued = list(client.scan_iter(match=f"rq:*{name}*", count=1000))
+    jobs: set[str] = set()
+    for key in queued:
+        kind = client.type(key)
+        members = client.lrange(key, 0, -1) if kind == "list" else client.zrange(key, 0, -1) if kind == "zset" else []
+        jobs.update(m.split(":", 1)[0] for m in members)
+    keys += queued + [f"rq:{part}:{job}" for job in jobs for part in ("job", "results", "executions")]
     for i in range(0, len(keys), 500):
         client.delete(*keys[i: i + 500])
-    client.close()
