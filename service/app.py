@@ -13,13 +13,14 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter
 
 from engine.core import KroniekError
-from engine.match import rule_text
+
 from replays import EventStore
 from replays.translog import TransparencyLog
 
 from . import gate
 from .access import Access
 from .accounts import Accounts
+from .errors import error_body
 from .leagues import LeagueService
 from .limits import MAX_BODY_BYTES
 from .matches import MatchService
@@ -339,12 +340,7 @@ def create_app(
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
-        body = exc.to_dict()
-        rule = body.get("rule")
-        if rule:
-            text = rule_text(rule)
-            if text:
-                body["rule_text"] = text
+        body = error_body(exc)
         answer: dict[str, Any] = {"error": body}
         if "current_seq" in body:
             answer["current_seq"] = body["current_seq"]  # the 409 contract names it at the top too

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import KroniekError
+
+
+def error_body(exc: KroniekError) -> dict[str, Any]:
+    """What an answer says of an error: its code, message and details, and
+    the text of the rule it names (``rule_text``)."""
+    from engine.match import rule_text
+
+    body = exc.to_dict()
+    rule = body.get("rule")
+    if rule:
+        text = rule_text(rule)
+        if text:
+            body["rule_text"] = text
+    return body
 
 
 class NotFound(KroniekError):

@@ -11,7 +11,7 @@ from werkzeug.routing import BaseConverter
 from engine.core import KroniekError
 
 from .api import _doc_errors, access
-from .errors import BadRequest
+from .errors import BadRequest, error_body
 from .game_data import GameDataStore
 from .gate import Blueprint
 
@@ -64,7 +64,7 @@ class GameDataCheck(MethodView):
         except KroniekError as exc:
             if exc.status != 400:
                 raise
-            return {"valid": False, "error": exc.to_dict()}
+            return {"valid": False, "error": error_body(exc)}
         return {"valid": True, **summary, "document": canon}
 
 

@@ -272,6 +272,8 @@ def test_a_board_unfit_for_troje_is_a_400_naming_the_field(client, change, field
     assert res.status_code == 400, res.get_json()
     err = res.get_json()["error"]
     assert err["code"] == "invalid_board" and err["field"] == field, err
+    # the pages' editor checks it first: the same error, as a 200 that says it is not valid
+    assert client.post(f"/api/games/{GAME}/boards/check", json=doc).get_json() == {"valid": False, "error": err}
 
 
 # -- refusals --------------------------------------------------------------------------------------
