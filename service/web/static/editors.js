@@ -99,6 +99,19 @@
     return { node, get: () => { try { return JSON.parse(area.value); } catch (e) { throw K.t("not JSON: {why}", { why: e.message }); } }, mark: marker(node) };
   };
 
+  // -- the forms' controls ------------------------------------------------------------------------
+  let uid = 0;
+  /** A labelled control: <label for> and the control, marked with the card and field the API names. */
+  const labelled = (text, control) => {
+    control.id = control.id || `ed-${++uid}`;
+    return h("div.edfield", h("label", { for: control.id }, text), control);
+  };
+  const select = (values, value, word, attrs) => {
+    const s = h("select", attrs, values.map((v) => h("option", { value: v }, word ? word(v) : v)));
+    s.value = value;
+    return s;
+  };
+
   // -- boards (Catan's and Troje's: format kroniek.catan.board/1) ------------------------------------
   const TERRAINS = ["forest", "hills", "pasture", "fields", "mountains", "desert", "special", "sea"];
   const PRODUCES = ["forest", "hills", "pasture", "fields", "mountains"];
@@ -291,18 +304,6 @@
   const PROVENANCES = ["user", "printed", "printed-partial", "placeholder"];
   const provenanceWord = (p) => ({ user: K.t("entered by us"), printed: K.t("as printed"), "printed-partial": K.t("partly as printed"), placeholder: K.t("placeholder") }[p] || p);
   const MOUNTED = ["1", "2", "3"], FOOT = ["4", "5", "6"];
-  let uid = 0;
-  /** A labelled control: <label for> and the control, marked with the card and field the API names. */
-  const labelled = (text, control) => {
-    control.id = control.id || `ed-${++uid}`;
-    return h("div.edfield", h("label", { for: control.id }, text), control);
-  };
-  const select = (values, value, word, attrs) => {
-    const s = h("select", attrs, values.map((v) => h("option", { value: v }, word ? word(v) : v)));
-    s.value = value;
-    return s;
-  };
-
   EDITORS["ridder_toernooi/card-sets"] = (original, changed, ctx) => {
     const doc = JSON.parse(JSON.stringify(original));
     if (ctx.fromBuiltin) {  // the shipped placeholder: this is a table's own set now; its cards stay marked placeholder until edited
