@@ -46,7 +46,7 @@ class GameDataStore:
 
     def put(self, game_id: str, kind: str, doc: Any, by: str) -> tuple[dict[str, Any], bool]:
         """Validate and store; returns (summary, created)."""
-        game, dk = self.kind(game_id, kind)
+        game, _ = self.kind(game_id, kind)
         summary, canon = self.check(game_id, kind, doc)
         text = canonical_json(canon)
         h = summary["hash"]
@@ -56,7 +56,7 @@ class GameDataStore:
         created = bool(self.r.set(self._key(game.id, kind, h), record, nx=True))
         if created:
             self.r.zadd(self._key(game.id, kind), {h: time.time()})
-        return {**dk.summary(canon), "hash": h, "builtin": False}, created
+        return summary, created
 
     def get(self, game_id: str, kind: str, h: str) -> tuple[Any, dict[str, Any]]:
         """(document, meta) of a shipped or stored document."""

@@ -57,13 +57,11 @@ class GameDataCheck(MethodView):
         doc = request.get_json(silent=True)
         if doc is None:
             raise BadRequest("the body must be a JSON document", field="$", location="body")
-        store = data_store()
-        store.kind(game_id, kind)  # an unknown game or kind: 404
         try:
-            summary, canon = store.check(game_id, kind, doc)
+            summary, canon = data_store().check(game_id, kind, doc)
         except KroniekError as exc:
             if exc.status != 400:
-                raise
+                raise  # an unknown game or kind: 404
             return {"valid": False, "error": error_body(exc)}
         return {"valid": True, **summary, "document": canon}
 

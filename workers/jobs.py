@@ -93,9 +93,6 @@ class Checkpoints:
             _, old = self._items.popitem(last=False)
             self.held -= old.seq
 
-    def __len__(self) -> int:
-        return len(self._items)
-
 
 CHECKPOINTS = Checkpoints(int(os.environ.get("KRONIEK_VERDICT_CACHE_EVENTS") or 50_000))
 

@@ -73,21 +73,26 @@
     };
   };
 
-  /** The message of a refused document next to what it names (``field``, and ``card`` for a card's field):
-      the control marked invalid and described by it, or the card, or the top of the form. */
-  const marker = (form) => {
+  /** Where a form shows an error: the control it names (``field``, and ``card`` for a card's field), and the
+      element the message goes after (that control, else the card, else the top of the form). */
+  const locateIn = (form) => (error) => {
+    if (!error) return null;
+    const card = error.card ? form.querySelector(`.edcard[data-card="${CSS.escape(error.card)}"]`) : null;
+    const field = error.field ? (card || form).querySelector(`[data-field="${CSS.escape(error.field)}"]`) : null;
+    return { field, at: field || card || form.firstElementChild };
+  };
+  /** The message of a refused document next to what it names (``locate``), that control marked invalid and
+      described by it; ``mark(null)`` takes it all away. */
+  const marker = (form, locate = locateIn(form)) => {
     const note = h("p.ederror#ed-error", { role: "alert" });
     return (error) => {
       for (const el of form.querySelectorAll("[aria-invalid]")) { el.removeAttribute("aria-invalid"); el.removeAttribute("aria-describedby"); }
       note.remove();
+      const place = locate(error);
       if (!error) return;
       note.textContent = error.message || "";
-      const card = error.card ? form.querySelector(`.edcard[data-card="${CSS.escape(error.card)}"]`) : null;
-      const scope = card || form;
-      const field = error.field ? scope.querySelector(`[data-field="${CSS.escape(error.field)}"]`) : null;
-      const at = field || card || form.firstElementChild;
-      if (field) { field.setAttribute("aria-invalid", "true"); field.setAttribute("aria-describedby", "ed-error"); }
-      if (at) at.after(note); else form.prepend(note);
+      if (place.field) { place.field.setAttribute("aria-invalid", "true"); place.field.setAttribute("aria-describedby", "ed-error"); }
+      if (place.at) place.at.after(note); else form.prepend(note);
     };
   };
 
@@ -134,7 +139,6 @@
     const form = h("div.edform.board");
     const boardBox = h("div.edboard");
     const panel = h("div.edhex");
-    const note = h("p.ederror#ed-error", { role: "alert" });
 
     const NS = "http://www.w3.org/2000/svg", R = 30, S3 = Math.sqrt(3);
     const svg = (tag, attrs, ...kids) => {
@@ -158,7 +162,8 @@
       doc.hexes.forEach((x, i) => {
         const c = cs[i];
         const g = svg("g", { class: `edtile${i === selected ? " sel" : ""}${i === invalidHex ? " bad" : ""}`, role: "button", tabindex: 0, "data-hex": key(x.at),
-          "aria-label": hexName(x), "aria-pressed": String(i === selected), ...(i === invalidHex ? { "aria-invalid": "true", "aria-describedby": "ed-error" } : {}) },
+          "aria-label": hexName(x), "aria-pressed": String(i === selected),
+          ...(i === invalidHex ? { "aria-invalid": "true", "aria-describedby": "ed-error" } : {}) },  // kept when a tap draws it again
           svg("polygon", { points: points(c), fill: Boards.terrainFill(x.terrain), class: "tile" }),
           x.number ? svg("circle", { cx: f(c[0]), cy: f(c[1]), r: 10, class: "token" }) : null,
           x.number ? svg("text", { x: f(c[0]), y: f(c[1] + 4), "text-anchor": "middle", class: `number${x.number === 6 || x.number === 8 ? " hot" : ""}` }, String(x.number)) : null,
@@ -242,23 +247,19 @@
       h("div.edfacestitle", K.t("For how many players")), players, boardBox, panel);
     drawBoard();
     drawPanel();
-    const mark = (error) => {
-      for (const el of form.querySelectorAll("[aria-invalid]")) { el.removeAttribute("aria-invalid"); el.removeAttribute("aria-describedby"); }
-      note.remove();
+    /** An error that names a hex marks it on the board (drawn again), its message under the board. */
+    const inForm = locateIn(form);
+    const locate = (error) => {
       const before = invalidHex;
-      invalidHex = null;
-      if (error && Array.isArray(error.hex)) {
-        const i = at().get(key(error.hex));
-        if (i !== undefined) invalidHex = i;
-      }
+      const i = error && Array.isArray(error.hex) ? at().get(key(error.hex)) : undefined;
+      invalidHex = i === undefined ? null : i;
       if (before !== invalidHex) drawBoard();
-      if (!error) return;
-      note.textContent = error.message || "";
-      const field = invalidHex === null && error.field ? form.querySelector(`[data-field="${CSS.escape(error.field)}"]`) : null;
-      if (field && field.tagName !== "svg") { field.setAttribute("aria-invalid", "true"); field.setAttribute("aria-describedby", "ed-error"); }
-      (invalidHex !== null || (field && field.tagName === "svg") ? boardBox : field || form.firstElementChild).after(note);
+      if (!error) return null;
+      if (invalidHex !== null) return { field: boardBox.querySelector(`[data-hex="${key(error.hex)}"]`), at: boardBox };
+      const place = inForm(error);
+      return place.field && place.field.tagName === "svg" ? { field: null, at: boardBox } : place;
     };
-    return { node: form, get: () => doc, mark };
+    return { node: form, get: () => doc, mark: marker(form, locate) };
   };
   EDITORS["catan/boards"] = boardEditor;
   EDITORS["catan-troje/boards"] = boardEditor;
