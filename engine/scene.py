@@ -85,7 +85,7 @@ class Chance:
     ``groups``: the values fill one list per group of these sizes, in turn
     (``[3, 3]``: each seat's cards of one draw, ``[[...], [...]]``);
     ``numeric``: the values are numbers written as text (a die's faces), sent
-    as numbers."""
+    as numbers; ``counts``: sent as ``{value: times picked}``."""
 
     type: str
     field: str
@@ -105,6 +105,8 @@ class Chance:
     #: the event's other data, as it is (the village a turned-up card lies in)
     data: dict[str, Any] = field(default_factory=dict)
     numeric: bool = False
+    #: the values go as counts, ``{value: times picked}`` (Troje's battle: the cards turned up by resource)
+    counts: bool = False
 
     def __post_init__(self) -> None:
         if self.groups is not None and sum(self.groups) != self.count:
@@ -119,6 +121,12 @@ class Chance:
         if any(data[k] != v for k, v in self.data.items()):
             return False
         value = data[self.field]
+        if self.numeric:  # a number goes as one, its button says it as text
+            value = [str(v) for v in value] if isinstance(value, list) else str(value)
+        if self.counts:
+            if not isinstance(value, dict) or not all(isinstance(k, int) and k > 0 for k in value.values()):
+                return False
+            value = [v for v, k in value.items() for _ in range(k)]
         if self.scalar:
             return value in self.values
         if self.groups is not None:  # one list per group, in turn

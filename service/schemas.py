@@ -422,6 +422,8 @@ class SceneChance(Schema):
     data = fields.Dict(metadata={"description": "the event's other data, sent as it is (a turned-up card's village)"})
     numeric = fields.Boolean(required=True, metadata={"description": "the values are numbers (a die's faces): "
                                                       "sent as numbers"})
+    counts = fields.Boolean(required=True, metadata={"description": "the values are sent as counts, {value: times "
+                                                     "picked} (Troje's battle: the cards turned up by resource)"})
 
 
 class SceneElement(Schema):

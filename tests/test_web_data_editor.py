@@ -149,13 +149,13 @@ def test_a_troje_board_is_entered_by_tapping_its_hexes_saved_and_played_on(serve
     view = api(base, token, "GET", f"/matches/{match_id}/state?seat=referee").json()
     assert view["board"]["hash"] == ours["hash"]
     assert next(x for x in view["layout"]["hexes"] if x["at"] == numbered["at"])["number"] == 9
-    # the first move, the first player's decision card, entered in the page
-    group = page.locator("#moves .group[data-type=chance]")
-    group.locator("[data-field=side] button[data-value='\"troy\"']").click()
-    group.locator("button[data-submit=decision_card]").click()
-    page.wait_for_function("() => Number(document.querySelector('#match').dataset.seq) >= 2")
+    # the first move, the first player's decision card, tapped on the table; the changed number is drawn
+    page.wait_for_selector("#board svg.hexboard")
+    tap_scene_chance(page, {}, ["troy"], {"id": "side-0"})
     events = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"]
-    assert [e["type"] for e in events] == ["setup", "decision_card"] and not page.errors
+    assert [e["type"] for e in events] == ["setup", "decision_card"] and events[-1]["data"]["side"] == "troy"
+    assert "9" in page.locator("#board svg.hexboard .hex text.number").all_text_contents()
+    assert not page.errors
 
 
 @pytest.mark.slow(8)

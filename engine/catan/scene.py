@@ -172,7 +172,7 @@ def board_zone(view: dict[str, Any], moves: list[dict[str, Any]]) -> Zone:
     title = text("The board", "Het speelbord")
     if (view.get("board") or {}).get("placeholder"):
         title = text(f"The board: {view['board'].get('label', 'PLACEHOLDER layout')}",
-                     f"Het speelbord: {view['board'].get('label', 'PLACEHOLDER layout')}")
+                     "Het speelbord: PLACEHOLDER-indeling (niet het gedrukte bord)")
     return Zone("board", "hexboard", title, elements)
 
 
@@ -322,7 +322,12 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
     zones.append(bank)
     seats = [seat_zone(view, p, moves) for p in view.get("players") or []]
     zones += seats
-    # a maritime trade: one's own resource, then the bank's pile wanted (either order)
+    maritime_trades(seats, piles, moves)
+    return Scene(zones)
+
+
+def maritime_trades(seats: list[Zone], piles: dict[str, Element], moves: list[dict[str, Any]]) -> None:
+    """A maritime trade: one's own resource, then the bank's pile wanted (either order)."""
     by_id = {e.id: e for z in seats for e in z.elements}
     for m in _by_type(moves, "trade_bank"):
         give, get, count = m["data"]["give"], m["data"]["get"], m["data"].get("count", 1)
@@ -330,4 +335,3 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
         t = text(f"trade {give} for {count} {get}", f"ruil {RES_NL[give]} voor {count} {RES_NL[get]}")
         source.targets.setdefault(piles[get].id, []).append(labelled(m, t["en"], t["nl"]))
         source.highlight = True
-    return Scene(zones)

@@ -125,6 +125,9 @@ ALIASES = {
     "geen handelsfiche": "decline_chip",
 }
 
+#: the field a table may enter as "unknown" (taken as null: not seen), per event type
+_UNSEEN_FIELDS = {"steal": "card", "stack_card": "card", "return_card": "card", "decision_card": "side"}
+
 #: sea topologies by (board hash, players): ``Troje.sea`` is asked on every ship, sea people and legal-move call
 _SEAS: dict[tuple[str, int], TB.SeaTopology] = {}
 
@@ -144,9 +147,10 @@ class Troje(Catan):
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")
     rules = RULES
-    #: not drawn as a scene yet (a later slice of issue 19): Catan's scene knows none of Troje's moves, and the
-    #: pages keep Troje's own board drawing (boards.js) while the games list says ``scene: false``
-    scene = Game.scene
+    def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
+        from .scene import scene
+        return scene(view, moves)
+
     invariant_rules = INV.INVARIANTS
     #: (not donate or return_card: a card the recorder did not see is taken as null; not move_sea_people: a
     #: victim without cards is taken)
@@ -397,6 +401,9 @@ class Troje(Catan):
         return tuple(out)
 
     def normalize(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
+        key = _UNSEEN_FIELDS.get(type)
+        if key and isinstance(data.get(key), str) and data[key].strip().lower() == "unknown":
+            data = {**data, key: None}  # what the table did not see, as a picker names it
         if type == "steal":
             mover = self.mover(s)
             if seat != mover:
@@ -1027,6 +1034,9 @@ class Troje(Catan):
                               if tiles["provenance"] == "placeholder" else {})},
             "allegiances_revealed": x.revealed,
         }
+        due = self._outcome_due(s)
+        if due is not None:
+            out["troje"]["due"] = due
         if x.war is not None:
             out["troje"]["war_won_by"] = x.war
         if x.claim >= 0:
@@ -1034,6 +1044,18 @@ class Troje(Catan):
         if s.phase == OVER:
             out["winners"] = list(x.winners)
         return out
+
+    def _outcome_due(self, s: State) -> dict[str, Any] | None:
+        """The outcome the table enters next and for whom (the page's picker
+        needs the seat: the builder of a ship in the Special Building Phase,
+        the next decision card's seat); public, as the table sees who draws."""
+        x = s.ext
+        event = PHASE_EVENT.get(s.phase) or ("steal" if s.phase == STEAL else None)
+        if event is None:
+            return None
+        seat = {"decision_card": x.dealt, "ship_tile": self._builder(s), "stack_card": s.turn,
+                "steal": self.mover(s)}.get(event)
+        return {"event": event, "seat": seat, **({"from": s.victim} if s.phase == STEAL else {})}
 
     def event_view(self, s: State, event: dict[str, Any], viewer: int | str | None) -> dict[str, Any]:
         type_ = event["type"]

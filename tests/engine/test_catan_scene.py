@@ -242,7 +242,9 @@ def test_the_hex_board_holds_the_geometry_the_renderer_draws():
     assert len(spots) == 54 and all(e.label["nl"].startswith("Kruispunt ") for e in spots)
 
 
-def test_troje_keeps_its_own_drawing():
-    """Troje shares Catan's board and engine but not (yet) its scene."""
-    assert registry.get("catan-troje").info()["scene"] is False
+def test_catan_and_troje_each_declare_their_own_scene():
+    """Troje shares Catan's board and engine, and draws a scene of its own
+    (engine/troje/scene.py; tests/engine/test_troje_scene.py)."""
+    assert registry.get("catan-troje").info()["scene"] is True
     assert registry.get("catan").info()["scene"] is True
+    assert type(registry.get("catan-troje")).scene is not type(registry.get("catan")).scene

@@ -150,12 +150,11 @@ const Boards = (() => {
 
   // -- Catan ------------------------------------------------------------------------------------
   const CATAN_RES = ["lumber", "brick", "wool", "grain", "ore"];
-  /** Catan and the scenarios built on its board (they share the drawing, the spots and the pickers) */
+  /** Catan and the scenarios built on its board (they share the spots' names and the pickers) */
   const CATAN_LIKE = new Set(["catan", "catan-troje"]);
   const catanLike = (game) => !!game && CATAN_LIKE.has(game.id);
   const TROJE_SIDES = ["troy", "mycenae"];
   const TROJE_ADVANTAGES = ["harbour_3to1", "victory_point", "swap", "trade_chip", "draw"];
-  const ADVANTAGE_SHORT = { harbour_3to1: "3:1", victory_point: "VP", swap: "swap", trade_chip: "chip", draw: "draw" };
   const CITY_NAMES = { troy: K.t("Troy"), mycenae: K.t("Mycenae") };
   /** The words for the values Catan and Troje show (resources, terrains, development cards, advantages), as the
       rules texts name them: a picker's buttons and the board's labels. */
@@ -170,18 +169,8 @@ const Boards = (() => {
   const TERRAIN = { forest: ["#2f7d32", "lumber"], hills: ["#c0602b", "brick"], pasture: ["#9ccc65", "wool"],
     fields: ["#e9c046", "grain"], mountains: ["#8f8f96", "ore"], desert: ["#e3d3a4", "desert"], special: ["#d9c7a0", "city"] };
   const SEA = "#4a90c8";
-  const SEAT_COLOURS = ["#d7263d", "#1f5fa8", "#f08a24", "#f4f4f4", "#6b3e26", "#7b3fa0"];
-  const S3 = Math.sqrt(3), R = 30;
-  const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
-  const mean = (pts) => [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
   const hexKey = (c) => `${c[0]},${c[1]}`;
   const NEIGHBOURS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
-  const hexPoints = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${(cx + R * Math.cos(a)).toFixed(1)},${(cy + R * Math.sin(a)).toFixed(1)}`; }).join(" ");
-  /** A little boat (hull and sail) centred on (x, y), k times the size of a ship symbol. */
-  const boat = (x, y, k) => {
-    const p = (dx, dy) => `${(x + dx * k).toFixed(1)},${(y + dy * k).toFixed(1)}`;
-    return `M${p(-10, 2)} L${p(10, 2)} L${p(6, 8)} L${p(-6, 8)} Z M${p(0, 0)} L${p(0, -11)} L${p(8, 0)} Z M${p(-2, 0)} L${p(-2, -9)} L${p(-8, 0)} Z`;
-  };
   /** Where a scenario's named land hexes stand ({"2,-2": "Troy"}) */
   const cityAt = (view) => Object.fromEntries(Object.entries((view && view.troje && view.troje.cities) || {}).map(([c, at]) => [hexKey(at), CITY_NAMES[c] || c]));
   const ownerName = (view, seat) => (view && view.players && view.players[seat] && view.players[seat].name) || K.t("player {n}", { n: seat + 1 });
@@ -234,148 +223,7 @@ const Boards = (() => {
   /** The keys of a map field ({"wool": 2, "ore": 1}): the resources. */
   const mapKeys = (game, type, path) => (catanLike(game) && !/given$/.test(path) ? CATAN_RES : null);
 
-  /** Text for an SVG: the view's strings (a seat's name, a board's label) escaped. */
-  const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-
-  const catanSvg = (view) => {
-    const L = view.layout, T = view.troje || null;
-    const land = L.hexes.map((x) => centre(x.at));
-    const seaTiles = T ? T.sea_tiles || [] : [];
-    const sea = seaTiles.map((t) => centre(t.at));
-    const all = land.concat(sea);
-    const xs = all.map((p) => p[0]), ys = all.map((p) => p[1]);
-    const pad = T ? R * 1.2 : R * 1.8;  // room for the harbour labels out at sea (Troje's sea is drawn)
-    // a board that is not the printed one says so, in a band above the map (review and record alike)
-    const placeholder = view.board && view.board.placeholder ? view.board.label || "PLACEHOLDER layout" : null;
-    const width = Math.max(...xs) - Math.min(...xs) + 2 * pad;
-    const font = Math.max(R * 0.62, width / 34);  // the label spans most of a wide board, readable on a phone
-    const band = placeholder ? font * 2 : 0;
-    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad - band, width, Math.max(...ys) - Math.min(...ys) + 2 * pad + band];
-    const boardName = esc(K.t("the board"));
-    const out = [`<svg class="catan${T ? " troje" : ""}" viewBox="${box.map((n) => n.toFixed(1)).join(" ")}" role="img" aria-label="${boardName}${placeholder && K.lang === "en" ? " (" + esc(placeholder) + ")" : ""}">`];
-    if (placeholder) {
-      const w = box[2] - R, y = box[1] + font * 0.25;
-      out.push(`<g class="placeholder" data-placeholder="true"><rect x="${(box[0] + R / 2).toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${(font * 1.6).toFixed(1)}" rx="6" fill="#ffe066" stroke="#b00020" stroke-width="2"/>`
-        + `<text class="placeholder" lang="en" x="${(box[0] + box[2] / 2).toFixed(1)}" y="${(y + font * 1.15).toFixed(1)}" text-anchor="middle" font-size="${font.toFixed(1)}" font-weight="700" fill="#b00020">${esc(placeholder)}</text></g>`);
-    }
-    const vpos = (i) => mean(L.vertices[i].map(centre));
-    const epos = (i) => {
-      const [a, b] = L.edges[i].map(centre), m = mean([a, b]);
-      const d = Math.hypot(b[0] - a[0], b[1] - a[1]), px = -(b[1] - a[1]) / d * R / 2, py = (b[0] - a[0]) / d * R / 2;
-      return [[m[0] + px, m[1] + py], [m[0] - px, m[1] - py]];
-    };
-    // Troje's sea tiles in play: numbered as the pickers name them, a ship symbol where ships may go
-    seaTiles.forEach((t, i) => {
-      const [cx, cy] = sea[i];
-      out.push(`<g class="sea" data-tile="${hexKey(t.at)}" data-index="${i}" data-ship-symbol="${!!t.ship_symbol}"><title>${esc(K.t("sea #{n}", { n: i }))}${t.ship_symbol ? ": " + esc(K.t("ship symbol")) : ""}</title>`
-        + `<polygon points="${hexPoints([cx, cy])}" fill="${SEA}" stroke="#a9cbe6" stroke-width="1.5"/>`
-        + `<text x="${cx.toFixed(1)}" y="${(cy - R * 0.6).toFixed(1)}" text-anchor="middle" font-size="7" fill="#d8e8f4">#${i}</text>`);
-      if (t.ship_symbol && !t.ship) out.push(`<path class="ship-symbol" d="${boat(cx, cy - 2, 0.9)}" fill="none" stroke="#e8f1f8" stroke-width="1.4" stroke-linejoin="round"/>`);
-      out.push("</g>");
-    });
-    const cities = cityAt(view);
-    L.hexes.forEach((x, i) => {
-      const [cx, cy] = land[i];
-      const [fill, res] = TERRAIN[x.terrain] || ["#ccc", "?"];
-      const city = cities[hexKey(x.at)];
-      const robber = view.robber && hexKey(view.robber) === hexKey(x.at);
-      out.push(`<g class="hex" data-hex="${hexKey(x.at)}" data-terrain="${city ? esc(city.toLowerCase()) : res}"><polygon points="${hexPoints([cx, cy])}" fill="${fill}" stroke="#f3ead2" stroke-width="2"/>`);
-      if (city) out.push(`<text class="city" x="${cx}" y="${cy + 3}" text-anchor="middle" font-size="9" font-weight="700" fill="#3b2a12">${esc(city)}</text>`);
-      if (x.number) out.push(`<circle cx="${cx}" cy="${cy}" r="9" fill="#fdf6e3"/><text x="${cx}" y="${cy + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="${x.number === 6 || x.number === 8 ? "#c0262d" : "#222"}">${x.number}</text>`);
-      if (robber) out.push(`<circle class="robber" cx="${cx + 11}" cy="${cy - 11}" r="6" fill="#222"><title>${esc(K.t("robber"))}</title></circle>`);
-      out.push("</g>");
-    });
-    // A harbour serves two neighbouring intersections (they share two hexes): a dot on each, and one
-    // label between them, out to sea, that says what it trades, so a phone shows it without a tooltip.
-    const mid = mean(land), seen = new Set();
-    const shareTwo = (a, b) => L.vertices[a].filter((x) => L.vertices[b].some((y) => hexKey(y) === hexKey(x))).length >= 2;
-    for (const [v, kind] of Object.entries(L.harbors)) {
-      const [x, y] = vpos(Number(v));
-      out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1b4f72"><title>${esc(K.t("harbour {kind}", { kind: VALUE_WORDS[kind] || kind }))}</title></circle>`);
-      if (seen.has(v)) continue;
-      const w = Object.keys(L.harbors).find((u) => u !== v && !seen.has(u) && L.harbors[u] === kind && shareTwo(Number(v), Number(u)));
-      seen.add(v);
-      if (w !== undefined) seen.add(w);
-      const at = w === undefined ? [x, y] : mean([[x, y], vpos(Number(w))]);
-      const d = Math.hypot(at[0] - mid[0], at[1] - mid[1]) || 1;
-      const lx = at[0] + (at[0] - mid[0]) / d * R * 0.6, ly = at[1] + (at[1] - mid[1]) / d * R * 0.6;
-      const text = kind === "3:1" ? "3:1" : `2:1 ${esc(valueWords(kind))}`;
-      out.push(`<text class="harbour" data-kind="${kind}" x="${lx.toFixed(1)}" y="${(ly + 3).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#1b4f72">${text}</text>`);
-    }
-    for (const rd of view.roads || []) {
-      const [a, b] = epos(rd.edge);
-      out.push(`<line class="road" data-edge="${rd.edge}" data-owner="${rd.owner}" x1="${a[0].toFixed(1)}" y1="${a[1].toFixed(1)}" x2="${b[0].toFixed(1)}" y2="${b[1].toFixed(1)}" stroke="${SEAT_COLOURS[rd.owner]}" stroke-width="5" stroke-linecap="round"/>`);
-    }
-    for (const b of view.buildings || []) {
-      const [x, y] = vpos(b.vertex), s = b.kind === "city" ? 8 : 5.5;
-      out.push(`<rect class="${b.kind}" data-vertex="${b.vertex}" data-owner="${b.owner}" x="${(x - s).toFixed(1)}" y="${(y - s).toFixed(1)}" width="${2 * s}" height="${2 * s}" fill="${SEAT_COLOURS[b.owner]}" stroke="#111" stroke-width="1.2"/>`);
-    }
-    // ships in their owner's colour, the advantage written under the hull; then the sea people on top
-    seaTiles.forEach((t, i) => {
-      if (!t.ship) return;
-      const [cx, cy] = sea[i], sh = t.ship;
-      const what = K.t("{name}'s ship: {advantage}", { name: ownerName(view, sh.owner), advantage: valueWords(sh.advantage) }) + (sh.blocked ? " " + K.t("(blocked by the sea people)") : "");
-      out.push(`<g class="ship" data-tile="${hexKey(t.at)}" data-owner="${sh.owner}" data-advantage="${esc(sh.advantage)}" data-blocked="${!!sh.blocked}"><title>${esc(what)}</title>`
-        + `<path d="${boat(cx, cy - 2, 1.25)}" fill="${SEAT_COLOURS[sh.owner]}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/>`
-        + `<text class="advantage" x="${cx.toFixed(1)}" y="${(cy + R * 0.62).toFixed(1)}" text-anchor="middle" font-size="8" font-weight="700" fill="#fff" stroke="#0b2a40" stroke-width="2" paint-order="stroke">${esc(ADVANTAGE_SHORT[sh.advantage] || sh.advantage)}</text></g>`);
-    });
-    if (T && T.sea_people) {
-      // a dark figure (head and cloak) beside the middle of its tile, so a ship there stays readable
-      const [cx, cy] = centre(T.sea_people), x = cx + R * 0.5, y = cy - R * 0.22;
-      out.push(`<g class="sea-people" data-tile="${hexKey(T.sea_people)}"><title>${esc(K.t("the sea people"))}</title>`
-        + `<path d="M${(x - 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${(x + 7.5).toFixed(1)},${(y + 13).toFixed(1)} L${x.toFixed(1)},${(y - 1).toFixed(1)} Z" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/>`
-        + `<circle cx="${x.toFixed(1)}" cy="${(y - 4.5).toFixed(1)}" r="5" fill="#1a1a1a" stroke="#fff" stroke-width="1.4"/></g>`);
-    }
-    out.push("</svg>");
-    return out.join("");
-  };
-
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-
-  /** A seat's line under its hand: Catan's development cards and knights, or Troje's trade points, side, saga and ships. */
-  const seatLine = (view, p) => {
-    const placed = K.t("road {length} · {settlements}/{cities}/{roads} placed", { length: p.road_length, settlements: p.settlements, cities: p.cities, roads: p.roads });
-    if (!view.troje) {
-      const dev = Object.keys(p.development_known || {}).length ? " (" + Object.entries(p.development_known).map(([k, n]) => `${n} ${valueWords(k)}`).join(", ") + ")" : "";
-      return h("div.muted", K.t("dev {n}", { n: p.development_cards }) + dev + " · " + K.t("knights {n}", { n: p.knights_played }) + ` · ${placed}`);
-    }
-    const chips = (p.trade_chips || []).map((c) => `2:1 ${valueWords(c.resource)}`);
-    return h("div.muted.trojeline", { "data-side": p.side || "" },
-      K.t("trade points {n}", { n: p.trade_points }), p.side ? " · " + K.t("side {city}", { city: CITY_NAMES[p.side] || p.side }) : "",
-      " · " + K.t("saga {saga} VP · ships {ships} VP", { saga: p.saga_vp === null || p.saga_vp === undefined ? "?" : p.saga_vp, ships: p.ship_vp }),
-      chips.length ? " · " + K.t("chips {chips}", { chips: chips.join(", ") }) : "", ` · ${placed}`);
-  };
-
-  /** Troje's table beside the board, compactly: the support stack, the saga track, the battles, the sea people. */
-  const trojeLine = (view) => {
-    const T = view.troje, st = T.support_stack, saga = T.saga;
-    const track = (side) => h("span.sagatrack", { "data-side": side, title: K.t("{city}'s card: {n} of {fields} fields, {vp} VP", { city: CITY_NAMES[side], n: saga[side], fields: saga.track.length, vp: saga.vp[side] }) },
-      h("b", CITY_NAMES[side]), " ", saga.track.map((vp, i) => h(i < saga[side] ? "span.field.on" : "span.field", String(vp))), " " + K.t("{vp} VP", { vp: saga.vp[side] }));
-    const last = T.battles.length ? T.battles[T.battles.length - 1] : null;
-    return h("div.trojebar",
-      h("span.stack", { "data-cards": st.cards }, K.t("support stack {n}/{at}", { n: st.cards, at: st.battle_at })),
-      h("span.saga", K.t("saga") + " ", track("troy"), " ", track("mycenae")),
-      h("span", K.t("battles {n}", { n: T.battles.length }) + (last ? " (" + (last.won_by ? K.t("last: {city} won", { city: CITY_NAMES[last.won_by] }) : K.t("last: a tie")) + ")" : "")),
-      h("span", T.sea_people ? K.t("sea people on the board") : K.t("sea people off the board")),
-      T.war_won_by ? h("span", K.t("the war is over: {city} won it", { city: CITY_NAMES[T.war_won_by] || cap(T.war_won_by) })) : null,
-      T.ship_tiles && T.ship_tiles.placeholder ? h("span.placeholder", { lang: K.enLang }, T.ship_tiles.label) : null);
-  };
-
-  const catan = (view, labels, ctx) => {
-    const svg = h("div.catanboard", { "data-placeholder": view.board && view.board.placeholder ? "true" : null });
-    if (view.layout) svg.innerHTML = catanSvg(view);  // numbers, a fixed terrain list, and escaped text
-    const seats = (view.players || []).map((p) => h("div.seat", { "data-seat": p.seat },
-      h("div.boxtitle", h("span.swatch", { style: `background:${SEAT_COLOURS[p.seat]}` }), ` ${ctx.players[p.seat] || p.name} · ${K.t("{vp} VP", { vp: p.vp ?? p.public_vp })}`,
-        view.turn === p.seat ? " · " + K.t("to play") : "", view.longest_road === p.seat ? " · " + K.t("longest road") : "", view.largest_army === p.seat ? " · " + K.t("largest army") : ""),
-      h("div", K.t("cards {n}:", { n: p.cards }) + " ", renderValue(p.hand, labels, ctx, 1)),
-      seatLine(view, p)));
-    const rest = {};
-    for (const [k, v] of Object.entries(view)) if (!["layout", "players", "buildings", "roads"].includes(k)) rest[k] = v;
-    return [h("div.phase", h("span", { lang: K.enLang }, view.phase.replace(/_/g, " ")), " · " + K.t("turn {n}", { n: view.turn_number }), view.dice && view.dice.length ? " · " + K.t("dice {dice}", { dice: view.dice.join("+") }) : ""),
-      view.troje ? trojeLine(view) : null, svg, h("div.seats", seats), h("details.more", h("summary", K.t("more")), renderValue(rest, labels, ctx))];
-  };
-
-  const BOARDS = { braverats, catan, "catan-troje": catan };
+  const BOARDS = { braverats };  // Catan and Troje: drawn by their scenes (scene.js)
 
   const render = (game, view, ctx) => {
     const labels = ctx.labels || new Labels(game, view);

@@ -100,7 +100,8 @@ const Scene = (() => {
       const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
         const as = (v) => (c.numeric ? Number(v) : v);  // a die's faces go as numbers
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
-        const value = c.scalar ? as(picked[0]) : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
+        const tally = () => picked.reduce((out, v) => ({ ...out, [v]: (out[v] || 0) + 1 }), {});  // counts: {value: times}
+        const value = c.scalar ? as(picked[0]) : c.counts ? tally() : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
         sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
       } }, Kroniek.t("Record"));
       const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
@@ -208,7 +209,9 @@ const Scene = (() => {
       const mid = mean(land);
       const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]), pad = R * 1.75;
       const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
+      // a hex never narrower than a finger (~40 px): a wide board (Troje's sea) scrolls inside its box on a phone
       const root2 = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), role: "group", "aria-label": title });
+      root2.style.minWidth = `${Math.round(box[2] * 40 / (R * S3))}px`;
       const layers = { hex: svg("g"), edge: svg("g"), vertex: svg("g"), mark: svg("g") };
       const spot = (e) => mean(e.shows.hexes.map(centre));
       const ends = (e) => {
@@ -230,9 +233,22 @@ const Scene = (() => {
         return g;
       };
       const hexPoints = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${f(cx + R * Math.cos(a))},${f(cy + R * Math.sin(a))}`; }).join(" ");
+      /** A little boat (hull and sails) centred on (x, y), k times a ship symbol's size. */
+      const boat = (x, y, k) => {
+        const p = (dx, dy) => `${f(x + dx * k)},${f(y + dy * k)}`;
+        return `M${p(-10, 2)} L${p(10, 2)} L${p(6, 8)} L${p(-6, 8)} Z M${p(0, 0)} L${p(0, -11)} L${p(8, 0)} Z M${p(-2, 0)} L${p(-2, -9)} L${p(-8, 0)} Z`;
+      };
       hexes.forEach((e, i) => {
         const [cx, cy] = land[i], s = e.shows;
+        // a sea tile's number (tag), ship symbol, ship (its owner's colour, its advantage under the hull) and the
+        // sea people beside its middle; a named hex (Troy) its name
         layers.hex.append(node(e, svg("polygon", { class: "tile", points: hexPoints([cx, cy]), fill: s.fill || "#ccc" }),
+          s.tag ? svg("text", { x: f(cx), y: f(cy - R * 0.6), class: "tag", "text-anchor": "middle" }, s.tag) : null,
+          s.symbol && !s.ship ? svg("path", { class: "symbol", d: boat(cx, cy - 2, 0.9) }) : null,
+          s.ship ? svg("path", { class: `ship${s.ship.blocked ? " blocked" : ""}`, d: boat(cx, cy - 2, 1.25), fill: s.ship.colour }) : null,
+          s.ship ? svg("text", { x: f(cx), y: f(cy + R * 0.62), class: "advantage", "text-anchor": "middle" }, s.ship.mark) : null,
+          s.people ? svg("path", { class: "people", d: `M${f(cx + R * 0.5 - 7.5)},${f(cy + 6)} L${f(cx + R * 0.5 + 7.5)},${f(cy + 6)} L${f(cx + R * 0.5)},${f(cy - 8)} Z M${f(cx + R * 0.5 + 5)},${f(cy - 11.5)} a5,5 0 1,0 -10,0 a5,5 0 1,0 10,0` }) : null,
+          s.name ? svg("text", { x: f(cx), y: f(cy + (s.number ? -12 : 3)), class: "hexname", "text-anchor": "middle" }, say(s.name, players)) : null,
           s.number ? svg("circle", { cx: f(cx), cy: f(cy), r: 10, class: "token" }) : null,
           s.number ? svg("text", { x: f(cx), y: f(cy + 4), class: `number${s.hot ? " hot" : ""}`, "text-anchor": "middle" }, String(s.number)) : null,
           s.pawn ? svg("circle", { cx: f(cx + 12), cy: f(cy - 12), r: 7, class: "pawn" }) : null));
@@ -268,7 +284,9 @@ const Scene = (() => {
         layers.mark.append(svg("text", { class: "harbour", x: f(x), y: f(p[1] + (p[1] - mid[1]) / d * R * 0.7 + 3), "text-anchor": "middle" }, e.shows.harbour));
       }
       root2.append(layers.hex, layers.mark, layers.edge, layers.vertex);
-      return h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" }, h("div.zonetitle", title), h("div.zonebody", root2));
+      // the board may scroll sideways in its box (Troje's sea on a phone): a keyboard reaches and scrolls it
+      return h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" }, h("div.zonetitle", title),
+        h("div.zonebody", { tabindex: 0, role: "region", "aria-label": title }, root2));
     };
 
     for (const z of scene.zones) {
