@@ -20,8 +20,10 @@ from .test_web import (IMG, api, context, follow, no_horizontal_scroll, page_of,
 NAMES = ["Ann", "Bob", "Cor", "Dirk"]
 #: the initial support stack the test's form gives (the default's four and a brick)
 STACK = {"lumber": 1, "brick": 1, "wool": 1, "grain": 1, "ore": 1}
-#: the greedy bot's seed, with STACK, whose game holds every kind of Troje event and ends in 255 events
-SEED = 33
+#: the greedy bot's seed, with STACK, whose game holds every kind of Troje event but a trade chip taken (a tap on a
+#: pile like any other; tests/engine/test_troje_scene.py reaches it) and ends in 172 events: of the first 400 seeds
+#: the shortest game with a chip as well took 245 events, and each event costs the suite a third of a second
+SEED = 17
 
 
 def next_move(ms, step, rng):
@@ -48,7 +50,7 @@ def picked(scene, move):
 
 
 #: every kind of event the whole game must hold
-KINDS = {"decision_card", "dice", "steal", "ship_tile", "take_chip", "stack_card", "return_card", "battle",
+KINDS = {"decision_card", "dice", "steal", "ship_tile", "stack_card", "return_card", "battle",
          "build_ship", "move_sea_people", "use_advantage", "donate", "trade_bank", "build_city"}
 
 
@@ -69,7 +71,7 @@ def test_the_seed_s_game_holds_every_kind_of_event():
     assert ms.result is not None and KINDS <= kinds, sorted(KINDS - kinds)
 
 
-@pytest.mark.slow(50)
+@pytest.mark.slow(35)
 def test_a_whole_troje_game_is_recorded_by_tapping_on_a_phone(server, browser):
     """Four players at 390x844, from the new-match page to the end: every
     event tapped on the drawing or entered with a picker it opens, the
@@ -107,6 +109,7 @@ def test_a_whole_troje_game_is_recorded_by_tapping_on_a_phone(server, browser):
     no_horizontal_scroll(page)
 
     rng = random.Random(SEED)
+    order = random.Random(7)  # which of a pair is tapped first (apart, so the game stays the seed's)
     entered = {"drawing": 0, "buttons": 0}
     ms = None
     shot = False
@@ -140,7 +143,7 @@ def test_a_whole_troje_game_is_recorded_by_tapping_on_a_phone(server, browser):
         place = scene_place(scene, move)
         if place is None:
             raise AssertionError(f"no place on the table for {move}")
-        tap_scene_move(page, place, rng)
+        tap_scene_move(page, place, order)
         entered["drawing"] += 1
     final = api(base, token, "GET", f"/matches/{match_id}").json()
     assert final["status"] == "finished", final
