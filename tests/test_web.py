@@ -75,11 +75,7 @@ def click_and_wait(page, locator):
     """Click a move; wait until the page shows the next seq (or an error)."""
     before = seq_of(page)
     locator.click()
-    page.wait_for_function(
-        f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
-        " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
-    error = page.locator("#flash.error:not([hidden])")
-    assert not error.count(), error.inner_text()
+    wait_for_seq(page, before)
 
 
 def follow(base, token, match_id, ms=None):
@@ -593,10 +589,7 @@ def click_move(page, move):
             " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
         if seq_of(page) > before or page.locator("#flash.error:not([hidden])").count():
             break
-    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
-                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
-    error = page.locator("#flash.error:not([hidden])")
-    assert not error.count(), error.inner_text()
+    wait_for_seq(page, before)
 
 
 def scene_place(scene, move):
@@ -618,9 +611,22 @@ def scene_place(scene, move):
     return None
 
 
-def wait_for_seq(page, before):
-    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
-                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
+#: resolves once the page shows a seq past ``before`` or an error: told by the page's own changes (a
+#: MutationObserver), not by asking at every frame (wait_for_function's polling kept the browser drawing frames
+#: and running the question ~60 times a second through each of a whole game's hundreds of moves)
+SEQ_PAST = """([before, ms]) => new Promise((done) => {
+  const root = document.querySelector('#match');
+  const ready = () => Number(root.dataset.seq) > before || !!document.querySelector('#flash.error:not([hidden])');
+  if (ready()) { done(true); return; }
+  const stop = (ok) => { watch.disconnect(); clearTimeout(timer); done(ok); };
+  const watch = new MutationObserver(() => { if (ready()) stop(true); });
+  watch.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'hidden', 'class'] });
+  const timer = setTimeout(() => stop(ready()), ms);
+})"""
+
+
+def wait_for_seq(page, before, timeout=20_000):
+    assert page.evaluate(SEQ_PAST, [before, timeout]), f"the page showed no seq past {before} within {timeout} ms"
     error = page.locator("#flash.error:not([hidden])")
     assert not error.count(), error.inner_text()
 
@@ -812,10 +818,7 @@ def tap_move(page, move):
             " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
         if seq_of(page) > before or page.locator("#flash.error:not([hidden])").count():
             break
-    page.wait_for_function(f"() => Number(document.querySelector('#match').dataset.seq) > {before}"
-                           " || document.querySelector('#flash.error:not([hidden])')", timeout=20_000)
-    error = page.locator("#flash.error:not([hidden])")
-    assert not error.count(), error.inner_text()
+    wait_for_seq(page, before)
 
 
 def domestic_trade(ms):

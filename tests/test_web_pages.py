@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -198,17 +199,43 @@ def check(page, axe: str, where: str) -> list[str]:
 
 
 def watched(page):
-    """A page whose console errors and uncaught exceptions land in ``page.errors``."""
+    """A page whose console errors and uncaught exceptions land in ``page.errors``, and whose
+    fetches in flight (but a live page's stream) are in ``page.fetching``."""
     page.on("console", lambda m: page.errors.append(f"{m.text} ({m.location.get('url', '')})") if m.type == "error" else None)
+    page.fetching = set()
+
+    def asked(r):
+        if r.resource_type in ("fetch", "xhr") and "/stream" not in r.url:
+            page.fetching.add(r)
+    def done(r):
+        page.fetching.discard(r)
+    page.on("request", asked)
+    page.on("requestfinished", done)
+    page.on("requestfailed", done)
     return page
+
+
+def settle(page, quiet=0.1, limit=10.0):
+    """Until no fetch has been in flight for ``quiet`` seconds: what the scripts fetched is drawn (a live page
+    never goes network-idle; a fixed 300 ms wait cost each page visited more and promised less)."""
+    start = time.monotonic()
+    since = None
+    while time.monotonic() - start < limit:
+        page.wait_for_timeout(25)
+        if page.fetching:
+            since = None
+        elif since is None:
+            since = time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+    raise AssertionError(f"{page.url}: still fetching after {limit} s: {[r.url for r in page.fetching]}")
 
 
 def visit(page, base, path, ready):
     page.goto(base + path)
     page.wait_for_selector(ready, timeout=20_000)
-    # the scripts have drawn what they fetched (a live page never goes network-idle)
     page.wait_for_function("() => !document.querySelector('.loading, [aria-busy=true]')", timeout=10_000)
-    page.wait_for_timeout(300)
+    settle(page)
 
 
 def route(url: str, base: str) -> str | None:
