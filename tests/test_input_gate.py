@@ -339,11 +339,13 @@ def test_every_integer_query_parameter_of_every_read_answers_4xx_past_the_range(
         if op is None:
             continue
         url = re.sub(r"{(\w+)}", lambda m: values[m.group(1)], path)
+        # a read that waits for what is to come (the stream) asked not to wait: accepted, it answers at once
+        quick = {"wait": "0"} if any(p["name"] == "wait" for p in op.get("parameters", [])) else {}
         for param in op.get("parameters", []):
             if param["in"] != "query" or param.get("schema", {}).get("type") != "integer":
                 continue
             for value, ok in ((MAX + 1, False), (-(MAX + 1), False), (MAX, True), (-MAX, True)):
-                res = client.get(url, query_string={param["name"]: str(value)})
+                res = client.get(url, query_string={**quick, param["name"]: str(value)})
                 assert res.status_code < 500, (url, param["name"], value, res.get_json())
                 if not ok:
                     refused(res, 400, "limit_exceeded", param["name"])
