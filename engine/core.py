@@ -302,10 +302,24 @@ class Game:
     def describe(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str:
         return type
 
+    def describe_nl(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> str | None:
+        """``describe`` in Dutch, with the rules text's names; None: this game's
+        lines are in English only (a Dutch page shows those, marked English)."""
+        return None
+
     def describe_setup(self, state: Any) -> str:
         """What the review's setup line should add for this match (e.g. which
         card set it is played with); empty for nothing."""
         return ""
+
+    def describe_setup_nl(self, state: Any) -> str:
+        """``describe_setup`` in Dutch (a game with ``describe_nl`` and a setup note gives both)."""
+        return ""
+
+    @property
+    def speaks_dutch(self) -> bool:
+        """Whether the review's lines of this game's matches come in Dutch too."""
+        return type(self).describe_nl is not Game.describe_nl
 
     def annotate(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> list[dict[str, Any]]:
         """Automatic annotations the worker stores for this event."""

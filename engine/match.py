@@ -617,6 +617,15 @@ def hidden_summary(ms: MatchState, event: dict[str, Any]) -> str:
     return f"{event['type'].capitalize()} (hidden from this view)"
 
 
+def hidden_summary_nl(ms: MatchState, event: dict[str, Any]) -> str:
+    """``hidden_summary`` in Dutch, the event named as the rules text names it."""
+    what = ms.game.event_title_nl(event["type"]) or event["type"].replace("_", " ")
+    seat = event.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(ms.players):
+        return f"{ms.players[seat]}: {what} (verborgen in deze weergave)"
+    return f"{what[:1].upper()}{what[1:]} (verborgen in deze weergave)"
+
+
 def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:
     if ms.result is not None:
         return []

@@ -129,10 +129,10 @@ class _Cached:
     ms: M.MatchState
     head_hash: str
     lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the review's per-event lines so far, as (hash, summary, seqs undone), and the match after the last of
-    #: them: a review asked for at every move then replays only the new events (an event's hash chains all
-    #: before it, so its line stays right as long as the stored event keeps its hash)
-    described: list[tuple[str, str, tuple[int, ...]]] = field(default_factory=list)
+    #: the review's per-event lines so far, as (hash, summary, Dutch summary or None, seqs undone), and the
+    #: match after the last of them: a review asked for at every move then replays only the new events (an
+    #: event's hash chains all before it, so its line stays right as long as the stored event keeps its hash)
+    described: list[tuple[str, str, str | None, tuple[int, ...]]] = field(default_factory=list)
     described_ms: M.MatchState | None = None
 
 
@@ -685,7 +685,7 @@ class MatchService:
             raise NotFound(f"{ms.game.name} offers no hints", game=ms.game.id)
         return {"match": match_id, "seq": ms.seq, "seat": seat, **hint}
 
-    def _describe(self, match_id: str, events: list[dict[str, Any]]) -> list[tuple[str, str, tuple[int, ...]]]:
+    def _describe(self, match_id: str, events: list[dict[str, Any]]) -> list[tuple[str, str, str | None, tuple[int, ...]]]:
         """Each event's line for the review, (hash, summary as the referee
         reads it, seqs it undoes), from the lines already worked out for this
         match where the stored events still have their hashes: only the events
@@ -699,15 +699,26 @@ class MatchService:
             lines = list(known)
             for event, before, after in self._steps(match_id, events[len(lines):], ms):
                 data = event["data"]
+                game = after.game
+                dutch = game.speaks_dutch
+                summary_nl = None
                 if before is None:
-                    summary = f"Setup: {after.game.name} for {', '.join(after.players)} ({data['mode']})"
-                    if note := after.game.describe_setup(after.state):
+                    summary = f"Setup: {game.name} for {', '.join(after.players)} ({data['mode']})"
+                    if note := game.describe_setup(after.state):
                         summary += f", {note}"
+                    if dutch:
+                        mode = {"physical": "fysiek", "simulated": "gesimuleerd"}.get(data["mode"], data["mode"])
+                        summary_nl = f"Opzet: {game.name} voor {', '.join(after.players)} ({mode})"
+                        if note_nl := game.describe_setup_nl(after.state):
+                            summary_nl += f", {note_nl}"
                 elif event["type"] == M.UNDO:
                     summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
+                    if dutch:
+                        summary_nl = "Ongedaan gemaakt: " + ", ".join(f"seq {s}" for s in after.undone)
                 else:
-                    summary = after.game.describe(before.state, event["type"], event["seat"], data, after.state)
-                lines.append((event["hash"], summary, tuple(after.undone) if event["type"] == M.UNDO else ()))
+                    summary = game.describe(before.state, event["type"], event["seat"], data, after.state)
+                    summary_nl = game.describe_nl(before.state, event["type"], event["seat"], data, after.state)
+                lines.append((event["hash"], summary, summary_nl, tuple(after.undone) if event["type"] == M.UNDO else ()))
                 ms = after
             entry.described, entry.described_ms = lines, ms
             return lines
@@ -734,14 +745,18 @@ class MatchService:
             human.setdefault(note["seq"], []).append({"source": "human", **note})
         lines = self._describe(match_id, events)
         steps: list[dict[str, Any]] = []
-        for event, (_, summary, undoes) in zip(events[first - 1:], lines[first - 1:]):
+        for event, (_, summary, summary_nl, undoes) in zip(events[first - 1:], lines[first - 1:]):
             seq, type_ = event["seq"], event["type"]
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
+            if hidden and type_ not in (M.SETUP, M.UNDO):
+                summary = M.hidden_summary(ms_now, event)
+                summary_nl = M.hidden_summary_nl(ms_now, event) if summary_nl is not None else None
             step = {
                 "seq": seq,
                 "type": type_,
                 "seat": event["seat"],
-                "summary": M.hidden_summary(ms_now, event) if hidden and type_ not in (M.SETUP, M.UNDO) else summary,
+                "summary": summary,
+                "summary_nl": summary_nl,
                 "recorded_by": event["recorded_by"],
                 "recorded_at": event["recorded_at"],
                 "undone_by": None,

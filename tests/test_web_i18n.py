@@ -138,3 +138,23 @@ def test_the_switch_is_reached_by_keyboard_remembered_and_beats_the_browser(serv
     assert page.locator("#standings th").nth(1).inner_text() == "Speler"
     assert page.locator("header nav a[href='/leagues']").inner_text() == "Competities"
     assert not page.errors, page.errors
+
+
+def test_the_moves_of_a_game_that_speaks_dutch_are_listed_in_dutch(server, browser, site):
+    """A BraveRats match's review and record pages list each move in Dutch,
+    the engine's own line (``summary_nl``, the rules text's card names), not
+    its English marked as such; the step shown says it in Dutch too."""
+    base, token = server
+    match = site["matches"]["braverats"]
+    steps = api(base, token, "GET", f"/matches/{match}/review?seat=referee").json()["steps"]
+    assert len(steps) > 1 and all(s["summary_nl"] for s in steps)
+    page = watched(page_of(dutch_context(browser, token)))
+    visit(page, base, f"/matches/{match}/review?seat=referee", "#steps li")
+    lines = page.locator("#steps li .summary")
+    assert lines.evaluate_all("els => els.map((e) => e.textContent)") == [s["summary_nl"] for s in steps]
+    assert lines.evaluate_all("els => els.filter((e) => e.lang === 'en').length") == 0
+    assert page.locator("#step-title").inner_text().endswith(steps[-1]["summary_nl"])
+    visit(page, base, f"/matches/{match}", "#log li")
+    assert page.locator("#log li").evaluate_all("els => els.map((e) => e.lastChild.textContent)") == \
+        [s["summary_nl"] for s in steps]
+    assert english_in(page) == [] and page.errors == []

@@ -12,6 +12,8 @@ MUSICIAN, PRINCESS, SPY, ASSASSIN, AMBASSADOR, WIZARD, GENERAL, PRINCE = range(8
 CARD_IDS = ("musician", "princess", "spy", "assassin", "ambassador", "wizard", "general", "prince")
 DUTCH_IDS = ("muzikant", "prinses", "spion", "sluipmoordenaar", "raadsheer", "tovenaar", "generaal", "prins")
 TITLES = ("Musician", "Princess", "Spy", "Assassin", "Ambassador", "Wizard", "General", "Prince")
+#: the cards' names in the Dutch rules text (the Ambassador is the Raadsheer there)
+TITLES_NL = tuple(d.capitalize() for d in DUTCH_IDS)
 
 #: an entry of a ``draw`` or ``deal`` event the table could not see
 UNKNOWN = "unknown"
@@ -22,6 +24,7 @@ FULL_HAND = tuple(range(8))
 DECK = tuple(sorted(FULL_HAND * 2))
 
 SEATS = ("Red", "Blue")
+SEATS_NL = ("Rood", "Blauw")
 SEAT_COLOURS = ("red", "blue")
 SEAT_ARMIES = ("Royal Reds", "MacBlue")
 

@@ -26,7 +26,9 @@ from .cards import (
     SEAT_ARMIES,
     SEAT_COLOURS,
     SEATS,
+    SEATS_NL,
     TITLES,
+    TITLES_NL,
     card_id,
     list_titles,
     parse_card,
@@ -57,17 +59,18 @@ from .state import (
     evolve,
 )
 
-def _name(state: State, seat: int) -> str:
+def _name(state: State, seat: int, nl: bool = False) -> str:
     """The player at ``seat`` by name ("Ann"); by colour for a state without names."""
     names = state.cfg.names
-    return names[seat] if len(names) == 2 else SEATS[seat]
+    return names[seat] if len(names) == 2 else (SEATS_NL if nl else SEATS)[seat]
 
 
-def _who(state: State, seat: int) -> str:
-    """The player at ``seat`` with their colour, "Ann (Red)": the rules and the
+def _who(state: State, seat: int, nl: bool = False) -> str:
+    """The player at ``seat`` with their colour, "Ann (Red)", "Ann (Rood)": the rules and the
     cards' order in events ([Red's, Blue's]) speak of colours."""
     names = state.cfg.names
-    return f"{names[seat]} ({SEATS[seat]})" if len(names) == 2 else SEATS[seat]
+    colour = (SEATS_NL if nl else SEATS)[seat]
+    return f"{names[seat]} ({colour})" if len(names) == 2 else colour
 
 
 VARIANTS = ("A", "B", "C", "D", "E", "F", "G")
@@ -93,9 +96,11 @@ def incompatible_pairs(variants: tuple[str, ...] | list[str]) -> list[str]:
     return [f"{a}+{b}" for a, b in INCOMPATIBLE if a in variants and b in variants]
 
 
-def _variant_list(variants: tuple[str, ...]) -> str:
+def _variant_list(variants: tuple[str, ...], nl: bool = False) -> str:
     if not variants:
-        return "the base game"
+        return "het basisspel" if nl else "the base game"
+    if nl:
+        return "variant" + ("en " if len(variants) > 1 else " ") + ", ".join(variants)
     return "variant" + ("s " if len(variants) > 1 else " ") + ", ".join(variants)
 
 
@@ -740,17 +745,25 @@ class BraveRats(Game):
             return None
         if state.cfg.series:
             wins = _series_wins(state.games)
-            n = len(state.games)
             if wins[0] == wins[1]:
-                return Result("draw", (), wins, f"the series ends {wins[0]}–{wins[1]} after {n} games: no true ruler")
-            w = 0 if wins[0] > wins[1] else 1
-            text = f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler"
-            return Result("win", (w,), wins, text)
+                return Result("draw", (), wins, self._series_reason(state))
+            return Result("win", (0 if wins[0] > wins[1] else 1,), wins, self._series_reason(state))
         winner, reason = state.ended  # type: ignore[misc]
         text = self._game_reason(state, winner, reason)
         if winner is None:
             return Result("draw", (), state.score, text)
         return Result("win", (winner,), state.score, text)
+
+    @staticmethod
+    def _series_reason(state: State, nl: bool = False) -> str:
+        wins = _series_wins(state.games)
+        n = len(state.games)
+        if wins[0] == wins[1]:
+            return (f"de reeks eindigt {wins[0]}–{wins[1]} na {n} spellen: geen ware heerser" if nl
+                    else f"the series ends {wins[0]}–{wins[1]} after {n} games: no true ruler")
+        w = 0 if wins[0] > wins[1] else 1
+        return (f"{_who(state, w, nl)} wint de reeks {wins[w]}–{wins[1 - w]} en is de ware heerser" if nl
+                else f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler")
 
     def _game_reason(self, state: State, winner: int | None, reason: str) -> str:
         a, b = state.score
@@ -917,36 +930,54 @@ class BraveRats(Game):
 
     # -- describing -----------------------------------------------------------------
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return self._describe(before, type, seat, data, after, False)
+
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return self._describe(before, type, seat, data, after, True)
+
+    def _describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State,
+                  nl: bool) -> str:
+        """One line per event, in English or (``nl``) Dutch with the rules text's names: one structure, so
+        the two never say different things."""
         resolved = self._resolved_round(before, type, after)
         if resolved is not None:
-            return self._round_text(before, after, *resolved)
+            return self._round_text(before, after, *resolved, nl=nl)
+        who = lambda s: _who(before, s, nl)  # noqa: E731
+        titles = TITLES_NL if nl else TITLES
         if type == "play":
             if before.spy_first == seat:
-                return f"{_who(before, seat)} plays the {TITLES[parse_card(data['card'], 'card')]} first, face up (Spy)"
-            return f"{_who(before, seat)} plays a card face down"
+                card = titles[parse_card(data['card'], 'card')]
+                return (f"{who(seat)} speelt de {card} eerst, open (Spion)" if nl
+                        else f"{who(seat)} plays the {card} first, face up (Spy)")
+            return f"{who(seat)} speelt een kaart gedekt" if nl else f"{who(seat)} plays a card face down"
         if type == "draw":
             n = len(data["cards"][0])
-            return f"Each player draws {n} card{'s' if n != 1 else ''} from his pile"
+            return (f"Elke speler trekt {n} kaart{'en' if n != 1 else ''} van zijn stapel" if nl
+                    else f"Each player draws {n} card{'s' if n != 1 else ''} from his pile")
         if type == "draft":
-            return f"{_who(before, before.drafter)} draws 4 cards for the draft"
+            return (f"{who(before.drafter)} trekt 4 kaarten voor de draft" if nl
+                    else f"{who(before.drafter)} draws 4 cards for the draft")
         if type == "pick":
             left = len(before.offer) - 1
+            other = _name(before, 1 - seat, nl)
             if left == 1:
-                return f"{_who(before, seat)} keeps a card; the last card goes to {_name(before, 1 - seat)}"
-            return f"{_who(before, seat)} keeps a card and passes {left} to {_name(before, 1 - seat)}"
+                return (f"{who(seat)} houdt een kaart; de laatste kaart gaat naar {other}" if nl
+                        else f"{who(seat)} keeps a card; the last card goes to {other}")
+            return (f"{who(seat)} houdt een kaart en geeft er {left} door aan {other}" if nl
+                    else f"{who(seat)} keeps a card and passes {left} to {other}")
         if type == "deal":
-            return "The 16 cards are shuffled and each player is dealt 8"
+            return ("De 16 kaarten worden geschud en elke speler krijgt er 8" if nl
+                    else "The 16 cards are shuffled and each player is dealt 8")
         if type == "exchange":
-            r, b = data["cards"]
-            return (
-                f"The traitor: {_who(before, 0)} gives the {TITLES[CARD_IDS.index(r)]} to {_name(before, 1)} and "
-                f"{_who(before, 1)} gives the {TITLES[CARD_IDS.index(b)]} to {_name(before, 0)}"
-            )
+            r, b = (titles[CARD_IDS.index(c)] for c in data["cards"])
+            n0, n1 = _name(before, 0, nl), _name(before, 1, nl)
+            return (f"De verrader: {who(0)} geeft de {r} aan {n1} en {who(1)} geeft de {b} aan {n0}" if nl
+                    else f"The traitor: {who(0)} gives the {r} to {n1} and {who(1)} gives the {b} to {n0}")
         if type == "choose_variant":
-            return (
-                f"{_who(before, seat)}, who lost game {before.game_no - 1}, chooses "
-                f"{_variant_list(tuple(data['variants']))} for game {before.game_no}"
-            )
+            chosen = _variant_list(tuple(data["variants"]), nl)
+            return (f"{who(seat)}, die spel {before.game_no - 1} verloor, kiest {chosen} voor spel {before.game_no}"
+                    if nl else f"{who(seat)}, who lost game {before.game_no - 1}, chooses {chosen} for game "
+                    f"{before.game_no}")
         return type
 
     @staticmethod
@@ -963,47 +994,61 @@ class BraveRats(Game):
         out = outcome_table(before.cfg.flags)[key(r.cards[0], r.cards[1], r.bonus[0], r.bonus[1])]
         return len(before.rounds), r, out
 
-    def _round_text(self, before: State, after: State, i: int, r: Round, out: Outcome) -> str:
+    def _round_text(self, before: State, after: State, i: int, r: Round, out: Outcome, nl: bool = False) -> str:
         c0, c1 = r.cards
-        why = out.why
+        name = lambda s: _name(before, s, nl)  # noqa: E731
+        titles = TITLES_NL if nl else TITLES
+        why = out.why_nl if nl else out.why
         for s in (0, 1):  # the outcome table names seats by colour; the review by name
-            why = why.replace(f"{SEATS[s]} +2 from the General", f"{_name(before, s)} +2 from the General")
-        text = f"Round {i + 1}: {_who(before, 0)} {TITLES[c0]} vs {_who(before, 1)} {TITLES[c1]} — {why}: "
+            why = why.replace(f"{SEATS_NL[s]} +2 van de Generaal", f"{name(s)} +2 van de Generaal") if nl else \
+                why.replace(f"{SEATS[s]} +2 from the General", f"{name(s)} +2 from the General")
+        vs = "tegen" if nl else "vs"
+        text = (f"{'Ronde' if nl else 'Round'} {i + 1}: {_who(before, 0, nl)} {titles[c0]} {vs} "
+                f"{_who(before, 1, nl)} {titles[c1]} — {why}: ")
         w = out.winner
         if out.game:
-            text += f"{_name(before, w)} wins the game"
+            text += f"{name(w)} wint het spel" if nl else f"{name(w)} wins the game"
         elif w is None:
             held = r.held_before + 1
-            text += f"{held} round{'s' if held > 1 else ''} on hold"
+            text += (f"{held} ronde{'s' if held > 1 else ''} onbeslist" if nl
+                     else f"{held} round{'s' if held > 1 else ''} on hold")
         else:
             total = out.counts + r.held_before
-            text += f"{_name(before, w)} wins " + ("the round" if total == 1 else f"{total} rounds")
-            if r.held_before:
-                text += f" (with {r.held_before} held)"
+            if nl:
+                text += f"{name(w)} wint " + ("de ronde" if total == 1 else f"{total} rondes")
+                if r.held_before:
+                    text += f" (waarvan {r.held_before} onbeslist)"
+            else:
+                text += f"{name(w)} wins " + ("the round" if total == 1 else f"{total} rounds")
+                if r.held_before:
+                    text += f" (with {r.held_before} held)"
         ended = self._ended_game(before, after)
         if ended is not None:
             winner, reason, score = ended
             if reason == BY_ROUNDS:
-                text += f"; {_name(before, winner)} wins the game {score[winner]}–{score[1 - winner]}"
+                text += (f"; {name(winner)} wint het spel {score[winner]}–{score[1 - winner]}" if nl
+                         else f"; {name(winner)} wins the game {score[winner]}–{score[1 - winner]}")
             elif reason == BY_CARDS:
-                text += f"; no cards left: the game is a draw ({score[0]}–{score[1]})"
+                text += (f"; geen kaarten meer: het spel is gelijk ({score[0]}–{score[1]})" if nl
+                         else f"; no cards left: the game is a draw ({score[0]}–{score[1]})")
             if after.cfg.series:
                 a, b = _series_wins(after.games)
-                text += f"; series {a}–{b}"
+                text += f"; {'reeks' if nl else 'series'} {a}–{b}"
                 if after.phase == OVER:
-                    res = self.result(after)
-                    text += f": {res.reason}" if res else ""
+                    text += f": {self._series_reason(after, nl)}"
         else:
-            carries = self._carries_text(before, out)
+            carries = self._carries_text(before, out, nl)
             if carries:
                 text += "; " + carries
         return text
 
     @staticmethod
-    def _carries_text(state: State, out: Outcome) -> str:
-        parts = [f"{_name(state, s)} +2 next round (General)" for s in (0, 1) if out.bonus[s]]
+    def _carries_text(state: State, out: Outcome, nl: bool = False) -> str:
+        parts = [f"{_name(state, s, nl)} +2 in de volgende ronde (Generaal)" if nl
+                 else f"{_name(state, s)} +2 next round (General)" for s in (0, 1) if out.bonus[s]]
         if out.spy_first is not None:
-            parts.append(f"{_name(state, out.spy_first)} plays first next round (Spy)")
+            parts.append(f"{_name(state, out.spy_first, nl)} speelt de volgende ronde eerst (Spion)" if nl
+                         else f"{_name(state, out.spy_first)} plays first next round (Spy)")
         return "; ".join(parts)
 
     @staticmethod

@@ -172,6 +172,11 @@ const Kroniek = (() => {
   /** Resolves to the signed-in user (GET /api/me) or null, once the header's box is drawn. */
   K.authReady = new Promise((resolve) => K.ready(() => resolve(K.authBox())));
 
+  /** A review step's line in the page's language: the engine's Dutch where the game gives it (summary_nl),
+      else its English, marked so (a screen reader then reads it as English). */
+  K.stepLine = (step, cls = null) => (K.lang === "nl" && step.summary_nl ? h("span", { class: cls }, step.summary_nl)
+    : h("span", { class: cls, lang: K.enLang }, step.summary));
+
   const games = {};
   K.game = async (id) => {
     if (!games[id]) { const r = await K.api("GET", `/api/games/${id}`); if (!r.ok) throw K.errorText(r); games[id] = r.data; }

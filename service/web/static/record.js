@@ -136,7 +136,7 @@
       let same = 0;
       while (same < keys.length && same < logKeys.length && keys[same] === logKeys[same]) same++;
       while (log.children.length > same) log.lastChild.remove();
-      log.append(...steps.slice(same - kept).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.lang === "en" ? s.summary : h("span", { lang: "en" }, s.summary))));
+      log.append(...steps.slice(same - kept).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.stepLine(s))));
       logKeys = keys;
     };
     /** The review from the last line shown on (the whole game's review at every move grew with the game): the

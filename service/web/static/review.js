@@ -53,10 +53,10 @@
       list.replaceChildren(...steps.map((s, i) => {
         const glyphs = s.annotations.map((a) => a.glyph).filter(Boolean);
         return h("li", { "data-seq": s.seq, "data-index": i, "data-glyphs": glyphs.join(" "), class: s.undone_by ? "undone" : "" },
-          h("span.seq", s.seq), " ", h("span.summary", { lang: K.enLang }, s.summary),
+          h("span.seq", s.seq), " ", K.stepLine(s, "summary"),
           glyphs.length ? h("span.glyph", glyphs.join(" ")) : null,
           // a note that only says again what the summary says (a worker's description of the move) is left out
-          s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim()).map((a) => h("div.note", { "data-source": a.source },
+          s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim() && (a.comment || a.text).trim() !== String(s.summary_nl).trim()).map((a) => h("div.note", { "data-source": a.source },
             // a worker's note is the engine's English (as the summary is); a person's comment is in their own words
             a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.enLang }, a.comment || a.text))));
       }));
@@ -100,7 +100,7 @@
       if (was) was.classList.remove("current");
       const cur = list.children[index];
       if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
-      stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", h("span", { lang: K.enLang }, step.summary));
+      stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", K.stepLine(step));
       root.dataset.seq = step.seq;
       const [r, sc] = await Promise.all([stateAt(step.seq), sceneAt(step.seq)]);
       if (ticket !== shown) return;

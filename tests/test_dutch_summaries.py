@@ -1,0 +1,99 @@
+"""The review's lines in Dutch (issue 19: every page in Dutch for a Dutch
+table): a game whose engine speaks Dutch (``Game.describe_nl``) gives each
+event's line in both languages, and the review answers both; the pages show
+the Dutch one on a Dutch page."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from engine import match as M
+from engine import registry
+from engine.core import CHANCE
+from service.matches import MatchService
+
+from .test_web_i18n import ENGLISH
+
+#: the games whose lines come in Dutch so far (the rest: English, marked so on a Dutch page)
+DUTCH = ["braverats"]
+#: English words a Dutch line must not hold (the pages' own list, and the engine's words for play)
+NOT_DUTCH = ENGLISH | {"wins", "plays", "draws", "keeps", "passes", "vs", "hold", "each", "held", "series",
+                       "face", "down", "first", "gives", "chooses", "variants", "draw", "spy", "general"}
+
+
+def played(game_id: str, seed: int, options: dict | None = None):
+    """A whole random game: (before, event type, seat, data, after) per event."""
+    rng = random.Random(seed)
+    ms = M.start(M.make_setup(game_id, ["Ann", "Bob"], options or {}))
+    for _ in range(2000):
+        actors = ms.game.actors(ms.state)
+        if not actors:
+            return
+        if CHANCE in actors:
+            move = ms.game.chance_outcome(ms.state, rng).to_dict()
+        else:
+            moves = [m.to_dict() for a in actors for m in ms.game.legal_moves(ms.state, None if a == "table" else a)]
+            move = rng.choice(moves)
+        data = M.normalize_event(ms, move["type"], move["seat"], move["data"], by_server=True)
+        after = M.apply_event(ms, ms.seq + 1, move["type"], move["seat"], data)
+        yield ms.state, move["type"], move["seat"], data, after.state, after.game
+        ms = after
+
+
+@pytest.mark.parametrize("game_id", DUTCH)
+def test_every_line_of_whole_games_comes_in_dutch_too(game_id):
+    """Random whole games (and, for BraveRats, variants and series, G): each
+    event's Dutch line exists, is not the English one, and holds none of
+    the English words a Dutch reader would stumble on."""
+    options = [{}, {"variants": ["G"]}, {"variants": ["B", "D", "G"]}, {"variants": ["A", "C", "E"]}, {"variants": ["F"]}] \
+        if game_id == "braverats" else [{}]
+    seen = 0
+    for seed in range(12):
+        for opts in options:
+            for before, type_, seat, data, after, game in played(game_id, seed, opts):
+                en = game.describe(before, type_, seat, data, after)
+                nl = game.describe_nl(before, type_, seat, data, after)
+                assert nl and nl != en, (type_, en, nl)
+                words = {w.lower() for w in re.findall(r"[A-Za-z]+", nl.replace("Ann", "").replace("Bob", ""))}
+                assert not words & NOT_DUTCH, (sorted(words & NOT_DUTCH), nl, en)
+                seen += 1
+    assert seen > 200
+
+
+def test_a_game_without_dutch_lines_says_so():
+    assert registry.get("braverats").speaks_dutch
+    assert not registry.get("catan").speaks_dutch  # not yet: its lines stay English, marked so on the pages
+
+
+def test_the_review_gives_each_step_in_both_languages_and_a_hidden_one_in_dutch_too(redis_client, prefix):
+    """The API's review carries ``summary_nl`` beside ``summary``: the set-up,
+    each move, an undo, and a face-down card a seat may not see (named, not
+    shown, in Dutch too)."""
+    from replays import EventStore
+
+    svc = MatchService(EventStore(redis_client, prefix))
+    match = svc.create_match("braverats", ["Ann", "Bob"], options={"variants": ["B"]})["id"]
+    ms = svc.current(match)
+    for _ in range(3):
+        actors = ms.game.actors(ms.state)
+        if CHANCE in actors:
+            move = ms.game.chance_outcome(ms.state, random.Random(0)).to_dict()
+        else:
+            move = [m.to_dict() for a in actors for m in ms.game.legal_moves(ms.state, None if a == "table" else a)][0]
+        svc.append(match, move["type"], move["seat"], move["data"])
+        ms = svc.current(match)
+    svc.append(match, "undo", None, {})
+    steps = svc.review(match, "referee")["steps"]
+    assert steps[0]["summary_nl"] == "Opzet: BraveRats voor Ann, Bob (fysiek)"
+    assert steps[-1]["summary_nl"] == f"Ongedaan gemaakt: seq {steps[-1]['undoes'][0]}"
+    assert all(s["summary_nl"] and s["summary_nl"] != s["summary"] for s in steps)
+    public = svc.review(match, None)["steps"]
+    hidden = [s for s in public if "verborgen" in (s["summary_nl"] or "")]
+    assert hidden and all("(hidden from this view)" in s["summary"] for s in hidden)
+    # named as the rules text names the event (the draw: "Kaarten trekken"), never by what was drawn
+    assert hidden[0]["summary_nl"] == "Kaarten trekken (verborgen in deze weergave)"
+    assert len(hidden) > 1 and all(re.fullmatch(r"(Ann|Bob): kaart spelen \(verborgen in deze weergave\)", s["summary_nl"])
+                                   for s in hidden[1:])
