@@ -18,7 +18,7 @@ from typing import Any
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
 from . import invariants as INV
 from . import scene as _scene
 from .rules import RULES, SUPER, TERMS
@@ -88,6 +88,31 @@ def row_tops(state: State) -> list[int | None]:
 def can_build_from_rows(state: State, seat: int) -> bool:
     need = state.needs(seat)
     return any(r and RANK[r[-1]] in need for r in state.rows)
+
+
+
+def over_text(state: State, nl: bool = False) -> str:
+    """How the game ended, in English or Dutch, from the state it ended in:
+    all cards on the foundations (and a super-winner), two passes in a row,
+    or an empty stock with nothing on the rows that fits."""
+    counts = (state.collected(0), state.collected(1))
+    if sum(counts) == 52:
+        sw = super_winner(state)
+        if nl:
+            text = f"alle 52 kaarten liggen op de fundamenten ({counts[0]}–{counts[1]}): beide spelers winnen"
+            return text + (f"; {who_nl(state, sw)} is de super-winnaar met {counts[sw]} kaarten" if sw is not None else "")
+        text = f"all 52 cards are on the foundations ({counts[0]}–{counts[1]}): both players win"
+        return text + (f"; {_who(state, sw)} is the super-winner with {counts[sw]} cards" if sw is not None else "")
+    left = sum(map(len, state.rows))
+    if state.passes >= 2:
+        return (f"beide spelers pasten na elkaar met {left} kaart(en) op het tableau: niemand bouwt nog verder, "
+                "beide spelers verliezen" if nl else
+                f"both players passed in succession with {left} card(s) left on the tableau: nobody will build on, "
+                "both players lose")
+    return (f"de raapstapel is leeg en geen van de {left} bovenste kaart(en) van de rijen past op een fundament van "
+            "een van beide spelers: beide spelers verliezen" if nl else
+            f"the stock is empty and none of the {left} card(s) on top of the rows fits a foundation of either "
+            "player: both players lose")
 
 
 class SirTommy(JogledorGame):
@@ -331,7 +356,7 @@ class SirTommy(JogledorGame):
         found[seat] = tuple(piles)
         after = replace(state, drawn=drawn, rows=tuple(rows), foundations=(found[0], found[1]), built=True)
         if after.collected(0) + after.collected(1) == 52:
-            return replace(after, phase=OVER, over=("win", self._win_reason(after)))
+            return replace(after, phase=OVER, over=("win", over_text(after)))
         if after.phase == END:
             return self._check_stuck(after)
         return after
@@ -361,11 +386,8 @@ class SirTommy(JogledorGame):
         if state.phase == END:
             passes = 0 if state.built else state.passes + 1
             if passes >= 2:
-                return replace(
-                    state, passes=passes, phase=OVER,
-                    over=("loss", f"both players passed in succession with {sum(map(len, state.rows))} card(s) left on "
-                          "the tableau: nobody will build on, both players lose"),
-                )
+                ended = replace(state, passes=passes, phase=OVER)
+                return replace(ended, over=("loss", over_text(ended)))
             return self._check_stuck(replace(state, passes=passes, to_move=1 - state.to_move, built=False))
         return self._next_turn(state)
 
@@ -378,20 +400,8 @@ class SirTommy(JogledorGame):
     def _check_stuck(self, state: State) -> State:
         if can_build_from_rows(state, 0) or can_build_from_rows(state, 1):
             return state
-        left = sum(map(len, state.rows))
-        return replace(
-            state, phase=OVER,
-            over=("loss", f"the stock is empty and none of the {left} card(s) on top of the rows fits a foundation of "
-                  "either player: both players lose"),
-        )
-
-    def _win_reason(self, state: State) -> str:
-        counts = (state.collected(0), state.collected(1))
-        text = f"all 52 cards are on the foundations ({counts[0]}–{counts[1]}): both players win"
-        sw = super_winner(state)
-        if sw is not None:
-            text += f"; {_who(state, sw)} is the super-winner with {counts[sw]} cards"
-        return text
+        ended = replace(state, phase=OVER)
+        return replace(ended, over=("loss", over_text(ended)))
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -472,6 +482,21 @@ class SirTommy(JogledorGame):
         else:
             text = type
         return with_outcome(text, after)
+
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        who = before.to_move
+        if type == "draw":
+            return f"{who_nl(before, who)} trekt {', '.join(data['cards'])} ({after.stock} over in de raapstapel)"
+        if type == "build":
+            src = "een getrokken kaart" if data["from"] == "drawn" else f"rij {data['row']}"
+            text = f"{who_nl(before, seat)} legt {data['card']} van {src} op fundament {data['foundation']}"
+        elif type == "place":
+            text = f"{who_nl(before, seat)} legt {data['card']} op rij {data['row']}"
+        elif type == "end_turn":
+            text = f"{who_nl(before, seat)} " + ("past" if before.phase == END and not before.built else "beëindigt de beurt")
+        else:
+            text = type
+        return with_outcome(text, after, lambda s: over_text(s, True))
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap notes: the race for the super-win, passes, and a card built

@@ -12,8 +12,8 @@ from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DUTCH_RANKS, RANK, card_name, parse_card, rank_name
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
 from ..jogledor.tableau import (
     COLUMNS,
     DEAL_EVENT,
@@ -32,6 +32,31 @@ from .rules import RULES, TERMS, succ
 DEAL, PLAY, OVER = "deal", "play", "over"
 Piles = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 EMPTY_PILES: Piles = ((), (), ())
+
+
+
+def over_text(state: State, nl: bool = False) -> str:
+    """How the game ended, in English or Dutch, from the state it ended in:
+    every card on the foundations, or the player to move stuck (however the
+    partner stands: the rule is strict)."""
+    if not state.left:
+        return ("alle 52 kaarten liggen op de fundamenten: beide spelers winnen" if nl
+                else "all 52 cards are on the foundations: both players win")
+    mover = state.turn_seat
+    partner = can_move(state, 1 - mover)
+    if nl:
+        reason = (f"{who_nl(state, mover)} kan geen bovenste kaart op de eigen fundamenten leggen (bovenste kaarten "
+                  + ", ".join(DUTCH_RANKS[t - 1] for t in state.tops(mover))
+                  + f") met {state.left} kaart(en) over: beide spelers verliezen")
+        if partner:
+            reason += f" (de regel is streng: dat {who_nl(state, 1 - mover)} had kunnen spelen, helpt niet)"
+        return reason
+    reason = (f"{_who(state, mover)} cannot put any top card on their own foundations (tops "
+              + ", ".join(rank_name(t) for t in state.tops(mover))
+              + f") with {state.left} card(s) left: both players lose")
+    if partner:
+        reason += f" (the rule is strict: that {_who(state, 1 - mover)} could have played does not help)"
+    return reason
 
 
 @dataclass(frozen=True)
@@ -60,6 +85,11 @@ class State:
     def to_move(self) -> int | None:
         if self.phase != PLAY:
             return None
+        return self.turn_seat
+
+    @property
+    def turn_seat(self) -> int:
+        """Whose turn the cards taken say it is, over or not (who was stuck at the end)."""
         return self.first if (52 - self.left) % 2 == 0 else 1 - self.first
 
     def top(self, c: int) -> int | None:
@@ -282,23 +312,14 @@ class Stapelen(JogledorGame):
         found[seat] = (mine[0], mine[1], mine[2])
         after = replace(state, heights=tuple(heights), foundations=(found[0], found[1]))
         if not after.left:
-            return replace(after, over=("win", "all 52 cards are on the foundations: both players win"))
+            return replace(after, over=("win", over_text(after)))
         return self._check_stuck(after)
 
     def _check_stuck(self, state: State) -> State:
         mover = state.to_move
         if mover is None or can_move(state, mover):
             return state
-        tops = state.tops(mover)
-        partner = can_move(state, 1 - mover)
-        reason = (
-            f"{_who(state, mover)} cannot put any top card on their own foundations (tops "
-            + ", ".join(rank_name(t) for t in tops)
-            + f") with {state.left} card(s) left: both players lose"
-        )
-        if partner:
-            reason += f" (the rule is strict: that {_who(state, 1 - mover)} could have played does not help)"
-        return replace(state, over=("loss", reason))
+        return replace(state, over=("loss", over_text(state)))
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -351,6 +372,17 @@ class Stapelen(JogledorGame):
             on = f"on its {CARD_IDS[pile[-1]]}" if pile else "to start it"
             return with_outcome(f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto "
                                 f"foundation {f + 1} ({on})", after)
+        return type
+
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        if type == "deal":
+            return "De 52 kaarten worden open gelegd in 13 rijtjes van 4"
+        if type == "take":
+            f = data["foundation"] - 1
+            pile = before.foundations[seat][f]  # type: ignore[index]
+            on = f"op de {CARD_IDS[pile[-1]]}" if pile else "om het te beginnen"
+            return with_outcome(f"{who_nl(before, seat)} legt {data['card']} van rijtje {data['column']} op "
+                                f"fundament {f + 1} ({on})", after, lambda s: over_text(s, True))
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, with_outcome
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
 from ..jogledor.tableau import (
     COLUMNS,
     DEAL_EVENT,
@@ -30,6 +30,21 @@ from .rules import FOURTEEN, PAIR_NAMES, PAIR_TYPES, QUOTA, RULES, TERMS, TWELVE
 
 TABLE = "table"
 DEAL, ROLES, PLAY, OVER = "deal", "roles", "play", "over"
+
+
+
+def over_text(state: State, nl: bool = False) -> str:
+    """How the game ended, in English or Dutch, from the state it ended in:
+    every card taken, or the player to move unable to take a pair."""
+    if not state.left:
+        return "alle 52 kaarten zijn genomen: beide spelers winnen" if nl else "all 52 cards are taken: both players win"
+    mover = state.turn_seat
+    kind = state.kind(mover)
+    if nl:
+        return (f"{who_nl(state, mover)} (verzamelt {'twaalven' if kind == TWELVE else 'veertienen'}) kan geen paar "
+                f"van {kind} van de bovenste kaarten nemen, met {state.left} kaarten over: beide spelers verliezen")
+    return (f"{_who(state, mover)} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
+            f"with {state.left} cards left: both players lose")
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,11 @@ class State:
     def to_move(self) -> int | None:
         if self.first is None or self.over is not None:
             return None
+        return self.turn_seat
+
+    @property
+    def turn_seat(self) -> int:
+        """Whose turn the turns say it is, over or not (who was stuck at the end)."""
         return self.first if self.turns % 2 == 0 else 1 - self.first
 
     def kind(self, seat: int) -> int:
@@ -297,22 +317,14 @@ class Twaalven(JogledorGame):
         taken[seat] = taken[seat] + ((ca, cb),)
         after = replace(state, heights=tuple(heights), taken=(taken[0], taken[1]))
         if not after.left:
-            return replace(after, over=("win", "all 52 cards are taken: both players win"))
+            return replace(after, over=("win", over_text(after)))
         return self._check_stuck(after)
 
     def _check_stuck(self, state: State) -> State:
         mover = state.to_move
         if mover is None or pairs_for(state, state.kind(mover)):
             return state
-        kind = state.kind(mover)
-        return replace(
-            state,
-            over=(
-                "loss",
-                f"{_who(state, mover)} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
-                f"with {state.left} cards left: both players lose",
-            ),
-        )
+        return replace(state, over=("loss", over_text(state)))
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -385,6 +397,20 @@ class Twaalven(JogledorGame):
             kind = before.kind(seat)  # type: ignore[arg-type]
             return with_outcome(f"{_who(before, seat, True)} takes {data['cards'][0]} (column {a}) and "
                                 f"{data['cards'][1]} (column {b}): {kind}", after)
+        return type
+
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        if type == "deal":
+            return "De 52 kaarten worden open gelegd in 13 rijtjes van 4"
+        if type == "roles":
+            tw, first = data["twelves"], data["first"]
+            return (f"{who_nl(before, tw)} verzamelt de twaalven, {who_nl(before, 1 - tw)} de veertienen; "
+                    f"{who_nl(before, first)} begint")
+        if type == "take":
+            a, b = data["columns"]
+            kind = before.kind(seat)  # type: ignore[arg-type]
+            return with_outcome(f"{who_nl(before, seat)} neemt {data['cards'][0]} (rijtje {a}) en "
+                                f"{data['cards'][1]} (rijtje {b}): {kind}", after, lambda s: over_text(s, True))
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
