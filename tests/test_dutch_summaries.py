@@ -18,7 +18,7 @@ from service.matches import MatchService
 from .test_web_i18n import ENGLISH
 
 #: the games whose lines come in Dutch so far (the rest: English, marked so on a Dutch page)
-DUTCH = ["braverats", "twaalven", "stapelen", "sir_tommy"]
+DUTCH = ["braverats", "twaalven", "stapelen", "sir_tommy", "ridder_toernooi"]
 #: English words a Dutch line must not hold (the pages' own list, and the engine's words for play)
 NOT_DUTCH = ENGLISH | {"wins", "plays", "draws", "keeps", "passes", "vs", "hold", "each", "held", "series",
                        "face", "down", "first", "gives", "chooses", "variants", "draw", "spy", "general"}

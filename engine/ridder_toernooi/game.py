@@ -1144,8 +1144,14 @@ class RidderToernooi(Game):
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         return describe_event(self, before, type, seat, data, after)
 
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return describe_event(self, before, type, seat, data, after, nl=True)
+
     def describe_setup(self, state: State) -> str:
         return card_set_label(state)
+
+    def describe_setup_nl(self, state: State) -> str:
+        return card_set_label(state, nl=True)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         return annotate_event(self, before, type, seat, data, after)
