@@ -20,119 +20,153 @@ WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
 BUILDS = (("road", ROAD_COST), ("settlement", SETTLEMENT_COST), ("city", CITY_COST), ("development card", DEV_COST))
 
 
-def _n(s: Any, seat: int | None) -> str:
+#: the Dutch of the base game's box: resources, terrains and development cards
+RES_NL = {"lumber": "hout", "brick": "leem", "wool": "wol", "grain": "graan", "ore": "erts"}
+TERRAIN_NL = {"forest": "bos", "hills": "heuvelland", "pasture": "weiland", "fields": "akkerland",
+              "mountains": "gebergte", "desert": "woestijn", "special": "bijzonder"}
+DEV_NL = {"knight": "ridder", "road_building": "stratenbouw", "year_of_plenty": "uitvinding",
+          "monopoly": "monopolie", "victory_point": "overwinningspunt"}
+
+
+def _n(s: Any, seat: int | None, nl: bool = False) -> str:
     if seat is None:
-        return "the table"
-    return s.names[seat] if 0 <= seat < len(s.names) else f"seat {seat}"
+        return "de tafel" if nl else "the table"
+    return s.names[seat] if 0 <= seat < len(s.names) else (f"plaats {seat}" if nl else f"seat {seat}")
 
 
-def _cards(d: dict[str, int]) -> str:
-    return ", ".join(f"{k} {name}" for name, k in d.items()) or "nothing"
+def _cards(d: dict[str, int], nl: bool = False) -> str:
+    return ", ".join(f"{k} {RES_NL.get(name, name) if nl else name}" for name, k in d.items()) or ("niets" if nl else "nothing")
 
 
-def _vertex(s: Any, v: int) -> str:
+def _terrain(s: Any, h: int, nl: bool = False) -> str:
+    topo = s.topo
+    num = topo.number[h]
+    terrain = TERRAIN_NL.get(topo.terrain[h], topo.terrain[h]) if nl else topo.terrain[h]
+    return f"{terrain}{' ' + str(num) if num else ''}"
+
+
+def _vertex(s: Any, v: int, nl: bool = False) -> str:
     topo = s.topo
     parts = []
     for c in topo.vertices[v]:
         h = topo.hex_index.get(c)
-        if h is None:
-            parts.append("sea")
-        else:
-            num = topo.number[h]
-            parts.append(f"{topo.terrain[h]}{' ' + str(num) if num else ''}")
-    return f"intersection {v} ({' / '.join(parts)})"
+        parts.append(("zee" if nl else "sea") if h is None else _terrain(s, h, nl))
+    return f"{'kruispunt' if nl else 'intersection'} {v} ({' / '.join(parts)})"
 
 
-def _hex(s: Any, at) -> str:
-    topo = s.topo
-    h = topo.hex_index.get(tuple(at))
-    if h is None:
-        return "sea"
-    num = topo.number[h]
-    return f"{topo.terrain[h]}{' ' + str(num) if num else ''}"
+def _hex(s: Any, at, nl: bool = False) -> str:
+    h = s.topo.hex_index.get(tuple(at))
+    return ("zee" if nl else "sea") if h is None else _terrain(s, h, nl)
 
 
-def _path(s: Any, e: int) -> str:
-    return f"path {e} ({' | '.join(_hex(s, c) for c in s.topo.edges[e])})"
+def _path(s: Any, e: int, nl: bool = False) -> str:
+    return f"{'pad' if nl else 'path'} {e} ({' | '.join(_hex(s, c, nl) for c in s.topo.edges[e])})"
 
 
 def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
-def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any) -> str:
-    who = _n(b, seat)
+def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any, nl: bool = False) -> str:
+    """One line per event, in English or (``nl``) Dutch with the box's words (dorp, straat, stad,
+    struikrover, ontwikkelingskaart): one structure, so the two say the same."""
+    def t(en: str, dutch: str) -> str:
+        return dutch if nl else en
+
+    def n(p: Any, s_: Any = None) -> str:
+        return _n(b if s_ is None else s_, p, nl)
+
+    def cards(d: dict[str, int]) -> str:
+        return _cards(d, nl)
+
+    who = n(seat)
     if type == "build_settlement":
-        free = " (set-up)" if b.phase == 0 else ""
-        text = f"{who} builds a settlement{free} on {_vertex(b, data['vertex'])}"
+        free = t(" (set-up)", " (opbouw)") if b.phase == 0 else ""
+        text = t(f"{who} builds a settlement{free} on {_vertex(b, data['vertex'])}",
+                 f"{who} bouwt een dorp{free} op {_vertex(b, data['vertex'], True)}")
         got = {RES[r]: a.hands[seat][-1].known[r] - b.hands[seat][-1].known[r] for r in range(5)}
         got = {k: v for k, v in got.items() if v > 0}
         if b.phase == 0 and got:
-            text += f" and takes {_cards(got)}"
+            text += t(f" and takes {cards(got)}", f" en neemt {cards(got)}")
     elif type == "build_road":
-        text = f"{who} builds a road on {_path(b, data['edge'])}"
+        text = t(f"{who} builds a road on {_path(b, data['edge'])}", f"{who} bouwt een straat op {_path(b, data['edge'], True)}")
     elif type == "build_city":
-        text = f"{who} upgrades {_vertex(b, data['vertex'])} to a city"
+        text = t(f"{who} upgrades {_vertex(b, data['vertex'])} to a city",
+                 f"{who} maakt van {_vertex(b, data['vertex'], True)} een stad")
     elif type == "roll":
-        text = f"{who} rolls"
+        text = t(f"{who} rolls", f"{who} dobbelt")
     elif type == "dice":
         total = sum(data["dice"])
-        text = f"Dice {data['dice'][0]}+{data['dice'][1]} = {total}"
+        text = t(f"Dice {data['dice'][0]}+{data['dice'][1]} = {total}", f"Worp {data['dice'][0]}+{data['dice'][1]} = {total}")
         if total == 7:
-            text += ": the robber; " + (", ".join(f"{_n(a, p)} discards {k}" for p, k in enumerate(a.pending) if k)
-                                         or "nobody discards")
+            text += t(": the robber; ", ": de struikrover; ") + (
+                ", ".join(t(f"{n(p, a)} discards {k}", f"{n(p, a)} legt {k} af") for p, k in enumerate(a.pending) if k)
+                or t("nobody discards", "niemand legt af"))
         else:
             gains = []
             for p in range(b.cfg.n):
                 g = {RES[r]: a.produced[p][r] - b.produced[p][r] for r in range(5)}
                 g = {k: v for k, v in g.items() if v}
                 if g:
-                    gains.append(f"{_n(a, p)} {_cards(g)}")
-            text += ": " + ("; ".join(gains) if gains else "nobody produces")
+                    gains.append(f"{n(p, a)} {cards(g)}")
+            text += ": " + ("; ".join(gains) if gains else t("nobody produces", "niemand krijgt iets"))
     elif type == "discard":
-        text = f"{who} discards {_cards(data['cards'])}"
+        text = t(f"{who} discards {cards(data['cards'])}", f"{who} legt af: {cards(data['cards'])}")
     elif type == "move_robber":
-        text = f"{who} moves the robber to {_hex(b, data['hex'])} {data['hex']}"
+        text = t(f"{who} moves the robber to {_hex(b, data['hex'])} {data['hex']}",
+                 f"{who} zet de struikrover op {_hex(b, data['hex'], True)} {data['hex']}")
         if data.get("victim") is not None:
-            text += f" and steals from {_n(b, data['victim'])}"
+            text += t(f" and steals from {n(data['victim'])}", f" en steelt van {n(data['victim'])}")
     elif type == "steal":
         card = data.get("card")
-        text = f"{who} steals {_a(card) if card else 'a card'} from {_n(b, data['from'])}"
+        text = t(f"{who} steals {_a(card) if card else 'a card'} from {n(data['from'])}",
+                 f"{who} steelt {RES_NL.get(card, card) if card else 'een kaart'} van {n(data['from'])}")
     elif type == "buy_dev":
-        text = f"{who} buys a development card"
+        text = t(f"{who} buys a development card", f"{who} koopt een ontwikkelingskaart")
     elif type == "draw_dev":
         card = data.get("card")
-        text = f"{who} draws {_a(card.replace('_', ' ')) if card else 'a card (not seen)'}"
+        text = t(f"{who} draws {_a(card.replace('_', ' ')) if card else 'a card (not seen)'}",
+                 f"{who} trekt {'een ' + DEV_NL.get(card, card) if card else 'een kaart (niet gezien)'}")
     elif type == "play_knight":
-        text = f"{who} plays a knight ({a.knights[seat]} played)"
+        text = t(f"{who} plays a knight ({a.knights[seat]} played)",
+                 f"{who} speelt een ridder ({a.knights[seat]} gespeeld)")
     elif type == "play_road_building":
-        text = f"{who} plays Road Building"
+        text = t(f"{who} plays Road Building", f"{who} speelt Stratenbouw")
     elif type == "play_year_of_plenty":
-        text = f"{who} plays Year of Plenty: {', '.join(data['cards'])}"
+        text = t(f"{who} plays Year of Plenty: {', '.join(data['cards'])}",
+                 f"{who} speelt Uitvinding: {', '.join(RES_NL.get(c, c) for c in data['cards'])}")
     elif type == "play_monopoly":
         r = RES.index(data["resource"])
         took = a.hands[seat][-1].known[r] - b.hands[seat][-1].known[r]
-        text = f"{who} plays Monopoly on {data['resource']} and takes {took}"
+        text = t(f"{who} plays Monopoly on {data['resource']} and takes {took}",
+                 f"{who} speelt Monopolie op {RES_NL[data['resource']]} en neemt er {took}")
     elif type == "reveal_vp":
-        text = f"{who} reveals {data['count']} victory point card(s)"
+        text = t(f"{who} reveals {data['count']} victory point card(s)",
+                 f"{who} toont {data['count']} overwinningspuntkaart(en)")
     elif type == "trade":
-        text = f"{who} trades {_cards(data['give'])} to {_n(b, data['with'])} for {_cards(data['get'])}"
+        text = t(f"{who} trades {cards(data['give'])} to {n(data['with'])} for {cards(data['get'])}",
+                 f"{who} ruilt {cards(data['give'])} met {n(data['with'])} voor {cards(data['get'])}")
     elif type == "trade_bank":
         k = game.ratio(b, seat, RES.index(data["give"])) * data["count"]
-        text = f"{who} trades {k} {data['give']} with the bank for {data['count']} {data['get']}"
+        text = t(f"{who} trades {k} {data['give']} with the bank for {data['count']} {data['get']}",
+                 f"{who} ruilt {k} {RES_NL[data['give']]} met de bank voor {data['count']} {RES_NL[data['get']]}")
     elif type == "end_turn":
-        text = f"{who} ends the turn" if b.phase != 10 else f"{who} ends the special building phase"
+        text = t(f"{who} ends the turn", f"{who} beëindigt de beurt") if b.phase != 10 else \
+            t(f"{who} ends the special building phase", f"{who} beëindigt de extra bouwfase")
         if b.cfg.paired and b.phase != 10:
-            text = (f"{who} ends Settler 2's part of the paired turn" if b.step else
-                    f"{who} ends the turn; {b.names[a.turn]} takes Settler 2's part")
+            text = (t(f"{who} ends Settler 2's part of the paired turn", f"{who} beëindigt het deel van kolonist 2 van "
+                      "de gedeelde beurt") if b.step else
+                    t(f"{who} ends the turn; {b.names[a.turn]} takes Settler 2's part",
+                      f"{who} beëindigt de beurt; {b.names[a.turn]} neemt het deel van kolonist 2"))
     else:
         text = type
     if a.longest != b.longest:
-        text += f"; Longest Road: {_n(a, a.longest) if a.longest >= 0 else 'set aside'}"
+        text += t(f"; Longest Road: {n(a.longest, a) if a.longest >= 0 else 'set aside'}",
+                  f"; Langste handelsroute: {n(a.longest, a) if a.longest >= 0 else 'opzij gelegd'}")
     if a.army != b.army:
-        text += f"; Largest Army: {_n(a, a.army)}"
+        text += t(f"; Largest Army: {n(a.army, a)}", f"; Grootste riddermacht: {n(a.army, a)}")
     if a.phase == OVER and b.phase != OVER:
-        text += f" — {_n(a, a.winner)} wins"
+        text += t(f" — {n(a.winner, a)} wins", f" — {n(a.winner, a)} wint")
     return text
 
 

@@ -1767,9 +1767,17 @@ class Catan(Game):
         from .describe import describe
         return describe(self, before, type, seat, data, after)
 
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        from .describe import describe
+        return describe(self, before, type, seat, data, after, nl=True)
+
     def describe_setup(self, state: State) -> str:
         topo = state.topo
         return f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
+
+    def describe_setup_nl(self, state: State) -> str:
+        topo = state.topo
+        return f"bord {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .describe import annotate

@@ -1078,6 +1078,10 @@ class Troje(Catan):
         from .describe import describe
         return describe(self, before, type, seat, data, after)
 
+    #: not Catan's Dutch lines: they know none of the scenario's events (its lines stay English for now)
+    describe_nl = Game.describe_nl
+    describe_setup_nl = Game.describe_setup_nl
+
     def describe_setup(self, state: State) -> str:
         t = state.ext.tcfg
         topo = state.topo
