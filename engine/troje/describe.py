@@ -23,80 +23,130 @@ from . import support as SU
 _n = CD._n
 ADVANTAGE_WORDS = {"harbour_3to1": "a 3:1 harbour", "victory_point": "a victory point", "swap": "swap",
                    "trade_chip": "a trade chip", "draw": "draw"}
+ADVANTAGE_WORDS_NL = {"harbour_3to1": "een 3:1-haven", "victory_point": "een overwinningspunt",
+                      "swap": "ruilen met de stapel", "trade_chip": "een 2:1-handelskaartje",
+                      "draw": "trekken uit de stapel"}
+SIDES_NL = {"troy": "Troje", "mycenae": "Mykene"}
 _cards = CD._cards
 
 
-def _tile(s: Any, at: list[int]) -> str:
-    return f"sea tile {at}"
+def _tile(s: Any, at: list[int], nl: bool = False) -> str:
+    return f"{'zeetegel' if nl else 'sea tile'} {at}"
 
 
-def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any) -> str:
-    who = _n(b, seat)
+def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any, nl: bool = False) -> str:
+    """One line per event, in English or (``nl``) Dutch with the scenario's words (beslissingskaart,
+    afdragen, ondersteuningsstapel, zeevolk, handelspunt): one structure, so the two say the same."""
+    def t(en: str, dutch: str) -> str:
+        return dutch if nl else en
+
+    def n(p: Any, s_: Any = None) -> str:
+        return _n(b if s_ is None else s_, p, nl)
+
+    def side(name: str) -> str:
+        return SIDES_NL.get(name, name) if nl else name.capitalize()
+
+    def one(card: Any, unseen_en: str, unseen_nl: str) -> str:
+        if not card:
+            return t(unseen_en, unseen_nl)
+        return t(CD._a(card), "een kaart " + CD.RES_NL.get(card, card))
+
+    who = n(seat)
     x = a.ext
+    stack = SU.size(a.hands, a.cfg.n)
     if type == "decision_card":
-        side = data.get("side")
-        text = f"{who} is dealt a decision card" + (f": {side.capitalize()}" if side else " (not seen)")
+        got = data.get("side")
+        text = t(f"{who} is dealt a decision card", f"{who} krijgt een beslissingskaart") + (
+            f": {side(got)}" if got else t(" (not seen)", " (niet gezien)"))
     elif type == "donate":
         cards = data.get("cards")
-        what = _cards(cards) if cards else f"{data['count']} card(s) unseen"
-        text = f"{who} donates {what} to the support stack (now {SU.size(a.hands, a.cfg.n)}); +1 trade point"
+        what = _cards(cards, nl) if cards else t(f"{data['count']} card(s) unseen", f"{data['count']} kaart(en), niet gezien")
+        text = t(f"{who} donates {what} to the support stack (now {stack}); +1 trade point",
+                 f"{who} draagt {what} af aan de ondersteuningsstapel (nu {stack}); +1 handelspunt")
     elif type == "build_ship":
-        text = f"{who} builds a ship on {_tile(b, data['tile'])} (2 trade points, lumber, wool)"
+        text = t(f"{who} builds a ship on {_tile(b, data['tile'])} (2 trade points, lumber, wool)",
+                 f"{who} bouwt een schip op {_tile(b, data['tile'], True)} (2 handelspunten, hout, wol)")
     elif type == "ship_tile":
-        text = f"{who}'s ship tile shows {ADVANTAGE_WORDS.get(data['advantage'], data['advantage'])}"
+        adv = data["advantage"]
+        text = t(f"{who}'s ship tile shows {ADVANTAGE_WORDS.get(adv, adv)}",
+                 f"Het scheepsfiche van {who} toont {ADVANTAGE_WORDS_NL.get(adv, adv)}")
     elif type == "take_chip":
-        text = f"{who} takes the {data['resource']} trade chip (2:1)"
+        text = t(f"{who} takes the {data['resource']} trade chip (2:1)",
+                 f"{who} pakt het handelskaartje {CD.RES_NL[data['resource']]} (2:1)")
     elif type == "decline_chip":
-        text = f"{who} leaves the trade chips: the ship gives no 2:1"
+        text = t(f"{who} leaves the trade chips: the ship gives no 2:1",
+                 f"{who} laat de handelskaartjes liggen: het schip geeft geen 2:1")
     elif type == "move_sea_people":
-        text = f"{who} moves the sea people to {_tile(b, data['tile'])}"
+        text = t(f"{who} moves the sea people to {_tile(b, data['tile'])}",
+                 f"{who} verplaatst het zeevolk naar {_tile(b, data['tile'], True)}")
         if data.get("victim") is not None:
-            text += f" and draws a card from {_n(b, data['victim'])}"
+            text += t(f" and draws a card from {n(data['victim'])}", f" en trekt een kaart bij {n(data['victim'])}")
         else:
             sea = game.sea(b)
-            n = b.cfg.n
-            sizes = tuple(b.hands[p][n + 1].size for p in range(n))
+            count = b.cfg.n
+            sizes = tuple(b.hands[p][count + 1].size for p in range(count))
             there = SH.victims(sea, sea.index[tuple(data["tile"])], b.ext.ships, b.buildings, seat, sizes,
                                b.ext.tcfg.city_counts)
             if there:
-                text += f" and draws no card from {_n(b, there[0])}"
+                text += t(f" and draws no card from {n(there[0])}", f" en trekt geen kaart bij {n(there[0])}")
     elif type == "steal":
         card = data.get("card")
-        text = f"{who} draws {CD._a(card) if card else 'a card'} from {_n(b, data['from'])} (sea people)"
+        text = t(f"{who} draws {one(card, 'a card', '')} from {n(data['from'])} (sea people)",
+                 f"{who} trekt {one(card, '', 'een kaart')} bij {n(data['from'])} (zeevolk)")
     elif type == "use_advantage":
         kind = b.ext.ships[game.sea(b).index[tuple(data["ship"])]][1]
-        text = f"{who} uses the {TB.ADVANTAGES[kind]} ship on {_tile(b, data['ship'])}"
+        text = t(f"{who} uses the {TB.ADVANTAGES[kind]} ship on {_tile(b, data['ship'])}",
+                 f"{who} gebruikt het schip ({ADVANTAGE_WORDS_NL[TB.ADVANTAGES[kind]]}) op {_tile(b, data['ship'], True)}")
     elif type == "stack_card":
         card = data.get("card")
-        text = f"{who} draws {CD._a(card) if card else 'a card (not seen)'} blind from the support stack"
+        text = t(f"{who} draws {one(card, 'a card (not seen)', '')} blind from the support stack",
+                 f"{who} trekt blind {one(card, '', 'een kaart (niet gezien)')} uit de ondersteuningsstapel")
     elif type == "return_card":
         card = data.get("card")
-        text = f"{who} lays {CD._a(card) if card else 'a card (not seen)'} back on the support stack"
+        text = t(f"{who} lays {one(card, 'a card (not seen)', '')} back on the support stack",
+                 f"{who} legt {one(card, '', 'een kaart (niet gezien)')} terug op de ondersteuningsstapel")
     elif type == "battle":
         rev = tuple(data["revealed"].get(r, 0) for r in RES)
         troy, myc = SU.score(rev)
         won = SU.winner(rev)
-        text = (f"Battle: {_cards(data['revealed'])} turned up — Troy {troy}, Mycenae {myc}: "
-                + (f"{won.capitalize()} wins, its marker to field {x.saga.fields(won)}" if won else
-                   "a tie, no marker moves")
-                + f"; {SU.size(a.hands, a.cfg.n)} card(s) stay as the next stack")
-        if x.war is not None:
-            text += f"; the war is over, {x.war.capitalize()} has won it"
+        if nl:
+            text = (f"Strijd: {_cards(data['revealed'], True)} open gelegd — Troje {troy}, Mykene {myc}: "
+                    + (f"{side(won)} wint, zijn kaart naar veld {x.saga.fields(won)}" if won else
+                       "gelijkspel, geen kaart verschuift")
+                    + f"; {stack} kaart(en) blijven als volgende stapel")
+            if x.war is not None:
+                text += f"; de oorlog is voorbij, {side(x.war)} heeft hem gewonnen"
+        else:
+            text = (f"Battle: {_cards(data['revealed'])} turned up — Troy {troy}, Mycenae {myc}: "
+                    + (f"{won.capitalize()} wins, its marker to field {x.saga.fields(won)}" if won else
+                       "a tie, no marker moves")
+                    + f"; {stack} card(s) stay as the next stack")
+            if x.war is not None:
+                text += f"; the war is over, {x.war.capitalize()} has won it"
     elif type == "claim_win":
-        text = f"{who} claims {x.tcfg.goal} VP (checked when the decision cards are turned up)"
+        text = t(f"{who} claims {x.tcfg.goal} VP (checked when the decision cards are turned up)",
+                 f"{who} eist {x.tcfg.goal} overwinningspunten op (nagekeken als de beslissingskaarten omgaan)")
     elif type == "reveal_allegiances":
-        text = "The decision cards: " + ", ".join(f"{_n(a, p)} {side.capitalize()}"
-                                                  for p, side in enumerate(data["sides"]))
+        text = t("The decision cards: ", "De beslissingskaarten: ") + ", ".join(
+            f"{n(p, a)} {side(s_)}" for p, s_ in enumerate(data["sides"]))
     elif type == "end_turn" and a.phase == game_phase("battle"):
-        part = "Settler 2's part of the paired turn" if b.cfg.paired and b.step else "the turn"
-        text = f"{who} ends {part}; the support stack holds {SU.size(a.hands, a.cfg.n)} cards: a battle"
-        if b.cfg.paired and not b.step:
-            text += f", then {_n(b, (b.turn + 3) % b.cfg.n)} takes Settler 2's part"
+        if nl:
+            part = "het deel van kolonist 2 van de gedeelde beurt" if b.cfg.paired and b.step else "de beurt"
+            text = f"{who} beëindigt {part}; de ondersteuningsstapel telt {stack} kaarten: een strijd"
+            if b.cfg.paired and not b.step:
+                text += f", daarna neemt {n((b.turn + 3) % b.cfg.n)} het deel van kolonist 2"
+        else:
+            part = "Settler 2's part of the paired turn" if b.cfg.paired and b.step else "the turn"
+            text = f"{who} ends {part}; the support stack holds {stack} cards: a battle"
+            if b.cfg.paired and not b.step:
+                text += f", then {_n(b, (b.turn + 3) % b.cfg.n)} takes Settler 2's part"
     else:
-        text = CD.describe(game, b, type, seat, data, a)
-        text = text.replace("the robber", "the sea people").split(" — ")[0]
+        text = CD.describe(game, b, type, seat, data, a, nl)
+        text = (text.replace("de struikrover", "het zeevolk") if nl
+                else text.replace("the robber", "the sea people")).split(" — ")[0]
     if a.phase == OVER and b.phase != OVER:
-        text += " — " + " and ".join(_n(a, w) for w in x.winners) + (" win" if len(x.winners) > 1 else " wins")
+        winners = t(" and ", " en ").join(n(w, a) for w in x.winners)
+        text += " — " + winners + (t(" win", " winnen") if len(x.winners) > 1 else t(" wins", " wint"))
     return text
 
 

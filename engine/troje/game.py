@@ -1078,15 +1078,22 @@ class Troje(Catan):
         from .describe import describe
         return describe(self, before, type, seat, data, after)
 
-    #: not Catan's Dutch lines: they know none of the scenario's events (its lines stay English for now)
-    describe_nl = Game.describe_nl
-    describe_setup_nl = Game.describe_setup_nl
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        from .describe import describe
+        return describe(self, before, type, seat, data, after, nl=True)
 
     def describe_setup(self, state: State) -> str:
         t = state.ext.tcfg
         topo = state.topo
         tiles = t.ship_tiles
         return (f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…), ship tiles "
+                f"{tiles['name']!r} ({tiles['provenance']})")
+
+    def describe_setup_nl(self, state: State) -> str:
+        t = state.ext.tcfg
+        topo = state.topo
+        tiles = t.ship_tiles
+        return (f"bord {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…), scheepsfiches "
                 f"{tiles['name']!r} ({tiles['provenance']})")
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
