@@ -214,6 +214,16 @@ def _dice_sum_ok(d: list[int]) -> bool:
     return len(d) == 2 and all(1 <= x <= 6 for x in d)
 
 
+#: a board's or a tile list's origin in Dutch (a name of our own shipping is English: not repeated in a Dutch line)
+PROVENANCE_NL = {"standard": "het standaardbord", "generated": "een gegenereerd bord", "printed": "het gedrukte bord",
+                 "placeholder": "het PLACEHOLDER-bord (niet het gedrukte)"}
+
+
+def board_nl(name: str, provenance: str) -> str:
+    """A board in a Dutch line: by its origin where we shipped it, else by the name its table gave it."""
+    return PROVENANCE_NL.get(provenance) or f"bord {name!r}"
+
+
 class Catan(Game):
     id = "catan"
     name = "Catan (De Kolonisten van Catan)"
@@ -1776,8 +1786,7 @@ class Catan(Game):
         return f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
 
     def describe_setup_nl(self, state: State) -> str:
-        topo = state.topo
-        return f"bord {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
+        return f"{board_nl(state.topo.name, state.topo.provenance)} ({state.cfg.board_hash[:12]}…)"
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .describe import annotate

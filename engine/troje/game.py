@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 from ..catan import board as B
 from ..catan import knowledge as K
 from ..catan.game import ALIASES as CATAN_ALIASES
+from ..catan.game import board_nl
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
@@ -1090,11 +1091,10 @@ class Troje(Catan):
                 f"{tiles['name']!r} ({tiles['provenance']})")
 
     def describe_setup_nl(self, state: State) -> str:
-        t = state.ext.tcfg
-        topo = state.topo
-        tiles = t.ship_tiles
-        return (f"bord {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…), scheepsfiches "
-                f"{tiles['name']!r} ({tiles['provenance']})")
+        tiles = state.ext.tcfg.ship_tiles
+        fiches = ("PLACEHOLDER-scheepsfiches (niet de gedrukte)" if tiles["provenance"] == "placeholder"
+                  else f"scheepsfiches {tiles['name']!r}")
+        return f"{board_nl(state.topo.name, state.topo.provenance)} ({state.cfg.board_hash[:12]}…), {fiches}"
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .describe import annotate

@@ -12,145 +12,205 @@ from .state import CHOOSE, FACE_DOWN, JACK, OVER, PLAY, TIE, Player, State, cons
 GUARDS = {"JS": JD, "QS": QD, "JQKS": KD}
 
 
-def _n(s: State, seat: int | None) -> str:
+def _n(s: State, seat: int | None, nl: bool = False) -> str:
     if seat is None:
-        return "the table"
-    return s.names[seat] if s.names and 0 <= seat < len(s.names) else f"seat {seat}"
+        return "de tafel" if nl else "the table"
+    return s.names[seat] if s.names and 0 <= seat < len(s.names) else (f"plaats {seat}" if nl else f"seat {seat}")
+
+
+#: the powers as the Dutch rules text names their cards
+POWER_NAMES_NL = {"JS": "de schoppenboer", "QS": "de schoppenvrouw", "JQKS": "schoppenboer+vrouw+heer",
+                  "QC": "de klavervrouw", "KC": "de klaverheer", "QKH": "hartenvrouw+heer"}
+NOBLE_NL = ("boer", "vrouw", "heer")
+SUIT_NL = ("schoppen", "ruiten", "klaver", "harten")
 
 
 def _castle_cards(p: Player) -> int:
     return sum(p.castles)
 
 
-def describe(game: Any, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+def describe(game: Any, before: State, type: str, seat: int | None, data: dict[str, Any], after: State,
+             nl: bool = False) -> str:
+    """One line per event, in English or (``nl``) Dutch with the rules text's words (dorp, kasteel, edelen,
+    aflegstapel, trekstapel): one structure, so the two say the same."""
+    def t(en: str, dutch: str) -> str:
+        return dutch if nl else en
+
+    def n(s: State, p: int | None) -> str:
+        return _n(s, p, nl)
+
     b, a = before, after
     if type == "deal":
         who = seat if seat is not None else next(i for i, p in enumerate(b.players) if len(p.villages[0]) == 2)
-        return f"{_n(b, who)}'s five villages are dealt, face up on top: {', '.join(data['face_up'])}"
+        return t(f"{n(b, who)}'s five villages are dealt, face up on top: {', '.join(data['face_up'])}",
+                 f"De vijf dorpen van {n(b, who)} zijn gedeeld, open bovenop: {', '.join(data['face_up'])}")
     if type == "choose":
-        text = f"{_n(b, seat)} chooses three nobles in secret"
-        return text + _after_reveal(a) if a.phase != CHOOSE else text
+        text = t(f"{n(b, seat)} chooses three nobles in secret", f"{n(b, seat)} kiest in het geheim drie edelen")
+        return text + _after_reveal(a, nl) if a.phase != CHOOSE else text
     if type == "reveal":
-        trios = "; ".join(f"{_n(b, i)} {', '.join(t)}" for i, t in enumerate(data["nobles"]))
-        return f"Round {b.round}, the nobles are revealed: {trios}" + _after_reveal(a)
+        trios = "; ".join(f"{n(b, i)} {', '.join(tr)}" for i, tr in enumerate(data["nobles"]))
+        return t(f"Round {b.round}, the nobles are revealed: {trios}",
+                 f"Ronde {b.round}, de edelen worden getoond: {trios}") + _after_reveal(a, nl)
     if type == "die":
-        rolls = ", ".join(f"{_n(b, i)} {r}" for i, r in enumerate(data["rolls"]) if r is not None)
-        return f"Equal trios: the die shows {rolls}" + _order_text(a)
+        rolls = ", ".join(f"{n(b, i)} {r}" for i, r in enumerate(data["rolls"]) if r is not None)
+        return t(f"Equal trios: the die shows {rolls}", f"Gelijke drietallen: de dobbelsteen toont {rolls}") \
+            + _order_text(a, nl)
     if type == "counter_pick":
-        text = f"{_n(b, seat)} picks a noble against the tie in secret"
-        return text + _counter_text(b, a)
+        text = t(f"{n(b, seat)} picks a noble against the tie in secret",
+                 f"{n(b, seat)} kiest in het geheim een edele tegen de gelijkheid")
+        return text + _counter_text(b, a, nl)
     if type == "counter_reveal":
-        picks = ", ".join(f"{_n(b, i)} {x}" for i, x in enumerate(data["nobles"]) if x is not None)
-        return f"Equal trios: the picks are {picks}" + _counter_text(b, a)
+        picks = ", ".join(f"{n(b, i)} {x}" for i, x in enumerate(data["nobles"]) if x is not None)
+        return t(f"Equal trios: the picks are {picks}", f"Gelijke drietallen: gekozen zijn {picks}") \
+            + _counter_text(b, a, nl)
     if type == "turn_over":
-        return f"{_n(b, seat)} turns over a card (standard turn-over" + (", extended by the clubs jack)" if data["clubs_jack"] else ")")
+        if nl:
+            return f"{n(b, seat)} draait een kaart om (gewone omdraai" + (
+                ", verlengd door de klaverboer)" if data["clubs_jack"] else ")")
+        return f"{n(b, seat)} turns over a card (standard turn-over" + (
+            ", extended by the clubs jack)" if data["clubs_jack"] else ")")
     if type == "flip":
         cur = b.order[b.pos][0]
         p = b.players[cur]
-        pre = f"{_n(b, cur)}'s discard pile is turned over as the new draw pile; " if p.ndraw == 0 else ""
-        text = pre + f"{_n(b, cur)} turns up {data['card']}"
-        t = a.turn
-        if t.flip is None and b.turn.flip is not None and b.turn.flip[0] == JACK and a.phase == PLAY:
+        pre = t(f"{n(b, cur)}'s discard pile is turned over as the new draw pile; ",
+                f"de aflegstapel van {n(b, cur)} wordt omgedraaid als nieuwe trekstapel; ") if p.ndraw == 0 else ""
+        text = pre + t(f"{n(b, cur)} turns up {data['card']}", f"{n(b, cur)} draait {data['card']} om")
+        if nl:
+            text = text[:1].upper() + text[1:]
+        tn = a.turn
+        if tn.flip is None and b.turn.flip is not None and b.turn.flip[0] == JACK and a.phase == PLAY:
             ap = a.players[cur]
             c = CARD_INDEX[data["card"]]
             if not (fits(ap, c)):
-                text += " (no card left that could fit: the clubs jack stops)"
+                text += t(" (no card left that could fit: the clubs jack stops)",
+                          " (geen kaart meer die past: de klaverboer stopt)")
         return text
     if type == "turn_up":
         owner = seat if seat is not None else next(d[0] for d in b.due if d[1] == data["village"] - 1)
-        return f"Village {data['village']} of {_n(b, owner)}: the face-down card is turned up, {data['card']}"
+        return t(f"Village {data['village']} of {n(b, owner)}: the face-down card is turned up, {data['card']}",
+                 f"Dorp {data['village']} van {n(b, owner)}: de gedekte kaart wordt omgedraaid, {data['card']}")
     if type == "shuffled":
-        return f"{_n(b, b.order[b.pos][0])}'s draw pile was shuffled (against the rules): its order is no longer known"
+        cur = n(b, b.order[b.pos][0])
+        return t(f"{cur}'s draw pile was shuffled (against the rules): its order is no longer known",
+                 f"De trekstapel van {cur} is geschud (tegen de regels): de volgorde is niet meer bekend")
     if type == "build":
-        return _build_text(b, seat, data, a)
+        return _build_text(b, seat, data, a, nl)
     if type == "attack":
         power, target = data["power"], data["target"]
-        where = {"JS": f"village {data.get('village')}", "QS": "the top card of every village", "JQKS": f"the {SUIT_NAMES[SUITS.index(data.get('castle', 'S'))]} castle"}[power]
-        text = f"{_n(b, seat)} attacks {_n(b, target)}'s {where} with {POWER_NAMES[power]}"
+        if nl:
+            where = {"JS": f"dorp {data.get('village')}", "QS": "de bovenste kaart van elk dorp",
+                     "JQKS": f"het {SUIT_NL[SUITS.index(data.get('castle', 'S'))]}kasteel"}[power]
+            text = f"{n(b, seat)} valt {where} van {n(b, target)} aan met {POWER_NAMES_NL[power]}"
+        else:
+            where = {"JS": f"village {data.get('village')}", "QS": "the top card of every village",
+                     "JQKS": f"the {SUIT_NAMES[SUITS.index(data.get('castle', 'S'))]} castle"}[power]
+            text = f"{n(b, seat)} attacks {n(b, target)}'s {where} with {POWER_NAMES[power]}"
         if GUARDS[power] in b.trios[target]:  # type: ignore[index]
-            return text + f": stopped by the {_noble_label(GUARDS[power])}"
-        lost = _lost(b, a, target)
-        return text + f": {lost} go under the draw pile"
+            return text + t(f": stopped by the {_noble_label(GUARDS[power])}",
+                            f": tegengehouden door de {_noble_label(GUARDS[power], True)}")
+        lost = _lost(b, a, target, nl)
+        return text + t(f": {lost} go under the draw pile", f": {lost} gaan onder de trekstapel")
     if type == "extra_draw":
-        return f"{_n(b, seat)} plays {POWER_NAMES[data['power']]}: {2 if data['power'] == 'QC' else 3} extra cards"
+        k = 2 if data['power'] == 'QC' else 3
+        return t(f"{n(b, seat)} plays {POWER_NAMES[data['power']]}: {k} extra cards",
+                 f"{n(b, seat)} speelt {POWER_NAMES_NL[data['power']]}: {k} extra kaarten")
     if type == "extra_card":
-        return f"{_n(b, seat)} turns the next extra card ({b.turn.extra - 1} left after it)"
+        return t(f"{n(b, seat)} turns the next extra card ({b.turn.extra - 1} left after it)",
+                 f"{n(b, seat)} draait de volgende extra kaart om (daarna nog {b.turn.extra - 1})")
     if type == "turn_top":
-        return f"{_n(b, seat)} turns up the face-down top card of village {data['village']}"
+        return t(f"{n(b, seat)} turns up the face-down top card of village {data['village']}",
+                 f"{n(b, seat)} draait de gedekte bovenste kaart van dorp {data['village']} om")
     if type == "hearts_queen":
-        return f"{_n(b, seat)} plays the queen of hearts on the face-down card at slot {data['slot']} of village {data['village']}"
+        return t(f"{n(b, seat)} plays the queen of hearts on the face-down card at slot {data['slot']} of village "
+                 f"{data['village']}", f"{n(b, seat)} speelt de hartenvrouw op de gedekte kaart op plaats "
+                 f"{data['slot']} van dorp {data['village']}")
     if type == "name_card":
-        return f"{_n(b, seat)} plays queen+king of hearts and names {data['card']}: cards are turned until it appears"
+        return t(f"{n(b, seat)} plays queen+king of hearts and names {data['card']}: cards are turned until it appears",
+                 f"{n(b, seat)} speelt hartenvrouw+heer en noemt {data['card']}: er worden kaarten omgedraaid tot "
+                 "die verschijnt")
     if type == "end_turn":
-        text = f"{_n(b, seat)} ends the turn"
+        text = t(f"{n(b, seat)} ends the turn", f"{n(b, seat)} beëindigt de beurt")
         if a.phase == OVER:
             return text
         if a.phase == CHOOSE:
-            return text + f"; round {b.round} is over"
-        return text + f"; {_n(a, a.order[a.pos][0])} is next"
+            return text + t(f"; round {b.round} is over", f"; ronde {b.round} is voorbij")
+        return text + t(f"; {n(a, a.order[a.pos][0])} is next", f"; {n(a, a.order[a.pos][0])} is aan de beurt")
     return type
 
 
-def _noble_label(nb: int) -> str:
+def _noble_label(nb: int, nl: bool = False) -> str:
     from .cards import noble_short
 
-    return noble_short(nb)
+    return f"{SUIT_NL[nb // 3]}{NOBLE_NL[nb % 3]}" if nl else noble_short(nb)
 
 
-def _after_reveal(a: State) -> str:
+def _after_reveal(a: State, nl: bool = False) -> str:
     if a.phase == CHOOSE:
         return ""
-    return "; " + _order_text(a).lstrip("; ")
+    return "; " + _order_text(a, nl).lstrip("; ")
 
 
-def _order_text(a: State) -> str:
+def _order_text(a: State, nl: bool = False) -> str:
     if a.phase == TIE:
         group = next(slot for slot in a.order if len(slot) > 1)
-        return f"; {' and '.join(_n(a, t) for t in group)} chose exactly the same trio: the tie is broken by " + (
+        if nl:
+            return f"; {' en '.join(_n(a, x, True) for x in group)} kozen precies hetzelfde drietal: de gelijkheid " \
+                "wordt beslist met " + ("een dobbelsteen" if a.tie_break == "die" else "nog een edele kiezen")
+        return f"; {' and '.join(_n(a, x) for x in group)} chose exactly the same trio: the tie is broken by " + (
             "a die" if a.tie_break == "die" else "picking one more noble"
         )
     if a.phase == PLAY:
-        return "; turn order " + ", ".join(_n(a, slot[0]) for slot in a.order)
+        return ("; beurtvolgorde " if nl else "; turn order ") + ", ".join(_n(a, slot[0], nl) for slot in a.order)
     return ""
 
 
-def _counter_text(b: State, a: State) -> str:
+def _counter_text(b: State, a: State, nl: bool = False) -> str:
     if a.phase == TIE and len(a.reveals) > len(b.reveals):
-        return ": no winner, pick again"
+        return ": geen winnaar, opnieuw kiezen" if nl else ": no winner, pick again"
     if len(a.reveals) > len(b.reveals):
-        return _order_text(a)
+        return _order_text(a, nl)
     return ""
 
 
-def _build_text(b: State, seat: int, data: dict[str, Any], a: State) -> str:
+def _build_text(b: State, seat: int, data: dict[str, Any], a: State, nl: bool = False) -> str:
+    def t(en: str, dutch: str) -> str:
+        return dutch if nl else en
+
     c = CARD_INDEX[data["card"]]
     p = b.players[seat]
     if p.discard is not None and p.discard[0] == c:
-        src = "the discard pile"
+        src = t("the discard pile", "de aflegstapel")
         moved = [c]
     else:
         v = next(i for i, village in enumerate(p.villages) if c in village)
         village = p.villages[v]
         idx = village.index(c)
-        src = f"village {v + 1}"
+        src = t(f"village {v + 1}", f"dorp {v + 1}")
         moved = list(village[idx:]) if data["to"] != "castle" and not data.get("hearts_jack") and idx < len(village) - 1 else [c]
         if idx < len(village) - 1 and (data.get("hearts_jack") or data["to"] == "castle"):
-            src = f"inside village {v + 1}" + (" with the hearts jack" if data.get("hearts_jack") else " (the ace the hearts queen turned)")
-    what = data["card"] if len(moved) == 1 else "the run " + "–".join(CARD_IDS[x] for x in moved)
+            src = t(f"inside village {v + 1}" + (" with the hearts jack" if data.get("hearts_jack") else
+                                                 " (the ace the hearts queen turned)"),
+                    f"binnen dorp {v + 1}" + (" met de hartenboer" if data.get("hearts_jack") else
+                                              " (de aas die de hartenvrouw omdraaide)"))
+    run = "–".join(CARD_IDS[x] for x in moved)
+    what = data["card"] if len(moved) == 1 else t(f"the run {run}", f"de reeks {run}")
+    suit, rank = divmod(c, 10)
     if data["to"] == "castle":
-        suit, rank = divmod(c, 10)
-        dest = f"to start the {SUIT_NAMES[suit]} castle" if rank == 0 else f"onto the {SUIT_NAMES[suit]} castle"
+        if nl:
+            dest = f"om het {SUIT_NL[suit]}kasteel te beginnen" if rank == 0 else f"op het {SUIT_NL[suit]}kasteel"
+        else:
+            dest = f"to start the {SUIT_NAMES[suit]} castle" if rank == 0 else f"onto the {SUIT_NAMES[suit]} castle"
     else:
-        dest = f"onto village {data['to']}"
-    text = f"{_n(b, seat)} builds {what} from {src} {dest}"
+        dest = t(f"onto village {data['to']}", f"op dorp {data['to']}")
+    text = t(f"{_n(b, seat)} builds {what} from {src} {dest}", f"{_n(b, seat, True)} bouwt {what} van {src} {dest}")
     if a.phase == OVER:
-        text += f": four castles complete, {_n(a, seat)} wins"
+        text += t(f": four castles complete, {_n(a, seat)} wins", f": vier kastelen af, {_n(a, seat, True)} wint")
     elif data["to"] == "castle" and a.players[seat].castles[c // 10] == 10:
-        text += f" (the {SUIT_NAMES[c // 10]} castle is complete)"
+        text += t(f" (the {SUIT_NAMES[c // 10]} castle is complete)", f" (het {SUIT_NL[c // 10]}kasteel is af)")
     return text
 
 
-def _lost(b: State, a: State, target: int) -> str:
+def _lost(b: State, a: State, target: int, nl: bool = False) -> str:
     ap = a.players[target]
     added = ap.draw[-1]
     known = mask_cards(added[1])
@@ -159,9 +219,9 @@ def _lost(b: State, a: State, target: int) -> str:
     if known:
         parts.append(list_ids(known))
     if down:
-        parts.append(f"{down} face-down card{'s' if down > 1 else ''}")
-    return " and ".join(parts) if parts else "no cards"
-
+        parts.append(f"{down} gedekte kaart{'en' if down > 1 else ''}" if nl
+                     else f"{down} face-down card{'s' if down > 1 else ''}")
+    return (" en " if nl else " and ").join(parts) if parts else ("geen kaarten" if nl else "no cards")
 
 # -- annotations ----------------------------------------------------------------------------
 

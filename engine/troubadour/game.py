@@ -1489,6 +1489,9 @@ class Troubadour(Game):
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
         return _describe(self, before, type, seat, data, after)
 
+    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return _describe(self, before, type, seat, data, after, nl=True)
+
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         return _annotate(self, before, type, seat, data, after)
 
