@@ -15,6 +15,7 @@ from engine import registry
 from engine.core import CHANCE
 from service.matches import MatchService
 
+from .support.played import play
 from .test_web_i18n import ENGLISH
 
 #: the games whose lines come in Dutch: all seven (a plugin game without describe_nl: English, marked so on a page)
@@ -25,23 +26,13 @@ NOT_DUTCH = ENGLISH | {"wins", "plays", "draws", "keeps", "passes", "vs", "hold"
 
 
 def played(game_id: str, seed: int, options: dict | None = None):
-    """A whole random game: (before, event type, seat, data, after) per event."""
-    rng = random.Random(seed)
-    players = {"catan": ["Ann", "Bob", "Cor"], "catan-troje": ["Ann", "Bob", "Cor", "Dirk"]}.get(game_id, ["Ann", "Bob"])
-    ms = M.start(M.make_setup(game_id, players, options or {}))
-    for _ in range(2000):
-        actors = ms.game.actors(ms.state)
-        if not actors:
-            return
-        if CHANCE in actors:
-            move = ms.game.chance_outcome(ms.state, rng).to_dict()
-        else:
-            moves = [m.to_dict() for a in actors for m in ms.game.legal_moves(ms.state, None if a == "table" else a)]
-            move = rng.choice(moves)
-        data = M.normalize_event(ms, move["type"], move["seat"], move["data"], by_server=True)
-        after = M.apply_event(ms, ms.seq + 1, move["type"], move["seat"], data)
-        yield ms.state, move["type"], move["seat"], data, after.state, after.game
-        ms = after
+    """A whole game as the tests record them (the game's bots, chance entered by the recorder):
+    (before, event type, seat, data, after, game) per event."""
+    players = {"catan": 3, "catan-troje": 4}.get(game_id, 2)
+    log = play(game_id, seed, players, mode="physical", options=options, finish=False)
+    for event, before, after in M.replay_steps(log):
+        if before is not None and event["type"] != M.UNDO:
+            yield before.state, event["type"], event["seat"], event["data"], after.state, after.game
 
 
 @pytest.mark.parametrize("game_id", DUTCH)

@@ -469,34 +469,37 @@ class SirTommy(JogledorGame):
         return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        who = before.to_move
-        if type == "draw":
-            return f"{_who(before, who, True)} draws {', '.join(data['cards'])} ({after.stock} left in the stock)"
-        if type == "build":
-            src = "a drawn card" if data["from"] == "drawn" else f"row {data['row']}"
-            text = f"{_who(before, seat, True)} builds {data['card']} from {src} on foundation {data['foundation']}"
-        elif type == "place":
-            text = f"{_who(before, seat, True)} puts {data['card']} on row {data['row']}"
-        elif type == "end_turn":
-            text = f"{_who(before, seat, True)} " + ("passes" if before.phase == END and not before.built else "ends the turn")
-        else:
-            text = type
-        return with_outcome(text, after)
+        return self._describe(before, type, seat, data, after, False)
 
     def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        who = before.to_move
+        return self._describe(before, type, seat, data, after, True)
+
+    @staticmethod
+    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
+        """One line per event, in English or Dutch (raapstapel, rij, fundament): one structure for both."""
+        def t(en: str, dutch: str) -> str:
+            return dutch if nl else en
+
+        def who(s: int | None) -> str:
+            return who_nl(before, s) if nl else _who(before, s, True)
+
         if type == "draw":
-            return f"{who_nl(before, who)} trekt {', '.join(data['cards'])} ({after.stock} over in de raapstapel)"
+            cards = ", ".join(data["cards"])
+            return t(f"{who(before.to_move)} draws {cards} ({after.stock} left in the stock)",
+                     f"{who(before.to_move)} trekt {cards} ({after.stock} over in de raapstapel)")
         if type == "build":
-            src = "een getrokken kaart" if data["from"] == "drawn" else f"rij {data['row']}"
-            text = f"{who_nl(before, seat)} legt {data['card']} van {src} op fundament {data['foundation']}"
+            src = t("a drawn card", "een getrokken kaart") if data["from"] == "drawn" else t("row", "rij") + f" {data['row']}"
+            text = t(f"{who(seat)} builds {data['card']} from {src} on foundation {data['foundation']}",
+                     f"{who(seat)} legt {data['card']} van {src} op fundament {data['foundation']}")
         elif type == "place":
-            text = f"{who_nl(before, seat)} legt {data['card']} op rij {data['row']}"
+            text = t(f"{who(seat)} puts {data['card']} on row {data['row']}",
+                     f"{who(seat)} legt {data['card']} op rij {data['row']}")
         elif type == "end_turn":
-            text = f"{who_nl(before, seat)} " + ("past" if before.phase == END and not before.built else "beëindigt de beurt")
+            passed = before.phase == END and not before.built
+            text = f"{who(seat)} " + (t("passes", "past") if passed else t("ends the turn", "beëindigt de beurt"))
         else:
             text = type
-        return with_outcome(text, after, lambda s: over_text(s, True))
+        return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap notes: the race for the super-win, passes, and a card built

@@ -364,25 +364,30 @@ class Stapelen(JogledorGame):
         return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        if type == "deal":
-            return "The 52 cards are dealt face up in 13 columns of 4"
-        if type == "take":
-            f = data["foundation"] - 1
-            pile = before.foundations[seat][f]  # type: ignore[index]
-            on = f"on its {CARD_IDS[pile[-1]]}" if pile else "to start it"
-            return with_outcome(f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto "
-                                f"foundation {f + 1} ({on})", after)
-        return type
+        return self._describe(before, type, seat, data, after, False)
 
     def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return self._describe(before, type, seat, data, after, True)
+
+    @staticmethod
+    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
+        """One line per event, in English or Dutch (rijtjes, fundamenten): one structure for both."""
         if type == "deal":
-            return "De 52 kaarten worden open gelegd in 13 rijtjes van 4"
+            return ("De 52 kaarten worden open gelegd in 13 rijtjes van 4" if nl
+                    else "The 52 cards are dealt face up in 13 columns of 4")
         if type == "take":
             f = data["foundation"] - 1
             pile = before.foundations[seat][f]  # type: ignore[index]
-            on = f"op de {CARD_IDS[pile[-1]]}" if pile else "om het te beginnen"
-            return with_outcome(f"{who_nl(before, seat)} legt {data['card']} van rijtje {data['column']} op "
-                                f"fundament {f + 1} ({on})", after, lambda s: over_text(s, True))
+            top = CARD_IDS[pile[-1]] if pile else None
+            if nl:
+                on = f"op de {top}" if top else "om het te beginnen"
+                text = (f"{who_nl(before, seat)} legt {data['card']} van rijtje {data['column']} op fundament {f + 1} "
+                        f"({on})")
+            else:
+                on = f"on its {top}" if top else "to start it"
+                text = (f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto "
+                        f"foundation {f + 1} ({on})")
+            return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:

@@ -109,20 +109,15 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         rev = tuple(data["revealed"].get(r, 0) for r in RES)
         troy, myc = SU.score(rev)
         won = SU.winner(rev)
-        if nl:
-            text = (f"Strijd: {_cards(data['revealed'], True)} open gelegd — Troje {troy}, Mykene {myc}: "
-                    + (f"{side(won)} wint, zijn kaart naar veld {x.saga.fields(won)}" if won else
-                       "gelijkspel, geen kaart verschuift")
-                    + f"; {stack} kaart(en) blijven als volgende stapel")
-            if x.war is not None:
-                text += f"; de oorlog is voorbij, {side(x.war)} heeft hem gewonnen"
-        else:
-            text = (f"Battle: {_cards(data['revealed'])} turned up — Troy {troy}, Mycenae {myc}: "
-                    + (f"{won.capitalize()} wins, its marker to field {x.saga.fields(won)}" if won else
-                       "a tie, no marker moves")
-                    + f"; {stack} card(s) stay as the next stack")
-            if x.war is not None:
-                text += f"; the war is over, {x.war.capitalize()} has won it"
+        outcome = (t(f"{won.capitalize()} wins, its marker to field {x.saga.fields(won)}",
+                     f"{side(won)} wint, zijn kaart naar veld {x.saga.fields(won)}") if won else
+                   t("a tie, no marker moves", "gelijkspel, geen kaart verschuift"))
+        text = t(f"Battle: {_cards(data['revealed'])} turned up — Troy {troy}, Mycenae {myc}: ",
+                 f"Strijd: {_cards(data['revealed'], True)} open gelegd — Troje {troy}, Mykene {myc}: ") + outcome \
+            + t(f"; {stack} card(s) stay as the next stack", f"; {stack} kaart(en) blijven als volgende stapel")
+        if x.war is not None:
+            text += t(f"; the war is over, {x.war.capitalize()} has won it",
+                      f"; de oorlog is voorbij, {side(x.war)} heeft hem gewonnen")
     elif type == "claim_win":
         text = t(f"{who} claims {x.tcfg.goal} VP (checked when the decision cards are turned up)",
                  f"{who} eist {x.tcfg.goal} overwinningspunten op (nagekeken als de beslissingskaarten omgaan)")
@@ -130,16 +125,13 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         text = t("The decision cards: ", "De beslissingskaarten: ") + ", ".join(
             f"{n(p, a)} {side(s_)}" for p, s_ in enumerate(data["sides"]))
     elif type == "end_turn" and a.phase == game_phase("battle"):
-        if nl:
-            part = "het deel van kolonist 2 van de gedeelde beurt" if b.cfg.paired and b.step else "de beurt"
-            text = f"{who} beëindigt {part}; de ondersteuningsstapel telt {stack} kaarten: een strijd"
-            if b.cfg.paired and not b.step:
-                text += f", daarna neemt {n((b.turn + 3) % b.cfg.n)} het deel van kolonist 2"
-        else:
-            part = "Settler 2's part of the paired turn" if b.cfg.paired and b.step else "the turn"
-            text = f"{who} ends {part}; the support stack holds {stack} cards: a battle"
-            if b.cfg.paired and not b.step:
-                text += f", then {_n(b, (b.turn + 3) % b.cfg.n)} takes Settler 2's part"
+        part = (t("Settler 2's part of the paired turn", "het deel van kolonist 2 van de gedeelde beurt")
+                if b.cfg.paired and b.step else t("the turn", "de beurt"))
+        text = t(f"{who} ends {part}; the support stack holds {stack} cards: a battle",
+                 f"{who} beëindigt {part}; de ondersteuningsstapel telt {stack} kaarten: een strijd")
+        if b.cfg.paired and not b.step:
+            nxt = n((b.turn + 3) % b.cfg.n)
+            text += t(f", then {nxt} takes Settler 2's part", f", daarna neemt {nxt} het deel van kolonist 2")
     else:
         text = CD.describe(game, b, type, seat, data, a, nl)
         text = (text.replace("de struikrover", "het zeevolk") if nl

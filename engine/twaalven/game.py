@@ -386,31 +386,32 @@ class Twaalven(JogledorGame):
         return _scene.scene(view, moves)
 
     def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        if type == "deal":
-            return "The 52 cards are dealt face up in 13 columns of 4"
-        if type == "roles":
-            tw, first = data["twelves"], data["first"]
-            return (f"{_who(before, tw, True)} collects the twelves, {_who(before, 1 - tw)} the fourteens; "
-                    f"{_who(before, first)} starts")
-        if type == "take":
-            a, b = data["columns"]
-            kind = before.kind(seat)  # type: ignore[arg-type]
-            return with_outcome(f"{_who(before, seat, True)} takes {data['cards'][0]} (column {a}) and "
-                                f"{data['cards'][1]} (column {b}): {kind}", after)
-        return type
+        return self._describe(before, type, seat, data, after, False)
 
     def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+        return self._describe(before, type, seat, data, after, True)
+
+    @staticmethod
+    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
+        """One line per event, in English or Dutch (rijtjes, twaalven, veertienen): one structure for both."""
+        def who(s: int, start: bool = False) -> str:
+            return who_nl(before, s) if nl else _who(before, s, start)
+
         if type == "deal":
-            return "De 52 kaarten worden open gelegd in 13 rijtjes van 4"
+            return ("De 52 kaarten worden open gelegd in 13 rijtjes van 4" if nl
+                    else "The 52 cards are dealt face up in 13 columns of 4")
         if type == "roles":
             tw, first = data["twelves"], data["first"]
-            return (f"{who_nl(before, tw)} verzamelt de twaalven, {who_nl(before, 1 - tw)} de veertienen; "
-                    f"{who_nl(before, first)} begint")
+            if nl:
+                return f"{who(tw)} verzamelt de twaalven, {who(1 - tw)} de veertienen; {who(first)} begint"
+            return f"{who(tw, True)} collects the twelves, {who(1 - tw)} the fourteens; {who(first)} starts"
         if type == "take":
             a, b = data["columns"]
             kind = before.kind(seat)  # type: ignore[arg-type]
-            return with_outcome(f"{who_nl(before, seat)} neemt {data['cards'][0]} (rijtje {a}) en "
-                                f"{data['cards'][1]} (rijtje {b}): {kind}", after, lambda s: over_text(s, True))
+            c0, c1 = data["cards"]
+            text = (f"{who(seat)} neemt {c0} (rijtje {a}) en {c1} (rijtje {b}): {kind}" if nl
+                    else f"{who(seat, True)} takes {c0} (column {a}) and {c1} (column {b}): {kind}")
+            return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
         return type
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:

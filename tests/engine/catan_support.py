@@ -159,3 +159,54 @@ def far_road(s: State, seat: int, length: int) -> State:
                 continue
             return place(s, seat, edges=es)
     raise AssertionError("no room for the road")
+
+
+def checked_positions(positions, check, every: int = 7) -> int:
+    """Every position of ``positions`` checked for the referee, and every
+    ``every``-th one for the public and each seat too; how many there were
+    (a scene test's property over whole games, Catan's and Troje's)."""
+    from engine.core import REFEREE
+
+    seen = 0
+    for ms in positions:
+        for viewer in [REFEREE, None, *range(ms.state.cfg.n)] if ms.seq % every == 0 else [REFEREE]:
+            check(ms, viewer)
+        seen += 1
+    return seen
+
+
+def bot_positions(game_id: str, bot, seed: int, players: int, limit: int, options: dict, greedy: float):
+    """Every position of one game of Catan or a scenario on its board: the
+    game's ``bot`` picks a move with probability ``greedy``, a random legal
+    one otherwise (so that cards are bought and played, robbers moved, trades
+    made); chance outcomes drawn as the engine draws them. It stops where no
+    seat has a move but the table does (Troje's reveal) or the engine cannot
+    draw the outcome (a stack the log does not know)."""
+    import random
+
+    from engine import match as M
+
+    rng = random.Random(seed)
+    ms = M.start(M.make_setup(game_id, list(NAMES[:players]), options))
+    yield ms
+    for seq in range(2, limit):
+        actors = ms.game.actors(ms.state)
+        if not actors:
+            return
+        if CHANCE in actors:
+            drawn = ms.game.chance_outcome(ms.state, rng)
+            if drawn is None:
+                return
+            move = drawn.to_dict()
+        else:
+            seats = [a for a in actors if isinstance(a, int) and M.legal_moves(ms, a)]
+            if not seats:
+                return
+            seat = rng.choice(seats)
+            if rng.random() < greedy:
+                move = bot(ms.game, ms.state, seat, rng).to_dict()
+            else:
+                move = rng.choice(M.legal_moves(ms, seat))
+        data = M.normalize_event(ms, move["type"], move["seat"], move["data"], by_server=True)
+        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
+        yield ms

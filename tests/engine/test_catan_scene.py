@@ -21,31 +21,14 @@ from engine.catan.bots import greedy_bot
 from engine.core import CHANCE, REFEREE
 from engine.scene import Scene, coverage
 
+from .catan_support import bot_positions, checked_positions
+
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fien"]
 
 
 def positions(seed: int, players: int = 3, limit: int = 700, options: dict | None = None):
-    """Every position of one game: the greedy bot's moves mixed with random
-    ones (so that cards are bought and played, robbers moved, trades made),
-    chance outcomes drawn as the engine draws them."""
-    rng = random.Random(seed)
-    ms = M.start(M.make_setup("catan", NAMES[:players], {"board_seed": seed, **(options or {})}))
-    yield ms
-    for seq in range(2, limit):
-        actors = ms.game.actors(ms.state)
-        if not actors:
-            return
-        if CHANCE in actors:
-            move = ms.game.chance_outcome(ms.state, rng).to_dict()
-        else:
-            seat = rng.choice([a for a in actors if M.legal_moves(ms, a)])
-            if rng.random() < 0.75:
-                move = greedy_bot(ms.game, ms.state, seat, rng).to_dict()
-            else:
-                move = rng.choice(M.legal_moves(ms, seat))
-        data = M.normalize_event(ms, move["type"], move["seat"], move["data"], by_server=True)
-        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
-        yield ms
+    """Every position of one game, the greedy bot's moves mixed with random ones."""
+    return bot_positions("catan", greedy_bot, seed, players, limit, {"board_seed": seed, **(options or {})}, 0.75)
 
 
 def viewers(ms):
@@ -95,12 +78,7 @@ def check(ms, viewer=REFEREE) -> Scene:
           phases=[Phase.explicit, Phase.generate])  # a whole game is too long to shrink
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4, 5, 6]))
 def test_every_legal_move_has_exactly_one_place_on_the_table(seed, players):
-    seen = 0
-    for ms in positions(seed, players, limit=300):
-        for viewer in viewers(ms) if ms.seq % 7 == 0 else [REFEREE]:
-            check(ms, viewer)
-        seen += 1
-    assert seen > 100
+    assert checked_positions(positions(seed, players, limit=300), check) > 100
 
 
 def test_a_whole_game_is_drawn_for_every_viewer_with_every_kind_of_move():

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from engine import match as M
 from engine.core import CHANCE, REFEREE
 from engine.scene import Scene, coverage
+
+from .catan_support import bot_positions, checked_positions
 from engine.troje.bots import greedy_bot
 
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fien"]
@@ -27,30 +29,9 @@ PICKER_PLACES = {"decision_card": "side-", "ship_tile": "ship-tiles-", "stack_ca
 
 
 def positions(seed: int, players: int = 4, limit: int = 900, options: dict | None = None):
-    """Every position of one game: the greedy bot's moves mixed with random
-    ones, chance outcomes drawn as the engine draws them."""
-    rng = random.Random(seed)
-    ms = M.start(M.make_setup("catan-troje", NAMES[:players], {**(options or {})}))
-    yield ms
-    for seq in range(2, limit):
-        actors = ms.game.actors(ms.state)
-        if not actors:
-            return
-        if CHANCE in actors:
-            move = ms.game.chance_outcome(ms.state, rng)
-            if move is None:
-                return
-            move = move.to_dict()
-        else:
-            seat = rng.choice([a for a in actors if M.legal_moves(ms, a)] or [None])
-            if seat is None:
-                return  # the table's reveal: entered on the saga track, checked below
-            move = (greedy_bot(ms.game, ms.state, seat, rng) if rng.random() < 0.8
-                    else rng.choice(ms.game.legal_moves(ms.state, seat)))
-            move = move.to_dict()
-        data = M.normalize_event(ms, move["type"], move["seat"], move["data"], by_server=True)
-        ms = M.apply_event(ms, seq, move["type"], move["seat"], data)
-        yield ms
+    """Every position of one game, the greedy bot's moves mixed with random ones; it stops at the table's
+    reveal (entered on the saga track, checked below)."""
+    return bot_positions("catan-troje", greedy_bot, seed, players, limit, dict(options or {}), 0.8)
 
 
 def viewers(ms):
@@ -109,12 +90,7 @@ def check(ms, viewer=REFEREE) -> Scene:
           phases=[Phase.explicit, Phase.generate])  # a whole game is too long to shrink
 @given(seed=st.integers(0, 2**32), players=st.sampled_from([4, 6]))
 def test_every_legal_move_has_exactly_one_place_on_the_table(seed, players):
-    seen = 0
-    for ms in positions(seed, players, limit=300):
-        for viewer in viewers(ms) if ms.seq % 7 == 0 else [REFEREE]:
-            check(ms, viewer)
-        seen += 1
-    assert seen > 100
+    assert checked_positions(positions(seed, players, limit=300), check) > 100
 
 
 def test_a_whole_game_offers_every_kind_of_move_and_picker_on_the_table():
