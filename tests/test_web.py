@@ -1090,3 +1090,26 @@ def test_home_and_the_table_name_games_and_players_in_words(server, browser):
     assert page.locator("#board [data-zone='villages-1'] .zonetitle").inner_text() == "Villages of Bob"
     assert not re.search(r"\bseat \d", page.locator("main").inner_text())
     assert page.errors == []
+
+
+def test_start_pressed_before_the_picked_games_form_arrived_starts_that_game(server, browser):
+    """A game named in the address is picked at once, but its form comes from
+    the API: Start pressed before it arrived waited for it and started the
+    match (it said "Pick a game first." though a game was picked; under load a
+    whole-game test met this as a 30 s wait for a match page)."""
+    base, token = server
+    page = page_of(context(browser, token))
+    held = []  # the game's definition, held back until Start is pressed
+    page.route("**/api/games/braverats", lambda route: held.append(route))
+    page.goto(f"{base}/record?game=braverats")
+    assert page.locator("#players input").count() == 0 and held  # the form is not there yet
+    page.click("#start")
+    page.wait_for_timeout(100)
+    assert not page.locator("#flash.error:not([hidden])").count(), page.locator("#flash").inner_text()
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/games/braverats")
+    page.wait_for_url(re.compile(r"/matches/[^/]+$"), timeout=10_000)
+    match = api(base, token, "GET", f"/matches/{page.url.rsplit('/', 1)[1]}").json()
+    assert match["game"] == "braverats" and len(match["players"]) == 2
+    assert page.errors == []

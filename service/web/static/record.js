@@ -76,6 +76,9 @@
     if (preset) { preset.checked = true; pick(wanted); }
     form.onsubmit = async (e) => {
       e.preventDefault();
+      // a game picked (or named in the address) whose form is still on its way: wait for it, not "pick a game"
+      const checked = form.querySelector("input[name=game]:checked");
+      if (checked && (!game || game.id !== checked.value)) await pick(checked.value);
       if (!game) { K.flash(K.t("Pick a game first."), "error"); return; }
       const options = {};
       try {
