@@ -51,7 +51,7 @@ from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import board_nl
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
-from ..core import CHANCE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
+from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
 from ..game_data import DataKind, digest, kind_info
 from . import board as TB
