@@ -620,3 +620,23 @@ def test_the_review_replays_only_new_events_and_reads_the_same_as_a_fresh_proces
     after = svc.review(mid, "referee")
     assert after["steps"][1]["summary"] != before, "a line of an event the store no longer holds is not reused"
     same_as_fresh()
+
+
+def test_the_embedded_redis_keeps_a_log_in_16_kb_stream_nodes(tmp_path):
+    """Each node of a stream costs its own overhead; at Redis' 4 KB an event's
+    ~450 B entry left about 9 a node. The embedded server (``make run``,
+    the tests) takes 16 KB nodes: 100 such entries fit in about 3 nodes, not
+    11 (docs/architecture.md, "What Redis holds, and what it costs")."""
+    from service import embedded
+
+    proc, socket = embedded.start(tmp_path / "var", persistent=False)
+    try:
+        r = redis.Redis(unix_socket_path=str(socket), decode_responses=True)
+        assert r.config_get("stream-node-max-bytes")["stream-node-max-bytes"] == str(embedded.STREAM_NODE_MAX_BYTES)
+        for seq in range(1, 101):
+            r.xadd("log", {"event": "x" * 380, "hash": "0" * 64}, id=f"{seq}-0")
+        nodes = r.xinfo_stream("log")["radix-tree-keys"]
+        assert nodes <= 100 * 450 // embedded.STREAM_NODE_MAX_BYTES + 1, nodes
+        r.close()
+    finally:
+        embedded.stop(proc, socket)
