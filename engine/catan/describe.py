@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from . import knowledge as K
+from .scene import DEV_NAMES, RES_NL, TERRAIN
 from .pieces import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, OVER, RES, ROAD_COST, SETTLEMENT_COST
 
 #: ways to roll each sum 2..12 with two dice, out of 36
@@ -20,12 +21,9 @@ WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
 BUILDS = (("road", ROAD_COST), ("settlement", SETTLEMENT_COST), ("city", CITY_COST), ("development card", DEV_COST))
 
 
-#: the Dutch of the base game's box: resources, terrains and development cards
-RES_NL = {"lumber": "hout", "brick": "leem", "wool": "wol", "grain": "graan", "ore": "erts"}
-TERRAIN_NL = {"forest": "bos", "hills": "heuvelland", "pasture": "weiland", "fields": "akkerland",
-              "mountains": "gebergte", "desert": "woestijn", "special": "bijzonder"}
-DEV_NL = {"knight": "ridder", "road_building": "stratenbouw", "year_of_plenty": "uitvinding",
-          "monopoly": "monopolie", "victory_point": "overwinningspunt"}
+#: the Dutch of the base game's box, as the table's drawing names them: resources, terrains, development cards
+TERRAIN_NL = {terrain: nl for terrain, (_, _, nl) in TERRAIN.items()}
+DEV_NL = {card: nl.lower() for card, (_, nl) in DEV_NAMES.items()}
 
 
 def _n(s: Any, seat: int | None, nl: bool = False) -> str:

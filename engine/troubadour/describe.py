@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_IDS, CARD_INDEX, JD, KD, NOBLE_IDS, POWER_NAMES, QD, SUIT_NAMES, SUITS, list_ids, mask_cards
+from .cards import (CARD_IDS, CARD_INDEX, JD, KD, NOBLE_DUTCH, NOBLE_IDS, POWER_NAMES, QD, SUIT_DUTCH, SUIT_NAMES, SUITS,
+                    list_ids, mask_cards)
 from .state import CHOOSE, FACE_DOWN, JACK, OVER, PLAY, TIE, Player, State, cons_list, fits
 
 GUARDS = {"JS": JD, "QS": QD, "JQKS": KD}
@@ -21,8 +22,6 @@ def _n(s: State, seat: int | None, nl: bool = False) -> str:
 #: the powers as the Dutch rules text names their cards
 POWER_NAMES_NL = {"JS": "de schoppenboer", "QS": "de schoppenvrouw", "JQKS": "schoppenboer+vrouw+heer",
                   "QC": "de klavervrouw", "KC": "de klaverheer", "QKH": "hartenvrouw+heer"}
-NOBLE_NL = ("boer", "vrouw", "heer")
-SUIT_NL = ("schoppen", "ruiten", "klaver", "harten")
 
 
 def _castle_cards(p: Player) -> int:
@@ -99,7 +98,7 @@ def describe(game: Any, before: State, type: str, seat: int | None, data: dict[s
         power, target = data["power"], data["target"]
         if nl:
             where = {"JS": f"dorp {data.get('village')}", "QS": "de bovenste kaart van elk dorp",
-                     "JQKS": f"het {SUIT_NL[SUITS.index(data.get('castle', 'S'))]}kasteel"}[power]
+                     "JQKS": f"het {SUIT_DUTCH[SUITS.index(data.get('castle', 'S'))]}kasteel"}[power]
             text = f"{n(b, seat)} valt {where} van {n(b, target)} aan met {POWER_NAMES_NL[power]}"
         else:
             where = {"JS": f"village {data.get('village')}", "QS": "the top card of every village",
@@ -141,7 +140,7 @@ def describe(game: Any, before: State, type: str, seat: int | None, data: dict[s
 def _noble_label(nb: int, nl: bool = False) -> str:
     from .cards import noble_short
 
-    return f"{SUIT_NL[nb // 3]}{NOBLE_NL[nb % 3]}" if nl else noble_short(nb)
+    return f"{SUIT_DUTCH[nb // 3]}{NOBLE_DUTCH[nb % 3]}" if nl else noble_short(nb)
 
 
 def _after_reveal(a: State, nl: bool = False) -> str:
@@ -197,7 +196,7 @@ def _build_text(b: State, seat: int, data: dict[str, Any], a: State, nl: bool = 
     suit, rank = divmod(c, 10)
     if data["to"] == "castle":
         if nl:
-            dest = f"om het {SUIT_NL[suit]}kasteel te beginnen" if rank == 0 else f"op het {SUIT_NL[suit]}kasteel"
+            dest = f"om het {SUIT_DUTCH[suit]}kasteel te beginnen" if rank == 0 else f"op het {SUIT_DUTCH[suit]}kasteel"
         else:
             dest = f"to start the {SUIT_NAMES[suit]} castle" if rank == 0 else f"onto the {SUIT_NAMES[suit]} castle"
     else:
@@ -206,7 +205,7 @@ def _build_text(b: State, seat: int, data: dict[str, Any], a: State, nl: bool = 
     if a.phase == OVER:
         text += t(f": four castles complete, {_n(a, seat)} wins", f": vier kastelen af, {_n(a, seat, True)} wint")
     elif data["to"] == "castle" and a.players[seat].castles[c // 10] == 10:
-        text += t(f" (the {SUIT_NAMES[c // 10]} castle is complete)", f" (het {SUIT_NL[c // 10]}kasteel is af)")
+        text += t(f" (the {SUIT_NAMES[c // 10]} castle is complete)", f" (het {SUIT_DUTCH[c // 10]}kasteel is af)")
     return text
 
 
