@@ -19,6 +19,7 @@ from . import saga as SG
 from .phases import TROJE_PHASES
 from . import ships as SH
 from . import support as SU
+from .scene import SIDES
 
 _n = CD._n
 ADVANTAGE_WORDS = {"harbour_3to1": "a 3:1 harbour", "victory_point": "a victory point", "swap": "swap",
@@ -26,7 +27,6 @@ ADVANTAGE_WORDS = {"harbour_3to1": "a 3:1 harbour", "victory_point": "a victory 
 ADVANTAGE_WORDS_NL = {"harbour_3to1": "een 3:1-haven", "victory_point": "een overwinningspunt",
                       "swap": "ruilen met de stapel", "trade_chip": "een 2:1-handelskaartje",
                       "draw": "trekken uit de stapel"}
-SIDES_NL = {"troy": "Troje", "mycenae": "Mykene"}
 _cards = CD._cards
 
 
@@ -44,7 +44,7 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         return _n(b if s_ is None else s_, p, nl)
 
     def side(name: str) -> str:
-        return SIDES_NL.get(name, name) if nl else name.capitalize()
+        return SIDES[name]["nl"] if nl and name in SIDES else name.capitalize()
 
     def one(card: Any, unseen_en: str, unseen_nl: str) -> str:
         if not card:
