@@ -12,7 +12,9 @@
     with the server's and Redis' CPU per request and the load average
     (bench/http_appends.py; ``python -m bench.http_appends`` runs it alone;
     ``python -m bench.append_profile`` shows where an append's CPU goes)
-(e) Redis bytes per event by kind of key, live and after the verdicts, and
+(e) Redis bytes per event by kind of key, live and after the verdicts, over
+    HTTP (gunicorn and a worker as processes, 12 clients, the 8 games, half
+    the moves with an Idempotency-Key) and through the service layer, and
     the RAM for a million matches of 100 events     goal ≤ 600 B live
     and of finished, compacted matches              goal ≤ 150 B finished
     (bench/bytes_per_event.py)

@@ -84,6 +84,22 @@ def test_real_worker_validates_queued_matches(svc, store, prefix):
     assert "validate" in proc.stderr and "cleaning registries" not in proc.stderr, proc.stderr
 
 
+def test_a_finished_job_leaves_nothing_in_redis(svc, store, prefix):
+    """Its work is in the store; kept an hour, a finished job's hash and result
+    stream cost about 6.7 KB, a third of a live event's bytes over HTTP."""
+    from workers.connection import queue_client
+    from workers.queue import enqueue_validation
+
+    mid = toy_match(svc)
+    job = enqueue_validation(prefix, mid)
+    proc = run_burst_worker(prefix)
+    assert proc.returncode == 0, proc.stderr
+    assert store.verdict(mid)["status"] == "valid"
+    conn = queue_client()
+    assert not conn.exists(job.key) and not list(conn.scan_iter(match=f"rq:results:{job.id}*"))
+    assert conn.zcard(f"rq:finished:{prefix}") == 0
+
+
 def test_worker_start_sweeps_matches_whose_validation_was_never_queued(svc, store, prefix):
     mid = toy_match(svc)  # this service queues nothing
     assert store.verdict(mid) is None
