@@ -151,7 +151,7 @@ def _core(args: argparse.Namespace, url: str) -> list[tuple[str, str, str, str]]
         # Round trips per append, counted where the client sends them (the
         # server's own count would include the calls inside the script): the
         # client's commands and pipelines, and the commands the store sends on
-        # its thread's own connection (replays.connection).
+        # its own lent connections (replays.connection).
         sent = [0]
         send = client.execute_command
         make_pipeline = client.pipeline

@@ -1,5 +1,5 @@
-"""Commands on the calling thread's own connection to Redis, several in one
-round trip.
+"""Commands on a connection to Redis lent to the caller alone, several in
+one round trip.
 
 redis-py sends a command through several layers: it borrows a connection
 from the pool (a lock, a poll of the socket for stray data, four counters of
@@ -8,9 +8,14 @@ looks up a reply callback, and gives the connection back (the lock, an event,
 four counters again); a pipeline adds its own command stack and packing in
 Python. For the store's hottest write (a move and its owed mark) that was
 most of the client's work, and none of it is needed when the connection is
-the thread's alone: ``OwnConnection`` keeps one per thread and writes the
-commands to it packed by hiredis (as redis-py packs them), then reads the
-replies with redis-py's own parser (and its health check).
+the caller's alone: ``OwnConnection`` lends one for the call from a list of
+its own (no lock: a pop and an append), writes the commands to it packed by
+hiredis (as redis-py packs them), then reads the replies with redis-py's own
+parser (and its health check). The list holds as many connections as calls
+were ever in flight at once, ``OWN`` at most: a call that finds them all lent
+goes through the client instead. Kept one per thread, every greenlet of a
+gevent server (one per HTTP client) held a Redis connection for as long as
+its client stayed connected.
 
 A connection that fails is closed by redis-py as it fails; the commands then
 go through the client's ordinary pipeline, with the client's retries, exactly
@@ -29,7 +34,6 @@ own.
 from __future__ import annotations
 
 import os
-import threading
 from typing import Any
 
 import redis
@@ -52,6 +56,9 @@ if hasattr(os, "register_at_fork"):
 
 #: pools whose connection class can be made from the pool's own settings, as the pool makes them
 _PLAIN_POOLS = (redis.ConnectionPool, redis.BlockingConnectionPool)
+#: the most own connections at once; a call that finds them all in use goes
+#: through the client (whose pool holds a bounded number, workers.connection)
+OWN = 8
 
 
 class OwnConnection:
@@ -69,16 +76,25 @@ class OwnConnection:
             and getattr(client, "connection", None) is None
             and getattr(pool, "cache", None) is None
         )
-        self._local = threading.local()
+        self._idle: list[Any] = []
+        self._lent = 0  # connections of the list in use now
+        self._generation = _generation
 
     def __call__(self, *commands: tuple[Any, ...]) -> list[Any]:
         if not self.direct:
             return self._through_client(commands)
-        local = self._local
-        conn = getattr(local, "conn", None)
-        if conn is None or local.generation != _generation:
-            conn = self._connect()
+        if self._generation != _generation:  # forked: the parent's sockets are not ours
+            self._idle, self._lent, self._generation = [], 0, _generation
         try:
+            conn = self._idle.pop()
+        except IndexError:
+            if self._lent >= OWN:  # as many in flight as may be: the client's pool waits for one of its own
+                return self._through_client(commands)
+            conn = None
+        self._lent += 1
+        try:
+            if conn is None:
+                conn = self._connect()
             if _pack_command is not None:
                 conn.send_packed_command([b"".join([_pack_command(command) for command in commands])])
             else:
@@ -89,11 +105,22 @@ class OwnConnection:
                     replies.append(conn.read_response())
                 except redis.ResponseError as exc:  # the reply was read whole: the connection is in step
                     replies.append(exc)
-            return replies
         except (redis.ConnectionError, redis.TimeoutError):
             # redis-py closed the connection as it failed (the next call
             # reconnects it): these go the client's way, with its retries.
+            self._lent -= 1
             return self._through_client(commands)
+        except BaseException:  # interrupted mid-way (a timeout, a greenlet killed): replies may be unread
+            self._lent -= 1
+            if conn is not None:
+                conn.disconnect()
+            raise
+        self._lent -= 1
+        if self._generation == _generation:
+            self._idle.append(conn)
+        else:
+            conn.disconnect()
+        return replies
 
     def _through_client(self, commands: tuple[tuple[Any, ...], ...]) -> list[Any]:
         with self.client.pipeline(transaction=False) as pipe:
@@ -103,13 +130,10 @@ class OwnConnection:
 
     def _connect(self) -> Any:
         pool = self.client.connection_pool
-        conn = pool.connection_class(**pool.connection_kwargs)  # connected on its first command
-        self._local.conn, self._local.generation = conn, _generation
-        return conn
+        return pool.connection_class(**pool.connection_kwargs)  # connected on its first command
 
     def close(self) -> None:
-        """Close the calling thread's connection (others close with their thread)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            self._local.conn = None
+        """Close the connections kept between calls."""
+        idle, self._idle = self._idle, []
+        for conn in idle:
             conn.disconnect()

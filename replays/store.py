@@ -157,8 +157,13 @@ class EventStore:
         self._blocks_lock = threading.Lock()
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
-        #: the one-move append's commands, sent on the thread's own connection (see replays.connection)
+        #: the one-move append's commands, sent on a connection lent to the call alone (see replays.connection)
         self.send = OwnConnection(client)
+
+    @property
+    def cluster(self) -> bool:
+        """Whether Redis is a Cluster, where a command's keys must share a slot."""
+        return self._cluster
 
     # -- keys ---------------------------------------------------------------
     def key(self, match_id: str, part: str) -> str:
@@ -221,7 +226,7 @@ class EventStore:
         Redis restarted from an append-only file that lost its last writes),
         and never onto a head other than the one its state was computed
         from. One move is ``lua.APPEND_ONE`` (with ``owe``, on one Redis, sent
-        with the mark's ZADD in one round trip on the thread's own
+        with the mark's ZADD in one round trip on a lent own
         connection: ``_append_one``); several events at once (a move and the
         chance outcomes drawn for it), or an Idempotency-Key to record with
         them, go through ``lua.APPEND``/``APPEND_IDEMPOTENT``.
@@ -246,7 +251,7 @@ class EventStore:
     def _append_one(self, match_id: str, event: dict[str, Any], owe: str) -> AppendOutcome:
         """One event and the owed mark: the head-checking script
         (``lua.APPEND_ONE``, by its SHA) and then ``ZADD NX`` of the mark,
-        written together on the thread's own connection (``self.send``: one
+        written together on a lent own connection (``self.send``: one
         round trip, neither the client's pipeline nor its pool). A Redis
         that does not know the script (restarted, or its scripts flushed)
         gets it whole, once. The mark is set whatever the append's outcome

@@ -5,11 +5,14 @@ it to the same viewer (the same ``MatchService.events`` call filters both),
 with ``id:`` its seq, so a client that reconnects with ``Last-Event-ID`` gets
 what it missed and nothing twice.
 
-A stream holds one of gunicorn's connections (a greenlet) and one Redis
-connection while it is open, so it is bounded: it stays open ``wait`` seconds (at most ``KRONIEK_STREAM_SECONDS``, default 30),
-then ends after telling the client (``retry:``) to reconnect a second later.
-Between events it blocks on the match's Redis stream (``XREAD BLOCK``), so an
-append reaches the watcher in about one round trip, not a polling interval.
+A stream holds one of gunicorn's connections (a greenlet) while it is open,
+but no Redis connection while it waits: one reader per process blocks on
+every watched log at once (``service.watch``). It is bounded: it stays open
+``wait`` seconds (at most ``KRONIEK_STREAM_SECONDS``, default 30), then ends
+after telling the client (``retry:``) to reconnect a second later.
+Between events it waits for the match's Redis stream to grow (``XREAD
+BLOCK``, by that reader), so an append reaches the watcher in about one round
+trip, not a polling interval.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .errors import MalformedRequest, NotFound
 from .gate import Blueprint
 from .gunicorn_worker import stopping
 from .matches import MatchService
+from .watch import watcher_for
 
 stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")
 
@@ -99,6 +103,8 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
     last = start - 1
     quiet_since = time.monotonic()
     block_ms = longest_block_ms(svc.store.r)
+    # one reader a process for every stream (service.watch); a Cluster's XREAD takes one slot's keys only
+    watcher = None if svc.store.cluster else watcher_for(svc.store.r, block_ms)
     yield f"retry: {RETRY_MS}\n\n"
     while True:
         head = svc.store.head_seq(match_id)
@@ -114,7 +120,10 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
             quiet_since = time.monotonic()
             yield ": keep-alive\n\n"
         # Wakes as soon as an entry past ``last`` is appended (or on time out).
-        svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, block_ms))))
+        if watcher is None:
+            svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, block_ms))))
+        else:
+            watcher.wait(key, last, min(left, block_ms / 1000))
 
 
 @stream.route("/<match_id>/stream")

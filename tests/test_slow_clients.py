@@ -13,10 +13,14 @@ import pytest
 import requests
 
 from service.accounts import Accounts
+from replays.connection import OWN
 from service.gunicorn_worker import LINGER_SECONDS
+from workers.connection import POOL_SIZE
 from tests.support.served import start_served, stop_served
 
 BODY_SECONDS = 3
+#: gunicorn worker processes ``kroniek serve`` runs by default
+WORKERS = 2
 
 
 def free_port():
@@ -33,7 +37,7 @@ def served(redis_url, tmp_path_factory):
     proc, base, log, client = start_served(redis_url, var, prefix, port, {"KRONIEK_BODY_SECONDS": str(BODY_SECONDS)})
     try:
         _, token = Accounts(client, prefix).add_user(f"rec-{uuid.uuid4().hex[:6]}")
-        yield {"base": base, "port": port, "token": token, "log": log}
+        yield {"base": base, "port": port, "token": token, "log": log, "prefix": prefix, "client": client}
     finally:
         stop_served(proc, log, client, prefix)
 
@@ -132,3 +136,86 @@ def test_a_slow_but_steady_upload_is_served(served):
     answer = read_to_close(s)
     s.close()
     assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
+
+
+def _our_connections(served) -> int:
+    """Redis connections the served processes hold now (each names itself ``kroniek.<prefix>``)."""
+    name = "kroniek." + served["prefix"]
+    return sum(1 for c in served["client"].client_list() if c.get("name") == name)
+
+
+def open_stream(port: int, match_id: str, token: str) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall((f"GET /api/matches/{match_id}/stream?wait=20 HTTP/1.1\r\nHost: x\r\n"
+               f"Authorization: Bearer {token}\r\n\r\n").encode())
+    return s
+
+
+def read_until(s: socket.socket, marker: bytes, seconds: float) -> bytes:
+    got = b""
+    s.settimeout(seconds)
+    deadline = time.monotonic() + seconds
+    while marker not in got and time.monotonic() < deadline:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+@pytest.mark.slow(10)
+def test_watchers_and_busy_clients_share_a_few_redis_connections(served):
+    """200 open live streams and 100 clients recording a move every half
+    second hold at most a few dozen Redis connections between them: a stream
+    waits on the process's one reader (service.watch), and a move borrows a
+    connection for its round trip only (replays.connection). Kept one per
+    stream and one per client, they took over 300, and a Redis that allows
+    fewer refused everyone. Each stream still gets the next event at once."""
+    base, port, token = served["base"], served["port"], served["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    matches = [requests.post(f"{base}/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]},
+                             headers=auth, timeout=10).json()["id"] for _ in range(100)]
+    streams = [(m, open_stream(port, m, token)) for m in matches[:20] for _ in range(10)]
+    for _, s in streams:
+        assert b"retry:" in read_until(s, b"retry:", 10)
+    stop = time.monotonic() + 4
+    failures: list[str] = []
+
+    def record(match_id: str) -> None:
+        session = requests.Session()  # one keep-alive connection
+        bodies = ({"type": "round", "data": {"cards": ["spy", "prince"]}}, {"type": "undo", "data": {}})
+        n = 0
+        while time.monotonic() < stop or n % 2:  # ends on an undo: the round after it is legal
+            answer = session.post(f"{base}/api/matches/{match_id}/events", json=bodies[n % 2], headers=auth,
+                                  timeout=10)
+            if answer.status_code != 201:
+                failures.append(answer.text)
+                return
+            n += 1
+            time.sleep(0.5)
+        session.close()
+
+    recorders = [threading.Thread(target=record, args=(m,)) for m in matches]
+    for t in recorders:
+        t.start()
+    most = 0
+    while any(t.is_alive() for t in recorders):
+        most = max(most, _our_connections(served))
+        time.sleep(0.05)
+    for t in recorders:
+        t.join()
+    assert not failures, failures[0]
+    # per gunicorn worker: the store's pool and the moves' own connections, and a few of RQ's client
+    bound = WORKERS * (POOL_SIZE + OWN + 4)
+    assert most <= bound, f"{most} Redis connections for 200 streams and 100 recorders (at most {bound})"
+    # Every stream gets the next event of its match.
+    seqs = {}
+    for m in matches[:20]:
+        answer = requests.post(f"{base}/api/matches/{m}/events",
+                               json={"type": "round", "data": {"cards": ["spy", "prince"]}}, headers=auth, timeout=10)
+        assert answer.status_code == 201, answer.text
+        seqs[m] = answer.json()["seq"]
+    for m, s in streams:
+        got = read_until(s, f"id: {seqs[m]}\n".encode(), 3)
+        s.close()
+        assert f"id: {seqs[m]}\n".encode() in got, got[-300:]

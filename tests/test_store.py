@@ -335,10 +335,11 @@ def _recording_pipelines(client, monkeypatch):
     return sent
 
 
-def test_a_move_is_sent_on_the_threads_own_connection_not_through_the_pool(svc, store, redis_client, monkeypatch):
+def test_a_move_is_sent_on_an_own_connection_not_through_the_pool(svc, store, redis_client, monkeypatch):
     """The one-move append skips the client's pool, pipeline and retry
-    layers: it needs neither the client's commands nor its pipelines, and
-    each thread has a connection of its own."""
+    layers: it needs neither the client's commands nor its pipelines. The
+    connection is lent for the call: the next call, from any thread, takes
+    it again."""
     import threading
 
     mid = new(svc)
@@ -356,12 +357,61 @@ def test_a_move_is_sent_on_the_threads_own_connection_not_through_the_pool(svc, 
     thread = threading.Thread(target=other)
     thread.start()
     thread.join()
-    assert ids["other"] != ids["main"]
+    assert ids["other"] == ids["main"]
     assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
 
 
+def test_own_connections_are_as_many_as_calls_in_flight_not_as_threads(store, redis_client, monkeypatch):
+    """Kept one per thread, every greenlet of the gevent server (one per HTTP
+    client) held a Redis connection while its client stayed connected. Now
+    two calls at once take two connections, 40 threads one after another
+    take one of those, and no more than ``OWN`` exist: a call that finds them
+    all lent goes through the client's pool (bounded too)."""
+    import threading
+
+    from replays import connection
+
+    key = store.key("own-conns", "probe")
+    real_connect = store.send._connect
+
+    def two_at_once():
+        inside, release = threading.Event(), threading.Event()
+
+        def slow_connect():  # the first call holds its new connection until told to let go
+            conn = real_connect()
+            if not inside.is_set():
+                inside.set()
+                release.wait(10)
+            return conn
+
+        monkeypatch.setattr(store.send, "_connect", slow_connect)
+        first = threading.Thread(target=store.send, args=(("INCR", key),))
+        first.start()
+        assert inside.wait(10)
+        store.send(("INCR", key))  # while the first is in flight: a second connection
+        release.set()
+        first.join()
+        monkeypatch.setattr(store.send, "_connect", real_connect)
+
+    two_at_once()
+    assert len(store.send._idle) == 2 and redis_client.get(key) == "2"
+    for _ in range(40):
+        thread = threading.Thread(target=store.send, args=(("INCR", key),))
+        thread.start()
+        thread.join()
+    assert len(store.send._idle) == 2 and redis_client.get(key) == "42"
+    store.send.close()
+    assert store.send._idle == []
+    monkeypatch.setattr(connection, "OWN", 1)
+    pipelines = _recording_pipelines(redis_client, monkeypatch)
+    two_at_once()
+    assert pipelines == [["INCR"]]  # the second, while the one own connection was lent
+    assert len(store.send._idle) == 1 and redis_client.get(key) == "44"
+    redis_client.delete(key)
+
+
 def test_an_append_on_a_connection_redis_dropped_is_written_once(svc, store, redis_client, monkeypatch):
-    """Redis closes the thread's own connection (a restart, a timeout, CLIENT
+    """Redis closes the store's own connection (a restart, a timeout, CLIENT
     KILL): the next move goes through the client's pipeline with its
     retries, is written once with its mark, and the move after it
     reconnects."""
@@ -387,10 +437,10 @@ def test_a_forked_process_makes_its_own_connection(svc, store):
 
     mid = new(svc)
     svc.append(mid, "add", 0, {"n": 1})
-    before = store.send._local.conn
+    (before,) = store.send._idle
     connection._forked()  # what os.register_at_fork runs in a child
     svc.append(mid, "roll", None, {"value": 4})
-    assert store.send._local.conn is not before
+    assert store.send._idle and before not in store.send._idle
     assert [e["seq"] for e in store.events(mid)] == [1, 2, 3]
 
 
@@ -416,8 +466,8 @@ def test_a_client_with_one_connection_for_all_sends_the_move_itself(redis_client
 
 
 def _own_connection_id(store):
-    """The Redis client id of this thread's own connection of the store (replays.connection)."""
-    conn = store.send._local.conn
+    """The Redis client id of the store's own connection kept for the next call (replays.connection)."""
+    (conn,) = store.send._idle
     conn.send_command("CLIENT", "ID")
     return conn.read_response()
 

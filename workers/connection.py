@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,7 +42,28 @@ def _client(url: str, decode: bool, cluster: bool) -> redis.Redis:
         return RedisCluster.from_url(url, decode_responses=decode)  # type: ignore[return-value]
     # redis-py's default retries a failed connection for about 4 s; while Redis
     # is away the API should say so (503) at once, and callers retry anyway.
-    return redis.Redis.from_url(url, decode_responses=decode, health_check_interval=30, retry=quick_retry())
+    # A plain pool opens a connection for every command in flight at once and
+    # keeps it: under gevent, 200 live streams woken by moves took ~70 per
+    # process. This one holds at most POOL_SIZE, and a command waits up to
+    # POOL_WAIT seconds for one to come back (then a ConnectionError: a 503).
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=POOL_SIZE, timeout=POOL_WAIT, decode_responses=decode, health_check_interval=30,
+        retry=quick_retry(), client_name=connection_name())
+    return redis.Redis.from_pool(pool)
+
+
+#: The most connections one client (the store's, or RQ's) of one process holds
+#: at once. A move's own connections (replays.connection) come on top: 8 at
+#: most, and the live streams' reader (service.watch) takes one of these.
+POOL_SIZE = 16
+#: Seconds a command waits for one of them before it fails.
+POOL_WAIT = 5.0
+
+
+def connection_name() -> str:
+    """The name every connection of ours gives itself (``CLIENT LIST`` shows
+    it): ``kroniek.<prefix>``, so an operator, or a test, can count them."""
+    return "kroniek." + re.sub(r"[^A-Za-z0-9_.:-]", "_", key_prefix())
 
 
 def quick_retry() -> Retry:
