@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from flask import Flask, jsonify, render_template, request, send_from_directory, url_for
+from flask import Flask, jsonify, make_response, render_template, request, send_from_directory, url_for
 from flask.ctx import RequestContext
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
@@ -195,10 +195,13 @@ class KroniekApi(Api):
         our own (service/web/templates/apidocs.html): flask-smorest's has no
         ``lang``, no icon, and Swagger UI's colours and button names fail
         axe-core (tests/test_web_pages.py)."""
-        return render_template("apidocs.html", title=self.spec.title,
+        from .web import with_security_headers
+
+        page = render_template("apidocs.html", title=self.spec.title,
                                spec_url=url_for(f"{self._make_doc_blueprint_name()}.openapi_json"),
                                swagger_ui_url=self._swagger_ui_url,
                                swagger_ui_config=self.config.get("OPENAPI_SWAGGER_UI_CONFIG", {}))
+        return with_security_headers(make_response(page))
 
 
 def _first_field(messages: dict[str, Any]) -> dict[str, str]:

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from engine import all_games
+from service.web import CSP
 
 from .test_web import api, context, follow, page_of
 
@@ -189,7 +190,7 @@ def axe_text(violations) -> list[str]:
 def check(page, axe: str, where: str) -> list[str]:
     """Every check on the page as it stands; the problems found, each a readable line."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(content=axe)
+        page.evaluate(axe + "\n;0")  # by the devtools protocol: the page's CSP refuses an injected inline script
     problems = [f"overflow: {p}" for p in page.evaluate(OVERFLOW_JS)]
     problems += [f"shows {p!r}" for p in page.evaluate(WORDS_JS)]
     problems += axe_text(page.evaluate(AXE_JS))
@@ -232,7 +233,11 @@ def settle(page, quiet=0.1, limit=10.0):
 
 
 def visit(page, base, path, ready):
-    page.goto(base + path)
+    answer = page.goto(base + path)
+    # every page says what it may load and run: nothing inline, nothing from elsewhere (a refusal of the
+    # page's own is a console error, which check() reports)
+    assert answer.headers.get("content-security-policy") == CSP, (path, answer.headers)
+    assert answer.headers.get("x-content-type-options") == "nosniff", path
     page.wait_for_selector(ready, timeout=20_000)
     page.wait_for_function("() => !document.querySelector('.loading, [aria-busy=true]')", timeout=10_000)
     settle(page)

@@ -21,6 +21,7 @@ const Kroniek = (() => {
       if (v === null || v === undefined || v === false) continue;
       if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else if (k === "dataset") Object.assign(node.dataset, v);
+      else if (k === "style") node.style.cssText = v;  // through the CSSOM: the CSP refuses style attributes
       else node.setAttribute(k, v === true ? "" : v);
     }
     const add = (kid) => {
