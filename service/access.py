@@ -1,6 +1,14 @@
-"""Who may do what: the request's user, from its bearer token, and the roles
-each action needs. The endpoints call ``require`` before they touch anything,
-so a refused request writes nothing.
+"""Who may do what: the request's user, from its bearer token or its session
+cookie, and the roles each action needs. The endpoints call ``require``
+before they touch anything, so a refused request writes nothing.
+
+The pages sign in with a session cookie (``SESSION_COOKIE``: HttpOnly,
+SameSite=Lax, Secure over HTTPS), made by a one-time sign-in link; the API
+and the CLI keep their bearer tokens, and a request with an
+``Authorization`` header is judged by it alone. A write carried by the
+cookie must come from the app's own pages: its ``Origin`` (or, without one,
+``Sec-Fetch-Site``) must say the same site, else it is refused (403
+``cross_site``), whatever the cookie holds.
 
 ``KRONIEK_AUTH=required`` (the default) wants a token for every write and for
 every private view. ``KRONIEK_AUTH=open`` also lets a request without a token
@@ -16,9 +24,11 @@ from typing import Any
 from flask import request
 
 from .accounts import ANONYMOUS, EVERYONE, Accounts, User
-from .errors import Forbidden, Unauthorized
+from .errors import CrossSite, Forbidden, Unauthorized
 
 MODES = ("required", "open")
+#: the session cookie of the pages (service.web's sign-in page sets it)
+SESSION_COOKIE = "kroniek_session"
 
 #: the roles an action needs on its match ("m") or league ("l"); admins may do everything
 POLICY: dict[str, tuple[str, frozenset[str]]] = {
@@ -56,9 +66,13 @@ class Access:
             return  # no such endpoint or method: that 404 or 405 says more than a 401 would
         header = req.environ.get("HTTP_AUTHORIZATION")  # what req.headers.get("Authorization") reads
         if header is None:
+            if SESSION_COOKIE in req.environ.get("HTTP_COOKIE", ""):
+                if self._from_session(req):
+                    return
             # a page's own form (the language switch) writes nothing to the store: no token needed
             if self.mode == "required" and req.method in WRITES and req.blueprint != "web":
-                raise Unauthorized("this write needs a token: send 'Authorization: Bearer <token>'")
+                raise Unauthorized("this write needs a token: send 'Authorization: Bearer <token>', "
+                                   "or sign in on the pages with a sign-in link")
             return
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -67,6 +81,21 @@ class Access:
         if user is None:
             raise Unauthorized("this token is not valid (wrong, revoked, or its user is gone)")
         req.kroniek_user = user  # on the request itself: flask.g costs a proxy's detours at every read
+
+    def _from_session(self, req: Any) -> bool:
+        """The session cookie's user on the request (True), or nothing (a cookie
+        ended or expired: the request goes on as nobody's)."""
+        secret = req.cookies.get(SESSION_COOKIE)
+        if not secret or len(secret) > 100:
+            return False
+        session = self.accounts.session(secret, acl_of=_object_of(req.view_args or {}))
+        if session is None:
+            return False
+        if req.method in WRITES:
+            same_site(req)
+        req.kroniek_user = session.user
+        req.kroniek_session = session
+        return True
 
     @property
     def user(self) -> User:
@@ -110,6 +139,26 @@ class Access:
             needs=sorted(needed),
         )
 
+    def require_append(self, match_id: str, seat: Any, event_type: str, user: User) -> User:
+        """``match.append``, or a player's own move: a player (``player:N``)
+        may enter the moves of seat N, and nothing else (not the table's,
+        not a chance outcome, not an undo)."""
+        try:
+            return self.require("match.append", match_id, user)
+        except Forbidden:
+            if isinstance(seat, int) and not isinstance(seat, bool) and event_type != "undo":
+                for fresh in (False, True):
+                    if f"player:{seat}" in self.accounts.roles("m", match_id, user, fresh):
+                        return user
+            players = sorted(r for r in self.accounts.roles("m", match_id, user) if r.startswith("player:"))
+            if not players:
+                raise
+            mine = ", ".join(p.split(":")[1] for p in players)
+            what = "an undo" if event_type == "undo" else "the table's move" if seat is None else f"seat {seat}'s move"
+            raise Forbidden(f"match.append: a player enters only their own seat's moves (seat {mine}), not "
+                            f"{what}; a recorder or referee enters the rest", user=user.name,
+                            needs=["recorder", "referee"]) from None
+
     def require_view(self, match_id: str, viewer: Any) -> None:
         """A seat's view is that seat's player's, the whole log the referee's;
         recorders and referees see both. The public view is everyone's."""
@@ -131,6 +180,22 @@ class Access:
     def creator_acl(self, role: str) -> dict[str, list[str]]:
         user = self.user
         return {EVERYONE if user is ANONYMOUS else user.name: [role]}
+
+
+def same_site(req: Any) -> None:
+    """Refuse a write that another site's page made the browser send (it
+    would carry the cookie): the app's own pages send their ``Origin``."""
+    origin = req.headers.get("Origin")
+    if origin is not None:
+        # the host, not the scheme: behind a proxy that ends TLS the app sees http where the page said https
+        if origin.partition("://")[2] == req.host:
+            return
+        raise CrossSite(f"a write from another site ({origin[:100]}) is refused: the session cookie only "
+                        "works for the app's own pages")
+    if req.headers.get("Sec-Fetch-Site") in ("same-origin", "none"):
+        return
+    raise CrossSite("a write signed in by the session cookie must come from the app's own pages "
+                    "(its Origin header is missing)")
 
 
 def user_of(req: Any) -> User:

@@ -17,6 +17,13 @@ Cluster slot so a user and their first token are written together):
 
 - ``P:{auth}:users``   hash name -> JSON ``{"name", "admin", "created_at"}``
 - ``P:{auth}:tokens``  hash sha256(token) -> JSON ``{"user", "id", "created_at"}``
+- ``P:{auth}:link:D``   a sign-in link's record (``D`` the SHA-256 of its
+  secret): JSON ``{"user", "by", "next", "created_at", "expires_at"}``,
+  expiring with the link; ``used`` once spent, until it would have expired
+- ``P:{auth}:session:D``  a signed-in device's session (``D`` the SHA-256 of
+  its cookie): JSON ``{"user", "admin", "id", "created_at", "agent"}``,
+  expiring after ``SESSION_SECONDS``; ``P:{auth}:sessions:U`` hash id ->
+  that JSON with ``"digest"``, the sessions of user ``U`` (to list and end)
 - ``P:{m:ID}:acl`` / ``P:{l:ID}:acl``  hash user -> JSON list of roles on
   that match or league; ``*`` stands for everyone (an open match), and the
   field ``@league`` of a match names the league it was started for.
@@ -40,6 +47,13 @@ from engine.core import KroniekError
 from .errors import BadRequest, Busy, NotFound
 
 TOKEN_PREFIX = "kr_"
+LINK_PREFIX = "kl_"
+#: how long a sign-in link stays good (unless spent first): a day covers "tonight's club evening"
+LINK_SECONDS = 24 * 3600
+#: how long a device stays signed in by its session cookie
+SESSION_SECONDS = 30 * 24 * 3600
+#: the longest user agent kept with a session (what a device list shows)
+AGENT_CHARS = 200
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 EVERYONE = "*"
 #: tries of a user's creation while other writers change the users (bounded:
@@ -67,6 +81,21 @@ class UserExists(KroniekError):
     status = 409
 
 
+class LinkSpent(KroniekError):
+    """A sign-in link that was used, has expired, or never existed."""
+
+    code = "link_not_valid"
+    status = 410
+
+
+@dataclass(frozen=True)
+class Session:
+    """A device signed in by a session cookie: its user and its id (what a device list shows)."""
+
+    user: "User"
+    id: str
+
+
 @dataclass(frozen=True)
 class User:
     name: str
@@ -86,6 +115,15 @@ def token_digest(token: str) -> str:
 
 def new_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def new_link_secret() -> str:
+    return LINK_PREFIX + secrets.token_urlsafe(32)
+
+
+def looks_like_link_secret(secret: str) -> bool:
+    return secret.startswith(LINK_PREFIX) and 20 < len(secret) < 100 and secret[3:].replace("-", "").replace(
+        "_", "").isalnum()
 
 
 def check_name(name: Any) -> str:
@@ -170,11 +208,13 @@ class Accounts:
         return f"{self.prefix}:{{{kind}:{object_id}}}:acl"
 
     # -- users and tokens --------------------------------------------------------
-    def add_user(self, name: str, admin: bool = False, now: str = "") -> tuple[User, str]:
-        """Create a user with a first token; the token is returned, never stored."""
+    def add_user(self, name: str, admin: bool = False, now: str = "", by: str | None = None) -> tuple[User, str]:
+        """Create a user with a first token; the token is returned, never stored.
+        ``by``: who added them (an organiser or recorder), who may then make
+        their sign-in links (``may_issue_link``)."""
         check_name(name)
         user = User(name, bool(admin))
-        record = orjson.dumps({**user.to_dict(), "created_at": now})
+        record = orjson.dumps({**user.to_dict(), "created_at": now, **({"by": by} if by else {})})
         token = new_token()
         # One transaction: a user never exists without a way in, nor a token without its user.
         with self.r.pipeline(transaction=True) as pipe:
@@ -251,6 +291,123 @@ class Accounts:
                 return None
         RECENT.put((self.prefix, "token", digest), user)
         return user
+
+    # -- sign-in links and sessions --------------------------------------------------
+    def _link_key(self, digest: str) -> str:
+        return f"{self.prefix}:{{auth}}:link:{digest}"
+
+    def _session_key(self, digest: str) -> str:
+        return f"{self.prefix}:{{auth}}:session:{digest}"
+
+    def _sessions_key(self, name: str) -> str:
+        return f"{self.prefix}:{{auth}}:sessions:{name}"
+
+    def may_issue_link(self, caller: User, name: str) -> bool:
+        """An admin may make anyone's sign-in link; a user their own (a new
+        device); whoever added a user who is not an admin, theirs."""
+        if caller.admin or caller.name == name:
+            return True
+        raw = self.r.hget(self._users, name)
+        if raw is None:
+            return False
+        record = orjson.loads(raw)
+        return not record.get("admin") and record.get("by") == caller.name
+
+    def issue_link(self, name: str, by: str, now: str = "", next_path: str = "/",
+                   seconds: int = LINK_SECONDS) -> tuple[str, str]:
+        """A one-time sign-in link's secret for ``name`` and when it expires;
+        only its SHA-256 is stored, and it is spent on first use."""
+        self.user(name)
+        secret = new_link_secret()
+        expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + seconds))
+        record = {"user": name, "by": by, "next": next_path, "created_at": now, "expires_at": expires}
+        self.r.set(self._link_key(token_digest(secret)), orjson.dumps(record), ex=seconds)
+        return secret, expires
+
+    def peek_link(self, secret: str) -> dict[str, Any]:
+        """The link's record, not spent (the page that asks "sign in as …?")."""
+        raw = self.r.get(self._link_key(token_digest(secret))) if looks_like_link_secret(secret) else None
+        return self._live_link(raw)
+
+    def spend_link(self, secret: str) -> dict[str, Any]:
+        """The link's record, spent in the same step: a second use, even at the
+        same moment, finds it used."""
+        if not looks_like_link_secret(secret):
+            return self._live_link(None)
+        raw = self.r.set(self._link_key(token_digest(secret)), "used", keepttl=True, xx=True, get=True)
+        return self._live_link(raw)
+
+    @staticmethod
+    def _live_link(raw: Any) -> dict[str, Any]:
+        if raw is None:
+            raise LinkSpent("this sign-in link has expired or is not valid", why="expired")
+        if raw in ("used", b"used"):
+            raise LinkSpent("this sign-in link was used already: a link signs in one device, once", why="used")
+        return orjson.loads(raw)
+
+    def start_session(self, name: str, now: str = "", agent: str = "") -> str:
+        """A new session for ``name`` on one device: the cookie's secret (only its SHA-256 is stored)."""
+        user = self.user(name)
+        secret = secrets.token_urlsafe(32)
+        digest = token_digest(secret)
+        record = {"user": user.name, "admin": user.admin, "id": digest[:12], "created_at": now,
+                  "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
+            pipe.hset(self._sessions_key(user.name), record["id"], orjson.dumps({**record, "digest": digest}))
+            pipe.expire(self._sessions_key(user.name), SESSION_SECONDS)
+            pipe.execute()
+        return secret
+
+    def session(self, secret: str, acl_of: tuple[str, str] | None = None) -> Session | None:
+        """The device's session (None: ended, expired or never), read fresh
+        every time, so a device ended anywhere is signed out at its next
+        request; ``acl_of`` as ``user_for_token``'s."""
+        digest = token_digest(secret)
+        if acl_of is not None and RECENT.get(self._acl_cache_key(*acl_of)) is None:
+            with self.r.pipeline(transaction=False) as pipe:
+                pipe.get(self._session_key(digest))
+                pipe.hgetall(self.acl_key(*acl_of))
+                raw, acl = pipe.execute()
+            RECENT.put(self._acl_cache_key(*acl_of), _decode_acl(acl))
+        else:
+            raw = self.r.get(self._session_key(digest))
+        if raw is None:
+            return None
+        record = orjson.loads(raw)
+        return Session(User(record["user"], record["admin"]), record["id"])
+
+    def sessions(self, name: str) -> list[dict[str, Any]]:
+        """The user's signed-in devices, oldest first (those expired meanwhile are forgotten here)."""
+        self.user(name)
+        listed = {sid: orjson.loads(raw) for sid, raw in self.r.hgetall(self._sessions_key(name)).items()}
+        if not listed:
+            return []
+        with self.r.pipeline(transaction=False) as pipe:
+            for record in listed.values():
+                pipe.exists(self._session_key(record["digest"]))
+            alive = pipe.execute()
+        gone = [sid for sid, live in zip(listed, alive) if not live]
+        if gone:
+            self.r.hdel(self._sessions_key(name), *gone)
+        out = [{k: v for k, v in record.items() if k != "digest"}
+               for (sid, record), live in zip(listed.items(), alive) if live]
+        return sorted(out, key=lambda r: (r["created_at"], r["id"]))
+
+    def end_session(self, name: str, session_id: str) -> bool:
+        """End one of the user's sessions: that device is signed out at its next request."""
+        raw = self.r.hget(self._sessions_key(name), session_id)
+        if raw is None:
+            return False
+        digest = orjson.loads(raw)["digest"]
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.delete(self._session_key(digest))
+            pipe.hdel(self._sessions_key(name), session_id)
+            ended, _ = pipe.execute()
+        return bool(ended)
+
+    def end_sessions(self, name: str) -> int:
+        return sum(self.end_session(name, sid) for sid in list(self.r.hkeys(self._sessions_key(name))))
 
     # -- roles on a match or a league ------------------------------------------------
     def grant(self, kind: str, object_id: str, user: str, role: str) -> list[str]:

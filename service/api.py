@@ -192,8 +192,8 @@ class Events(MethodView):
         if body is None:  # any other: the schema reads it (and words its refusal)
             body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
         svc = app.extensions["kroniek"]
-        user = _or_404(lambda: app.extensions["kroniek.access"].require("match.append", match_id, user_of(req)).name,
-                       svc.store, match_id)
+        user = _or_404(lambda: app.extensions["kroniek.access"].require_append(
+            match_id, body["seat"], body["type"], user_of(req)).name, svc.store, match_id)
         key = req.environ.get("HTTP_IDEMPOTENCY_KEY")  # what req.headers.get("Idempotency-Key") reads
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise MalformedRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
@@ -356,6 +356,48 @@ class Roles(MethodView):
     def get(self, match_id):
         """Who holds which role on this match"""
         return roles_of("m", match_id, service().store)
+
+
+@matches.route("/<match_id>/people")
+class People(MethodView):
+    @matches.arguments(S.RoleIn, error_status_code=400)
+    @matches.response(201)
+    @_doc_errors(matches, 400, 401, 403, 404)
+    def post(self, body, match_id):
+        """Add a person with a role, making their account and sign-in link where need be (a recorder's or referee's)
+
+        `user` is the person's name; `created` says whether their account is
+        new. `sign_in` is a one-time link (and its QR code) that signs them in
+        on their phone and opens this match, given where the caller may make
+        it: for a person they added, or anyone for an admin (else null, and
+        `sign_in_note` says who can)."""
+        guard("match.grant", match_id, service().store)
+        return add_person("m", match_id, body, f"/matches/{match_id}")
+
+
+def add_person(kind: str, object_id: str, body: dict, opens: str) -> dict:
+    """Grant a role to ``body["user"]``, first making their account if there is
+    none (added by the caller, who checked they may grant), and their link."""
+    from replays.hashing import utc_now
+
+    from .users_api import sign_in_link
+
+    seats = len(service().current(object_id).players) if kind == "m" else None
+    check_role(kind, body["role"], body.get("seat"), seats)  # before an account is made for a refused role
+    accounts, caller = access().accounts, access().require_user()
+    try:
+        accounts.user(body["user"])
+        created = False
+    except NotFound:
+        accounts.add_user(body["user"], False, utc_now(), by=caller.name)
+        created = True
+    answer = {**grant_role(kind, object_id, body), "created": created, "sign_in": None}
+    if accounts.may_issue_link(caller, body["user"]):
+        answer["sign_in"] = sign_in_link(body["user"], opens)
+    else:
+        answer["sign_in_note"] = (f"{body['user']} had an account already: their sign-in link is theirs to make "
+                                  f"(on a device where they are signed in), or an admin's")
+    return answer
 
 
 def grant_role(kind: str, object_id: str, body: dict) -> dict:

@@ -142,9 +142,11 @@ def run(host: str, port: int, var_dir: str) -> None:
         if token:
             click.echo(f"Admin token (shown this once; keep it): {token}")
             click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
+            click.echo(_sign_in_text(_accounts(env["REDIS_URL"]), "admin", _reachable(host, port)), nl=False)
         else:
             click.echo("Accounts: an admin exists; `.venv/bin/kroniek user token admin` makes a new token for the first "
-                       "admin (`kroniek user token <name>` for anyone else).")
+                       "admin (`kroniek user token <name>` for anyone else), `.venv/bin/kroniek user link admin` a "
+                       "sign-in link for a phone.")
         click.echo("Press Ctrl-C to stop.")
         while not stopping and all(c.poll() is None for c in children):
             time.sleep(0.2)
@@ -156,6 +158,19 @@ def run(host: str, port: int, var_dir: str) -> None:
     if failed and not stopping:
         raise SystemExit("a process stopped unexpectedly; see the output above")
     click.echo("Stopped.")
+
+
+def _reachable(host: str, port: int) -> str:
+    """The address to put in a link: the host served on, or this machine's own
+    address where it serves on every interface."""
+    if host in ("0.0.0.0", "::", ""):
+        import socket
+
+        try:
+            host = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            host = "127.0.0.1"
+    return f"http://{host}:{port}"
 
 
 def _stop_children(children: list[subprocess.Popen], warm: float = 10.0, cold: float = 5.0) -> None:
@@ -364,6 +379,34 @@ def user_token(name: str) -> None:
         click.echo(_accounts().issue_token(name, utc_now()))
     except KroniekError as exc:
         raise click.ClickException(exc.message) from None
+
+
+@user.command("link")
+@click.argument("name")
+@click.option("--url", "base", default="http://127.0.0.1:8000", show_default=True,
+              help="the app's address as a phone reaches it")
+@click.option("--next", "next_path", default="/", show_default=True, help="the page the link opens")
+def user_link(name: str, base: str, next_path: str) -> None:
+    """Print a one-time sign-in link for NAME and its QR code: opened on a
+    phone, one tap signs that phone in (good for 24 hours, once)."""
+    from engine.core import KroniekError
+
+    try:
+        click.echo(_sign_in_text(_accounts(), name, base, next_path), nl=False)
+    except KroniekError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+def _sign_in_text(accounts, name: str, base: str, next_path: str = "/") -> str:
+    """A new sign-in link for ``name`` and its QR code, as a terminal shows them."""
+    from replays.hashing import utc_now
+
+    from .signin import PATH, qr_text
+
+    secret, expires = accounts.issue_link(name, "kroniek", utc_now(), next_path if next_path.startswith("/") else "/")
+    url = base.rstrip("/") + PATH + secret
+    return (f"Sign-in link for {name} (one device, once, until {expires}; scan it with a phone):\n  {url}\n"
+            + qr_text(url))
 
 
 @user.command("revoke")

@@ -107,6 +107,12 @@ class Forbidden(KroniekError):
     status = 403
 
 
+class CrossSite(Forbidden):
+    """A write the session cookie carried from another site's page (or with no sign of its origin)."""
+
+    code = "cross_site"
+
+
 class LimitExceeded(KroniekError):
     """A value past one of the API's limits (``service.limits``): ``field``
     is its JSON path (``data.cards[2]``) or the query or path parameter,

@@ -10,7 +10,7 @@ from leagues.league import FORMATS
 
 from . import schemas as S
 from .accounts import acl_fields
-from .api import _doc_errors, access, grant_role, guard, roles_of
+from .api import _doc_errors, access, add_person, grant_role, guard, roles_of
 from .gate import Blueprint
 from .leagues import LeagueService, RulesSchema
 from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_PLAYER_NAME, MAX_REASON
@@ -240,6 +240,19 @@ class Export(MethodView):
         lines = b"".join(orjson.dumps(record) + b"\n" for record in _archive(league_id))
         return Response(lines, mimetype="application/x-ndjson",
                         headers={"Content-Disposition": f"attachment; filename=league-{league_id}.jsonl"})
+
+
+@leagues.route("/<league_id>/people")
+class People(MethodView):
+    @leagues.arguments(S.LeagueRoleIn, error_status_code=400)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 401, 403, 404)
+    def post(self, body, league_id):
+        """Add an organiser or referee, making their account and sign-in link where need be (an organiser's)
+
+        As `POST /api/matches/<id>/people`; the link opens the league."""
+        allowed("league.grant", league_id)
+        return add_person("l", league_id, {**body, "seat": None}, f"/leagues/{league_id}")
 
 
 @leagues.route("/<league_id>/roles")

@@ -1,5 +1,8 @@
 """Accounts over HTTP: admins make users and tokens; anyone signed in may
-see who they are and make or revoke their own tokens."""
+see who they are, make or revoke their own tokens, make a sign-in link for a
+new device, and see and end their signed-in devices (an admin anyone's).
+Whoever added a person (``POST /api/matches/<id>/people``) may make that
+person's sign-in links."""
 
 from __future__ import annotations
 
@@ -8,9 +11,12 @@ from marshmallow import Schema, fields, validate
 
 from replays.hashing import utc_now
 
+from flask import request
+
+from . import signin
 from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
-from .errors import Forbidden
+from .errors import Forbidden, NotFound
 from .gate import Blueprint
 from .limits import MAX_USER_NAME
 from .schemas import FullMatch, StrictBoolean
@@ -71,5 +77,77 @@ class Tokens(MethodView):
 class Me(MethodView):
     @users.response(200)
     def get(self):
-        """Who the token belongs to (anonymous without one), and the server's auth mode"""
-        return {**access().user.to_dict(), "auth": access().mode}
+        """Who the token or the session cookie belongs to (anonymous without one), and the server's auth mode
+
+        `session` is the id of the signed-in device this request came from
+        (null with a token)."""
+        session = getattr(request._get_current_object(), "kroniek_session", None)
+        return {**access().user.to_dict(), "auth": access().mode, "session": session.id if session else None}
+
+
+class LinkIn(Schema):
+    next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(r"^/(?![/\\]).*")],
+                         metadata={"description": "the page the link opens once signed in (a path of this app)",
+                                   "example": "/matches/1b88dec3265a4cd4"})
+
+
+def sign_in_link(name: str, next_path: str = "/") -> dict:
+    """A new one-time sign-in link for ``name``, if the caller may make it (see ``Accounts.may_issue_link``)."""
+    caller = access().require_user()
+    accounts = access().accounts
+    accounts.user(name)  # 404 for an unknown user
+    if not accounts.may_issue_link(caller, name):
+        raise Forbidden(f"only an admin, {name} themself, or whoever added {name} may make their sign-in link",
+                        user=caller.name)
+    secret, expires = accounts.issue_link(name, caller.name, utc_now(), next_path)
+    return signin.link_answer(request, name, secret, expires)
+
+
+@users.route("/users/<name>/sign-in-links")
+class SignInLinks(MethodView):
+    @users.arguments(LinkIn, error_status_code=400, required=False)
+    @users.response(201)
+    @_doc_errors(users, 400, 401, 403, 404)
+    def post(self, body, name):
+        """A one-time sign-in link for the user, with its QR code: opened on a phone, one tap signs that phone in
+
+        It is good for 24 hours and signs in one device, once. An admin may
+        make anyone's; a user their own (for a new device); whoever added a
+        user who is not an admin, theirs. The secret is stored only as its
+        SHA-256."""
+        return sign_in_link(name, body["next"])
+
+
+@users.route("/users/<name>/sessions")
+class Sessions(MethodView):
+    @users.response(200)
+    @_doc_errors(users, 401, 403, 404)
+    def get(self, name):
+        """The user's signed-in devices (an admin's, or the user's own)"""
+        _self_or_admin(name)
+        return {"name": name, "sessions": _marked(access().accounts.sessions(name))}
+
+    @users.response(200)
+    @_doc_errors(users, 401, 403, 404)
+    def delete(self, name):
+        """Sign the user out on every device (an admin's, or the user's own)"""
+        _self_or_admin(name)
+        return {"name": name, "ended": access().accounts.end_sessions(name)}
+
+
+@users.route("/users/<name>/sessions/<session_id>")
+class OneSession(MethodView):
+    @users.response(200)
+    @_doc_errors(users, 401, 403, 404)
+    def delete(self, name, session_id):
+        """Sign one device out: it is signed out at its next request (an admin's, or the user's own)"""
+        _self_or_admin(name)
+        if not access().accounts.end_session(name, session_id):
+            raise NotFound(f"{name} has no signed-in device {session_id!r}")
+        return {"name": name, "ended": session_id}
+
+
+def _marked(sessions: list[dict]) -> list[dict]:
+    """The devices, the one this request comes from marked ``current``."""
+    here = getattr(request._get_current_object(), "kroniek_session", None)
+    return [{**s, "current": here is not None and s["id"] == here.id} for s in sessions]

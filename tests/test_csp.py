@@ -45,7 +45,8 @@ def pages(client) -> list[str]:
                                                "players": ["Ann", "Bob", "Cor", "Dirk"], "rounds": 1}).get_json()["id"]
     return ["/", "/record", "/record?game=troubadour", "/leagues", f"/leagues/{league}", f"/matches/{match}",
             f"/matches/{match}/review", "/api/docs", "/games/ridder_toernooi/card-sets/new",
-            "/games/catan-troje/boards/new"]
+            "/games/catan-troje/boards/new", "/me",
+            client.post(f"/api/users/{client.user_name}/sign-in-links", json={}).get_json()["path"]]
 
 
 def test_every_page_sends_a_strict_policy_and_holds_nothing_inline(client):

@@ -98,7 +98,12 @@ def site(server):
              ("the knights' card-set editor", "/games/ridder_toernooi/card-sets/new", "#ed-status.good"),
              ("Troje's board editor", "/games/catan-troje/boards/new", "#ed-status.good"),
              ("Troje's ship-tile editor", "/games/catan-troje/ship-tiles/new", "#ed-status.good"),
-             ("api docs", "/api/docs", ".swagger-ui .info")]
+             ("api docs", "/api/docs", ".swagger-ui .info"),
+             ("signed-in devices", "/me", "#devices li"),
+             ("a used or expired sign-in link", "/signin/kl_" + "x" * 43, "#signin-why")]
+    me = api(base, token, "GET", "/me").json()["name"]
+    link = api(base, token, "POST", f"/users/{me}/sign-in-links", json={}).json()
+    pages.append(("a sign-in link", link["path"], "#signin-button"))
     # each game's match just started (most open with a chance form: the deal, the first draw) and some moves in
     pages += [(f"new match {gid}", f"/matches/{mid}", "#log li") for gid, mid in fresh.items()]
     pages += [(f"match {gid}", f"/matches/{mid}", "#log li") for gid, mid in matches.items()]

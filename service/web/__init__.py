@@ -85,9 +85,12 @@ def language() -> dict[str, Any]:
     """The page's language for ``<html lang>`` and the switch to the other one."""
     if not request:
         return {}
+    from service.access import ANONYMOUS, user_of
+
     lang = i18n.lang()
+    user = user_of(request._get_current_object())  # the session cookie's (a pasted token stays in the browser)
     return {"lang": lang, "other_langs": [code for code in i18n.LANGS if code != lang],
-            "here": request.full_path.rstrip("?")}
+            "here": request.full_path.rstrip("?"), "signed_in_as": "" if user is ANONYMOUS else user.name}
 
 
 @web.post("/language")
@@ -151,7 +154,7 @@ def home():
 
 @web.get("/record")
 def new_match():
-    return render_template("new_match.html", games=[g.info() for g in all_games()], page="record")
+    return render_template("new_match.html", start="newMatchPage", games=[g.info() for g in all_games()], page="record")
 
 
 def _league_board(match_id: str) -> dict[str, Any] | None:
@@ -166,7 +169,8 @@ def _league_board(match_id: str) -> dict[str, Any] | None:
 @web.get("/matches/<match_id>")
 def match_page(match_id: str):
     """Watch live, and record when the token may."""
-    return render_template("match.html", match_id=match_id, league=_league_board(match_id), page="match")
+    return render_template("match.html", start="matchPage", match_id=match_id, league=_league_board(match_id),
+                           page="match")
 
 
 @web.get("/matches/<match_id>/review")
@@ -174,7 +178,7 @@ def review_page(match_id: str):
     """The game's id comes with the page (from the match's head, which anyone may read), so
     the script asks for the game, the review and the state at once."""
     head = current_app.extensions["kroniek"].store.head(match_id) or {}
-    return render_template("review.html", match_id=match_id, game=head.get("game", ""),
+    return render_template("review.html", start="reviewPage", match_id=match_id, game=head.get("game", ""),
                            league=_league_board(match_id), page="review")
 
 
@@ -194,19 +198,88 @@ def data_editor(game_id: str, kind: str):
     if dk is None or dk.option is None:
         abort(404)
     what = dk.title_nl if i18n.lang() == "nl" else dk.title
-    return render_template("data_editor.html", game_id=game.id, game_name=game.name, kind=kind, option=dk.option,
-                           what=what, page="record")
+    return render_template("data_editor.html", start="dataEditor", game_id=game.id, game_name=game.name, kind=kind,
+                           option=dk.option, what=what, page="record")
 
 
 @web.get("/leagues")
 def leagues_page():
-    return render_template("leagues.html", leagues=_leagues(200), games=[g.info() for g in all_games()],
-                           page="leagues")
+    return render_template("leagues.html", start="leaguesPage", leagues=_leagues(200),
+                           games=[g.info() for g in all_games()], page="leagues")
 
 
 @web.get("/leagues/<league_id>")
 def league_page(league_id: str):
-    return render_template("league.html", league_id=league_id, page="leagues")
+    return render_template("league.html", start="leaguePage", league_id=league_id, page="leagues")
+
+
+@web.get("/me")
+def me():
+    """Who is signed in on this device, their signed-in devices (each can be ended) and a sign-in link for
+    another device."""
+    return render_template("me.html", start="mePage", page="me")
+
+
+@web.get("/signin/<secret>")
+def signin_page(secret: str):
+    """A sign-in link opened: whom it signs in, and a button that does it. Opening it spends nothing (a chat
+    app's preview fetches it too); the tap does."""
+    from service.accounts import LinkSpent
+
+    try:
+        link = _accounts().peek_link(secret)
+    except LinkSpent as exc:
+        # a page for a person, who reads why (a 410 would be a console error in their browser)
+        return _no_store(Response(render_template("signin.html", spent=exc.details["why"], page="signin")))
+    return _no_store(Response(render_template("signin.html", name=link["user"], secret=secret, page="signin")))
+
+
+@web.post("/signin/<secret>")
+def signin(secret: str):
+    """The tap: the link is spent, this device gets a session cookie, and the page the link was made for opens."""
+    from replays.hashing import utc_now
+    from service.access import SESSION_COOKIE, same_site
+    from service.accounts import SESSION_SECONDS, LinkSpent
+    from service.signin import base_url
+
+    same_site(request)  # another site's page must not sign this browser in to an account of its choosing
+    accounts = _accounts()
+    try:
+        link = accounts.spend_link(secret)
+    except LinkSpent as exc:
+        return _no_store(Response(render_template("signin.html", spent=exc.details["why"], page="signin"), 410))
+    cookie = accounts.start_session(link["user"], utc_now(), request.user_agent.string)
+    response = redirect(_local(link.get("next", "/")), code=303)
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="Lax",
+                        secure=base_url(request).startswith("https:"))
+    return _no_store(response)
+
+
+@web.post("/signout")
+def signout():
+    """Sign this device out: its session ends and its cookie goes."""
+    from service.access import SESSION_COOKIE
+
+    session = getattr(request._get_current_object(), "kroniek_session", None)
+    if session is not None:
+        _accounts().end_session(session.user.name, session.id)
+    response = redirect("/", code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="Lax")
+    return _no_store(response)
+
+
+def _accounts():
+    return current_app.extensions["kroniek.access"].accounts
+
+
+def _local(path: str) -> str:
+    """A path of this app, or home (a link never sends anyone elsewhere)."""
+    return path if path.startswith("/") and not path.startswith("//") and "\\" not in path else "/"
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @web.get("/favicon.ico")

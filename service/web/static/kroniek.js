@@ -8,6 +8,8 @@ const Kroniek = (() => {
   K.token = () => localStorage.getItem(TOKEN_KEY) || "";
   K.setToken = (t) => localStorage.setItem(TOKEN_KEY, t.trim());
   K.signOut = () => { localStorage.removeItem(TOKEN_KEY); location.reload(); };
+  /** Signed in: a pasted token, or a session cookie (the server names its user on the page's body). */
+  K.signedIn = () => Boolean(K.token() || document.body.dataset.user);
 
   /** h("div.cls#id", {attrs}, children...) */
   K.h = (spec, attrs, ...kids) => {
@@ -143,10 +145,21 @@ const Kroniek = (() => {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   K.sleep = sleep;
 
-  /** The sign-in box in the header: paste a token once; it stays in this browser. */
+  /** The sign-in box in the header: who is signed in (a sign-in link's session cookie, or a token pasted
+      once, which stays in this browser), with their devices and a way out; else the token box. */
   K.authBox = async () => {
     const box = document.getElementById("auth");
     box.replaceChildren();
+    if (!K.token() && document.body.dataset.user) {
+      const me = await K.api("GET", "/api/me");
+      if (me.ok && me.data.name !== "anonymous") {
+        K.me = me.data;
+        box.append(h("a.who", { id: "who", href: "/me", title: K.t("Your signed-in devices") }, me.data.name), " ",
+          h("form.inline", { method: "post", action: "/signout" },
+            h("button.button.small", { type: "submit", id: "sign-out" }, K.t("Sign out"))));
+        return me.data;
+      }
+    }
     if (!K.token()) {
       const input = h("input#token-input", { type: "password", placeholder: K.t("paste a token"), autocomplete: "off", "aria-label": K.t("token") });
       const form = h("form.signin", { onsubmit: async (e) => {
@@ -193,7 +206,7 @@ const Kroniek = (() => {
     await K.authReady;
     let initial = stored === "public" ? "" : stored;
     if (initial === undefined || initial === null) {
-      const probe = K.token() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
+      const probe = K.signedIn() ? await K.api("GET", `/api/matches/${matchId}/state?seat=referee`) : { ok: false };
       initial = probe.ok ? "referee" : await K.playerSeat(matchId);
     }
     select.value = initial;

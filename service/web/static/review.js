@@ -13,9 +13,9 @@
     const id = root.dataset.match;
     const params = new URLSearchParams(location.search);
     // Everything the first step needs is asked for at once: the viewer is ?seat=, else the
-    // referee's view for a token (a recorder's; the public's if refused), else the public's.
+    // referee's view for a signed-in viewer (a recorder's; the public's if refused), else the public's.
     const asked = params.get("seat");
-    let viewer = asked !== null ? K.viewerValue(asked) : K.token() ? "referee" : null;
+    let viewer = asked !== null ? K.viewerValue(asked) : K.signedIn() ? "referee" : null;
     const qs = (v) => (v === null ? "" : `seat=${v}`);
     // the review (the heaviest answer) is asked for once the table is on its way, not alongside:
     // one server process answers both, and the small answers should not wait behind the big one
@@ -175,7 +175,7 @@
     const dl = document.getElementById("dl-log");
     dl.href = `/api/matches/${id}/events`;
     dl.onclick = async (e) => {
-      if (!K.token()) return;  // the public log needs no token
+      if (!K.signedIn()) return;  // the public log needs no token
       e.preventDefault();
       const r = await K.api("GET", `/api/matches/${id}/events?${q()}`);
       const blob = new Blob([JSON.stringify(r.data, null, 1)], { type: "application/json" });

@@ -1,0 +1,49 @@
+/* The "Signed in" page (/me): this user's signed-in devices, each with a way to end it, and a one-time
+   sign-in link (with its QR code) for another device. Everything goes through the API, which decides. */
+(() => {
+  const K = Kroniek;
+  const h = K.h;
+
+  /** A sign-in link as a person passes it on: the address, a button that copies it, and its QR code. */
+  K.signInLink = (link) => h("div.signin-link",
+    h("p", K.t("Sign-in link for {name}, good until {when}:", { name: link.name, when: new Date(link.expires_at).toLocaleString(K.lang) })),
+    h("p", h("a", { href: link.url, class: "link-url", rel: "noreferrer" }, link.url)),
+    h("img.qr", { src: link.qr, alt: K.t("QR code of the sign-in link for {name}", { name: link.name }), width: 220, height: 220 }),
+    navigator.clipboard ? h("button.button.small", { type: "button", onclick: async () => {
+      await navigator.clipboard.writeText(link.url); K.flash(K.t("Link copied"), "ok");
+    } }, K.t("Copy the link")) : null);
+
+  K.mePage = async () => {
+    const me = await K.authReady;
+    const list = document.getElementById("devices");
+    if (!me) {
+      document.getElementById("me-who").textContent = K.t("You are not signed in on this device.");
+      document.getElementById("new-link").hidden = true;
+      return;
+    }
+    document.getElementById("me-who").textContent = K.t("You are signed in as {name}.", { name: me.name });
+    const draw = async () => {
+      const r = await K.api("GET", `/api/users/${encodeURIComponent(me.name)}/sessions`);
+      if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
+      list.replaceChildren(...(r.data.sessions.length ? r.data.sessions.map((s) => h("li", { "data-session": s.id },
+        h("strong", s.current ? K.t("this device") : K.t("another device")), " ",
+        h("span.muted", K.t("since {when}", { when: new Date(s.created_at).toLocaleString(K.lang) })),
+        s.agent ? h("span.muted.small", { lang: "en" }, " · " + s.agent.slice(0, 80)) : null, " ",
+        h("button.button.small", { type: "button", class: "end-session", onclick: async () => {
+          const ended = await K.api("DELETE", `/api/users/${encodeURIComponent(me.name)}/sessions/${s.id}`);
+          if (!ended.ok) { K.flash(K.errorText(ended), "error"); return; }
+          if (s.current) { location.href = "/"; return; }
+          K.flash(K.t("That device is signed out."), "ok");
+          draw();
+        } }, s.current ? K.t("Sign out here") : K.t("End")))) : [h("li.muted", K.t("No device is signed in with a link (you use a token)."))]));
+    };
+    draw();
+    document.getElementById("new-link").onclick = async () => {
+      const r = await K.api("POST", `/api/users/${encodeURIComponent(me.name)}/sign-in-links`, {});
+      if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
+      const out = document.getElementById("link-out");
+      out.replaceChildren(K.signInLink(r.data));
+      out.hidden = false;
+    };
+  };
+})();
