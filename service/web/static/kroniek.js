@@ -223,6 +223,15 @@ const Kroniek = (() => {
     return seat ? seat[1] : "";
   };
 
+  /** A sign-in link as a person passes it on: the address, a button that copies it, and its QR code. */
+  K.signInLink = (link) => h("div.signin-link",
+    h("p", K.t("Sign-in link for {name}, good until {when}:", { name: link.name, when: new Date(link.expires_at).toLocaleString(K.lang) })),
+    h("p", h("a", { href: link.url, class: "link-url", rel: "noreferrer" }, link.url)),
+    h("img.qr", { src: link.qr, alt: K.t("QR code of the sign-in link for {name}", { name: link.name }), width: 220, height: 220 }),
+    navigator.clipboard ? h("button.button.small", { type: "button", onclick: async () => {
+      await navigator.clipboard.writeText(link.url); K.flash(K.t("Link copied"), "ok");
+    } }, K.t("Copy the link")) : null);
+
   K.seatName = (players, seat) => (seat === null || seat === undefined ? K.t("table") : `${players[seat]}`);
   return K;
 })();

@@ -97,6 +97,49 @@
   const viewerValue = K.viewerValue;
   const seatQuery = (v) => (v === null || v === undefined ? "" : `seat=${v}`);
 
+  /** Who holds which role on the match, and a form that adds someone (their account made if they have none)
+      with a one-time sign-in link and its QR code: a recorder's or referee's, as the API allows. */
+  const people = async (id, players) => {
+    const section = document.getElementById("people");
+    const list = document.getElementById("people-list");
+    const roleWords = (r) => (r.startsWith("player:") ? K.t("player of {name}", { name: players[Number(r.slice(7))] ?? r.slice(7) })
+      : r === "recorder" ? K.t("recorder") : r === "referee" ? K.t("referee") : r);
+    const draw = async () => {
+      const r = await K.api("GET", `/api/matches/${id}/roles`);
+      if (!r.ok) return;
+      list.replaceChildren(...Object.entries(r.data.roles).filter(([who]) => !who.startsWith("@")).map(([who, roles]) =>
+        h("li", { "data-user": who }, h("strong", who === "*" ? K.t("everyone") : who), ": ", roles.map(roleWords).join(", "))));
+    };
+    const select = document.getElementById("person-role");
+    select.replaceChildren(...players.map((p, i) => h("option", { value: `player:${i}` }, K.t("player of {name}", { name: p }))),
+      h("option", { value: "recorder" }, K.t("recorder")), h("option", { value: "referee" }, K.t("referee")));
+    const name = document.getElementById("person-name");
+    /** A seat's player's name as an account name can hold it (the server says so if it cannot). */
+    const suggest = () => {
+      if (name.value && !name.dataset.suggested) return;
+      const seat = select.value.startsWith("player:") ? Number(select.value.slice(7)) : null;
+      name.value = seat === null ? "" : String(players[seat]).normalize("NFKD").replace(/[^A-Za-z0-9_.@+-]/g, "");
+      name.dataset.suggested = name.value ? "1" : "";
+    };
+    name.addEventListener("input", () => { name.dataset.suggested = ""; });
+    select.addEventListener("change", suggest);
+    suggest();
+    document.getElementById("add-person").onsubmit = async (e) => {
+      e.preventDefault();
+      const [role, seat] = select.value.startsWith("player:") ? ["player", Number(select.value.slice(7))] : [select.value, null];
+      const r = await K.api("POST", `/api/matches/${id}/people`, { user: name.value.trim(), role, seat });
+      const out = document.getElementById("person-link");
+      if (!r.ok) { K.flash(K.t("Not added: {why}", { why: K.errorText(r) }), "error"); return; }
+      out.replaceChildren(r.data.sign_in ? K.signInLink(r.data.sign_in) : h("p.muted", { lang: K.enLang }, r.data.sign_in_note));
+      out.hidden = false;
+      K.flash(K.t("{name} added as {role}", { name: r.data.user, role: roleWords(select.value) }), "ok");
+      name.value = ""; name.dataset.suggested = "";
+      draw();
+    };
+    section.hidden = false;
+    draw();
+  };
+
   K.matchPage = async () => {
     const root = document.getElementById("match");
     const id = root.dataset.match;
@@ -113,12 +156,18 @@
     const select = document.getElementById("viewer");
     let viewer = await K.seatSelector(select, id, players, new URLSearchParams(location.search).get("seat"));
     const me = await K.authReady;
-    let canRecord = false;
+    let canRecord = false, mySeats = [];
     if (me) {
       const roles = await K.api("GET", `/api/matches/${id}/roles`);
       const mine = (roles.ok && roles.data.roles && (roles.data.roles[me.name] || roles.data.roles["*"])) || [];
       canRecord = me.admin || mine.some((r) => r === "recorder" || r === "referee");
+      mySeats = mine.filter((r) => r.startsWith("player:")).map((r) => Number(r.slice(7)));
     }
+    /** A player (not a recorder) viewing their own seat enters that seat's moves, and only those: the server
+        refuses the rest whatever the page sends. */
+    const canPlay = () => !canRecord && mySeats.includes(viewer);
+    document.getElementById("undo").hidden = !canRecord;
+    if (canRecord) people(id, players);
     // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers and the
     // stream's events); covered: the head when the refresh under way asked for the match (its answers show it)
     let seq = 0, head = 0, covered = 0, movesSeq = null, busy = false, again = false, stream = null;
@@ -182,7 +231,7 @@
             if (board.nextElementSibling !== document.getElementById("recorder")) document.getElementById("recorder").before(board);
             // drawn again only when it changed: a second refresh of the same table (the stream's echo of the page's
             // own move can come before the move's answer) must not close a picker a finger is filling in
-            const interactive = canRecord && !view.result;
+            const interactive = (canRecord || canPlay()) && !view.result;
             const key = `${interactive}|${JSON.stringify(sc.data)}`;
             if (key !== drawnKey) {
               drawnKey = key;
@@ -191,7 +240,7 @@
           } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
           if (rv.ok) await showReview(rv, from, q);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
-          if (canRecord && !view.result) {
+          if ((canRecord || canPlay()) && !view.result) {
             // a move list that could not be fetched whole is asked for again, not left out until the next event
             if (movesSeq !== seq) { if (await showMoves(view)) movesSeq = seq; else retrySoon(); }
           }
@@ -254,7 +303,8 @@
         movesBox.replaceChildren(fallbackFold([]));
         return true;
       }
-      const base = await K.api("GET", `/api/matches/${id}/legal-moves`);
+      const playing = canPlay();
+      const base = await K.api("GET", `/api/matches/${id}/legal-moves${playing ? `?seat=${viewer}` : ""}`);
       if (!base.ok) {
         if (transient(base)) return false;  // the list on screen stays until a whole new one came
         section.hidden = true;
@@ -265,8 +315,8 @@
       turn.textContent = "· " + K.t("to act: {who}", { who: toAct.map(actorName).join(", ") });
       const groups = [];
       for (const actor of toAct) {
-        if (actor === "chance") continue;
-        const r = actor === "table" ? base : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
+        if (actor === "chance" || (playing && actor !== viewer)) continue;
+        const r = actor === "table" || playing ? base : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
         if (!r.ok) { if (transient(r)) return false; continue; }
         for (const mv of r.data.moves) {
           let g = groups.find((x) => x.type === mv.type && x.seat === mv.seat);
@@ -275,9 +325,10 @@
         }
       }
       const parts = groups.map((g) => moveGroup(g, view));
-      if (toAct.includes("chance")) parts.push(chancePanel(base.data.chance || [], view));
-      const others = otherMoves(groups, toAct, view);
+      if (toAct.includes("chance") && !playing) parts.push(chancePanel(base.data.chance || [], view));
+      const others = playing ? null : otherMoves(groups, toAct, view);
       if (others) parts.push(others);
+      if (playing && !groups.length) parts.push(h("p.muted", K.t("Nothing for you to enter now: wait for your turn.")));
       if (hasScene) movesBox.replaceChildren(fallbackFold(parts));  // the drawing enters the moves; the text buttons stay below it
       else movesBox.replaceChildren(...parts);
       return true;
