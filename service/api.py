@@ -380,7 +380,7 @@ def add_person(kind: str, object_id: str, body: dict, opens: str) -> dict:
     none (added by the caller, who checked they may grant), and their link."""
     from replays.hashing import utc_now
 
-    from .users_api import sign_in_link
+    from .signin import sign_in_link
 
     seats = len(service().current(object_id).players) if kind == "m" else None
     check_role(kind, body["role"], body.get("seat"), seats)  # before an account is made for a refused role

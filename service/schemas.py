@@ -335,10 +335,16 @@ class AnnotationIn(Schema):
     glyph = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(GLYPHS))
 
 
+#: what a user name may be, as a refusal says it (service.accounts.NAME)
+USER_NAME_RULE = ("a user name is 1–64 letters, digits or _ . @ + -, starting with a letter or digit "
+                  "(no spaces)")
+
+
 class RoleIn(Schema):
     """A role on a match."""
 
-    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME)])
+    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME),
+                                                  FullMatch(NAME, error=USER_NAME_RULE)])
     role = fields.String(required=True, validate=validate.OneOf(MATCH_ROLES),
                          metadata={"description": "recorder, referee, or player (with seat)"})
     seat = fields.Integer(strict=True, load_default=None, allow_none=True,
@@ -348,7 +354,8 @@ class RoleIn(Schema):
 
 
 class LeagueRoleIn(Schema):
-    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME)])
+    user = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME),
+                                                  FullMatch(NAME, error=USER_NAME_RULE)])
     role = fields.String(required=True, validate=validate.OneOf(LEAGUE_ROLES))
 
 

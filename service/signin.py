@@ -44,3 +44,22 @@ def qr_text(url: str) -> str:
 def link_answer(req: Any, name: str, secret: str, expires_at: str) -> dict[str, Any]:
     url = base_url(req) + PATH + secret
     return {"name": name, "path": PATH + secret, "url": url, "expires_at": expires_at, "qr": qr_svg(url)}
+
+
+def sign_in_link(name: str, next_path: str = "/") -> dict[str, Any]:
+    """A new one-time sign-in link for ``name``, if the request's user may make it
+    (``Accounts.may_issue_link``): an admin anyone's, a user their own, whoever added a user theirs."""
+    from flask import current_app, request
+
+    from replays.hashing import utc_now
+
+    from .errors import Forbidden
+
+    access = current_app.extensions["kroniek.access"]
+    caller = access.require_user()
+    access.accounts.user(name)  # 404 for an unknown user
+    if not access.accounts.may_issue_link(caller, name):
+        raise Forbidden(f"only an admin, {name} themself, or whoever added {name} may make their sign-in link",
+                        user=caller.name)
+    secret, expires = access.accounts.issue_link(name, caller.name, utc_now(), next_path)
+    return link_answer(request, name, secret, expires)

@@ -19,13 +19,14 @@ from .api import _doc_errors, access
 from .errors import Forbidden, NotFound
 from .gate import Blueprint
 from .limits import MAX_USER_NAME
-from .schemas import FullMatch, StrictBoolean
+from .schemas import USER_NAME_RULE, FullMatch, StrictBoolean
 
 users = Blueprint("users", __name__, url_prefix="/api", description="Accounts, tokens and roles")
 
 
 class UserIn(Schema):
-    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME), FullMatch(NAME),
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=MAX_USER_NAME),
+                                                  FullMatch(NAME, error=USER_NAME_RULE),
                                                   validate.NoneOf([ANONYMOUS.name])],
                          metadata={"example": "ann"})
     admin = StrictBoolean(load_default=False, metadata={"description": "true or false (nothing else)"})
@@ -86,21 +87,11 @@ class Me(MethodView):
 
 
 class LinkIn(Schema):
-    next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(r"^/(?![/\\]).*")],
+    next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(
+        r"/(?!/)[^\\\x00-\x1f\x7f]*", error="next is a path of this app: one /, then no backslash or control "
+                                            "character")],
                          metadata={"description": "the page the link opens once signed in (a path of this app)",
                                    "example": "/matches/1b88dec3265a4cd4"})
-
-
-def sign_in_link(name: str, next_path: str = "/") -> dict:
-    """A new one-time sign-in link for ``name``, if the caller may make it (see ``Accounts.may_issue_link``)."""
-    caller = access().require_user()
-    accounts = access().accounts
-    accounts.user(name)  # 404 for an unknown user
-    if not accounts.may_issue_link(caller, name):
-        raise Forbidden(f"only an admin, {name} themself, or whoever added {name} may make their sign-in link",
-                        user=caller.name)
-    secret, expires = accounts.issue_link(name, caller.name, utc_now(), next_path)
-    return signin.link_answer(request, name, secret, expires)
 
 
 @users.route("/users/<name>/sign-in-links")
@@ -115,7 +106,7 @@ class SignInLinks(MethodView):
         make anyone's; a user their own (for a new device); whoever added a
         user who is not an admin, theirs. The secret is stored only as its
         SHA-256."""
-        return sign_in_link(name, body["next"])
+        return signin.sign_in_link(name, body["next"])
 
 
 @users.route("/users/<name>/sessions")

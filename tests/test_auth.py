@@ -73,6 +73,11 @@ def write_requests(world) -> dict[tuple[str, str], dict]:
         ("/api/users", "POST"): {"name": "newcomer"},
         ("/api/users/<name>/tokens", "POST"): None,
         ("/api/users/<name>/tokens", "DELETE"): None,
+        ("/api/users/<name>/sign-in-links", "POST"): {},
+        ("/api/users/<name>/sessions", "DELETE"): None,
+        ("/api/users/<name>/sessions/<session_id>", "DELETE"): None,
+        ("/api/matches/<match_id>/people", "POST"): {"user": "newcomer-p", "role": "player", "seat": 0},
+        ("/api/leagues/<league_id>/people", "POST"): {"user": "newcomer-l", "role": "referee"},
         ("/api/games/<game_id>/<kind>", "POST"): _card_set(),
         ("/api/games/<game_id>/<kind>/check", "POST"): _card_set(),
     }
@@ -87,7 +92,7 @@ def _card_set() -> dict:
 
 def concrete(rule: str, world) -> str:
     values = {"match_id": world["match"], "league_id": world["league"], "round_no": "1", "board": "1",
-              "name": world["owner"], "game_id": "ridder_toernooi", "kind": "card-sets"}
+              "name": world["owner"], "game_id": "ridder_toernooi", "kind": "card-sets", "session_id": "0123456789ab"}
     return re.sub(r"<(?:\w+:)?(\w+)>", lambda m: values[m.group(1)], rule)
 
 
@@ -331,7 +336,7 @@ class TestOpenMode:
         r = anon.post(f"/api/matches/{m.json['id']}/events", json={"type": "round", "data": {"cards": ["spy", "prince"]}})
         assert r.status_code == 201
         assert anon.get(f"/api/matches/{m.json['id']}/events").json["events"][-1]["recorded_by"] == "anonymous"
-        assert anon.get("/api/me").json == {"name": "anonymous", "admin": False, "auth": "open"}
+        assert anon.get("/api/me").json == {"name": "anonymous", "admin": False, "auth": "open", "session": None}
 
     def test_a_users_match_and_leagues_still_need_tokens(self, open_app, make_user):
         _, token = make_user("owner")
@@ -352,7 +357,8 @@ def test_cli_user_add_prints_a_working_token(app, store, monkeypatch, redis_url)
     assert r.exit_code == 0, r.output
     token = r.output.strip()
     assert token.startswith("kr_")
-    assert client_with_token(app, token).get("/api/me").json == {"name": "cli-user", "admin": True, "auth": "required"}
+    assert client_with_token(app, token).get("/api/me").json == {"name": "cli-user", "admin": True, "auth": "required",
+                                                                  "session": None}
     again = runner.invoke(main, ["user", "add", "cli-user"])
     assert again.exit_code != 0 and "exists" in again.output
     second = runner.invoke(main, ["user", "token", "cli-user"]).output.strip()

@@ -59,6 +59,7 @@ def test_every_page_sends_a_strict_policy_and_holds_nothing_inline(client):
             assert answer.status_code == 200, (path, answer.status_code)
             assert answer.headers["Content-Security-Policy"] == CSP, path
             assert answer.headers["X-Content-Type-Options"] == "nosniff", path
+            assert not answer.headers.getlist("Set-Cookie"), path  # a page sets no cookie; those that do, below
             parser = Inline()
             parser.feed(answer.get_data(as_text=True))
             assert not parser.found, (path, lang, parser.found)
@@ -70,3 +71,22 @@ def test_an_inline_script_is_found(client):
     parser.feed('<p style="color: red" onclick="x()">a</p><script>Kroniek.matchPage();</script>'
                 '<script src="https://cdn.example/x.js"></script>')
     assert len(parser.found) == 4, parser.found
+
+
+def test_every_cookie_the_pages_set_is_http_only_same_site_and_secure_over_https(client, app):
+    """The cookies the pages set: the language switch's and the session's (a sign-in link's tap)."""
+    from tests.conftest import client_with_token
+
+    link = client.post(f"/api/users/{client.user_name}/sign-in-links", json={}).get_json()["path"]
+    second = client.post(f"/api/users/{client.user_name}/sign-in-links", json={}).get_json()["path"]
+    for https, path, form in ((False, "/language", {"lang": "nl", "next": "/"}), (False, link, None),
+                              (True, "/language", {"lang": "en", "next": "/"}), (True, second, None)):
+        headers = {"Origin": ("https" if https else "http") + "://localhost"}
+        if https:
+            headers["X-Forwarded-Proto"] = "https"
+        answer = client_with_token(app, None).post(path, data=form, headers=headers)
+        assert answer.status_code == 303, (path, answer.status_code)
+        (cookie,) = answer.headers.getlist("Set-Cookie")
+        flags = {part.strip().split("=")[0].lower() for part in cookie.split(";")[1:]}
+        assert {"httponly", "samesite", "path"} <= flags and "SameSite=Lax" in cookie, cookie
+        assert ("secure" in flags) is https, cookie

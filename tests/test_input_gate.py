@@ -883,6 +883,47 @@ def rt_role(kind: str):
     return check
 
 
+def rt_people(kind: str):
+    """A person added with a role (a new name gets an account): the name reads back exactly in the roles, and
+    their sign-in link's page names them."""
+    def check(ctx: Ctx, data) -> bool:
+        base = f"/api/matches/{ctx.world['match']}" if kind == "m" else f"/api/leagues/{ctx.world['league']}"
+        body = {"user": data.draw(user_names), "role": data.draw(st.sampled_from(["recorder", "referee", "player",
+                                                                                    "organiser"]))}
+        if body["role"] == "player" and kind == "m":
+            body["seat"] = data.draw(st.integers(0, MAX))
+        before = snapshot(ctx.redis_url, ctx.prefix)
+        res = ctx.client.post(f"{base}/people", json=body)
+        if res.status_code != 201:
+            assert res.status_code in (400, 404) and not written(ctx.redis_url, ctx.prefix, before), res.get_json()
+            return False
+        role = f"player:{body['seat']}" if body["role"] == "player" else body["role"]
+        assert role in ctx.client.get(f"{base}/roles").get_json()["roles"][body["user"]]
+        link = res.get_json()["sign_in"]
+        if link is not None:
+            assert res.get_json()["user"] == body["user"] == link["name"]
+            assert f"Sign in as {body['user']}" in ctx.client.get(link["path"]).get_data(as_text=True)
+        return True
+    return check
+
+
+def rt_sign_in_link(ctx: Ctx, data) -> bool:
+    """A link that opens a drawn page of this app: the tap leads to exactly that page."""
+    body = {"next": "/" + data.draw(st.text(st.characters(blacklist_categories=("Cs",)), max_size=60))}
+    before = snapshot(ctx.redis_url, ctx.prefix)
+    res = ctx.client.post(f"/api/users/{ctx.world['owner']}/sign-in-links", json=body)
+    if res.status_code != 201:
+        assert res.status_code == 400 and not written(ctx.redis_url, ctx.prefix, before), res.get_json()
+        return False
+    browser = client_with_token(ctx.app, None)
+    tapped = browser.post(res.get_json()["path"], headers={"Origin": "http://localhost"})
+    assert tapped.status_code == 303
+    from werkzeug.urls import iri_to_uri
+
+    assert tapped.headers["Location"] == iri_to_uri(body["next"]), (body, tapped.headers["Location"])
+    return True
+
+
 def rt_user(ctx: Ctx, data) -> bool:
     body = {"name": data.draw(user_names), "admin": data.draw(st.booleans())}
     before = snapshot(ctx.redis_url, ctx.prefix)
@@ -966,6 +1007,11 @@ ROUND_TRIPS = {
     ("/api/users", "POST"): rt_user,
     ("/api/users/<name>/tokens", "POST"): rt_no_body,
     ("/api/users/<name>/tokens", "DELETE"): rt_no_body,
+    ("/api/users/<name>/sign-in-links", "POST"): rt_sign_in_link,
+    ("/api/users/<name>/sessions", "DELETE"): rt_no_body,
+    ("/api/users/<name>/sessions/<session_id>", "DELETE"): rt_no_body,
+    ("/api/matches/<match_id>/people", "POST"): rt_people("m"),
+    ("/api/leagues/<league_id>/people", "POST"): rt_people("l"),
     ("/api/games/<game_id>/<kind>", "POST"): rt_game_data,
     ("/api/games/<game_id>/<kind>/check", "POST"): rt_game_data_check,
 }

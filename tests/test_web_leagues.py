@@ -111,17 +111,25 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     assert "registered already" in refused(page)
     league = api(base, None, "GET", f"/leagues/{lid}").json()
     assert league["players"] == PLAYERS and league["format"] == "swiss" and league["total_rounds"] == 2
-    # -- a referee for the club: an unknown user is refused, a known one gets the role
+    # -- a referee for the club: a name that cannot be an account's is refused, a known user gets the role, and
+    # someone new gets an account and a sign-in link to pass on
     referee = f"ref-{secrets.token_hex(3)}"
     assert api(base, token, "POST", "/users", json={"name": referee}).status_code == 201
-    page.fill("#grant-user", referee + "x")
+    page.fill("#grant-user", referee + " x")
     page.click("#grant-submit")
-    assert referee + "x" in refused(page)
+    assert "user name" in refused(page)
     page.fill("#grant-user", referee)
     page.select_option("#grant-role", "referee")
     page.click("#grant-submit")
     page.wait_for_selector(f"#roles li[data-user='{referee}']")
     assert api(base, None, "GET", f"/leagues/{lid}/roles").json()["roles"][referee] == ["referee"]
+    newcomer = f"new-{secrets.token_hex(3)}"
+    page.fill("#grant-user", newcomer)
+    page.select_option("#grant-role", "organiser")
+    page.click("#grant-submit")
+    page.wait_for_selector("#grant-link .link-url")
+    assert page.get_attribute("#grant-link .link-url", "href").startswith(f"{base}/signin/kl_")
+    assert api(base, None, "GET", f"/leagues/{lid}/roles").json()["roles"][newcomer] == ["organiser"]
     tiebreaks = list(api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"][0]["tiebreaks"])
     assert tiebreaks == ["buchholz", "buchholz_cut1", "sonneborn_berger", "wins"]
 
@@ -133,7 +141,7 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
         rnd_box.wait_for()
         assert page.locator("#register").is_hidden()  # registration closes with round 1
         page.click(f"button[data-start-all='{rnd}']")
-        page.wait_for_function(f"document.querySelectorAll(\".lg-round[data-round='{rnd}'] a[data-record]\").length == 2")
+        page.wait_for_function(f"() => document.querySelectorAll(\".lg-round[data-round='{rnd}'] a[data-record]\").length == 2")
         boards = api(base, None, "GET", f"/leagues/{lid}").json()["rounds"][rnd - 1]["boards"]
         assert all(b["match"] for b in boards)
         for b in boards:
@@ -182,6 +190,8 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     page.wait_for_selector("#audit >> text=✓ audit holds")  # every result checked against its match's log
     page.screenshot(path=str(IMG / "league-phone.png"), full_page=True)
     # the check above can fail: names broken anywhere, as the old table did ("H an s"), are caught
-    page.add_style_tag(content="#standings .lg-name { word-break: break-all; } #standings td.lg-player { flex: 0 0 3em; }")
+    page.evaluate("""() => {  // through the CSSOM: the page's CSP refuses an injected style sheet
+      document.querySelectorAll('#standings .lg-name').forEach((n) => { n.style.wordBreak = 'break-all'; });
+      document.querySelectorAll('#standings td.lg-player').forEach((n) => { n.style.flex = '0 0 3em'; }); }""")
     assert page.evaluate(BROKEN_WORDS, "#standings")
     assert page.errors == []

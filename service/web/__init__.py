@@ -103,7 +103,10 @@ def set_language():
     if not back.startswith("/") or back.startswith("//") or "\\" in back:
         back = "/"
     response = redirect(back, code=303)
-    response.set_cookie(i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True)
+    from service.signin import base_url
+
+    response.set_cookie(i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=base_url(request).startswith("https:"))
     return response
 
 

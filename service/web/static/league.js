@@ -401,10 +401,13 @@
       e.preventDefault();
       busy($("grant-submit"), async () => {
         const user = $("grant-user"), role = $("grant-role").value;
-        const r = await post("/roles", { user: user.value.trim(), role });
+        // /people: a name without an account gets one (added by this organiser), and a one-time sign-in link
+        const r = await post("/people", { user: user.value.trim(), role });
         if (!r.ok) { refused(K.t("No role given"), r); user.setAttribute("aria-invalid", "true"); user.focus(); return; }
         user.removeAttribute("aria-invalid");
         user.value = "";
+        $("grant-link").replaceChildren(...(r.data.sign_in ? [K.signInLink(r.data.sign_in)] : []));
+        $("grant-link").hidden = !r.data.sign_in;
         K.flash(K.t("{user} is now {roles} of this league.", { user: r.data.user, roles: r.data.roles.map(roleName).join(" " + K.t("and") + " ") }), "ok");
         await roles();
       });

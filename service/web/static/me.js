@@ -29,6 +29,30 @@
         } }, s.current ? K.t("Sign out here") : K.t("End")))) : [h("li.muted", K.t("No device is signed in with a link (you use a token)."))]));
     };
     draw();
+    if (me.admin) {
+      document.getElementById("club").hidden = false;
+      document.getElementById("club-add").onsubmit = async (e) => {
+        e.preventDefault();
+        const input = document.getElementById("club-name");
+        const made = await K.api("POST", "/api/users", { name: input.value.trim() });
+        if (!made.ok) { K.flash(K.t("Not added: {why}", { why: K.errorText(made) }), "error"); return; }
+        const r = await K.api("POST", `/api/users/${encodeURIComponent(made.data.name)}/sign-in-links`, {});
+        if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
+        const out = document.getElementById("club-link");
+        out.replaceChildren(K.signInLink(r.data));
+        out.hidden = false;
+        input.value = "";
+      };
+      document.getElementById("club-end").onsubmit = async (e) => {
+        e.preventDefault();
+        const input = document.getElementById("club-end-name");
+        const r = await K.api("DELETE", `/api/users/${encodeURIComponent(input.value.trim())}/sessions`);
+        if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
+        K.flash(K.tn(r.data.ended, "{name}: {n} device signed out.", "{name}: {n} devices signed out.", { name: r.data.name }), "ok");
+        input.value = "";
+        draw();
+      };
+    }
     document.getElementById("new-link").onclick = async () => {
       const r = await K.api("POST", `/api/users/${encodeURIComponent(me.name)}/sign-in-links`, {});
       if (!r.ok) { K.flash(K.errorText(r), "error"); return; }

@@ -108,7 +108,16 @@
       const r = await K.api("GET", `/api/matches/${id}/roles`);
       if (!r.ok) return;
       list.replaceChildren(...Object.entries(r.data.roles).filter(([who]) => !who.startsWith("@")).map(([who, roles]) =>
-        h("li", { "data-user": who }, h("strong", who === "*" ? K.t("everyone") : who), ": ", roles.map(roleWords).join(", "))));
+        h("li", { "data-user": who }, h("strong", who === "*" ? K.t("everyone") : who), ": ", roles.map(roleWords).join(", "),
+          who === "*" ? null : [" ", h("button.button.small.newlink", { type: "button", onclick: () => newLink(who) }, K.t("New sign-in link"))])));
+    };
+    /** A new one-time link for someone on the match (the server says whether this user may make it). */
+    const newLink = async (who) => {
+      const r = await K.api("POST", `/api/users/${encodeURIComponent(who)}/sign-in-links`, { next: `/matches/${id}` });
+      if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
+      const out = document.getElementById("person-link");
+      out.replaceChildren(K.signInLink(r.data));
+      out.hidden = false;
     };
     const select = document.getElementById("person-role");
     select.replaceChildren(...players.map((p, i) => h("option", { value: `player:${i}` }, K.t("player of {name}", { name: p }))),
