@@ -369,7 +369,10 @@ def test_every_control_is_reached_with_the_tab_key(server, browser, site):
         visit(page, base, path, ready)
         problems += [f"{name}: Tab never reaches {html}" for html in tab_through(page)]
     public = watched(page_of(context(browser, viewport=PHONE)))  # no token: the header's sign-in box
-    visit(public, base, "/", "#token-input")
+    visit(public, base, "/", "#sign-in-link")
     problems += [f"home, signed out: Tab never reaches {html}" for html in tab_through(public)]
+    visit(public, base, "/me", "#me-out:not([hidden])")  # how to sign in, and the token box in a fold
+    problems += [f"/me, signed out: Tab never reaches {html}" for html in tab_through(public)]
+    problems += check(public, axe_source(), "/me, signed out")
     problems += [f"console: {e}" for e in page.errors + public.errors]
     assert not problems, "\n".join(problems)

@@ -96,7 +96,7 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     # An admin ends her device: she is signed out at her next request.
     assert api(base, admin_token, "DELETE", f"/users/{ann}/sessions/{sessions[0]['id']}").status_code == 200
     phone.goto(f"{base}/matches/{match}")
-    phone.wait_for_selector("#token-input", timeout=20_000)
+    phone.wait_for_selector("#sign-in-link", timeout=20_000)
     assert phone.evaluate("() => document.body.dataset.user") == ""
     assert phone.evaluate(send, [f"/api/matches/{match}/events", move]) == 401
     assert not phone.errors and not org.errors, (phone.errors, org.errors)

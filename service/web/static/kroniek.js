@@ -161,15 +161,8 @@ const Kroniek = (() => {
       }
     }
     if (!K.token()) {
-      const input = h("input#token-input", { type: "password", placeholder: K.t("paste a token"), autocomplete: "off", "aria-label": K.t("token") });
-      const form = h("form.signin", { onsubmit: async (e) => {
-        e.preventDefault();
-        K.setToken(input.value);
-        const me = await K.api("GET", "/api/me");
-        if (!me.ok) { localStorage.removeItem(TOKEN_KEY); K.flash(K.t("That token is not valid: {why}", { why: K.errorText(me) }), "error"); return; }
-        location.reload();
-      } }, input, h("button.button", { type: "submit", id: "sign-in" }, K.t("Sign in")));
-      box.append(form);
+      // people sign in with a link someone made for them; /me says so, and keeps the token box for the API's users
+      if (document.body.dataset.page !== "me") box.append(h("a.button.small", { id: "sign-in-link", href: "/me" }, K.t("Sign in")));
       return null;
     }
     const me = await K.api("GET", "/api/me");
@@ -180,6 +173,18 @@ const Kroniek = (() => {
     K.me = me.data;
     box.append(h("span.who", { id: "who" }, me.data.name), " ", h("button.button.small", { id: "sign-out", onclick: K.signOut }, K.t("Sign out")));
     return me.data;
+  };
+
+  /** A form that signs this browser in with a pasted API token (kept in localStorage): for those who have one. */
+  K.tokenForm = () => {
+    const input = h("input#token-input", { type: "password", placeholder: K.t("paste a token"), autocomplete: "off", "aria-label": K.t("token") });
+    return h("form.signin", { onsubmit: async (e) => {
+      e.preventDefault();
+      K.setToken(input.value);
+      const me = await K.api("GET", "/api/me");
+      if (!me.ok) { localStorage.removeItem(TOKEN_KEY); K.flash(K.t("That token is not valid: {why}", { why: K.errorText(me) }), "error"); return; }
+      location.reload();
+    } }, input, h("button.button", { type: "submit", id: "sign-in" }, K.t("Sign in")));
   };
 
   K.ready = (fn) => (document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", fn) : fn());

@@ -8,8 +8,11 @@
     const me = await K.authReady;
     const list = document.getElementById("devices");
     if (!me) {
+      document.getElementById("me-title").textContent = K.t("Sign in");
       document.getElementById("me-who").textContent = K.t("You are not signed in on this device.");
-      document.getElementById("new-link").hidden = true;
+      document.getElementById("me-signed-in").hidden = true;
+      document.getElementById("me-out").hidden = false;
+      document.getElementById("token-box").append(K.tokenForm());
       return;
     }
     document.getElementById("me-who").textContent = K.t("You are signed in as {name}.", { name: me.name });
