@@ -8,6 +8,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -36,3 +37,13 @@ def bench_redis(name: str = "bench") -> Iterator[str]:
     finally:
         embedded.stop(proc, socket)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_threads(threads: list) -> float:
+    """Start the threads, wait for them all: the seconds that took."""
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0

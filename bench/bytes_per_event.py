@@ -51,7 +51,7 @@ from typing import Any
 import redis
 from rich.table import Table
 
-from bench import bench_redis
+from bench import bench_redis, run_threads
 from bench import console as bench_console
 from engine import registry
 from engine.core import REFEREE
@@ -254,12 +254,7 @@ def measure_http(clients: int = 12, per_client: int = 8, cap: int = 100, seed: i
                 failures: list[str] = []
                 threads = [threading.Thread(target=_http_client, args=(
                     host, token, seed * 1000 + i, games, per_client, cap, played, failures)) for i in range(clients)]
-                t0 = time.monotonic()
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-                elapsed = time.monotonic() - t0
+                elapsed = run_threads(threads)
                 if failures:
                     raise RuntimeError(f"the HTTP load failed: {failures[0]}")
             events = sum(n for _, n, _ in played)

@@ -219,13 +219,9 @@ def python_load(host: str, token: str, matches: list[str], seconds: float) -> di
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=run, args=(m,)) for m in matches]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - t0
+    from bench import run_threads
+
+    elapsed = run_threads([threading.Thread(target=run, args=(m,)) for m in matches])
     if failures:
         raise RuntimeError(f"HTTP append failed: {failures[0]}")
     latencies.sort()

@@ -20,6 +20,8 @@ Cluster slot so a user and their first token are written together):
 - ``P:{auth}:link:D``   a sign-in link's record (``D`` the SHA-256 of its
   secret): JSON ``{"user", "by", "next", "created_at", "expires_at"}``,
   expiring with the link; ``used`` once spent, until it would have expired
+- ``P:{auth}:signed-in``  set of the users who ever signed in with a link
+  (whoever added them may no longer make their links)
 - ``P:{auth}:session:D``  a signed-in device's session (``D`` the SHA-256 of
   its cookie): JSON ``{"user", "admin", "id", "created_at", "agent"}``,
   expiring after ``SESSION_SECONDS``; ``P:{auth}:sessions:U`` hash id ->
@@ -302,13 +304,22 @@ class Accounts:
     def _sessions_key(self, name: str) -> str:
         return f"{self.prefix}:{{auth}}:sessions:{name}"
 
+    @property
+    def _signed_in(self) -> str:
+        return f"{self.prefix}:{{auth}}:signed-in"
+
     def may_issue_link(self, caller: User, name: str) -> bool:
         """An admin may make anyone's sign-in link; a user their own (a new
-        device); whoever added a user who is not an admin, theirs."""
+        device); whoever added a user who is not an admin, theirs until that
+        user first signs in. After that the account is the person's: a link
+        made by whoever added them would let that one act as them."""
         if caller.admin or caller.name == name:
             return True
-        raw = self.r.hget(self._users, name)
-        if raw is None:
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.hget(self._users, name)
+            pipe.sismember(self._signed_in, name)
+            raw, signed_in = pipe.execute()
+        if raw is None or signed_in:
             return False
         record = orjson.loads(raw)
         return not record.get("admin") and record.get("by") == caller.name
@@ -353,6 +364,7 @@ class Accounts:
         record = {"user": user.name, "admin": user.admin, "id": digest[:12], "created_at": now,
                   "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
         with self.r.pipeline(transaction=True) as pipe:
+            pipe.sadd(self._signed_in, user.name)  # from now on only they (or an admin) make their links
             pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
             pipe.hset(self._sessions_key(user.name), record["id"], orjson.dumps({**record, "digest": digest}))
             pipe.expire(self._sessions_key(user.name), SESSION_SECONDS)

@@ -369,8 +369,8 @@ class People(MethodView):
         `user` is the person's name; `created` says whether their account is
         new. `sign_in` is a one-time link (and its QR code) that signs them in
         on their phone and opens this match, given where the caller may make
-        it: for a person they added, or anyone for an admin (else null, and
-        `sign_in_note` says who can)."""
+        it: for a person they added who has not signed in yet, or anyone for
+        an admin (else null, and `sign_in_note` says who can)."""
         guard("match.grant", match_id, service().store)
         return add_person("m", match_id, body, f"/matches/{match_id}")
 
@@ -395,8 +395,8 @@ def add_person(kind: str, object_id: str, body: dict, opens: str) -> dict:
     if accounts.may_issue_link(caller, body["user"]):
         answer["sign_in"] = sign_in_link(body["user"], opens)
     else:
-        answer["sign_in_note"] = (f"{body['user']} had an account already: their sign-in link is theirs to make "
-                                  f"(on a device where they are signed in), or an admin's")
+        answer["sign_in_note"] = (f"{body['user']} has an account of their own: their sign-in link is theirs to "
+                                  f"make (on a device where they are signed in), or an admin's")
     return answer
 
 

@@ -48,7 +48,8 @@ def link_answer(req: Any, name: str, secret: str, expires_at: str) -> dict[str, 
 
 def sign_in_link(name: str, next_path: str = "/") -> dict[str, Any]:
     """A new one-time sign-in link for ``name``, if the request's user may make it
-    (``Accounts.may_issue_link``): an admin anyone's, a user their own, whoever added a user theirs."""
+    (``Accounts.may_issue_link``): an admin anyone's, a user their own, whoever added a user theirs until that
+    user first signs in."""
     from flask import current_app, request
 
     from replays.hashing import utc_now
@@ -59,7 +60,7 @@ def sign_in_link(name: str, next_path: str = "/") -> dict[str, Any]:
     caller = access.require_user()
     access.accounts.user(name)  # 404 for an unknown user
     if not access.accounts.may_issue_link(caller, name):
-        raise Forbidden(f"only an admin, {name} themself, or whoever added {name} may make their sign-in link",
-                        user=caller.name)
+        raise Forbidden(f"only an admin or {name} themself may make their sign-in link (whoever added {name} "
+                        "may too, until they first sign in)", user=caller.name)
     secret, expires = access.accounts.issue_link(name, caller.name, utc_now(), next_path)
     return link_answer(request, name, secret, expires)

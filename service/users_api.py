@@ -88,7 +88,7 @@ class Me(MethodView):
 
 class LinkIn(Schema):
     next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(
-        r"/(?!/)[^\\\x00-\x1f\x7f]*", error="next is a path of this app: one /, then no backslash or control "
+        r"^/(?!/)[^\\\x00-\x1f\x7f]*$", error="next is a path of this app: one /, then no backslash or control "
                                             "character")],
                          metadata={"description": "the page the link opens once signed in (a path of this app)",
                                    "example": "/matches/1b88dec3265a4cd4"})
@@ -104,8 +104,8 @@ class SignInLinks(MethodView):
 
         It is good for 24 hours and signs in one device, once. An admin may
         make anyone's; a user their own (for a new device); whoever added a
-        user who is not an admin, theirs. The secret is stored only as its
-        SHA-256."""
+        user who is not an admin, theirs until that user first signs in. The
+        secret is stored only as its SHA-256."""
         return signin.sign_in_link(name, body["next"])
 
 

@@ -868,10 +868,7 @@ def rt_role(kind: str):
         # a user who exists three times in four (one_of of the two picked a made-up name about half the time, and
         # with a role that is not the kind's own too, now and then no example of the twenty got through)
         known = data.draw(st.integers(0, 3)) > 0
-        body = {"user": ctx.world["stranger_name"] if known else data.draw(user_names),
-                "role": data.draw(st.sampled_from(["recorder", "referee", "player", "organiser"]))}
-        if body["role"] == "player" and kind == "m":
-            body["seat"] = data.draw(st.integers(0, MAX))
+        body = role_body(data, kind, ctx.world["stranger_name"] if known else data.draw(user_names))
         before = snapshot(ctx.redis_url, ctx.prefix)
         res = ctx.client.post(f"{base}/roles", json=body)
         if res.status_code != 201:
@@ -883,15 +880,20 @@ def rt_role(kind: str):
     return check
 
 
+def role_body(data, kind: str, user: str) -> dict:
+    """A drawn role for ``user`` (a seat with a player's role on a match), the kind's own or not."""
+    body = {"user": user, "role": data.draw(st.sampled_from(["recorder", "referee", "player", "organiser"]))}
+    if body["role"] == "player" and kind == "m":
+        body["seat"] = data.draw(st.integers(0, MAX))
+    return body
+
+
 def rt_people(kind: str):
     """A person added with a role (a new name gets an account): the name reads back exactly in the roles, and
     their sign-in link's page names them."""
     def check(ctx: Ctx, data) -> bool:
         base = f"/api/matches/{ctx.world['match']}" if kind == "m" else f"/api/leagues/{ctx.world['league']}"
-        body = {"user": data.draw(user_names), "role": data.draw(st.sampled_from(["recorder", "referee", "player",
-                                                                                    "organiser"]))}
-        if body["role"] == "player" and kind == "m":
-            body["seat"] = data.draw(st.integers(0, MAX))
+        body = role_body(data, kind, data.draw(user_names))
         before = snapshot(ctx.redis_url, ctx.prefix)
         res = ctx.client.post(f"{base}/people", json=body)
         if res.status_code != 201:

@@ -188,8 +188,14 @@ def test_who_may_add_people_and_make_their_links(client, app, make_user, admin):
     answer = client.post(f"/api/matches/{match}/people", json={"user": existing, "role": "referee"}).get_json()
     assert answer["created"] is False and answer["sign_in"] is None and "admin" in answer["sign_in_note"]
     assert client.post(f"/api/users/{existing}/sign-in-links", json={}).status_code == 403
-    # Whoever added a person may make a new link later; nobody but an admin makes an admin's.
+    # Whoever added a person may make a new link later, until that person first signs in: then the account is
+    # theirs (a link made by the one who added them would let that one act as them); an admin still may.
     added = client.post(f"/api/matches/{match}/people", json={"user": f"dee-{match[:6]}", "role": "recorder"})
-    assert client.post(f"/api/users/{added.get_json()['user']}/sign-in-links", json={}).status_code == 201
+    dee = added.get_json()["user"]
+    again = client.post(f"/api/users/{dee}/sign-in-links", json={})
+    assert again.status_code == 201
+    sign_in(app, again.get_json()["path"])
+    assert client.post(f"/api/users/{dee}/sign-in-links", json={}).status_code == 403
+    assert admin.post(f"/api/users/{dee}/sign-in-links", json={}).status_code == 201
     assert client.post(f"/api/users/{admin.user_name}/sign-in-links", json={}).status_code == 403
     assert client.post(f"/api/users/{client.user_name}/sign-in-links", json={"next": "//evil.example"}).status_code == 400
