@@ -62,6 +62,11 @@ def test_a_link_signs_one_device_in_once_and_its_secret_is_stored_only_as_a_hash
     assert "Path=/" in cookie and "Secure" not in cookie  # served over http here
     me = browser.get("/api/me").get_json()
     assert me["name"] == name and me["admin"] is False
+    # Another link opened in the same browser replaces its session: the first one ends, none is left behind.
+    second = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
+    assert browser.post(second, headers={"Origin": HERE}).status_code == 303
+    assert len(admin.get(f"/api/users/{name}/sessions").get_json()["sessions"]) == 1
+    assert browser.get("/api/me").get_json()["name"] == name
     # The same link again, in this browser or another: refused, and the page says who can make a new one.
     again = cookie_client(admin.application).get(link["path"])
     assert again.status_code == 200 and "Sign in as" not in again.get_data(as_text=True)

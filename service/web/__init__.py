@@ -99,10 +99,7 @@ def set_language():
     lang = request.form.get("lang", "")
     if lang not in i18n.LANGS:
         abort(400)
-    back = request.form.get("next", "/")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = "/"
-    response = redirect(back, code=303)
+    response = redirect(_local(request.form.get("next", "/")), code=303)
     from service.signin import base_url
 
     response.set_cookie(i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True,
@@ -251,6 +248,9 @@ def signin(secret: str):
         link = accounts.spend_link(secret)
     except LinkSpent as exc:
         return _no_store(Response(render_template("signin.html", spent=exc.details["why"], page="signin"), 410))
+    before = getattr(request._get_current_object(), "kroniek_session", None)
+    if before is not None:  # this browser was signed in (as someone): that session ends, it is not left behind
+        accounts.end_session(before.user.name, before.id)
     cookie = accounts.start_session(link["user"], utc_now(), request.user_agent.string)
     response = redirect(_local(link.get("next", "/")), code=303)
     response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="Lax",
