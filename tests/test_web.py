@@ -35,8 +35,8 @@ DESKTOP = {"width": 1200, "height": 900}
 pytestmark = pytest.mark.slow
 
 
-def context(browser, token=None, viewport=PHONE, **options):
-    ctx = browser.new_context(viewport=viewport, **options)
+def context(browser, token=None, viewport=PHONE):
+    ctx = browser.new_context(viewport=viewport)
     OPEN_CONTEXTS.append(ctx)
     if token:
         ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
@@ -119,7 +119,7 @@ def test_a_move_list_that_fails_to_load_is_asked_for_again(server, browser):
     until the next event; the live stream is cut so only the retry can help."""
     base, token = server
     match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
-    page = page_of(context(browser, token, service_workers="block"))  # routes do not see the worker's fetches
+    page = page_of(context(browser, token))
     page.route("**/stream*", lambda route: route.abort())
     failures = {"left": 2}
 
@@ -145,7 +145,7 @@ def test_a_move_list_that_fails_to_load_is_asked_for_again(server, browser):
 def test_a_409_refreshes_the_screen_and_says_what_happened(server, browser):
     base, token = server
     match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()
-    page = page_of(context(browser, token, service_workers="block"))  # routed below
+    page = page_of(context(browser, token))
     page.route("**/stream*", lambda route: route.abort())  # a flaky connection: no live updates reach this phone
     page.goto(f"{base}/matches/{match['id']}")
     page.click("#moves details.fallback > summary")  # the text buttons, folded under the drawing
@@ -170,7 +170,7 @@ def test_a_tap_on_a_stale_drawing_is_a_409_and_the_drawing_is_redrawn(server, br
     match = api(base, token, "POST", "/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).json()["id"]
     for event in ({"type": "deal", "data": {"seed": 42}}, {"type": "roles", "data": {"twelves": 0, "first": 0}}):
         assert api(base, token, "POST", f"/matches/{match}/events", json=event).status_code == 201
-    page = page_of(context(browser, token, service_workers="block"))  # routed below
+    page = page_of(context(browser, token))
     page.route("**/stream*", lambda route: route.abort())  # no live updates reach this phone
     page.goto(f"{base}/matches/{match}")
     page.wait_for_selector("#board .scene button.el.hl")
@@ -1108,7 +1108,7 @@ def test_start_pressed_before_the_picked_games_form_arrived_starts_that_game(ser
     match (it said "Pick a game first." though a game was picked; under load a
     whole-game test met this as a 30 s wait for a match page)."""
     base, token = server
-    page = page_of(context(browser, token, service_workers="block"))  # routed below
+    page = page_of(context(browser, token))
     held = []  # the game's definition, held back until Start is pressed
     page.route("**/api/games/braverats", lambda route: held.append(route))
     page.goto(f"{base}/record?game=braverats")

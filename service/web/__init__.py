@@ -291,15 +291,6 @@ def favicon():
     return send_from_directory(HERE / "static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
-@web.get("/sw.js")
-def service_worker():
-    """The service worker (static/sw.js) from the root, so that its scope is every page; always asked for
-    again, so a new version reaches the devices at their next visit."""
-    response = send_from_directory(HERE / "static", "sw.js", mimetype="text/javascript", max_age=0)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
 @web.get("/assets/<path:name>")
 def static(name: str):
     return send_from_directory(HERE / "static", name, max_age=300)

@@ -35,8 +35,6 @@ const Kroniek = (() => {
     return node;
   };
   const h = K.h;
-  /** The GETs this page made (static/sw.js keeps their answers for offline; see below). */
-  const asked = new Set();
 
   /** The page's language ("en", "nl") and its messages: /assets/messages.<lang>.js, made from the catalogue
       (service/web/translations) and loaded before this script. English is the messages' own text. */
@@ -80,7 +78,6 @@ const Kroniek = (() => {
     const token = K.token();
     if (token) init.headers.Authorization = "Bearer " + token;
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
-    if (method === "GET") asked.add(path);
     let res;
     try { res = await fetch(path, init); } catch (e) { return { ok: false, status: 0, data: { error: { code: "network", message: K.t("no connection: {why}", { why: e.message }) } } }; }
     let data = null;
@@ -190,32 +187,9 @@ const Kroniek = (() => {
     } }, input, h("button.button", { type: "submit", id: "sign-in" }, K.t("Sign in")));
   };
 
-  /** The pages keep working without a network (static/sw.js keeps what the server last said). The GETs a page
-      made before the worker took it over are asked for again through it, so a page opened once is kept whole. */
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.addEventListener("controllerchange", () => {
-      const headers = K.token() ? { Authorization: "Bearer " + K.token() } : {};
-      for (const path of [location.pathname + location.search, ...asked]) fetch(path, { headers }).catch(() => {});
-    }, { once: true });
-    navigator.serviceWorker.register("/sw.js").catch(() => {});
-  }
-  /** Online or not, in the header of every page: offline, a page shows what this device last saw. */
-  K.netStatus = () => {
-    const net = document.getElementById("net");
-    if (!net) return;
-    const show = () => {
-      net.hidden = navigator.onLine;
-      net.textContent = K.t("offline: this shows what the device last saw");
-      document.body.dataset.online = navigator.onLine ? "yes" : "no";
-    };
-    window.addEventListener("online", show);
-    window.addEventListener("offline", show);
-    show();
-  };
-
   K.ready = (fn) => (document.readyState === "loading" ? document.addEventListener("DOMContentLoaded", fn) : fn());
   /** Resolves to the signed-in user (GET /api/me) or null, once the header's box is drawn. */
-  K.authReady = new Promise((resolve) => K.ready(() => { K.netStatus(); resolve(K.authBox()); }));
+  K.authReady = new Promise((resolve) => K.ready(() => resolve(K.authBox())));
 
   /** A review step's line in the page's language: the engine's Dutch where the game gives it (summary_nl),
       else its English, marked so (a screen reader then reads it as English). */
