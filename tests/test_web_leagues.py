@@ -127,7 +127,7 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     page.fill("#grant-user", newcomer)
     page.select_option("#grant-role", "organiser")
     page.click("#grant-submit")
-    page.wait_for_selector("#grant-link .link-url")
+    page.wait_for_selector(f"#grant-link .signin-link:has-text('{newcomer}') .link-url")  # not the referee's link
     assert page.get_attribute("#grant-link .link-url", "href").startswith(f"{base}/signin/kl_")
     assert api(base, None, "GET", f"/leagues/{lid}/roles").json()["roles"][newcomer] == ["organiser"]
     tiebreaks = list(api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"][0]["tiebreaks"])
