@@ -266,6 +266,18 @@ class Accounts:
     def has_admin(self) -> bool:
         return any(u["admin"] for u in self.users())
 
+    def _read_with_acl(self, read: Any, acl_of: tuple[str, str] | None) -> Any:
+        """``read(client)``'s reply (a token's or a session's record); with ``acl_of`` (kind, id) the role
+        table too, in the same round trip, kept for ``roles`` (unless kept already)."""
+        if acl_of is None or RECENT.get(self._acl_cache_key(*acl_of)) is not None:
+            return read(self.r)
+        with self.r.pipeline(transaction=False) as pipe:
+            read(pipe)
+            pipe.hgetall(self.acl_key(*acl_of))
+            raw, acl = pipe.execute()
+        RECENT.put(self._acl_cache_key(*acl_of), _decode_acl(acl))
+        return raw
+
     def user_for_token(self, token: str, acl_of: tuple[str, str] | None = None) -> User | None:
         """The token's user (None: no such token). ``acl_of`` (kind, id): a
         role table to read in the same round trip, kept for ``roles``."""
@@ -273,14 +285,7 @@ class Accounts:
         user = RECENT.get((self.prefix, "token", digest))
         if user is not None:
             return user
-        if acl_of is not None and RECENT.get(self._acl_cache_key(*acl_of)) is None:
-            with self.r.pipeline(transaction=False) as pipe:
-                pipe.hget(self._tokens, digest)
-                pipe.hgetall(self.acl_key(*acl_of))
-                raw, acl = pipe.execute()
-            RECENT.put(self._acl_cache_key(*acl_of), _decode_acl(acl))
-        else:
-            raw = self.r.hget(self._tokens, digest)
+        raw = self._read_with_acl(lambda client: client.hget(self._tokens, digest), acl_of)
         if raw is None:
             return None
         record = orjson.loads(raw)
@@ -375,15 +380,8 @@ class Accounts:
         """The device's session (None: ended, expired or never), read fresh
         every time, so a device ended anywhere is signed out at its next
         request; ``acl_of`` as ``user_for_token``'s."""
-        digest = token_digest(secret)
-        if acl_of is not None and RECENT.get(self._acl_cache_key(*acl_of)) is None:
-            with self.r.pipeline(transaction=False) as pipe:
-                pipe.get(self._session_key(digest))
-                pipe.hgetall(self.acl_key(*acl_of))
-                raw, acl = pipe.execute()
-            RECENT.put(self._acl_cache_key(*acl_of), _decode_acl(acl))
-        else:
-            raw = self.r.get(self._session_key(digest))
+        key = self._session_key(token_digest(secret))
+        raw = self._read_with_acl(lambda client: client.get(key), acl_of)
         if raw is None:
             return None
         record = orjson.loads(raw)

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from engine import all_games, get
 from engine.core import REFEREE, KroniekError
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
+from replays.hashing import utc_now
 
 from . import schemas as S
 from .access import Access, user_of
@@ -17,6 +18,7 @@ from .errors import BadRequest, Forbidden, MalformedRequest, NotFound, Unauthori
 from .gate import Blueprint, plain_loader
 from .limits import MAX_IDEMPOTENCY_KEY
 from .matches import Appended, MatchService
+from .signin import sign_in_link
 
 games = Blueprint("games", __name__, url_prefix="/api/games", description="The games Kroniek knows")
 matches = Blueprint("matches", __name__, url_prefix="/api/matches", description="Recorded matches")
@@ -378,12 +380,7 @@ class People(MethodView):
 def add_person(kind: str, object_id: str, body: dict, opens: str) -> dict:
     """Grant a role to ``body["user"]``, first making their account if there is
     none (added by the caller, who checked they may grant), and their link."""
-    from replays.hashing import utc_now
-
-    from .signin import sign_in_link
-
-    seats = len(service().current(object_id).players) if kind == "m" else None
-    check_role(kind, body["role"], body.get("seat"), seats)  # before an account is made for a refused role
+    role = checked_role(kind, object_id, body)  # before an account is made for a refused role
     accounts, caller = access().accounts, access().require_user()
     try:
         accounts.user(body["user"])
@@ -391,20 +388,27 @@ def add_person(kind: str, object_id: str, body: dict, opens: str) -> dict:
     except NotFound:
         accounts.add_user(body["user"], False, utc_now(), by=caller.name)
         created = True
-    answer = {**grant_role(kind, object_id, body), "created": created, "sign_in": None}
-    if accounts.may_issue_link(caller, body["user"]):
-        answer["sign_in"] = sign_in_link(body["user"], opens)
-    else:
+    answer = {**grant_role(kind, object_id, body, role), "created": created, "sign_in": None}
+    try:
+        answer["sign_in"] = sign_in_link(body["user"], opens)  # where the caller may make it
+    except Forbidden:
         answer["sign_in_note"] = (f"{body['user']} has an account of their own: their sign-in link is theirs to "
                                   f"make (on a device where they are signed in), or an admin's")
     return answer
 
 
-def grant_role(kind: str, object_id: str, body: dict) -> dict:
-    """Give ``body["user"]`` a role on a match or league (the caller checked who may)."""
+def checked_role(kind: str, object_id: str, body: dict) -> str:
+    """The role ``body`` asks for, as stored (a player's names its seat, below the match's players)."""
     seats = len(service().current(object_id).players) if kind == "m" else None
-    role = check_role(kind, body["role"], body.get("seat"), seats)
-    access().accounts.user(body["user"])  # 404 for an unknown user
+    return check_role(kind, body["role"], body.get("seat"), seats)
+
+
+def grant_role(kind: str, object_id: str, body: dict, role: str | None = None) -> dict:
+    """Give ``body["user"]`` a role on a match or league (the caller checked who may); ``role``: the
+    role already checked (``checked_role``) for a user known to exist."""
+    if role is None:
+        role = checked_role(kind, object_id, body)
+        access().accounts.user(body["user"])  # 404 for an unknown user
     roles = access().accounts.grant(kind, object_id, body["user"], role)
     return {"match" if kind == "m" else "league": object_id, "user": body["user"], "roles": roles}
 

@@ -46,6 +46,9 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     assert org.evaluate("() => document.querySelector('#person-link img.qr').naturalWidth") > 0
     org.wait_for_selector(f"#people-list li[data-user='{ann}']")
     assert "player of Ann" in org.inner_text(f"#people-list li[data-user='{ann}']")
+    # a new link for her from the list (the first one stays good too): a different secret, shown in its place
+    org.click(f"#people-list li[data-user='{ann}'] .newlink")
+    org.wait_for_function("(first) => document.querySelector('#person-link .link-url').href !== first", arg=link)
 
     # A fresh browser (no token, nothing stored) opens the link: one tap signs it in and opens the match.
     phone_ctx = browser.new_context(viewport=PHONE)
@@ -67,6 +70,14 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     assert "kr_" not in phone.content()
     (cookie,) = [c for c in phone_ctx.cookies() if c["name"] == "kroniek_session"]
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]  # http here
+
+    # On her "Signed in" page Ann sees this device and makes a link for another one.
+    phone.goto(f"{base}/me")
+    phone.wait_for_selector("#devices li[data-session] strong")
+    phone.click("#new-link")
+    phone.wait_for_selector("#link-out .link-url")
+    assert phone.get_attribute("#link-out .link-url", "href").startswith(f"{base}/signin/kl_")
+    phone.goto(f"{base}/matches/{match}")
 
     # The server decides: another seat's move, an undo, or a move in another match is refused, whatever is sent.
     send = """async ([path, body]) => (await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},

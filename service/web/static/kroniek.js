@@ -237,6 +237,16 @@ const Kroniek = (() => {
       await navigator.clipboard.writeText(link.url); K.flash(K.t("Link copied"), "ok");
     } }, K.t("Copy the link")) : null);
 
+  /** A new one-time sign-in link for ``name`` (the server says whether this user may make it), shown in
+      ``box``; ``next``: the page it opens. Whether it was made. */
+  K.newSignInLink = async (name, box, next = "/") => {
+    const r = await K.api("POST", `/api/users/${encodeURIComponent(name)}/sign-in-links`, { next });
+    if (!r.ok) { K.flash(K.errorText(r), "error"); return false; }
+    box.replaceChildren(K.signInLink(r.data));
+    box.hidden = false;
+    return true;
+  };
+
   K.seatName = (players, seat) => (seat === null || seat === undefined ? K.t("table") : `${players[seat]}`);
   return K;
 })();

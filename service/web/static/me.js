@@ -39,12 +39,7 @@
         const input = document.getElementById("club-name");
         const made = await K.api("POST", "/api/users", { name: input.value.trim() });
         if (!made.ok) { K.flash(K.t("Not added: {why}", { why: K.errorText(made) }), "error"); return; }
-        const r = await K.api("POST", `/api/users/${encodeURIComponent(made.data.name)}/sign-in-links`, {});
-        if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
-        const out = document.getElementById("club-link");
-        out.replaceChildren(K.signInLink(r.data));
-        out.hidden = false;
-        input.value = "";
+        if (await K.newSignInLink(made.data.name, document.getElementById("club-link"))) input.value = "";
       };
       document.getElementById("club-end").onsubmit = async (e) => {
         e.preventDefault();
@@ -56,12 +51,6 @@
         draw();
       };
     }
-    document.getElementById("new-link").onclick = async () => {
-      const r = await K.api("POST", `/api/users/${encodeURIComponent(me.name)}/sign-in-links`, {});
-      if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
-      const out = document.getElementById("link-out");
-      out.replaceChildren(K.signInLink(r.data));
-      out.hidden = false;
-    };
+    document.getElementById("new-link").onclick = () => K.newSignInLink(me.name, document.getElementById("link-out"));
   };
 })();

@@ -111,14 +111,8 @@
         h("li", { "data-user": who }, h("strong", who === "*" ? K.t("everyone") : who), ": ", roles.map(roleWords).join(", "),
           who === "*" ? null : [" ", h("button.button.small.newlink", { type: "button", onclick: () => newLink(who) }, K.t("New sign-in link"))])));
     };
-    /** A new one-time link for someone on the match (the server says whether this user may make it). */
-    const newLink = async (who) => {
-      const r = await K.api("POST", `/api/users/${encodeURIComponent(who)}/sign-in-links`, { next: `/matches/${id}` });
-      if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
-      const out = document.getElementById("person-link");
-      out.replaceChildren(K.signInLink(r.data));
-      out.hidden = false;
-    };
+    /** A new one-time link for someone on the match, opening it. */
+    const newLink = (who) => K.newSignInLink(who, document.getElementById("person-link"), `/matches/${id}`);
     const select = document.getElementById("person-role");
     select.replaceChildren(...players.map((p, i) => h("option", { value: `player:${i}` }, K.t("player of {name}", { name: p }))),
       h("option", { value: "recorder" }, K.t("recorder")), h("option", { value: "referee" }, K.t("referee")));
