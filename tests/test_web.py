@@ -35,8 +35,8 @@ DESKTOP = {"width": 1200, "height": 900}
 pytestmark = pytest.mark.slow
 
 
-def context(browser, token=None, viewport=PHONE):
-    ctx = browser.new_context(viewport=viewport)
+def context(browser, token=None, viewport=PHONE, **options):
+    ctx = browser.new_context(viewport=viewport, **options)
     OPEN_CONTEXTS.append(ctx)
     if token:
         ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")

@@ -12,6 +12,7 @@ the home page is useful at once, token or not.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -289,6 +290,38 @@ def _no_store(response: Response) -> Response:
 def favicon():
     """Browsers ask for /favicon.ico on pages that name no icon (a JSON document opened in a tab)."""
     return send_from_directory(HERE / "static", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+
+def _assets_version() -> str:
+    """A digest of every file the pages load (the scripts, styles, templates and messages): the service
+    worker names its copies by it, so a device keeps nothing from an older version of the pages."""
+    digest = hashlib.sha256()
+    for folder in ("static", "templates", "translations"):
+        for path in sorted((HERE / folder).rglob("*")):
+            if path.is_file() and path.suffix != ".mo":
+                digest.update(path.relative_to(HERE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: static/sw.js as served, with the pages' version in it (made once, at the first ask)
+_WORKER: dict[str, bytes] = {}
+
+
+@web.get("/sw.js")
+def service_worker():
+    """The service worker (static/sw.js) from the root, so that its scope is every page. Its text holds the
+    pages' version: a new version of the pages is a new worker, which the browser installs at the next visit
+    (it asks for this file again every time: no-cache)."""
+    if "body" not in _WORKER:
+        text = (HERE / "static" / "sw.js").read_text(encoding="utf-8")
+        assets = [f"/assets/{path.name}" for path in sorted((HERE / "static").iterdir())
+                  if path.suffix in (".js", ".css", ".svg") and path.name != "sw.js"]
+        assets += [f"/assets/messages.{lang}.js" for lang in i18n.LANGS]
+        text = text.replace("__VERSION__", _assets_version()).replace('"__ASSETS__"', json.dumps(assets))
+        _WORKER["body"] = text.encode()
+    response = Response(_WORKER["body"], mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @web.get("/assets/<path:name>")

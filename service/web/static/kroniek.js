@@ -7,7 +7,12 @@ const Kroniek = (() => {
 
   K.token = () => localStorage.getItem(TOKEN_KEY) || "";
   K.setToken = (t) => localStorage.setItem(TOKEN_KEY, t.trim());
-  K.signOut = () => { localStorage.removeItem(TOKEN_KEY); location.reload(); };
+  K.signOut = async () => {
+    if (K.offline && !(await K.offline.okToSignOut())) return;
+    localStorage.removeItem(TOKEN_KEY);
+    if (K.offline) await K.offline.forget();
+    location.reload();
+  };
   /** Signed in: a pasted token, or a session cookie (the server names its user on the page's body). */
   K.signedIn = () => Boolean(K.token() || document.body.dataset.user);
 
@@ -79,10 +84,16 @@ const Kroniek = (() => {
     if (token) init.headers.Authorization = "Bearer " + token;
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
     let res;
-    try { res = await fetch(path, init); } catch (e) { return { ok: false, status: 0, data: { error: { code: "network", message: K.t("no connection: {why}", { why: e.message }) } } }; }
+    try { res = await fetch(path, init); } catch (e) {
+      // offline: a match's GET answers with what the server last said to this device (offline.js), marked kept
+      const kept = method === "GET" && K.offline ? await K.offline.kept(path) : undefined;
+      if (kept) return { ok: true, status: 200, data: kept.data, kept: true };
+      return { ok: false, status: 0, data: { error: { code: "network", message: K.t("no connection: {why}", { why: e.message }) } } };
+    }
     let data = null;
     const type = res.headers.get("Content-Type") || "";
     if (type.includes("json")) { try { data = await res.json(); } catch (e) { data = null; } } else { data = await res.text(); }
+    if (method === "GET" && res.ok && data && K.offline) K.offline.keep(path, data);
     return { ok: res.ok, status: res.status, data };
   };
 
@@ -155,7 +166,13 @@ const Kroniek = (() => {
       if (me.ok && me.data.name !== "anonymous") {
         K.me = me.data;
         box.append(h("a.who", { id: "who", href: "/me", title: K.t("Your signed-in devices") }, me.data.name), " ",
-          h("form.inline", { method: "post", action: "/signout" },
+          h("form.inline", { method: "post", action: "/signout", onsubmit: async (e) => {
+            // what this device kept of the matches goes with the session; moves not yet sent are asked about first
+            e.preventDefault();
+            if (K.offline && !(await K.offline.okToSignOut())) return;
+            if (K.offline) await K.offline.forget();
+            e.target.submit();
+          } },
             h("button.button.small", { type: "submit", id: "sign-out" }, K.t("Sign out"))));
         return me.data;
       }

@@ -183,7 +183,7 @@
 
     /** The move list, changed only from the first line that differs: a whole game's list redrawn at every move
         cost a phone more than the move itself (the layout of hundreds of lines, each time). */
-    let logKeys = [];
+    let logKeys = [], logSteps = [];
     const keyOf = (s) => `${s.seq}|${s.undone_by ?? ""}|${s.summary}`;
     /** ``steps`` follow the first ``kept`` lines shown (a review asked for from the last line shown on). */
     const showLog = (steps, kept = 0) => {
@@ -193,6 +193,7 @@
       while (log.children.length > same) log.lastChild.remove();
       log.append(...steps.slice(same - kept).map((s) => h("li", { "data-seq": s.seq, class: s.undone_by ? "undone" : "" }, h("span.seq", s.seq), " ", K.stepLine(s))));
       logKeys = keys;
+      logSteps = logSteps.slice(0, kept).concat(steps);
     };
     /** The review from the last line shown on (the whole game's review at every move grew with the game): the
         whole of it again when that line changed (an undo marked it) or a new step undoes an earlier one. */
@@ -219,8 +220,13 @@
           again = false;
           covered = head;
           const q = seatQuery(viewer), from = reviewFrom();
-          const [st, rv, sc] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`),
-            hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`)]);
+          const [st, rv, sc, out] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`),
+            hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`), showOutbox()]);
+          // moves wait on this device (recorded offline): the server's drawing and legal moves are from before
+          // them, so moves are entered with the pickers until they are sent; a stopped one waits for a choice
+          // (a move being corrected: the server is where it goes, so its legal moves are the ones to pick from)
+          const mode = out.some((e) => e.blocked) ? "blocked" : out.length && out[0].replace ? "live"
+            : out.some((e) => !e.online) || (out.length && !navigator.onLine) ? "stale" : "live";
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
@@ -234,18 +240,27 @@
             if (board.nextElementSibling !== document.getElementById("recorder")) document.getElementById("recorder").before(board);
             // drawn again only when it changed: a second refresh of the same table (the stream's echo of the page's
             // own move can come before the move's answer) must not close a picker a finger is filling in
-            const interactive = (canRecord || canPlay()) && !view.result;
+            const interactive = (canRecord || canPlay()) && !view.result && mode === "live";
             const key = `${interactive}|${JSON.stringify(sc.data)}`;
             if (key !== drawnKey) {
               drawnKey = key;
               board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
             }
           } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
-          if (rv.ok) await showReview(rv, from, q);
+          board.classList.toggle("stale", mode !== "live");
+          if (rv.ok) {
+            await showReview(rv, from, q);
+            // the whole move list, for this page opened again offline (its first refresh asks from the start)
+            if (!rv.kept && !st.kept) K.offline.keep(`/api/matches/${id}/review?${q}&from=1`, { ...rv.data, steps: logSteps });
+          }
+          await showBlock(out);
           // the moves only when the match moved on: a second refresh must not wipe a half-filled picker
           if ((canRecord || canPlay()) && !view.result) {
             // a move list that could not be fetched whole is asked for again, not left out until the next event
-            if (movesSeq !== seq) { if (await showMoves(view)) movesSeq = seq; else retrySoon(); }
+            const movesKey = `${seq}|${mode}|${out.length}`;
+            if (mode === "blocked") { document.getElementById("recorder").hidden = false; movesBox.replaceChildren(); movesSeq = movesKey; }
+            else if (mode === "stale") { if (movesSeq !== movesKey) { showPickers(view, out); movesSeq = movesKey; } }
+            else if (movesSeq !== movesKey) { if (await showMoves(view)) movesSeq = movesKey; else retrySoon(); }
           }
           else if (canRecord) {  // finished: no move is due, but a recording mistake can still be undone
             document.getElementById("recorder").hidden = false;
@@ -261,28 +276,148 @@
     // -- recording ---------------------------------------------------------------------------
     const movesBox = document.getElementById("moves");
     const turn = document.getElementById("turn");
+    /** A move goes into this device's outbox first (one key per intended move: a retry never records twice),
+        then out to the server, at once when the network is up (offline.js sends them in order). */
     const send = async (type, seat, data) => {
-      const key = K.uuid();  // one key per intended move: a retry never records twice
-      const body = { type, seat, data, expected_seq: seq };
-      let r;
-      for (let attempt = 0; attempt < 3; attempt++) {
-        r = await K.api("POST", `/api/matches/${id}/events`, body, { "Idempotency-Key": key });
-        if (r.status !== 0 && r.status < 500) break;
-        await K.sleep(500 * (attempt + 1));
-      }
-      if (r.status === 409) {
-        const now = r.data.current_seq;
-        K.flash(K.t("Someone else recorded first: the match is at seq {now}, not {seq}. The screen now shows it as it is; check the move and enter it again if it is still due.", { now: now ?? "?", seq }), "error");
-      } else if (!r.ok) {
-        K.flash(K.t("Not recorded: {why}", { why: K.errorText(r) }), "error");
-      } else {
-        head = Math.max(head, r.data.seq);
-        K.flash(K.t("Recorded seq {seq}: {move}", { seq: r.data.seq, move: typeName(type) }), "ok");
-      }
-      await refresh(r.ok ? r.data.seq : Infinity);
-      return r;
+      const entry = await K.offline.add(id, { type, seat, data }, Math.max(seq, head));
+      // offline, it shows at once as waiting; online, its answer comes first (its line would only flicker)
+      if (!entry.online) { K.flash(K.t("Kept on this device: {move}, sent when the network is back", { move: typeName(type) }), "info"); await refresh(); }
+      await sync();
     };
-    document.getElementById("undo").onclick = () => send("undo", null, {});
+    let retryIn = 1000, syncTimer = null;
+    /** Send what waits; a network that fails is tried again later (1 s, doubling to 15 s), and at once when the
+        browser says it is back online. */
+    const sync = async () => {
+      clearTimeout(syncTimer); syncTimer = null;
+      const why = await K.offline.flush(id);
+      if (why === "waiting") { syncTimer = setTimeout(sync, retryIn); retryIn = Math.min(2 * retryIn, 15000); } else retryIn = 1000;
+      return why;
+    };
+    window.addEventListener("online", () => { sync(); refresh(); });
+    window.addEventListener("offline", () => { liveBadge.textContent = K.t("offline"); liveBadge.dataset.state = "offline"; refresh(); });
+    K.offline.onChange((d) => {
+      if (d.match !== id) return;
+      if (d.what === "sent") {
+        head = Math.max(head, d.answer.data.seq);
+        if (d.entry.online) K.flash(K.t("Recorded seq {seq}: {move}", { seq: d.answer.data.seq, move: typeName(d.entry.type) }), "ok");
+        // shown already when the stream's copy of the move came first (then only its "not sent yet" line goes)
+        if (!busy && seq >= d.answer.data.seq) showOutbox(); else refresh(d.answer.data.seq);
+      } else if (d.what === "dropped") {
+        const r = d.answer;
+        if (r.status === 409 && r.data.current_seq !== undefined) K.flash(K.t("Someone else recorded first: the match is at seq {now}, not {seq}. The screen now shows it as it is; check the move and enter it again if it is still due.", { now: r.data.current_seq ?? "?", seq: d.entry.expected_seq }), "error");
+        else K.flash(K.t("Not recorded: {why}", { why: K.errorText(r) }), "error");
+        refresh();
+      } else if (!["added", "sending", "waiting"].includes(d.what)) refresh();  // a new move: send() shows it
+    });
+    document.getElementById("undo").onclick = async () => {
+      // a move still on this device is taken back here: nothing is sent for it
+      const taken = (await K.offline.list(id)).length ? await K.offline.dropLast(id) : null;
+      if (taken) K.flash(K.t("Taken back before it was sent: {move}", { move: typeName(taken.type) }), "ok");
+      else send("undo", null, {});
+    };
+
+    // -- the moves waiting on this device ---------------------------------------------------------
+    const outboxList = document.getElementById("outbox-list");
+    const blockBox = document.getElementById("outbox-block");
+    /** A move not yet sent, in words: who, what, and its values as the pickers show them. */
+    const pendingLine = (e) => {
+      const actor = game.event_types[e.type] ? game.event_types[e.type].actor : null;
+      const who = e.seat !== null && e.seat !== undefined ? players[e.seat] : actor === "chance" ? K.t("chance") : K.t("Table");
+      return [h("b", `${who}: ${typeName(e.type)}`), ...flatten(e.data).map(([p, v]) => [" ", h("span.value", valueButton(p, v))])];
+    };
+    const markOf = (e) => (e.blocked ? (e.blocked.code === "seq_conflict" ? K.t("conflict") : K.t("refused")) : e.replace ? K.t("to be corrected") : K.t("not sent yet"));
+    /** The outbox's lines under the server's moves, each marked. Resolves to the entries. */
+    const showOutbox = async () => {
+      const out = await K.offline.list(id);
+      // a move entered online whose seq the server's list already shows is that move, its answer on the way
+      const shown = out.filter((e) => !(e.online && e.expected_seq < seq));
+      outboxList.replaceChildren(...shown.map((e) => h("li", { "data-key": e.key, "data-seq": e.expected_seq + 1, class: e.blocked ? "blocked" : e.replace ? "replace" : "" },
+        h("span.seq", e.expected_seq + 1), " ", pendingLine(e), h("span.mark", markOf(e)))));
+      outboxList.hidden = !shown.length;
+      return out;
+    };
+    let blockShown = "";
+    /** Sending stopped at a move: what happened, and the recorder's choices. Nothing is sent past it until then. */
+    const showBlock = async (out) => {
+      const first = out[0];
+      const b = first && first.blocked;
+      const key = b ? `${first.key}|${out.length}|${b.code}` : "";
+      if (key === blockShown) return;
+      blockShown = key;
+      if (!b) { blockBox.hidden = true; blockBox.replaceChildren(); return; }
+      const behind = out.length - 1;
+      const again = () => { K.offline.retry(id, first.key).then(sync); };
+      if (b.code === "seq_conflict" || b.code === "store_went_back") {
+        const theirs = await K.api("GET", `/api/matches/${id}/review?${seatQuery(viewer)}&from=${first.expected_seq + 1}`);
+        const serverLines = theirs.ok ? theirs.data.steps.map((s) => h("li", { "data-seq": s.seq, value: s.seq }, K.stepLine(s)))
+          : [h("li.muted", K.t("The server's moves cannot be read now: {why}", { why: K.errorText(theirs) }))];
+        blockBox.replaceChildren(h("h3", K.t("Someone else recorded first")),
+          h("p", K.t("The server has moves this device did not know of: it is at seq {now}; the moves below were recorded here after seq {seq}. Nothing more is sent until you choose.", { now: b.current_seq ?? "?", seq: first.expected_seq })),
+          h("div.histories", h("div", h("h4", K.t("On the server")), h("ol#theirs", serverLines)),
+            h("div", h("h4", K.t("On this device, not sent")), h("ol#mine", out.map((e) => h("li", { value: e.expected_seq + 1 }, pendingLine(e)))))),
+          h("div.buttons", h("button.button#keep-theirs", { type: "button", onclick: async () => {
+            await K.offline.dropFrom(id, first.key);
+            K.flash(K.tn(out.length, "The server's moves stay; {n} move from this device was dropped", "The server's moves stay; {n} moves from this device were dropped"), "ok");
+          } }, K.tn(out.length, "Keep the server's moves, drop this {n}", "Keep the server's moves, drop these {n}")),
+          h("button.button#add-mine", { type: "button", onclick: async () => {
+            const m = await K.api("GET", `/api/matches/${id}`);
+            if (!m.ok || m.kept) { K.flash(K.errorText(m.ok ? { status: 0, data: { error: { message: K.t("offline") } } } : m), "error"); return; }
+            await K.offline.rebase(id, m.data.seq);
+            sync();
+          } }, K.t("Add mine after the server's (each is checked again)"))));
+      } else {
+        blockBox.replaceChildren(h("h3", K.t("Move {seq} was not recorded", { seq: first.expected_seq + 1 })),
+          h("p", pendingLine(first)), h("p.error", { lang: K.enLang }, b.message),
+          h("p.muted", behind ? K.tn(behind, "{n} move waits behind it and is not sent until you choose.", "{n} moves wait behind it and are not sent until you choose.") : ""),
+          h("div.buttons",
+            h("button.button#correct-move", { type: "button", onclick: () => K.offline.correct(id, first.key) }, K.t("Enter it again, corrected")),
+            h("button.button#drop-tail", { type: "button", onclick: async () => {
+              const n = await K.offline.dropFrom(id, first.key);
+              K.flash(K.tn(n, "{n} move dropped", "{n} moves dropped"), "ok");
+            } }, behind ? K.tn(behind, "Drop it and the {n} move behind it", "Drop it and the {n} moves behind it") : K.t("Drop it")),
+            h("button.button#send-again", { type: "button", onclick: again }, K.t("Send it again as it is"))));
+      }
+      blockBox.hidden = false;
+    };
+    /** Moves entered while the page cannot know the legal ones (moves wait that the server has not seen): any
+        event type, by the pickers its JSON Schema gives; the server checks each when it is sent. */
+    let lastEntryType = null;
+    const showPickers = (view, out) => {
+      const section = document.getElementById("recorder");
+      section.hidden = false;
+      turn.textContent = "· " + K.t("waiting moves first");
+      const playing = canPlay();
+      const types = Object.entries(game.event_types).filter(([t, et]) => t !== "undo" && (!playing || et.actor === "seat")).map(([t]) => t);
+      const seats = (view.to_act || []).filter((a) => typeof a === "number");
+      // the seat after the last move's (waiting here) is a good guess for the next one; the recorder can change it
+      const lastSeat = [...out].reverse().map((e) => e.seat).find((x) => typeof x === "number");
+      const guess = playing ? viewer : lastSeat !== undefined ? (lastSeat + 1) % players.length : seats.length ? seats[0] : 0;
+      const slot = h("div");
+      const open = (type) => {
+        const et = game.event_types[type];
+        const form = SchemaForm.build(et.schema, "", { game, type, view, labels, players });
+        lastEntryType = type;
+        for (const b of movesBox.querySelectorAll("[data-entry]")) b.classList.toggle("on", b.dataset.entry === type);
+        let seatPick = null;
+        if (et.actor === "seat") {
+          seatPick = h("select.seatsel#entry-seat", { "aria-label": K.t("seat"), disabled: playing }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
+          seatPick.value = String(guess);
+        } else if (et.actor === "chance") {
+          seatPick = h("select.seatsel#entry-seat", { "aria-label": K.t("seat") }, h("option", { value: "" }, K.t("no seat")), ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        }
+        slot.replaceChildren(h("div.grouptitle", h("b", typeName(type)), game.event_types[type] ? h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(et.description)) : null),
+          seatPick ? h("label.small", (et.actor === "chance" ? K.t("for") : K.t("by")) + " ", seatPick) : "", form.node,
+          h("button.move.big", { type: "button", "data-submit-entry": type, onclick: () => {
+            let data;
+            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
+            send(type, !seatPick || seatPick.value === "" ? null : Number(seatPick.value), data);
+          } }, K.t("Record {move}", { move: typeName(type) })));
+      };
+      movesBox.replaceChildren(h("div.group.entry", { "data-type": "entry" },
+        h("p.muted", K.t("Moves are waiting to be sent, so this page cannot list the legal ones: enter what happened at the table. The server checks each move when it is sent.")),
+        h("div.buttons", types.map((t) => h("button.move", { type: "button", "data-entry": t, onclick: () => open(t) }, typeName(t)))), slot));
+      if (lastEntryType && types.includes(lastEntryType)) open(lastEntryType);  // the same kind of move again, one tap less
+    };
 
     /** The text buttons under a drawing, folded away: fetched only once the fold is opened (a move tapped on the
         drawing then costs the page no list of moves it does not show). */
@@ -480,6 +615,7 @@
     select.onchange = async () => { viewer = viewerValue(select.value); logKeys = []; log.replaceChildren(); await refresh(); connect(); };
     await refresh();
     connect();
+    sync();
     window.addEventListener("pagehide", () => stream && stream.stop());
   };
 })();
