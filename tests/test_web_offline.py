@@ -14,7 +14,8 @@ import pytest
 from engine import match as M
 
 from .support.browser import CHROMIUM
-from .test_web import PHONE, api, context, follow, page_of, pick_values, scene_place, tap, wait_until
+from .test_web import IMG, PHONE, api, context, follow, page_of, pick_values, scene_place, tap, wait_until
+from .test_web_pages import axe_source, check
 
 pytestmark = pytest.mark.slow
 
@@ -22,6 +23,10 @@ pytestmark = pytest.mark.slow
 #: page keeps (offline.js), the recorder's (the referee's view)
 KEPT_JS = """async ([page, paths]) => !!(await caches.match(page)) &&
   (await Promise.all(paths.map((p) => Kroniek.offline.kept(p)))).every(Boolean)"""
+
+
+def no_problems(problems):
+    assert not problems, "\n".join(problems)
 
 
 def kept_for_offline(page, match_id):
@@ -160,6 +165,8 @@ def test_a_table_records_offline_reloads_offline_and_every_move_reaches_the_serv
     for move in series[10:]:
         enter(page, move)
     assert page.inner_text("#sync") == f"Offline · {len(series)} moves waiting"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(IMG / "offline-phone.png"))  # for docs/ui.md: the pickers above the drawing
     assert [int(li.get_attribute("data-seq")) for li in page.locator("#outbox-list li").all()] == list(range(2, len(series) + 2))
 
     # a Catan turn at another table, on the same device, still offline
@@ -247,6 +254,7 @@ def test_an_illegal_move_in_the_outbox_stops_there_and_the_moves_before_it_are_o
     page.wait_for_selector("#outbox-block:not([hidden]) #correct-move")
     block = page.inner_text("#outbox-block")
     assert "Move 4 was not recorded" in block and "rule braverats." in block, block
+    no_problems(check(page, axe_source(), "a refused move in the outbox"))
     assert page.inner_text("#sync").startswith("Sending stopped at move 4")
     assert logged(base, token, mid, 1) == good  # the moves before it are on the server
     page.wait_for_timeout(1500)
@@ -377,4 +385,36 @@ def test_the_review_page_opened_once_opens_offline_and_says_how_many_moves_wait(
     page.wait_for_function("() => document.querySelectorAll('#steps li').length === 3")
     page.wait_for_selector("#sync[data-state=offline]")
     assert page.inner_text("#sync") == "Offline · 1 move waiting"
+    assert not page.errors, page.errors
+
+
+def test_the_offline_states_speak_dutch_and_pass_axe(server, browser):
+    """Waiting moves, the pickers and a conflict on a Dutch phone: in Dutch, and nothing axe-core calls
+    serious or critical."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    ctx = context(browser, token, locale="nl-NL")
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{mid}")
+    page.wait_for_selector("#match[data-seq='1'] #board .scene button.el.hl")
+    kept_for_offline(page, mid)
+    ctx.set_offline(True)
+    ms = follow(base, token, mid)
+    tap_offline(page, scene_place(M.scene(ms, "referee"), {"type": "play", "seat": 0, "data": {"card": "spy"}}))
+    enter(page, {"type": "play", "seat": 1, "data": {"card": "wizard"}})
+    assert page.inner_text("#sync") == "Offline · 2 zetten wachten"
+    assert page.locator("#outbox-list li .mark").first.inner_text() == "nog niet verstuurd"
+    axe = axe_source()
+    no_problems(check(page, axe, "offline, two moves waiting, in Dutch"))
+    assert api(base, token, "POST", f"/matches/{mid}/events",
+               json={"type": "play", "seat": 0, "data": {"card": "prince"}, "expected_seq": 1}).status_code == 201
+    ctx.set_offline(False)
+    page.wait_for_selector("#outbox-block:not([hidden]) #keep-theirs")
+    assert "Iemand anders legde eerder vast" in page.inner_text("#outbox-block")
+    assert page.inner_text("#sync").startswith("Versturen gestopt bij zet 2")
+    no_problems(check(page, axe, "a conflict, in Dutch"))
+    page.click("#keep-theirs")
+    wait_waiting(page, 0)
+    page.wait_for_selector("#sync", state="hidden")
+    assert api(base, token, "GET", f"/matches/{mid}").json()["seq"] == 2
     assert not page.errors, page.errors

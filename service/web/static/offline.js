@@ -263,6 +263,12 @@
     if (waiting) { retryTimer = setTimeout(flushAll, retryIn); retryIn = Math.min(2 * retryIn, 30000); } else retryIn = 1000;
   };
   window.addEventListener("online", flushAll);
+  /** Another person signed in on this device: what the last one's pages kept goes (their outbox stays theirs). */
+  K.authReady.then((me) => {
+    const name = (me && me.name) || "", before = localStorage.getItem("kroniek.keptFor");
+    if (name && before && before !== name) forget();
+    if (name) localStorage.setItem("kroniek.keptFor", name);
+  });
   K.ready(() => { flushAll(); });
 
   /** A page opened before the service worker took it over asks it to keep this page too. */

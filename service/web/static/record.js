@@ -180,6 +180,9 @@
     const status = document.getElementById("status");
     const log = document.getElementById("log");
     const board = document.getElementById("board");
+    /** Said above a drawing that is from before the moves waiting on this device (it is not tapped then). */
+    const staleNote = h("p.stalenote#stale-note", { hidden: true }, K.t("The drawing shows the match as the server last sent it, before the moves that wait."));
+    board.before(staleNote);
 
     /** The move list, changed only from the first line that differs: a whole game's list redrawn at every move
         cost a phone more than the move itself (the layout of hundreds of lines, each time). */
@@ -231,13 +234,17 @@
           const view = st.data;
           seq = view.seq;
           if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, view.result.reason));
+          else if (mode === "stale") status.textContent = K.tn(out.length, "In progress · the server's last seq: {seq} · {n} move waits on this device", "In progress · the server's last seq: {seq} · {n} moves wait on this device", { seq });
           else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
           if (sc && sc.status === 404) hasScene = false;
           if (sc && sc.ok && sc.data.seq !== seq) { again = true; continue; }  // the table and the state from one seq
           if (sc && sc.ok) {
             hasScene = true;
             // the table first: on a phone what is tapped stands above the text buttons
-            if (board.nextElementSibling !== document.getElementById("recorder")) document.getElementById("recorder").before(board);
+            // (while moves wait, the pickers come first: the drawing is from before them and is not tapped)
+            const recorder = document.getElementById("recorder");
+            if (mode === "stale") { if (recorder.nextElementSibling !== staleNote) staleNote.before(recorder); }
+            else if (board.nextElementSibling !== recorder) recorder.before(staleNote, board);
             // drawn again only when it changed: a second refresh of the same table (the stream's echo of the page's
             // own move can come before the move's answer) must not close a picker a finger is filling in
             const interactive = (canRecord || canPlay()) && !view.result && mode === "live";
@@ -248,6 +255,7 @@
             }
           } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
           board.classList.toggle("stale", mode !== "live");
+          staleNote.hidden = mode !== "stale";
           if (rv.ok) {
             await showReview(rv, from, q);
             // the whole move list, for this page opened again offline (its first refresh asks from the start)
@@ -281,7 +289,11 @@
     const send = async (type, seat, data) => {
       const entry = await K.offline.add(id, { type, seat, data }, Math.max(seq, head));
       // offline, it shows at once as waiting; online, its answer comes first (its line would only flicker)
-      if (!entry.online) { K.flash(K.t("Kept on this device: {move}, sent when the network is back", { move: typeName(type) }), "info"); await refresh(); }
+      if (!entry.online) {
+        // said once, at the first move that waits (the header's line counts the rest)
+        if (entry.expected_seq === Math.max(seq, head)) K.flash(K.t("Kept on this device: {move}, sent when the network is back", { move: typeName(type) }), "info");
+        await refresh();
+      }
       await sync();
     };
     let retryIn = 1000, syncTimer = null;
@@ -300,8 +312,10 @@
       if (d.what === "sent") {
         head = Math.max(head, d.answer.data.seq);
         if (d.entry.online) K.flash(K.t("Recorded seq {seq}: {move}", { seq: d.answer.data.seq, move: typeName(d.entry.type) }), "ok");
-        // shown already when the stream's copy of the move came first (then only its "not sent yet" line goes)
-        if (!busy && seq >= d.answer.data.seq) showOutbox(); else refresh(d.answer.data.seq);
+        // the match is drawn again unless the stream's copy of the move came first; the outbox's lines always (a
+        // refresh under way may have read them before this move left: its read comes after the removal)
+        if (busy || seq < d.answer.data.seq) refresh(d.answer.data.seq);
+        showOutbox();
       } else if (d.what === "dropped") {
         const r = d.answer;
         if (r.status === 409 && r.data.current_seq !== undefined) K.flash(K.t("Someone else recorded first: the match is at seq {now}, not {seq}. The screen now shows it as it is; check the move and enter it again if it is still due.", { now: r.data.current_seq ?? "?", seq: d.entry.expected_seq }), "error");
@@ -385,7 +399,7 @@
     const showPickers = (view, out) => {
       const section = document.getElementById("recorder");
       section.hidden = false;
-      turn.textContent = "· " + K.t("waiting moves first");
+      turn.textContent = "· " + K.t("what happened at the table");
       const playing = canPlay();
       const types = Object.entries(game.event_types).filter(([t, et]) => t !== "undo" && (!playing || et.actor === "seat")).map(([t]) => t);
       const seats = (view.to_act || []).filter((a) => typeof a === "number");
@@ -609,7 +623,11 @@
         root.dataset.lastEvent = event.seq;
         if (event.seq > Math.max(seq, head)) { head = event.seq; refresh(event.seq); }
       },
-        (s) => { liveBadge.textContent = s === "live" ? "● " + K.t("live") : s === "error" ? K.t("error") : K.t("reconnecting"); liveBadge.dataset.state = s; });
+        (s) => {
+          if (s !== "live" && !navigator.onLine) s = "offline";
+          liveBadge.textContent = s === "live" ? "● " + K.t("live") : s === "error" ? K.t("error") : s === "offline" ? K.t("offline") : K.t("reconnecting");
+          liveBadge.dataset.state = s;
+        });
     };
     // another viewer reads other lines (what is hidden from it): its review from the start
     select.onchange = async () => { viewer = viewerValue(select.value); logKeys = []; log.replaceChildren(); await refresh(); connect(); };
