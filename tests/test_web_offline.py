@@ -216,7 +216,7 @@ def test_a_move_recorded_elsewhere_meanwhile_stops_the_sending_until_the_recorde
     assert page.locator("#theirs li").count() == 1 and "Bob" in page.inner_text("#theirs")
     assert page.locator("#mine li").count() == 2
     assert page.inner_text("#sync").startswith("Sending stopped at move 2")
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1000)
     assert api(base, token, "GET", f"/matches/{mid}").json()["seq"] == 2  # nothing written past the conflict
     assert page.locator("#moves button").count() == 0  # nothing more entered until the recorder chooses
 
@@ -257,7 +257,7 @@ def test_an_illegal_move_in_the_outbox_stops_there_and_the_moves_before_it_are_o
     no_problems(check(page, axe_source(), "a refused move in the outbox"))
     assert page.inner_text("#sync").startswith("Sending stopped at move 4")
     assert logged(base, token, mid, 1) == good  # the moves before it are on the server
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1000)
     assert api(base, token, "GET", f"/matches/{mid}").json()["seq"] == 3  # nothing sent past it
     assert page.locator("#outbox-list li.blocked .mark").inner_text() == "refused"
 

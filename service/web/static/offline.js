@@ -43,12 +43,14 @@
   // -- kept answers --------------------------------------------------------------------------------------
   /** The GETs whose answers a match page needs offline: the match and its views, the game, who is signed in. */
   const KEPT = /^\/api\/(me$|games\/[^/?]+$|matches\/[^/?]+(\/(state|review|scene|legal-moves|roles))?(\?|$))/;
-  let puts = 0;
+  let puts = 0, generation = 0;
   const keep = (path, data) => {
     if (!KEPT.test(path)) return;
+    const asOf = generation;
     // when the page is idle: a long review's answer is cloned on the page's own thread
     const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 50));
     later(() => {
+      if (asOf !== generation) return;  // signed out meanwhile
       tx("kept", "readwrite", (s) => s.put({ path, data, at: Date.now() })).catch(() => {});
       if (++puts % 50 === 0) prune();
     }, { timeout: 2000 });
@@ -189,6 +191,7 @@
   });
   /** Everything this device keeps for the signed-in user, gone (signing out): the kept answers and pages. */
   const forget = async () => {
+    generation++;
     await tx("kept", "readwrite", (s) => s.clear()).catch(() => {});
     if (window.caches) await caches.delete("kroniek-pages").catch(() => {});
   };
