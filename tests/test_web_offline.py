@@ -73,6 +73,22 @@ def tap_offline(page, place):
     wait_waiting(page, before + 1)
 
 
+def braverats_offline(server, browser, first, **options):
+    """A new BraveRats match opened once on a phone, then the network cut and ``first`` tapped on its drawing
+    (the page knows the legal moves at the state the server last sent). Returns the match, the context and
+    the page."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    ctx = context(browser, token, **options)
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{mid}")
+    page.wait_for_selector("#match[data-seq='1'] #board .scene button.el.hl")
+    kept_for_offline(page, mid)
+    ctx.set_offline(True)
+    tap_offline(page, scene_place(M.scene(follow(base, token, mid), "referee"), first))
+    return mid, ctx, page
+
+
 def braverats_series() -> list[dict]:
     """A BraveRats series (variant G) of two games, 21 moves: each game's eight cards played one by one (Red
     its highest, Blue its lowest), the loser choosing no variant for the second game."""
@@ -197,15 +213,7 @@ def test_a_table_records_offline_reloads_offline_and_every_move_reaches_the_serv
 
 def test_a_move_recorded_elsewhere_meanwhile_stops_the_sending_until_the_recorder_chooses(server, browser):
     base, token = server
-    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
-    ctx = context(browser, token)
-    page = page_of(ctx)
-    page.goto(f"{base}/matches/{mid}")
-    page.wait_for_selector("#match[data-seq='1'] #board .scene button.el.hl")
-    kept_for_offline(page, mid)
-    ctx.set_offline(True)
-    ms = follow(base, token, mid)
-    tap_offline(page, scene_place(M.scene(ms, "referee"), {"type": "play", "seat": 0, "data": {"card": "prince"}}))
+    mid, ctx, page = braverats_offline(server, browser, {"type": "play", "seat": 0, "data": {"card": "prince"}})
     enter(page, {"type": "play", "seat": 1, "data": {"card": "musician"}})
     # a second phone at the table records Bob's card while this one is offline
     assert api(base, token, "POST", f"/matches/{mid}/events",
@@ -235,18 +243,10 @@ def test_a_move_recorded_elsewhere_meanwhile_stops_the_sending_until_the_recorde
 
 def test_an_illegal_move_in_the_outbox_stops_there_and_the_moves_before_it_are_on_the_server(server, browser):
     base, token = server
-    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
-    ctx = context(browser, token)
-    page = page_of(ctx)
-    page.goto(f"{base}/matches/{mid}")
-    page.wait_for_selector("#match[data-seq='1'] #board .scene button.el.hl")
-    kept_for_offline(page, mid)
-    ctx.set_offline(True)
-    ms = follow(base, token, mid)
     good = [{"type": "play", "seat": 0, "data": {"card": "prince"}}, {"type": "play", "seat": 1, "data": {"card": "musician"}}]
     bad = {"type": "play", "seat": 0, "data": {"card": "prince"}}  # the Prince was played in round 1
     tail = {"type": "play", "seat": 1, "data": {"card": "spy"}}
-    tap_offline(page, scene_place(M.scene(ms, "referee"), good[0]))
+    mid, ctx, page = braverats_offline(server, browser, good[0])
     for move in (good[1], bad, tail):
         enter(page, move)
 
@@ -392,15 +392,7 @@ def test_the_offline_states_speak_dutch_and_pass_axe(server, browser):
     """Waiting moves, the pickers and a conflict on a Dutch phone: in Dutch, and nothing axe-core calls
     serious or critical."""
     base, token = server
-    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
-    ctx = context(browser, token, locale="nl-NL")
-    page = page_of(ctx)
-    page.goto(f"{base}/matches/{mid}")
-    page.wait_for_selector("#match[data-seq='1'] #board .scene button.el.hl")
-    kept_for_offline(page, mid)
-    ctx.set_offline(True)
-    ms = follow(base, token, mid)
-    tap_offline(page, scene_place(M.scene(ms, "referee"), {"type": "play", "seat": 0, "data": {"card": "spy"}}))
+    mid, ctx, page = braverats_offline(server, browser, {"type": "play", "seat": 0, "data": {"card": "spy"}}, locale="nl-NL")
     enter(page, {"type": "play", "seat": 1, "data": {"card": "wizard"}})
     assert page.inner_text("#sync") == "Offline · 2 zetten wachten"
     assert page.locator("#outbox-list li .mark").first.inner_text() == "nog niet verstuurd"
