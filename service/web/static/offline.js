@@ -202,7 +202,7 @@
       "{n} moves recorded on this device are not sent yet: they wait until you sign in here again. Sign out?"));
   };
 
-  K.offline = { keep, kept, list, add, flush, dropLast, dropFrom, retry, correct, rebase, forget, okToSignOut,
+  K.offline = { keep, kept, list, add, dropLast, dropFrom, retry, correct, rebase, forget, okToSignOut,
     onChange: (fn) => listeners.add(fn), sending: () => sending };
 
   // -- the status line -------------------------------------------------------------------------------------
@@ -257,13 +257,23 @@
       recorded offline and then opened the home page still gets its moves to the server. A network that fails is
       tried again later (1 s, doubling to 30 s), and at once when the browser says it is back. */
   let retryIn = 1000, retryTimer = null;
+  const retryLater = () => {
+    if (retryTimer) return;
+    retryTimer = setTimeout(() => { retryTimer = null; flushAll(); }, retryIn);
+    retryIn = Math.min(2 * retryIn, 30000);
+  };
   const flushAll = async () => {
-    clearTimeout(retryTimer); retryTimer = null;
     await K.authReady;  // who() is the signed-in user
     const all = (await tx("outbox", "readonly", (s) => s.getAll()).catch(() => []) || []).filter((e) => e.user === who());
     let waiting = false;
     for (const match of new Set(all.sort(byOrder).map((e) => e.match))) if ((await flush(match)) === "waiting") waiting = true;
-    if (waiting) { retryTimer = setTimeout(flushAll, retryIn); retryIn = Math.min(2 * retryIn, 30000); } else retryIn = 1000;
+    if (waiting) retryLater(); else retryIn = 1000;
+  };
+  /** Send one match's waiting moves now (its page just recorded one); a network that fails: as above. */
+  K.offline.send = async (match) => {
+    const why = await flush(match);
+    if (why === "waiting") retryLater();
+    return why;
   };
   window.addEventListener("online", flushAll);
   /** Another person signed in on this device: what the last one's pages kept goes (their outbox stays theirs). */

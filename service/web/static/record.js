@@ -296,16 +296,9 @@
       }
       await sync();
     };
-    let retryIn = 1000, syncTimer = null;
-    /** Send what waits; a network that fails is tried again later (1 s, doubling to 15 s), and at once when the
-        browser says it is back online. */
-    const sync = async () => {
-      clearTimeout(syncTimer); syncTimer = null;
-      const why = await K.offline.flush(id);
-      if (why === "waiting") { syncTimer = setTimeout(sync, retryIn); retryIn = Math.min(2 * retryIn, 15000); } else retryIn = 1000;
-      return why;
-    };
-    window.addEventListener("online", () => { sync(); refresh(); });
+    /** Send what waits now (offline.js tries again later when the network fails, and when it comes back). */
+    const sync = () => K.offline.send(id);
+    window.addEventListener("online", () => refresh());
     window.addEventListener("offline", () => { liveBadge.textContent = K.t("offline"); liveBadge.dataset.state = "offline"; refresh(); });
     K.offline.onChange((d) => {
       if (d.match !== id) return;
@@ -633,7 +626,6 @@
     select.onchange = async () => { viewer = viewerValue(select.value); logKeys = []; log.replaceChildren(); await refresh(); connect(); };
     await refresh();
     connect();
-    sync();
     window.addEventListener("pagehide", () => stream && stream.stop());
   };
 })();
