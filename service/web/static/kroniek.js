@@ -8,9 +8,8 @@ const Kroniek = (() => {
   K.token = () => localStorage.getItem(TOKEN_KEY) || "";
   K.setToken = (t) => localStorage.setItem(TOKEN_KEY, t.trim());
   K.signOut = async () => {
-    if (K.offline && !(await K.offline.okToSignOut())) return;
+    if (K.offline && !(await K.offline.beforeSignOut())) return;
     localStorage.removeItem(TOKEN_KEY);
-    if (K.offline) await K.offline.forget();
     location.reload();
   };
   /** Signed in: a pasted token, or a session cookie (the server names its user on the page's body). */
@@ -169,8 +168,7 @@ const Kroniek = (() => {
           h("form.inline", { method: "post", action: "/signout", onsubmit: async (e) => {
             // what this device kept of the matches goes with the session; moves not yet sent are asked about first
             e.preventDefault();
-            if (K.offline && !(await K.offline.okToSignOut())) return;
-            if (K.offline) await K.offline.forget();
+            if (K.offline && !(await K.offline.beforeSignOut())) return;
             e.target.submit();
           } },
             h("button.button.small", { type: "submit", id: "sign-out" }, K.t("Sign out"))));

@@ -195,15 +195,18 @@
     await tx("kept", "readwrite", (s) => s.clear()).catch(() => {});
     if (window.caches) await caches.delete("kroniek-pages").catch(() => {});
   };
-  /** Signing out with moves not yet sent: they would wait for this user to sign in here again. Ask first. */
-  const okToSignOut = async () => {
+  /** Before signing out: moves not yet sent would wait for this user to sign in here again, so ask first;
+      then what this device kept goes. Whether to sign out. */
+  const beforeSignOut = async () => {
     const mine = (await tx("outbox", "readonly", (s) => s.getAll()).catch(() => []) || []).filter((e) => e.user === who()).length;
-    return !mine || window.confirm(K.tn(mine, "{n} move recorded on this device is not sent yet: it waits until you sign in here again. Sign out?",
-      "{n} moves recorded on this device are not sent yet: they wait until you sign in here again. Sign out?"));
+    if (mine && !window.confirm(K.tn(mine, "{n} move recorded on this device is not sent yet: it waits until you sign in here again. Sign out?",
+      "{n} moves recorded on this device are not sent yet: they wait until you sign in here again. Sign out?"))) return false;
+    await forget();
+    return true;
   };
 
-  K.offline = { keep, kept, list, add, dropLast, dropFrom, retry, correct, rebase, forget, okToSignOut,
-    onChange: (fn) => listeners.add(fn), sending: () => sending };
+  K.offline = { keep, kept, list, add, dropLast, dropFrom, retry, correct, rebase, beforeSignOut,
+    onChange: (fn) => listeners.add(fn) };
 
   // -- the status line -------------------------------------------------------------------------------------
   /** Online or not, and a match's moves waiting, sending or stopped, in the header's status line: on every page

@@ -405,20 +405,12 @@
         const form = SchemaForm.build(et.schema, "", { game, type, view, labels, players });
         lastEntryType = type;
         for (const b of movesBox.querySelectorAll("[data-entry]")) b.classList.toggle("on", b.dataset.entry === type);
-        let seatPick = null;
-        if (et.actor === "seat") {
-          seatPick = h("select.seatsel#entry-seat", { "aria-label": K.t("seat"), disabled: playing }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
-          seatPick.value = String(guess);
-        } else if (et.actor === "chance") {
-          seatPick = h("select.seatsel#entry-seat", { "aria-label": K.t("seat") }, h("option", { value: "" }, K.t("no seat")), ...players.map((p, i) => h("option", { value: String(i) }, p)));
-        }
-        slot.replaceChildren(h("div.grouptitle", h("b", typeName(type)), game.event_types[type] ? h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(et.description)) : null),
+        const seatPick = et.actor === "seat" ? seatSelect(false, { id: "entry-seat", disabled: playing })
+          : et.actor === "chance" ? seatSelect(true, { id: "entry-seat" }) : null;
+        if (et.actor === "seat") seatPick.value = String(guess);
+        slot.replaceChildren(h("div.grouptitle", h("b", typeName(type)), h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(et.description))),
           seatPick ? h("label.small", (et.actor === "chance" ? K.t("for") : K.t("by")) + " ", seatPick) : "", form.node,
-          h("button.move.big", { type: "button", "data-submit-entry": type, onclick: () => {
-            let data;
-            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
-            send(type, !seatPick || seatPick.value === "" ? null : Number(seatPick.value), data);
-          } }, K.t("Record {move}", { move: typeName(type) })));
+          recordButton("data-submit-entry", type, form, () => seatOf(seatPick)));
       };
       movesBox.replaceChildren(h("div.group.entry", { "data-type": "entry" },
         h("p.muted", K.t("Moves are waiting to be sent, so this page cannot list the legal ones: enter what happened at the table. The server checks each move when it is sent.")),
@@ -484,6 +476,17 @@
     const typeName = (type) => (K.lang === "nl" && ((game.event_types[type] || {}).title_nl || dutch[type])) || type.replace(/_/g, " ");
     const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? K.t("Table") : players[seat]}: ${typeName(type)}`), dutch[type] && K.lang !== "nl" ? h("small.nl", { lang: "nl" }, ` (${dutch[type]})`) : null,
       game.event_types[type] ? h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
+
+    /** A seat picker over the match's players, "no seat" first where an outcome may be nobody's. */
+    const seatSelect = (noSeat, attrs = {}) => h("select.seatsel", { "aria-label": K.t("seat"), ...attrs },
+      noSeat ? h("option", { value: "" }, K.t("no seat")) : null, ...players.map((p, i) => h("option", { value: String(i) }, p)));
+    const seatOf = (pick) => (!pick || pick.value === "" ? null : Number(pick.value));
+    /** The button under a schema form that records its move; ``seat()`` says for whom (null: nobody). */
+    const recordButton = (attr, type, form, seat) => h("button.move.big", { type: "button", [attr]: type, onclick: () => {
+      let data;
+      try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
+      send(type, seat(), data);
+    } }, K.t("Record {move}", { move: typeName(type) }));
 
     const flatten = (value, path = "", out = []) => {
       if (value && typeof value === "object" && !Boards.atomic(game, path)) {
@@ -555,14 +558,10 @@
       const open = (type, seat) => {
         const ctx = { game, type, view, labels, players };
         const form = SchemaForm.build(game.event_types[type].schema, "", ctx);
-        const seatPick = h("select.seatsel", { "aria-label": K.t("seat") }, h("option", { value: "" }, K.t("no seat")), ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        const seatPick = seatSelect(true);
         seatPick.value = seat === null || seat === undefined ? "" : String(seat);
         slot.replaceChildren(typeTitle(type, seat ?? null), h("label.small", K.t("for") + " ", seatPick), form.node,
-          h("button.move.big", { type: "button", "data-submit": type, onclick: () => {
-            let data;
-            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
-            send(type, seatPick.value === "" ? null : Number(seatPick.value), data);
-          } }, K.t("Record {move}", { move: typeName(type) })));
+          recordButton("data-submit", type, form, () => seatOf(seatPick)));
       };
       if (due.length) {
         box.append(h("div.grouptitle", h("b", K.t("Chance:") + " "), K.t("enter the {move}", { move: typeName(due[0].type) })));
@@ -591,14 +590,10 @@
       const open = (type) => {
         const form = SchemaForm.build(game.event_types[type].schema, "", { game, type, view, labels, players });
         const byTable = game.event_types[type].actor === "table";
-        const seatPick = h("select.seatsel", { "aria-label": K.t("seat") }, ...players.map((p, i) => h("option", { value: String(i) }, p)));
+        const seatPick = seatSelect(false);
         if (!byTable) seatPick.value = String(seats[0]);
         slot.replaceChildren(typeTitle(type, byTable ? null : seats[0]), byTable ? "" : h("label.small", K.t("by") + " ", seatPick), form.node,
-          h("button.move.big", { type: "button", "data-submit-other": type, onclick: () => {
-            let data;
-            try { data = form.get(); } catch (msg) { K.flash(String(msg), "error"); return; }
-            send(type, byTable ? null : Number(seatPick.value), data);
-          } }, K.t("Record {move}", { move: typeName(type) })));
+          recordButton("data-submit-other", type, form, () => (byTable ? null : seatOf(seatPick))));
       };
       const hint = seats.length ? K.t("(one not listed above, e.g. a trade)") : K.t("(what the table lays open)");
       const box = h("details.othermoves", { "data-type": "other" }, h("summary", K.t("Another move…") + " ", h("small.muted", hint)),
