@@ -14,6 +14,8 @@ unexport PYTHONDONTWRITEBYTECODE
 # What the browser tests inject into the pages (axe-core), pinned by its lock file.
 NODE_STAMP := tests/browser/node_modules/.installed
 PORT   ?= 8000
+# where `make run` keeps the embedded Redis's data
+VAR    ?= var
 
 .PHONY: run test test-redis test-deep screenshots bench install clean
 
@@ -32,9 +34,10 @@ $(NODE_STAMP): tests/browser/package.json tests/browser/package-lock.json
 
 install: $(STAMP) $(NODE_STAMP)
 
-## Start the embedded Redis (data in ./var), the workers and the API on :$(PORT) (make run PORT=8001).
+## Start the embedded Redis (data in ./var), the workers and the API on :$(PORT) (make run PORT=8001);
+## make run LAN=1 serves the phones on this machine's local network (kroniek run --lan).
 run: $(STAMP)
-	$(BIN)/kroniek run --port $(PORT)
+	$(BIN)/kroniek run --port $(PORT) --var $(VAR)$(if $(LAN), --lan)
 
 # Test processes run side by side (pytest-xdist); each starts its own embedded
 # Redis (or uses REDIS_URL, with key prefixes of its own). Some tests wait on

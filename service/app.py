@@ -258,6 +258,10 @@ def create_app(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    from .addresses import public_url_from_env
+
+    # the address sign-in links start with (service.signin.link_base); checked here, so a wrong one stops the start
+    app.config["KRONIEK_PUBLIC_URL"] = public_url_from_env()
     from workers.connection import load_plugins
 
     load_plugins()

@@ -38,16 +38,38 @@ def main() -> None:
     """Kroniek: record real games move by move, replay, review and audit them."""
 
 
+def _public_url_option(fn):
+    return click.option("--public-url", envvar="KRONIEK_PUBLIC_URL", default=None, callback=_checked_public_url,
+                        help="the address phones open, which sign-in links and their QR codes carry "
+                        "(https://kroniek.club.nl behind a proxy; or KRONIEK_PUBLIC_URL)")(fn)
+
+
+def _checked_public_url(ctx, param, value):
+    from .addresses import BadPublicUrl, check_public_url
+
+    if not value:
+        return None
+    try:
+        return check_public_url(value)
+    except BadPublicUrl as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn worker processes")
 @click.option("--connections", default=1000, show_default=True, type=int,
               help="connections each worker process serves at once (gevent)")
-def serve(host: str, port: int, workers: int, connections: int) -> None:
+@_public_url_option
+def serve(host: str, port: int, workers: int, connections: int, public_url: str | None) -> None:
     """Serve the API with gunicorn's gevent workers (honours REDIS_URL,
-    KRONIEK_BODY_SECONDS)."""
+    KRONIEK_BODY_SECONDS, KRONIEK_PUBLIC_URL)."""
+    from .addresses import PUBLIC_URL_ENV
     from .gunicorn_worker import serve_app
+
+    if public_url:
+        os.environ[PUBLIC_URL_ENV] = public_url  # read by create_app in each worker
 
     serve_app(_create_app, host, port, workers, connections)
 
@@ -98,15 +120,26 @@ def redis(var_dir: str) -> None:
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default=None, help="the address to listen on  [default: 127.0.0.1; with --lan, 0.0.0.0]")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--var", "var_dir", default="var", show_default=True, type=click.Path(file_okay=False))
-def run(host: str, port: int, var_dir: str) -> None:
+@click.option("--lan", is_flag=True, help="serve the phones on this machine's local network: listen on every "
+              "interface, and put this machine's LAN address in the sign-in links")
+@_public_url_option
+def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | None) -> None:
     """Start everything: the embedded Redis (unless REDIS_URL is set), the
     workers and the API. Ctrl-C stops the API and the workers, then Redis;
     data stays in VAR."""
     from . import embedded
+    from .addresses import PUBLIC_URL_ENV, lan_url
     from workers.lifeline import tied_to_parent
+
+    host = host or ("0.0.0.0" if lan else "127.0.0.1")
+    if lan and public_url is None:
+        public_url = lan_url(port)
+        if public_url is None:
+            raise click.ClickException("--lan: this machine has no address on a local network (is it connected?); "
+                                       "name the address phones open with --public-url")
 
     stopping = False
 
@@ -119,6 +152,8 @@ def run(host: str, port: int, var_dir: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     env = dict(os.environ)
+    if public_url:
+        env[PUBLIC_URL_ENV] = public_url  # the API's links carry it too (service.signin.link_base)
     redis_proc = socket = None
     if not env.get("REDIS_URL"):
         var = Path(var_dir).resolve()
@@ -137,12 +172,15 @@ def run(host: str, port: int, var_dir: str) -> None:
                                          preexec_fn=tied_to_parent()))
         children.append(subprocess.Popen([*exe, "serve", "--host", host, "--port", str(port)], env=env,
                                          start_new_session=True, preexec_fn=tied_to_parent()))
-        click.echo(f"API:      http://{host}:{port}/api")
-        click.echo(f"API docs: http://{host}:{port}/api/docs  (OpenAPI: http://{host}:{port}/api/openapi.json)")
+        here = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+        click.echo(f"API:      {here}/api")
+        click.echo(f"API docs: {here}/api/docs  (OpenAPI: {here}/api/openapi.json)")
+        if public_url:
+            click.echo(f"Phones open: {public_url}/  (sign-in links and their QR codes carry this address)")
         if token:
             click.echo(f"Admin token (shown this once; keep it): {token}")
-            click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' http://{host}:{port}/api/me")
-            click.echo(_sign_in_text(_accounts(env["REDIS_URL"]), "admin", _reachable(host, port)), nl=False)
+            click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' {here}/api/me")
+            _echo_sign_in(_accounts(env["REDIS_URL"]), "admin", public_url or here)
         else:
             click.echo("Accounts: an admin exists; `.venv/bin/kroniek user token admin` makes a new token for the first "
                        "admin (`kroniek user token <name>` for anyone else), `.venv/bin/kroniek user link admin` a "
@@ -158,19 +196,6 @@ def run(host: str, port: int, var_dir: str) -> None:
     if failed and not stopping:
         raise SystemExit("a process stopped unexpectedly; see the output above")
     click.echo("Stopped.")
-
-
-def _reachable(host: str, port: int) -> str:
-    """The address to put in a link: the host served on, or this machine's own
-    address where it serves on every interface."""
-    if host in ("0.0.0.0", "::", ""):
-        import socket
-
-        try:
-            host = socket.gethostbyname(socket.gethostname())
-        except OSError:
-            host = "127.0.0.1"
-    return f"http://{host}:{port}"
 
 
 def _stop_children(children: list[subprocess.Popen], warm: float = 10.0, cold: float = 5.0) -> None:
@@ -383,8 +408,8 @@ def user_token(name: str) -> None:
 
 @user.command("link")
 @click.argument("name")
-@click.option("--url", "base", default="http://127.0.0.1:8000", show_default=True,
-              help="the app's address as a phone reaches it")
+@click.option("--url", "base", envvar="KRONIEK_PUBLIC_URL", default="http://127.0.0.1:8000", show_default=True,
+              callback=_checked_public_url, help="the app's address as a phone reaches it (or KRONIEK_PUBLIC_URL)")
 @click.option("--next", "next_path", default="/", show_default=True, help="the page the link opens")
 def user_link(name: str, base: str, next_path: str) -> None:
     """Print a one-time sign-in link for NAME and its QR code: opened on a
@@ -392,21 +417,24 @@ def user_link(name: str, base: str, next_path: str) -> None:
     from engine.core import KroniekError
 
     try:
-        click.echo(_sign_in_text(_accounts(), name, base, next_path), nl=False)
+        _echo_sign_in(_accounts(), name, base, next_path)
     except KroniekError as exc:
         raise click.ClickException(exc.message) from None
 
 
-def _sign_in_text(accounts, name: str, base: str, next_path: str = "/") -> str:
-    """A new sign-in link for ``name`` and its QR code, as a terminal shows them."""
+def _echo_sign_in(accounts, name: str, base: str, next_path: str = "/") -> None:
+    """Print a new sign-in link for ``name`` and its QR code, in black and white where the terminal takes
+    colours (click would strip them where it judges otherwise: rich's judgement, which honours FORCE_COLOR
+    and NO_COLOR, decides)."""
     from replays.hashing import utc_now
 
-    from .signin import PATH, qr_text
+    from .signin import PATH, qr_text, terminal_takes_color
 
     secret, expires = accounts.issue_link(name, "kroniek", utc_now(), next_path if next_path.startswith("/") else "/")
     url = base.rstrip("/") + PATH + secret
-    return (f"Sign-in link for {name} (one device, once, until {expires}; scan it with a phone):\n  {url}\n"
-            + qr_text(url))
+    color = terminal_takes_color()
+    click.echo(f"Sign-in link for {name} (one device, once, until {expires}; scan it with a phone):\n  {url}")
+    click.echo(qr_text(url, color=color), nl=False, color=color)
 
 
 @user.command("revoke")

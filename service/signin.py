@@ -26,6 +26,16 @@ def base_url(req: Any) -> str:
     return f"{scheme}://{req.host}"
 
 
+def link_base(req: Any) -> str:
+    """The address a link starts with: the public one the app was given
+    (``KRONIEK_PUBLIC_URL``, which ``kroniek run --lan`` sets to this machine's
+    LAN address), else the one this request came in on. A link made on the
+    laptop at 127.0.0.1 must open on a phone."""
+    from flask import current_app
+
+    return current_app.config.get("KRONIEK_PUBLIC_URL") or base_url(req)
+
+
 def qr_svg(url: str) -> str:
     """The QR code of ``url`` as a ``data:`` URL of an SVG picture (the pages'
     CSP allows data: images, nothing inline)."""
@@ -34,15 +44,49 @@ def qr_svg(url: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(out.getvalue()).decode()
 
 
-def qr_text(url: str) -> str:
-    """The QR code of ``url`` in text (half blocks), for a terminal."""
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True)
-    return out.getvalue()
+#: SGR codes of a dark and a light module, as a foreground (the upper half block) and as a background
+_FG = {True: "30", False: "97"}
+_BG = {True: "40", False: "107"}
+
+
+def qr_text(url: str, color: bool = True) -> str:
+    """The QR code of ``url`` in text, for a terminal: each character two
+    modules, an upper half block in the upper one's colour on the lower
+    one's. ``color``: every module black or white in the terminal's own
+    colour codes, so the code reads the same in a light terminal and a dark
+    one; without (a terminal that takes no colour), the terminal's own
+    colours draw it, which a scanner reads only where the text is light on
+    dark."""
+    qr = segno.make(url, error="m")
+    if not color:
+        out = io.StringIO()
+        qr.terminal(out=out, compact=True)
+        return out.getvalue()
+    rows = [[bool(m) for m in row] for row in qr.matrix_iter(scale=1, border=4)]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2]):
+        line, last = [], None
+        for pair in zip(top, bottom):
+            if pair != last:
+                line.append(f"\x1b[{_FG[pair[0]]};{_BG[pair[1]]}m")
+                last = pair
+            line.append("\u2580")
+        lines.append("".join(line) + "\x1b[0m")
+    return "\n".join(lines) + "\n"
+
+
+def terminal_takes_color() -> bool:
+    """Whether standard output is a terminal that shows colours (rich's judgement: NO_COLOR and
+    FORCE_COLOR are honoured, a pipe or a dumb terminal takes none)."""
+    from rich.console import Console
+
+    return Console().color_system is not None
 
 
 def link_answer(req: Any, name: str, secret: str, expires_at: str) -> dict[str, Any]:
-    url = base_url(req) + PATH + secret
+    url = link_base(req) + PATH + secret
     return {"name": name, "path": PATH + secret, "url": url, "expires_at": expires_at, "qr": qr_svg(url)}
 
 

@@ -36,11 +36,14 @@ def wait_until_answering(url, proc, seconds=60.0) -> bool:
         time.sleep(0.2)
 
 
-def start(var, port):
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "KRONIEK_QUEUE", "KRONIEK_PREFIX")}
+def start(var, port, *args, env=None, command=None):
+    """``kroniek run`` on ``port`` with its data in ``var`` (``args``: more options; ``command``: another
+    command line that starts it, such as the Makefile's), up to the line that says it is ready."""
+    env = {**{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "KRONIEK_QUEUE", "KRONIEK_PREFIX")},
+           **(env or {})}
     env["KRONIEK_PLUGINS"] = "tests.support.toy"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--var", str(var)],
+        command or [sys.executable, "-m", "service.cli", "run", "--port", str(port), "--var", str(var), *args],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True,  # a process group of its own, as a shell gives it (see ctrl_c)
     )
