@@ -13,6 +13,11 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 unexport PYTHONDONTWRITEBYTECODE
 # What the browser tests inject into the pages (axe-core), pinned by its lock file.
 NODE_STAMP := tests/browser/node_modules/.installed
+# Pyodide, which runs engine/ in the match page, pinned by its lock file and served by the app itself.
+PYODIDE_DIR   := service/web/pyodide
+PYODIDE_STAMP := $(PYODIDE_DIR)/node_modules/.installed
+# the files of it a page loads, served gzipped (a .gz beside each)
+PYODIDE_FILES := pyodide.js pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 PORT   ?= 8000
 # where `make run` keeps the embedded Redis's data
 VAR    ?= var
@@ -32,11 +37,19 @@ $(NODE_STAMP): tests/browser/package.json tests/browser/package-lock.json
 	npm ci --prefix tests/browser --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-install: $(STAMP) $(NODE_STAMP)
+# Without npm the pages still work, online, without their own engine (and say so); `make run` goes on.
+$(PYODIDE_STAMP): $(PYODIDE_DIR)/package.json $(PYODIDE_DIR)/package-lock.json
+	@if command -v npm > /dev/null; then \
+	  npm ci --prefix $(PYODIDE_DIR) --ignore-scripts --no-audit --no-fund --omit=dev && \
+	  for f in $(PYODIDE_FILES); do gzip -9 -k -f -n $(PYODIDE_DIR)/node_modules/pyodide/$$f; done && \
+	  touch $(PYODIDE_STAMP); \
+	else echo "npm not found: the pages will run without their own engine (online only, as docs/ui.md says)"; fi
+
+install: $(STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)
 
 ## Start the embedded Redis (data in ./var), the workers and the API on :$(PORT) (make run PORT=8001);
 ## make run LAN=1 serves the phones on this machine's local network (kroniek run --lan).
-run: $(STAMP)
+run: $(STAMP) $(PYODIDE_STAMP)
 	$(BIN)/kroniek run --port $(PORT) --var $(VAR)$(if $(LAN), --lan)
 
 # Test processes run side by side (pytest-xdist); each starts its own embedded
@@ -48,7 +61,7 @@ TEST_WORKERS ?= 3
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 ## The whole suite; Redis-backed tests use REDIS_URL if set, else the embedded Redis.
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)
 	$(PYTEST)
 
 ## Only the tests that talk to Redis (store, queue, workers, API).
@@ -56,15 +69,15 @@ test-redis: $(STAMP)
 	$(PYTEST) -m redis
 
 ## The browser tests, writing their screenshots into docs/img (a plain test run writes them to a temporary folder).
-screenshots: $(STAMP) $(NODE_STAMP)
+screenshots: $(STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)
 	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py tests/test_web_*.py
 
 ## The legality property over every game with its deep profile (many more, longer matches; minutes).
 test-deep: $(STAMP)
 	KRONIEK_LEGALITY_PROFILE=deep $(PYTEST) --timeout=3600 tests/engine/test_every_game_legality.py -p no:cacheprovider
 
-bench: $(STAMP)
+bench: $(STAMP) $(PYODIDE_STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/node_modules
+	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/node_modules $(PYODIDE_DIR)/node_modules

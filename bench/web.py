@@ -5,8 +5,15 @@
 (w2) live delay: an append over HTTP until the event is in a watching
      browser's move list, p95                          goal under 200 ms
 (w3) a tap on the record page's drawing (the second card of a Twaalven pair,
-     on a phone) until the move is appended and the drawing shows it, p95
-                                                       goal under 150 ms
+     on a phone) until the move is appended and the drawing shows it, p95,
+     without the page's engine (a phone that has none) goal under 150 ms
+(w4) with the page's engine (issue 34): the same tap until the drawing
+     shows the move the engine worked out, before the server's answer,
+     online and offline, p95                           goal ≤ 50 ms
+(w5) the engine ready: from navigation to the page's engine loaded (Pyodide
+     and engine/), on a first visit (nothing cached)   goal ≤ 3 s
+     and from the service worker's cache               goal ≤ 1 s
+(w6) the engine's bytes on a first visit, as sent (gzip) goal ≤ 6 MB
 
 Against ``kroniek serve`` (gunicorn, as in production) on a Redis of its own.
 Printed, never asserted. ``python -m bench --only web``.
@@ -63,6 +70,106 @@ TAP_JS = """async ([a, b]) => {
   await new Promise((done) => requestAnimationFrame(() => done()));
   return performance.now() - t0;
 }"""
+
+
+#: (w4) a Twaalven pair tapped until the page shows the next table (its engine's: data-shown) painted
+ENGINE_TAP_JS = """async ([a, b]) => {
+  const root = document.querySelector('#match'), before = Number(root.dataset.shown);
+  document.querySelector(`#board [data-element='${a}']`).click();
+  const t0 = performance.now();
+  document.querySelector(`#board [data-element='${b}']`).click();
+  await new Promise((done) => { const check = () => (Number(root.dataset.shown) > before ? done() : requestAnimationFrame(check)); check(); });
+  await new Promise((done) => requestAnimationFrame(() => done()));
+  return performance.now() - t0;
+}"""
+#: (w5) when the page's engine was ready, from the navigation's start
+READY_AT = """async () => {
+  await new Promise((done) => { const check = () => (document.querySelector('#match').dataset.engine ? done() : setTimeout(check, 20)); check(); });
+  return { at: performance.now(), engine: Kroniek.engine.readyMs, state: document.querySelector('#match').dataset.engine,
+           why: Kroniek.engine.why };
+}"""
+ENGINE_KEPT = "async () => (await (await caches.open('kroniek-engine')).keys()).length"
+
+
+def _twaalven(s, base) -> str:
+    match = s.post(f"{base}/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}, timeout=10).json()["id"]
+    for event in ({"type": "deal", "data": {"seed": 42}}, {"type": "roles", "data": {"twelves": 0, "first": 0}}):
+        assert s.post(f"{base}/api/matches/{match}/events", json=event, timeout=10).status_code == 201
+    return match
+
+
+def _engine(browser, base: str, token: str, s, taps: int, visits: int = 3) -> list[tuple[str, str, str, str]]:
+    """(w4)–(w6): the page's own engine."""
+    rows = []
+    firsts, cached, engine_first, engine_cached, sent = [], [], [], [], []
+    for _ in range(visits):
+        match = _twaalven(s, base)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+        engine_bytes = []
+
+        def count(request):
+            if "/engine/" in request.url:
+                sizes = request.sizes()
+                engine_bytes.append(sizes["responseBodySize"] + sizes["responseHeadersSize"])
+
+        ctx.on("requestfinished", count)
+        page = ctx.new_page()
+        page.goto(f"{base}/matches/{match}")
+        first = page.evaluate(READY_AT)
+        if first["state"] != "ready":
+            ctx.close()
+            return [("(w4–w6) the page's engine", f"did not start: {first['why']}", "not measured", "—")]
+        firsts.append(first["at"])
+        engine_first.append(first["engine"])
+        sent.append(sum(engine_bytes))
+        deadline = time.monotonic() + 30
+        while page.evaluate(ENGINE_KEPT) < 7 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        page.goto(f"{base}/matches/{match}")
+        again = page.evaluate(READY_AT)
+        cached.append(again["at"])
+        engine_cached.append(again["engine"])
+        ctx.close()
+    rows.append((f"(w5) the page's engine ready, first visit: navigation → ready ({visits} visits; its worker alone: "
+                 f"median {statistics.median(engine_first):.0f} ms)", f"median {statistics.median(firsts):.0f} ms",
+                 f"max {max(firsts):.0f} ms", "≤ 3 s"))
+    rows.append((f"(w5) … from the service worker's cache (its worker alone: median {statistics.median(engine_cached):.0f} ms)",
+                 f"median {statistics.median(cached):.0f} ms", f"max {max(cached):.0f} ms", "≤ 1 s"))
+    rows.append(("(w6) the engine's bytes on a first visit, as sent (gzip)", f"{statistics.median(sent) / 1e6:.2f} MB",
+                 f"{max(sent):,} B at most", "≤ 6 MB"))
+    # (w4) ------------------------------------------------------------------------
+    for offline in (False, True):
+        match = _twaalven(s, base)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+        page = ctx.new_page()
+        page.goto(f"{base}/matches/{match}")
+        page.wait_for_selector("#match[data-engine='ready'][data-shown='3']", timeout=60_000)
+        if offline:
+            ctx.set_offline(True)
+        scene = s.get(f"{base}/api/matches/{match}/scene", timeout=10).json()
+        pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
+        times = []
+        for i in range(taps + 2):
+            elapsed = page.evaluate(ENGINE_TAP_JS, list(pair))
+            if i >= 2:  # two warm-ups
+                times.append(elapsed)
+            if offline:  # taken back before it was sent: the Undo button
+                page.click("#undo")
+                page.wait_for_selector("#match[data-shown='3'] #board [data-element='%s']" % pair[0], timeout=30_000)
+            else:
+                page.wait_for_function("() => { const r = document.querySelector('#match'); "
+                                       "return r.dataset.seq === r.dataset.shown; }", timeout=30_000)  # confirmed
+                seq = s.post(f"{base}/api/matches/{match}/events", json={"type": "undo", "seat": None, "data": {}},
+                             timeout=10).json()["seq"]
+                page.wait_for_selector(f"#match[data-seq='{seq}'][data-shown='{seq}'] #board [data-element='{pair[0]}']",
+                                       timeout=30_000)
+        ctx.close()
+        rows.append((f"(w4) a tap on the drawing (the same pair) → drawn by the page's engine, {'offline' if offline else 'online'} "
+                     f"({len(times)} taps)", f"median {statistics.median(times):.0f} ms", f"p95 {_p(times, 0.95):.0f} ms",
+                     "p95 ≤ 50 ms"))
+    return rows
 
 
 def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, str, str, str]]:
@@ -145,6 +252,7 @@ def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, s
                 assert s.post(f"{base}/api/matches/{tapped}/events", json=event, timeout=10).status_code == 201
             phone = browser.new_context(viewport={"width": 390, "height": 844})
             phone.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+            phone.add_init_script("localStorage.setItem('kroniek.engine', 'off')")  # (w3): a phone without the engine
             page = phone.new_page()
             page.goto(f"{base}/matches/{tapped}")
             page.wait_for_selector("#match[data-seq='3'] #board .scene button.el.hl", timeout=30_000)
@@ -157,8 +265,9 @@ def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, s
                     times.append(elapsed)
                 seq = s.post(f"{base}/api/matches/{tapped}/events", json={"type": "undo", "seat": None, "data": {}}, timeout=10).json()["seq"]
                 page.wait_for_selector(f"#match[data-seq='{seq}'] #board [data-element='{pair[0]}']", timeout=30_000)
-            rows.append((f"(w3) a tap on the drawing (a Twaalven pair, phone) → appended and drawn ({len(times)} taps)",
+            rows.append((f"(w3) a tap on the drawing (a Twaalven pair, phone, no page engine) → appended and drawn ({len(times)} taps)",
                          f"median {statistics.median(times):.0f} ms", f"p95 {_p(times, 0.95):.0f} ms", "p95 < 150 ms"))
+            rows += _engine(browser, base, token, s, taps)
             browser.close()
     finally:
         server.terminate()

@@ -29,7 +29,7 @@ def check_public_url(url: str) -> str:
     text = url.strip()
     try:
         parts = urlsplit(text)
-        port = parts.port
+        parts.port  # noqa: B018 - a port that is no number, or out of range, raises here
     except ValueError as exc:
         raise BadPublicUrl(f"{url!r} is not an address: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:

@@ -280,6 +280,28 @@ class Scene(MethodView):
         return service().scene(match_id, args["seat"], args["at"])
 
 
+@matches.route("/<match_id>/snapshot")
+class Snapshot(MethodView):
+    @matches.response(200)
+    @_doc_errors(matches, 401, 403, 404)
+    def get(self, match_id):
+        """The match as a page's own engine continues it: its setup and a snapshot of its state
+
+        The match page runs the same engine in the browser (docs/ui.md,
+        "The engine in the page"): it starts from this, follows the log's
+        events after `seq`, and lays the moves waiting on the device on top.
+        The snapshot holds the whole table, hidden cards too, so in a game
+        with hidden information it is a recorder's or referee's, like the
+        referee's view; in a game with nothing hidden it is anyone's. The
+        setup comes without the seed and the server's secret of a simulated
+        match: the page never draws."""
+        if _has_hidden_information(match_id):
+            guard_view(match_id, REFEREE)
+        from engine.page_table import page_payload
+
+        return page_payload(match_id, service().current(match_id))
+
+
 class HintArgs(S.Schema):
     seat = S.seat_field(required=True, metadata={"description": "the seat whose moves to judge"})
     budget = S.fields.Integer(load_default=200_000, validate=S.validate.Range(min=1, max=5_000_000),

@@ -35,11 +35,17 @@ DESKTOP = {"width": 1200, "height": 900}
 pytestmark = pytest.mark.slow
 
 
-def context(browser, token=None, viewport=PHONE, **options):
+def context(browser, token=None, viewport=PHONE, engine=False, **options):
+    """A fresh browser context (a phone by default). ``engine``: the match pages run the rules' own engine
+    (tests/test_page_engine.py, tests/test_web_offline_tap.py); elsewhere it is turned off as a user turns it
+    off on /me, and the pages draw each move from the server's answer, as on a phone without the engine.
+    Loading it costs Chromium ~4.5 CPU-seconds per context, and most tests here are not about it."""
     ctx = browser.new_context(viewport=viewport, **options)
     OPEN_CONTEXTS.append(ctx)
     if token:
         ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+    if not engine:
+        ctx.add_init_script("if (!localStorage.getItem('kroniek.engine')) localStorage.setItem('kroniek.engine', 'off')")
     return ctx
 
 

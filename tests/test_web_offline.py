@@ -320,6 +320,7 @@ def test_the_outbox_survives_closing_and_reopening_the_browser(server, browser, 
             ctx = browser.browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=["--no-sandbox"],
                                                        viewport=PHONE, offline=offline)
             ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+            ctx.add_init_script("localStorage.setItem('kroniek.engine', 'off')")  # the pickers' path (context()'s default)
             return ctx, page_of(ctx)
 
         ctx, page = open_browser(offline=False)
@@ -409,4 +410,47 @@ def test_the_offline_states_speak_dutch_and_pass_axe(server, browser):
     wait_waiting(page, 0)
     page.wait_for_selector("#sync", state="hidden")
     assert api(base, token, "GET", f"/matches/{mid}").json()["seq"] == 2
+    assert not page.errors, page.errors
+
+
+def test_the_pickers_take_equal_braverats_cards_and_stapelen_takes_and_the_status_clears(server, browser):
+    """Issue 34's defects of the pickers (a phone without the page's engine): Wizard against Wizard in one
+    BraveRats round (the second Wizard is not greyed out), Stapelen's take entered as its column (it was
+    sent as text: "json.data: Not a valid mapping type"), and once all is sent nothing is said to wait."""
+    base, token = server
+    good = [{"type": "play", "seat": 0, "data": {"card": "prince"}}, {"type": "play", "seat": 1, "data": {"card": "musician"}}]
+    wizards = {"type": "round", "seat": None, "data": {"cards": ["wizard", "wizard"]}}
+    mid, ctx, page = braverats_offline(server, browser, good[0])
+    enter(page, good[1])
+    enter(page, wizards)
+    assert page.locator("#outbox-list li").last.inner_text().count("Wizard") == 2
+
+    stapelen = api(base, token, "POST", "/matches", json={"game": "stapelen", "players": ["Ann", "Bob"]}).json()["id"]
+    assert api(base, token, "POST", f"/matches/{stapelen}/events", json={"type": "deal", "data": {"seed": 42}}).status_code == 201
+    ctx.set_offline(False)
+    page.goto(f"{base}/matches/{stapelen}")
+    page.wait_for_selector("#match[data-seq='2'] #board .scene button.el.hl")
+    kept_for_offline(page, stapelen)
+    ctx.set_offline(True)
+    ms = follow(base, token, stapelen)
+    takes = []
+    for i in range(4):
+        move = next(m for m in M.legal_moves(ms, ms.game.actors(ms.state)[0]) if m["type"] == "take")
+        entered = {**move, "data": {"column": move["data"]["column"]}}  # as the table says it: the column
+        if i == 0:
+            tap_offline(page, scene_place(M.scene(ms, "referee"), move))
+            entered = move
+        else:
+            enter(page, entered)
+        data = M.normalize_event(ms, entered["type"], entered["seat"], entered["data"])
+        ms = M.apply_event(ms, ms.seq + 1, entered["type"], entered["seat"], data)
+        takes.append({**entered, "data": data})
+
+    ctx.set_offline(False)
+    page.wait_for_selector(f"#match[data-seq='{ms.seq}']", timeout=30_000)
+    wait_waiting(page, 0)
+    assert logged(base, token, stapelen, 2) == takes
+    assert [e["data"] for e in logged(base, token, mid, 1)][1:] == [good[1]["data"], wizards["data"]]
+    page.wait_for_function("() => document.querySelector('#sync').hidden")
+    assert "wait" not in page.inner_text("#status") and "wacht" not in page.inner_text("#status")
     assert not page.errors, page.errors

@@ -209,10 +209,22 @@ class KroniekWorker(Worker):
         super().request_stop(signum, frame)
 
     def unsubscribe(self) -> None:
+        """As RQ's, but never waiting on the listener thread for long. RQ starts it with a 60 s wait; a burst
+        that ends before the thread saw its subscription confirmed left it in that wait, and redis-py 8's
+        ``stop()`` joins the thread: the worker hung up to a minute at its exit (seen under load). It is a
+        daemon thread; a second is all it gets."""
+        thread = self.pubsub_thread
+        if thread is None:
+            return
         with contextlib.suppress(Exception):
-            super().unsubscribe()
-        if self.pubsub_thread is not None and self.pubsub_thread.is_alive():
-            self.pubsub_thread.stop()
+            self.pubsub.unsubscribe()
+        try:
+            thread.stop(timeout=1)  # redis-py >= 8: stop, and join at most this long
+        except TypeError:  # an older redis-py: stop() does not join
+            thread.stop()
+            thread.join(timeout=1)
+        with contextlib.suppress(Exception):
+            self.pubsub.close()
 
     def teardown(self) -> None:
         """As RQ's, but a Redis that is gone does not stop the clean-up."""

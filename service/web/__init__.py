@@ -46,7 +46,9 @@ def security_headers(response: Response) -> Response:
 
 
 def with_security_headers(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = CSP
+    # the one answer that sets its own (the page engine's worker, which compiles WebAssembly) keeps it
+    if "Content-Security-Policy" not in response.headers:
+        response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "same-origin"
     return response
@@ -315,9 +317,12 @@ def service_worker():
     if "body" not in _WORKER:
         text = (HERE / "static" / "sw.js").read_text(encoding="utf-8")
         assets = [f"/assets/{path.name}" for path in sorted((HERE / "static").iterdir())
-                  if path.suffix in (".js", ".css", ".svg") and path.name != "sw.js"]
+                  if path.suffix in (".js", ".css", ".svg") and path.name not in ("sw.js", "engine-worker.js")]
         assets += [f"/assets/messages.{lang}.js" for lang in i18n.LANGS]
-        text = text.replace("__VERSION__", _assets_version()).replace('"__ASSETS__"', json.dumps(assets))
+        urls = engine_urls()
+        engine = ["/engine/worker.js", urls["engine"], *urls["files"]] if urls else []
+        text = (text.replace("__VERSION__", _assets_version() + (urls["engine"][-20:-4] if urls else ""))
+                .replace('"__ASSETS__"', json.dumps(assets)).replace('"__ENGINE__"', json.dumps(engine)))
         _WORKER["body"] = text.encode()
     response = Response(_WORKER["body"], mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
@@ -327,3 +332,89 @@ def service_worker():
 @web.get("/assets/<path:name>")
 def static(name: str):
     return send_from_directory(HERE / "static", name, max_age=300)
+
+
+# -- the engine in the page (docs/ui.md, "The engine in the page") ---------------------------------------
+
+#: Pyodide as `make install` put it (npm ci, pinned by static/../pyodide/package-lock.json)
+PYODIDE = HERE / "pyodide" / "node_modules" / "pyodide"
+#: the files of Pyodide a page loads, and nothing else of its package
+PYODIDE_FILES = {"pyodide.js": "text/javascript", "pyodide.asm.js": "text/javascript",
+                 "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip",
+                 "pyodide-lock.json": "application/json"}
+#: a versioned file never changes: a phone keeps it a year
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: the worker compiles WebAssembly (Pyodide): its own policy allows that, and only that, beyond the pages'
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+
+
+def pyodide_version() -> str | None:
+    """The installed Pyodide's version, None where it is not installed (no npm on this machine)."""
+    try:
+        return json.loads((PYODIDE / "package.json").read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def engine_urls() -> dict[str, Any] | None:
+    """Where a page's worker loads Pyodide and the engine from, None without Pyodide."""
+    version = pyodide_version()
+    if version is None or not all((PYODIDE / name).is_file() for name in PYODIDE_FILES):
+        return None
+    from .engine_zip import engine_zip
+
+    return {"pyodide": f"/engine/pyodide-{version}/", "engine": f"/engine/kroniek-{engine_zip().digest}.zip",
+            "files": [f"/engine/pyodide-{version}/{name}" for name in PYODIDE_FILES]}
+
+
+@web.get("/engine/worker.js")
+def engine_worker():
+    """The page's engine (static/engine-worker.js) with the addresses of this version's Pyodide and engine in
+    it; 404 where Pyodide is not installed (the page then says so, and works online as before)."""
+    urls = engine_urls()
+    if urls is None:
+        return _engine_missing()
+    text = (HERE / "static" / "engine-worker.js").read_text(encoding="utf-8")
+    text = text.replace("__PYODIDE__", urls["pyodide"]).replace("__ENGINE__", urls["engine"])
+    response = Response(text, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Security-Policy"] = WORKER_CSP
+    return response
+
+
+def _engine_missing() -> Response:
+    response = Response(json.dumps({"error": {"code": "no_page_engine", "message": "Pyodide is not installed on "
+                                              "this server (make install, with npm): the pages work online only"}}),
+                        status=404, mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@web.get("/engine/pyodide-<version>/<name>")
+def pyodide_file(version: str, name: str):
+    """One of Pyodide's files, gzipped where the browser takes it (make install writes a .gz beside each)."""
+    if version != pyodide_version() or name not in PYODIDE_FILES:
+        abort(404)
+    packed = PYODIDE / f"{name}.gz"
+    gzip_ok = "gzip" in request.headers.get("Accept-Encoding", "")
+    path = packed if gzip_ok and packed.is_file() else PYODIDE / name
+    response = Response(path.read_bytes(), mimetype=PYODIDE_FILES[name])
+    if path is packed:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
+
+
+@web.get("/engine/kroniek-<digest>.zip")
+def engine_package(digest: str):
+    """The project's own engine/ package (and fastjsonschema, which it imports), as the page's Python imports
+    it: the same files the server runs, zipped once per process."""
+    from .engine_zip import engine_zip
+
+    packed = engine_zip()
+    if digest != packed.digest:
+        abort(404)
+    response = Response(packed.data, mimetype="application/zip")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response

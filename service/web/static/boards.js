@@ -218,8 +218,9 @@ const Boards = (() => {
   /** Moves made face down, which the legal moves list with the cards the log knows: a recorder who did not see
       them enters them by form as well ("Another move"), with the cards unknown (Troje's donations, a card laid back). */
   const unseenMoves = (game) => (game && game.id === "catan-troje" ? ["donate", "return_card"] : []);
-  /** Whether a list's values may come more than once (resources, Troje's sides), unlike the cards of a deck. */
-  const repeats = (game, path) => catanLike(game);
+  /** Whether a list's values may come more than once (resources, Troje's sides), unlike the cards of a deck:
+      BraveRats' cards too (each seat has its own eight: Wizard against Wizard is a round). */
+  const repeats = (game, path) => catanLike(game) || game.id === "braverats";
   /** The keys of a map field ({"wool": 2, "ore": 1}): the resources. */
   const mapKeys = (game, type, path) => (catanLike(game) && !/given$/.test(path) ? CATAN_RES : null);
 

@@ -103,6 +103,16 @@ const Kroniek = (() => {
     return text;
   };
 
+  /** Whether this device runs the rules' own engine in the match page (engine.js): on unless its user turned it
+      off on /me, or, before they chose, the browser's data saver is on (it costs about 6 MB, once). */
+  const ENGINE_KEY = "kroniek.engine";
+  K.engineWanted = () => {
+    const chosen = localStorage.getItem(ENGINE_KEY);
+    if (chosen) return chosen === "on";
+    return !(navigator.connection && navigator.connection.saveData);
+  };
+  K.setEngineWanted = (on) => localStorage.setItem(ENGINE_KEY, on ? "on" : "off");
+
   K.uuid = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2));
 
   /** Server-sent events over fetch (EventSource cannot send a token), reconnecting with

@@ -5,6 +5,9 @@
   const h = K.h;
 
   K.mePage = async () => {
+    const engineOn = document.getElementById("engine-on");
+    engineOn.checked = K.engineWanted();
+    engineOn.onchange = () => K.setEngineWanted(engineOn.checked);
     const me = await K.authReady;
     const list = document.getElementById("devices");
     if (!me) {

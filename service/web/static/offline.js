@@ -42,7 +42,7 @@
 
   // -- kept answers --------------------------------------------------------------------------------------
   /** The GETs whose answers a match page needs offline: the match and its views, the game, who is signed in. */
-  const KEPT = /^\/api\/(me$|games\/[^/?]+$|matches\/[^/?]+(\/(state|review|scene|legal-moves|roles))?(\?|$))/;
+  const KEPT = /^\/api\/(me$|games\/[^/?]+$|matches\/[^/?]+(\/(state|review|scene|legal-moves|roles|snapshot))?(\?|$))/;
   let puts = 0, generation = 0;
   const keep = (path, data) => {
     if (!KEPT.test(path)) return;

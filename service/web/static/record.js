@@ -176,6 +176,9 @@
     let seq = 0, head = 0, covered = 0, movesSeq = null, busy = false, again = false, stream = null;
     /** null: not known yet; false: the game has no scene (its drawing is Boards.render's) */
     let hasScene = game.scene ? null : false, fallbackOpen = false, drawnKey = null;
+    /** The page's own engine (engine.js), once it has this match's table: ``local.seq`` is the server's last
+        seq it follows, the moves waiting on this device lie on top (null: the server draws every move). */
+    let local = null, table = null;
     const liveBadge = document.getElementById("live");
     const status = document.getElementById("status");
     const log = document.getElementById("log");
@@ -222,6 +225,7 @@
         do {
           again = false;
           covered = head;
+          if (local) { await refreshLocal(); continue; }
           const q = seatQuery(viewer), from = reviewFrom();
           const [st, rv, sc, out] = await Promise.all([K.api("GET", `/api/matches/${id}/state?${q}`), K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`),
             hasScene === false ? null : K.api("GET", `/api/matches/${id}/scene?${q}`), showOutbox()]);
@@ -248,7 +252,8 @@
             // drawn again only when it changed: a second refresh of the same table (the stream's echo of the page's
             // own move can come before the move's answer) must not close a picker a finger is filling in
             const interactive = (canRecord || canPlay()) && !view.result && mode === "live";
-            const key = `${interactive}|${JSON.stringify(sc.data)}`;
+            const { match: _, ...drawn } = sc.data;  // as the page's engine gives it: the same drawing is not drawn again
+            const key = `${interactive}|${JSON.stringify(drawn)}`;
             if (key !== drawnKey) {
               drawnKey = key;
               board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
@@ -287,6 +292,7 @@
     /** A move goes into this device's outbox first (one key per intended move: a retry never records twice),
         then out to the server, at once when the network is up (offline.js sends them in order). */
     const send = async (type, seat, data) => {
+      if (local) return sendLocal(type, seat, data);
       const entry = await K.offline.add(id, { type, seat, data }, Math.max(seq, head));
       // offline, it shows at once as waiting; online, its answer comes first (its line would only flicker)
       if (!entry.online) {
@@ -319,8 +325,160 @@
     document.getElementById("undo").onclick = async () => {
       // a move still on this device is taken back here: nothing is sent for it
       const taken = (await K.offline.list(id)).length ? await K.offline.dropLast(id) : null;
-      if (taken) K.flash(K.t("Taken back before it was sent: {move}", { move: typeName(taken.type) }), "ok");
-      else send("undo", null, {});
+      if (taken) {
+        K.flash(K.t("Taken back before it was sent: {move}", { move: typeName(taken.type) }), "ok");
+        if (local) drawLocal();
+      } else send("undo", null, {});
+    };
+
+    // -- the page's own engine ----------------------------------------------------------------------
+    const engineNote = h("p.enginenote#engine-note", { role: "status", hidden: true });
+    board.after(engineNote);
+    /** The events the engine follows: whole (a recorder's) or as anyone sees them (a game with nothing hidden). */
+    const engineView = () => (canRecord ? "seat=referee&" : "");
+    const strip = (e) => ({ type: e.type, seat: e.seat, data: e.data });
+    /** The moves waiting here that the engine lays on the server's match: in order, up to a move that stopped
+        the sending (refused, or a place being corrected). */
+    const queueOf = (out) => {
+      const stop = out.findIndex((e) => e.blocked || e.replace);
+      return (stop < 0 ? out : out.slice(0, stop)).filter((e) => e.expected_seq >= local.seq);
+    };
+    const refusalText = (error) => K.errorText({ status: 422, data: { error } });
+    let keepTimer = null;
+    /** What this device keeps to open the match offline: the engine's table as the server last confirmed it. */
+    const keepTable = () => {
+      clearTimeout(keepTimer);
+      keepTimer = setTimeout(async () => {
+        try { K.offline.keep(`/api/matches/${id}/snapshot`, await table.payload()); } catch (e) { /* kept next time */ }
+      }, 1000);
+    };
+    /** A new snapshot of the server's match for the engine (after events it could not follow). */
+    const reopen = async () => {
+      const snap = await K.api("GET", `/api/matches/${id}/snapshot`);
+      if (!snap.ok) return false;
+      local.seq = (await table.open(snap.data)).seq;
+      if (!snap.kept) keepTable();
+      return true;
+    };
+    /** The server's moves since the engine's last one, followed by the engine. */
+    const follow = async (events) => {
+      if (!events.length) return;
+      const r = await table.advance(events);
+      if (r.error) await reopen();
+      else if (r.seq !== local.seq) { local.seq = r.seq; keepTable(); }
+    };
+    /** refresh(), with the engine: the server's new moves and the review from the server, the table from here. */
+    const refreshLocal = async () => {
+      const q = seatQuery(viewer), from = reviewFrom();
+      const [ev, rv] = await Promise.all([K.api("GET", `/api/matches/${id}/events?${engineView()}from=${local.seq + 1}`),
+        K.api("GET", `/api/matches/${id}/review?${q}&from=${from}`)]);
+      if (ev.ok && !ev.kept) await follow(ev.data.events);
+      else if (!ev.ok && transient(ev) && navigator.onLine) retrySoon();
+      seq = local.seq;
+      await drawLocal();
+      if (rv.ok) {
+        await showReview(rv, from, q);
+        if (!rv.kept) K.offline.keep(`/api/matches/${id}/review?${q}&from=1`, { ...rv.data, steps: logSteps });
+      }
+    };
+    let drawing = Promise.resolve();
+    /** Draw the table the engine works out now (one drawing at a time: the last one drawn is the newest). */
+    const drawLocal = (result = null) => (drawing = drawing.then(() => drawLocalNow(result), () => drawLocalNow(result)));
+    const drawLocalNow = async (given) => {
+      const out = await showOutbox();
+      await showBlock(out);
+      const queue = queueOf(out);
+      const follows = queue.every((e, i) => e.expected_seq === local.seq + i);
+      const r = given || await table.play(queue.map(strip), viewer);
+      const view = r.view;
+      // the moves shown on top of the server's (a tap drawn before it is kept is one of them already)
+      const waiting = Math.max(queue.length, r.seq - local.seq);
+      const blocked = out.some((e) => e.blocked);
+      if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, view.result.reason));
+      else if (waiting) status.textContent = K.tn(waiting, "In progress · seq {seq}, {n} move of it not sent yet · to act: {who}", "In progress · seq {seq}, {n} moves of it not sent yet · to act: {who}", { seq: r.seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
+      else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq: r.seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
+      const recorder = document.getElementById("recorder");
+      if (board.nextElementSibling !== recorder) recorder.before(staleNote, board);
+      const interactive = (canRecord || canPlay()) && !view.result && !blocked && follows && !r.refused && !r.server_draws;
+      if (r.scene) {
+        const key = `${interactive}|${JSON.stringify(r.scene)}`;
+        if (key !== drawnKey) {
+          drawnKey = key;
+          board.replaceChildren(Scene.render(r.scene, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
+        }
+      }
+      board.classList.remove("stale");
+      staleNote.hidden = true;
+      const said = r.refused ? K.t("Move {seq} would not be accepted: {why}. Sending stops there; undo it or wait for the server's word.", { seq: local.seq + r.refused.index + 1, why: refusalText(r.refused) })
+        : r.server_draws ? K.t("The server draws the next chance outcome in this simulated match: it shows once the moves are sent.")
+        : !follows ? K.t("The moves waiting on this device do not follow on from the server's last move: the drawing shows the server's match.") : "";
+      engineNote.textContent = said;
+      engineNote.hidden = !said;
+      if ((canRecord || canPlay()) && !view.result) {
+        const movesKey = `${r.seq}|local|${blocked}|${interactive}`;
+        if (blocked) { recorder.hidden = false; movesBox.replaceChildren(); movesSeq = movesKey; }
+        else if (movesSeq !== movesKey) { await showMoves(view, interactive ? r : { moves: [], chance: [] }); movesSeq = movesKey; }
+      } else if (canRecord) {
+        recorder.hidden = false;
+        turn.textContent = "· " + K.t("the match has ended");
+        movesBox.replaceChildren(h("p.muted", K.t("No move is due. Undo takes back the last move if it was recorded by mistake.")));
+        movesSeq = null;
+      } else recorder.hidden = true;
+      root.dataset.shown = r.seq;
+      if (!waiting) root.dataset.seq = r.seq;  // the page shows the server's match whole
+    };
+    /** send(), with the engine: the move checked by the rules here, kept, drawn at once, then sent. */
+    const sendLocal = async (type, seat, data) => {
+      // a move the server wrote that the engine has not followed yet comes first (the drawing tapped shows it)
+      if (head > local.seq) {
+        const ev = await K.api("GET", `/api/matches/${id}/events?${engineView()}from=${local.seq + 1}`);
+        if (ev.ok && !ev.kept) await follow(ev.data.events);
+      }
+      const out = await K.offline.list(id);
+      const queue = queueOf(out);
+      const r = await table.play([...queue.map(strip), { type, seat, data }], viewer);
+      const late = r.refused && r.refused.index === queue.length;
+      if (late && r.refused.code !== "history_elided") {
+        K.flash(K.t("Not recorded: {why}", { why: refusalText(r.refused) }), "error");
+        return;
+      }
+      // kept on the device first (a page closed the moment after a tap loses nothing), then drawn at once; the
+      // server's answer confirms it or rolls it back
+      const entry = await K.offline.add(id, { type, seat, data }, local.seq);
+      drawLocal(late ? null : r);  // (an undo further back than the page keeps: the server undoes it)
+      if (!entry.online && entry.expected_seq === local.seq) K.flash(K.t("Kept on this device: {move}, sent when the network is back", { move: typeName(type) }), "info");
+      if (!entry.online) showOutbox();
+      await sync();
+    };
+    /** Start the engine once the page is drawn; from then on it draws this match. Where it cannot, say why. */
+    const startEngine = async () => {
+      const may = hasScene && (canRecord || (mySeats.length && !game.hidden_information));
+      if (!may || !K.engineWanted()) return;  // (turned off on /me: nothing to say, the user chose)
+      try {
+        await K.engine.start();
+        table = K.engine.table(id);
+        const snap = await K.api("GET", `/api/matches/${id}/snapshot`);
+        if (!snap.ok) throw new Error(K.errorText(snap));
+        const opened = { seq: (await table.open(snap.data)).seq };
+        // up to the server's newest move before the engine takes the taps (the drawing on screen is the server's)
+        const ev = await K.api("GET", `/api/matches/${id}/events?${engineView()}from=${opened.seq + 1}`);
+        if (ev.ok && !ev.kept && ev.data.events.length) {
+          const r = await table.advance(ev.data.events);
+          if (r.error) throw new Error(r.error.message);
+          opened.seq = r.seq;
+        }
+        local = opened;
+        if (!snap.kept || ev.ok) keepTable();
+      } catch (err) {
+        local = null;
+        engineNote.textContent = K.t("This device runs no engine of its own ({why}): each move is drawn once the server answers, and offline the moves are entered with the pickers.", { why: err.message });
+        engineNote.hidden = false;
+        root.dataset.engine = "failed";
+        return;
+      }
+      root.dataset.engine = "ready";
+      movesSeq = null;
+      await refresh();
     };
 
     // -- the moves waiting on this device ---------------------------------------------------------
@@ -431,7 +589,9 @@
       return fold;
     };
 
-    const showMoves = async (view) => {
+    /** The text buttons; ``mine``: the legal moves and the chance due as the page's engine works them out
+        (else they are asked of the server). */
+    const showMoves = async (view, mine = null) => {
       const section = document.getElementById("recorder");
       currentView = view;
       if (hasScene && !fallbackOpen) {
@@ -441,7 +601,9 @@
         return true;
       }
       const playing = canPlay();
-      const base = await K.api("GET", `/api/matches/${id}/legal-moves${playing ? `?seat=${viewer}` : ""}`);
+      const own = (actor) => ({ ok: true, data: { to_act: view.to_act || [], chance: mine.chance,
+        moves: mine.moves.filter((m) => (actor === "table" ? m.seat === null : m.seat === actor)) } });
+      const base = mine ? own(playing ? viewer : "table") : await K.api("GET", `/api/matches/${id}/legal-moves${playing ? `?seat=${viewer}` : ""}`);
       if (!base.ok) {
         if (transient(base)) return false;  // the list on screen stays until a whole new one came
         section.hidden = true;
@@ -453,7 +615,7 @@
       const groups = [];
       for (const actor of toAct) {
         if (actor === "chance" || (playing && actor !== viewer)) continue;
-        const r = actor === "table" || playing ? base : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
+        const r = actor === "table" || playing ? base : mine ? own(actor) : await K.api("GET", `/api/matches/${id}/legal-moves?seat=${actor}`);
         if (!r.ok) { if (transient(r)) return false; continue; }
         for (const mv of r.data.moves) {
           let g = groups.find((x) => x.type === mv.type && x.seat === mv.seat);
@@ -622,5 +784,7 @@
     await refresh();
     connect();
     window.addEventListener("pagehide", () => stream && stream.stop());
+    // after the first paint: the drawing never waits for the engine
+    (window.requestIdleCallback || ((fn) => setTimeout(fn, 200)))(() => startEngine(), { timeout: 1000 });
   };
 })();

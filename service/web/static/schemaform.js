@@ -9,7 +9,9 @@ const SchemaForm = (() => {
   const branches = (schema) => {
     if (!schema) return { main: {}, nullable: false };
     const alts = schema.anyOf || schema.oneOf;
-    if (alts) {
+    // alternatives that only constrain an object's own properties ({"required": ["column"]} or ["card"]) are not
+    // other kinds of value: the object's form offers them (objectField)
+    if (alts && !(schema.type || schema.properties)) {
       const nonNull = alts.filter((s) => s.type !== "null");
       return { main: { ...nonNull[0], description: nonNull[0].description || schema.description, enum_nl: nonNull[0].enum_nl || schema.enum_nl }, nullable: nonNull.length < alts.length };
     }
@@ -200,31 +202,39 @@ const SchemaForm = (() => {
       return h("div.field", { "data-field": name }, h("div.label", h("span", { lang: tongue(p) }, titleOf(p, name)), help(p.description)), sub.node);
     };
     const anyReq = props.some(([k]) => required.has(k)) || (s.anyOf || []).length === 0 && props.length <= 1;
+    // the properties the schema's alternatives each require (a take names its column or its card): one of them is
+    // chosen, the rest (its foundation) are optional beside it
+    const eitherOf = [...new Set([...(s.anyOf || []), ...(s.oneOf || [])].flatMap((alt) => alt.required || []))];
+    const alternatives = eitherOf.length > 1 ? props.filter(([k]) => eitherOf.includes(k)) : props;
     if (!anyReq && props.length > 1) {
       // alternatives (a deal entered as columns, rows, cards or a seed): the recorder picks one
       const slot = h("div");
       let chosen = null;
-      const tabs = h("div.picker", props.map(([k, p]) => h("button.pick", { type: "button", "data-alt": k, onclick: (e) => {
+      const extra = props.filter(([k]) => !alternatives.some(([a]) => a === k)).map(([k, p]) => optionalField(k, p));
+      const tabs = h("div.picker", alternatives.map(([k, p]) => h("button.pick", { type: "button", "data-alt": k, onclick: (e) => {
         chosen = k; for (const b of tabs.children) b.classList.toggle("on", b === e.currentTarget);
         for (const key of Object.keys(fields)) delete fields[key];
         slot.replaceChildren(field(k, p));
       } }, K.t("as") + " ", h("span", { lang: tongue(p) }, k.replace(/_/g, " ")))));
-      wrap.append(h("div.label", K.t("Enter it")), tabs, slot);
-      return { node: wrap, get: () => { if (!chosen) throw K.t("choose how to enter it"); return { [chosen]: fields[chosen].get() }; } };
+      wrap.append(h("div.label", K.t("Enter it")), tabs, slot, ...extra.map((x) => x.node));
+      return { node: wrap, get: () => {
+        if (!chosen) throw K.t("choose how to enter it");
+        return Object.fromEntries([[chosen, fields[chosen].get()], ...extra.filter((x) => x.on()).map((x) => [x.key, fields[x.key].get()])]);
+      } };
     }
-    const optional = [];
-    for (const [k, p] of props) {
-      if (required.has(k) || (p.type === "boolean")) wrap.append(field(k, p));
-      else optional.push([k, p]);
-    }
-    for (const [k, p] of optional) {
+    /** A property left out unless the recorder adds it (+ its name). */
+    function optionalField(k, p) {
       const slot = h("div");
       const toggle = h("button.button.small", { type: "button", "data-optional": k, lang: tongue(p), onclick: () => {
         if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + titleOf(p, k); }
         else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + titleOf(p, k); }
       } }, "+ " + titleOf(p, k));
-      wrap.append(h("div.optional", toggle, slot));
+      return { key: k, node: h("div.optional", toggle, slot), on: () => k in fields };
     }
+    for (const [k, p] of props) {
+      if (required.has(k) || (p.type === "boolean")) wrap.append(field(k, p));
+    }
+    for (const [k, p] of props) if (!(required.has(k) || p.type === "boolean")) wrap.append(optionalField(k, p).node);
     return { node: wrap, get: () => Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.get()])) };
   };
 
