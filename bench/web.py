@@ -59,26 +59,15 @@ def measure(loads: int = 15, appends: int = 60, taps: int = 40) -> list[tuple[st
         return _measure(url, loads, appends, taps)
 
 
-#: (w3) in the page: select the pair's first card, tap the second and time until the page shows the next seq whole
-#: (it sets data-seq last, once the drawing, the move list and the moves are drawn) and the browser painted it.
-TAP_JS = """async ([a, b]) => {
-  const root = document.querySelector('#match'), before = Number(root.dataset.seq);
+#: in the page: select the pair's first card, tap the second and time until the page shows the next seq in the
+#: attribute named (w3: data-seq, set last once the drawing, the move list and the moves are drawn from the server's
+#: answer; w4: data-shown, the table its own engine worked out) and the browser painted it
+TAP_JS = """async ([a, b, attr]) => {
+  const root = document.querySelector('#match'), before = Number(root.dataset[attr]);
   document.querySelector(`#board [data-element='${a}']`).click();
   const t0 = performance.now();
   document.querySelector(`#board [data-element='${b}']`).click();
-  await new Promise((done) => { const check = () => (Number(root.dataset.seq) > before ? done() : requestAnimationFrame(check)); check(); });
-  await new Promise((done) => requestAnimationFrame(() => done()));
-  return performance.now() - t0;
-}"""
-
-
-#: (w4) a Twaalven pair tapped until the page shows the next table (its engine's: data-shown) painted
-ENGINE_TAP_JS = """async ([a, b]) => {
-  const root = document.querySelector('#match'), before = Number(root.dataset.shown);
-  document.querySelector(`#board [data-element='${a}']`).click();
-  const t0 = performance.now();
-  document.querySelector(`#board [data-element='${b}']`).click();
-  await new Promise((done) => { const check = () => (Number(root.dataset.shown) > before ? done() : requestAnimationFrame(check)); check(); });
+  await new Promise((done) => { const check = () => (Number(root.dataset[attr]) > before ? done() : requestAnimationFrame(check)); check(); });
   await new Promise((done) => requestAnimationFrame(() => done()));
   return performance.now() - t0;
 }"""
@@ -86,9 +75,14 @@ ENGINE_TAP_JS = """async ([a, b]) => {
 READY_AT = """async () => {
   await new Promise((done) => { const check = () => (document.querySelector('#match').dataset.engine ? done() : setTimeout(check, 20)); check(); });
   return { at: performance.now(), engine: Kroniek.engine.readyMs, state: document.querySelector('#match').dataset.engine,
-           why: Kroniek.engine.why };
+           why: Kroniek.engine.why, from: Kroniek.engine.from, phases: Kroniek.engine.phases };
 }"""
 ENGINE_KEPT = "async () => (await (await caches.open('kroniek-engine')).keys()).length"
+#: whether the device keeps the engine's memory snapshot (engine-worker.js)
+SNAPSHOT_KEPT = """() => new Promise((done) => { const rq = indexedDB.open('kroniek-engine', 1);
+  rq.onupgradeneeded = () => rq.result.createObjectStore('snapshots');
+  rq.onsuccess = () => { const t = rq.result.transaction('snapshots').objectStore('snapshots').count();
+    t.onsuccess = () => { done(t.result); rq.result.close(); }; }; })"""
 
 
 def _twaalven(s, base) -> str:
@@ -121,14 +115,16 @@ def _engine(browser, base: str, token: str, s, taps: int, visits: int = 3) -> li
             ctx.close()
             return [("(w4–w6) the page's engine", f"did not start: {first['why']}", "not measured", "—")]
         firsts.append(first["at"])
+        print("  first visit:", first["from"], first["phases"], f"ready at {first['at']:.0f} ms")
         engine_first.append(first["engine"])
         sent.append(sum(engine_bytes))
         deadline = time.monotonic() + 30
-        while page.evaluate(ENGINE_KEPT) < 7 and time.monotonic() < deadline:
+        while (page.evaluate(ENGINE_KEPT) < 7 or not page.evaluate(SNAPSHOT_KEPT)) and time.monotonic() < deadline:
             time.sleep(0.1)
         page.goto(f"{base}/matches/{match}")
         again = page.evaluate(READY_AT)
         cached.append(again["at"])
+        print("  again:", again["from"], again["phases"], f"ready at {again['at']:.0f} ms")
         engine_cached.append(again["engine"])
         ctx.close()
     rows.append((f"(w5) the page's engine ready, first visit: navigation → ready ({visits} visits; its worker alone: "
@@ -152,7 +148,7 @@ def _engine(browser, base: str, token: str, s, taps: int, visits: int = 3) -> li
         pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
         times = []
         for i in range(taps + 2):
-            elapsed = page.evaluate(ENGINE_TAP_JS, list(pair))
+            elapsed = page.evaluate(TAP_JS, [*pair, "shown"])
             if i >= 2:  # two warm-ups
                 times.append(elapsed)
             if offline:  # taken back before it was sent: the Undo button
@@ -260,7 +256,7 @@ def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, s
             pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
             times = []
             for i in range(taps + 2):
-                elapsed = page.evaluate(TAP_JS, list(pair))
+                elapsed = page.evaluate(TAP_JS, [*pair, "seq"])
                 if i >= 2:  # two warm-ups
                     times.append(elapsed)
                 seq = s.post(f"{base}/api/matches/{tapped}/events", json={"type": "undo", "seat": None, "data": {}}, timeout=10).json()["seq"]

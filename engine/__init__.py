@@ -1,9 +1,10 @@
 """Pure game engines: one folder per game, shared primitives in ``primitives``.
 
-Importing the package registers every game.
+Each game registers itself when its package is imported; ``get`` and
+``all_games`` (``engine.registry``) import the project's games as they are
+asked for.
 """
 
-from . import braverats, catan, ridder_toernooi, sir_tommy, stapelen, troje, troubadour, twaalven  # noqa: F401  (each registers itself)
 from .core import CHANCE, REFEREE, Game, KroniekError, MalformedEvent, Move, Result, RuleViolation
 from .registry import all_games, get
 

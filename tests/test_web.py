@@ -690,9 +690,15 @@ def tap_scene_chance(page, scene, values, holder=None):
 
 
 def tap_scene_move(page, place, rng):
-    """Enter a move on the drawing: one tap, or two (either order), then the
-    picker's choice when the place stands for several moves."""
+    """Enter a move on the drawing (``tap_at``) and wait until the page shows the next seq."""
     before = seq_of(page)
+    tap_at(page, place, rng)
+    wait_for_seq(page, before)
+
+
+def tap_at(page, place, rng):
+    """The taps on the drawing that enter a move: one tap, or two (either
+    order), then the picker's choice when the place stands for several moves."""
     if place[0] == "element":
         taps, choice = [place[1]], place[2]
     else:
@@ -705,7 +711,6 @@ def tap_scene_move(page, place, rng):
         if group is not None:
             tap(page, f"#board .scenepanel button[data-group='{group}']")
         tap(page, f"#board .scenepanel button[data-choice='{choice}']")
-    wait_for_seq(page, before)
 
 
 #: the group button of a two-step picker that holds the move ``choice`` (null: a one-step picker)

@@ -25,7 +25,7 @@ from engine.core import CHANCE
 from .support.games import project_games
 from .support.played import bot_of
 from .support.tapping import chance_place
-from .test_web import GROUP_OF, api, context, follow, page_of, scene_place, tap
+from .test_web import api, context, follow, page_of, scene_place, tap, tap_at
 from .test_web_offline import KEPT_JS, logged
 from .test_web_troubadour import partners
 
@@ -112,14 +112,7 @@ def tap_move(page, ms: M.MatchState, move: dict, rng: random.Random) -> None:
         return
     if place[0] == "element" and place[2] is None and partners(scene, place[1]):
         place = (*place[:2], 0)  # an element that is also one of a pair opens its one move in a picker
-    taps, choice = ([place[1]], place[2]) if place[0] == "element" else (rng.sample([place[1], place[2]], 2), place[3])
-    for t in taps:
-        tap(page, f"#board [data-element='{t}']")
-    if choice is not None:
-        group = page.evaluate(GROUP_OF, choice)
-        if group is not None:
-            tap(page, f"#board .scenepanel button[data-group='{group}']")
-        tap(page, f"#board .scenepanel button[data-choice='{choice}']")
+    tap_at(page, place, rng)
 
 
 def done(game_id: str, entered: list[dict]) -> bool:

@@ -29,9 +29,6 @@
       const no = unsupported();
       if (no) throw new Error(no);
       engine.status = "loading";
-      // whether the server has one at all, said in words rather than as a worker's opaque error
-      const probe = await fetch("/engine/worker.js", { method: "HEAD" }).catch(() => null);
-      if (probe && probe.status === 404) throw new Error(K.t("this server has no page engine installed"));
       worker = new Worker("/engine/worker.js");
       worker.onmessage = (e) => {
         const w = waiting.get(e.data.id);
@@ -46,9 +43,15 @@
         waiting.clear();
       };
       const t0 = performance.now();
-      const ready = await call("ready");
+      const ready = await call("ready").catch(async (err) => {
+        // whether the server has one at all, said in words rather than as the worker's opaque error
+        const probe = await fetch("/engine/worker.js", { method: "HEAD" }).catch(() => null);
+        throw probe && probe.status === 404 ? new Error(K.t("this server has no page engine installed")) : err;
+      });
       engine.readyMs = Math.round(performance.now() - t0);
       engine.loadMs = ready.ms;
+      engine.from = ready.from;
+      engine.phases = ready.phases;
       engine.status = "ready";
       // the service worker keeps the engine's files from now on (from the browser's cache: no second download)
       if (navigator.serviceWorker && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({ keepEngine: true });

@@ -312,8 +312,11 @@
         head = Math.max(head, d.answer.data.seq);
         if (d.entry.online) K.flash(K.t("Recorded seq {seq}: {move}", { seq: d.answer.data.seq, move: typeName(d.entry.type) }), "ok");
         // the match is drawn again unless the stream's copy of the move came first; the outbox's lines always (a
-        // refresh under way may have read them before this move left: its read comes after the removal)
-        if (busy || seq < d.answer.data.seq) refresh(d.answer.data.seq);
+        // refresh under way may have read them before this move left: its read comes after the removal). A move
+        // that waited on the device: always, since the stream's copy was drawn while it still waited (the status
+        // line said "1 move waits on this device" with nothing left to send, until a reload)
+        if (!d.entry.online) refresh();  // (again after a refresh under way: it may have read the outbox before)
+        else if (busy || seq < d.answer.data.seq) refresh(d.answer.data.seq);
         showOutbox();
       } else if (d.what === "dropped") {
         const r = d.answer;
@@ -455,9 +458,10 @@
       const may = hasScene && (canRecord || (mySeats.length && !game.hidden_information));
       if (!may || !K.engineWanted()) return;  // (turned off on /me: nothing to say, the user chose)
       try {
+        const asked = K.api("GET", `/api/matches/${id}/snapshot`);  // while the engine loads
         await K.engine.start();
         table = K.engine.table(id);
-        const snap = await K.api("GET", `/api/matches/${id}/snapshot`);
+        const snap = await asked;
         if (!snap.ok) throw new Error(K.errorText(snap));
         const opened = { seq: (await table.open(snap.data)).seq };
         // up to the server's newest move before the engine takes the taps (the drawing on screen is the server's)
@@ -784,7 +788,7 @@
     await refresh();
     connect();
     window.addEventListener("pagehide", () => stream && stream.stop());
-    // after the first paint: the drawing never waits for the engine
-    (window.requestIdleCallback || ((fn) => setTimeout(fn, 200)))(() => startEngine(), { timeout: 1000 });
+    // once the page is drawn: the drawing never waits for the engine (it loads in its worker)
+    startEngine();
   };
 })();
