@@ -651,9 +651,29 @@ TAPPABLE = """(sel) => {
 }"""
 
 
+#: a spot on a board too fine for a finger as a whole (an overview, static/scene.js ``zoomable``): first the taps a
+#: person makes: "Whole board" where another part of it is zoomed to, then on the board where the spot is, which
+#: zooms to that part of it
+ZOOM_FIRST = """const one = document.querySelectorAll(sel); const zoomed = one.length === 1 && one[0].closest('svg.hexboard.zoomed');
+if (zoomed) { const r = one[0].getBoundingClientRect(), b = zoomed.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < b.left || x > b.right || y < b.top || y > b.bottom) {
+    zoomed.closest('.zone, .edboard').querySelector('.wholeboard').click(); return null; } }
+const board = one.length === 1 && one[0].closest('svg.hexboard.overview');
+if (board) { one[0].scrollIntoView({ block: 'nearest' }); const r = one[0].getBoundingClientRect();
+  board.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window,
+    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); return null; }"""
+
+
 #: ``TAPPABLE``, and once it holds, the click on the element hit at its centre, in the same round trip: the
 #: browser's own pointer events cost three more round trips a tap, most of a whole game's browser CPU
-TAP_IT = "(sel) => { const at = (" + TAPPABLE + ")(sel); if (!at) return null; " \
+#: the same for an element already found: its board zoomed to it, if it was an overview (true: it zoomed)
+ZOOM_TO = """(el) => { const board = el.closest('svg.hexboard.overview'); if (!board) return false;
+  el.scrollIntoView({ block: 'nearest' }); const r = el.getBoundingClientRect();
+  board.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window,
+    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 })); return true; }"""
+
+
+TAP_IT = "(sel) => { " + ZOOM_FIRST + " const at = (" + TAPPABLE + ")(sel); if (!at) return null; " \
     "document.elementFromPoint(at[0], at[1]).dispatchEvent(new MouseEvent('click', " \
     "{ bubbles: true, cancelable: true, view: window, clientX: at[0], clientY: at[1] })); return true; }"
 
@@ -674,7 +694,12 @@ def tap(page, selector, timeout=20_000):
     try:
         page.wait_for_function(TAP_IT, arg=selector, timeout=timeout)
     except PlaywrightTimeout:
-        raise AssertionError(f"nothing to tap at {selector!r}: missing, not the only match, disabled or covered") from None
+        state = page.evaluate("""(sel) => { const all = document.querySelectorAll(sel); const el = all[0];
+          if (!el) return 'missing'; const r = el.getBoundingClientRect(); const b = el.closest('svg');
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return `${all.length} match(es) at ${r.left.toFixed(0)},${r.top.toFixed(0)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}` +
+            (b ? ` in ${b.getAttribute('class')} ${b.getAttribute('viewBox')}` : '') + `; hit: ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`; }""", selector)
+        raise AssertionError(f"nothing to tap at {selector!r}: missing, not the only match, disabled or covered ({state})") from None
 
 
 def tap_scene_chance(page, scene, values, holder=None):

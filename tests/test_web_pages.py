@@ -116,7 +116,8 @@ def site(server):
 #: What runs past the right edge: the document's own width, and each visible
 #: text, control or picture whose box ends right of the window or of an
 #: ancestor that hides its overflow (the pages' body hides it: what is cut off
-#: there is simply lost). A box that scrolls is fine: what is in it can be reached.
+#: there is simply lost). A box that scrolls is fine: what is in it can be reached;
+#: so is a board zoomed to a part of it (its "Whole board" shows the rest).
 OVERFLOW_JS = """() => {
   const vw = document.documentElement.clientWidth, out = [];
   const sw = document.documentElement.scrollWidth;
@@ -130,6 +131,7 @@ OVERFLOW_JS = """() => {
     for (let a = el; a; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (a !== document.body && a !== document.documentElement && (s.overflowX === "auto" || s.overflowX === "scroll")) return null;
+      if (a.matches("svg.zoomed")) return null;
       if ((own || a !== el) && a !== document.body && a !== document.documentElement && (s.overflowX === "hidden" || s.overflowX === "clip")) {
         const r = a.getBoundingClientRect();
         if (r.right < edge) { edge = r.right; by = describe(a); }

@@ -156,8 +156,9 @@
       const cs = doc.hexes.map((x) => centre(x.at));
       const xs = cs.map((c) => c[0]), ys = cs.map((c) => c[1]);
       const box = [Math.min(...xs) - R - 4, Math.min(...ys) - R - 4, Math.max(...xs) - Math.min(...xs) + 2 * R + 8, Math.max(...ys) - Math.min(...ys) + 2 * R + 8];
-      // drawn at a size a finger can tap (a hex ~42 px wide); a board wider than the phone scrolls in its box
-      const root = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), width: f(box[2] * 0.8), role: "group",
+      // the whole board in the width of the page; where its hexes would be narrower than a finger (Troje's sea on a
+      // phone) a tap zooms to that part of it first (Scene.zoomable)
+      const root = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), role: "group",
         "aria-label": K.t("the board: tap a hex to change it"), "data-field": "hexes" });
       doc.hexes.forEach((x, i) => {
         const c = cs[i];
@@ -179,7 +180,8 @@
         root.append(svg("g", { class: "edharbour" }, svg("title", {}, `${K.t("harbour")} ${hb.type}`),
           svg("circle", { cx: f(m[0]), cy: f(m[1]), r: 9 }), svg("text", { x: f(m[0]), y: f(m[1] + 3), "text-anchor": "middle" }, hb.type === "3:1" ? "3:1" : hb.type.slice(0, 2))));
       }
-      boardBox.replaceChildren(root);
+      const zoom = Scene.zoomable(root, box, Scene.HEX_FINGER, "editor", (g) => cs[at().get(g.dataset.hex)]);
+      boardBox.replaceChildren(h("div.edzoom", zoom.button), root);
     };
 
     const edit = (fn) => { fn(); drawBoard(); drawPanel(); changed(); };

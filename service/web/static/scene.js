@@ -25,6 +25,70 @@ const Scene = (() => {
    * Draw ``scene``. ctx: {players, labels (Boards.Labels), send(move) -> Promise, interactive}.
    * Without ``send`` (or interactive false) nothing is tappable: the watch and review pages.
    */
+  /** A board's spot: its radius in board units (a hex's side is 30), and the px a unit that makes it a 24 px
+      circle. Two spots half a side apart (an intersection and its road) then touch and do not overlap. */
+  const SPOT = 7.5, FINGER = 24 / (2 * SPOT);
+  /** Hexes (side 30 units) whose inner circle is 24 px wide. */
+  const HEX_FINGER = 24 / (30 * Math.sqrt(3));
+  /** The part of each board last zoomed to (by its key), and its width: kept while a page redraws the board. */
+  const zoomed = {}, boardWidth = {};
+
+  /** A board of hexes that a finger can tap (the match's board, a board editor's). The whole board is drawn in
+      the width of its frame, nothing scrolls sideways. Where its targets would be smaller than a finger at that
+      width (``needs``: the px a unit they want; Catan's spots on a phone), the whole board is an overview: a tap
+      zooms to that part of it at that scale, and its targets take taps there; the button returned ("Whole
+      board") goes back. A keyboard tabs to a target as ever, and the board zooms to it (``where(node)``: its
+      point on the board). The part zoomed to is kept under ``key`` for the next drawing of the board. */
+  const zoomable = (board, box, needs, key, where) => {
+    const f = (n) => n.toFixed(1);
+    const whole = h("button.button.small.wholeboard", { type: "button", hidden: true, onclick: () => focus(null) }, "⤢ " + Kroniek.t("Whole board"));
+    const hint = h("small.zoomhint", { hidden: true }, Kroniek.t("Tap the board where you play: it zooms in."));
+    const button = h("span.zoomctl", hint, whole);
+    const focus = (at) => {
+      // the board's width: as drawn, or (not in the page yet) as it was drawn last time, so a redraw after a move
+      // comes zoomed as it was, never the whole board for one frame
+      const width = board.isConnected ? board.getBoundingClientRect().width : boardWidth[key];
+      if (!width) return;
+      boardWidth[key] = width;
+      const scale = width / box[2];
+      const k = at && needs > scale ? Math.min(needs / scale, 4) : 1;
+      zoomed[key] = k > 1 ? at : null;
+      const w = box[2] / k, hh = box[3] / k;
+      const x = k > 1 ? Math.min(Math.max(at[0] - w / 2, box[0]), box[0] + box[2] - w) : box[0];
+      const y = k > 1 ? Math.min(Math.max(at[1] - hh / 2, box[1]), box[1] + box[3] - hh) : box[1];
+      board.setAttribute("viewBox", [x, y, w, hh].map(f).join(" "));
+      board.classList.toggle("overview", k === 1 && needs > scale);
+      board.classList.toggle("zoomed", k > 1);
+      whole.hidden = k === 1;
+      hint.hidden = !(k === 1 && needs > scale);
+    };
+    /** The part zoomed to last time, while it shows a target (after a move the next may lie elsewhere: another
+        player's turn on the other side of the board, and then the whole of it is shown, to be tapped there). */
+    const kept = () => {
+      const at = zoomed[key];
+      if (!at || !boardWidth[key]) return null;
+      const k = Math.min(needs / (boardWidth[key] / box[2]), 4), w = box[2] / k / 2, hh = box[3] / k / 2;
+      const shows = [...board.querySelectorAll("[role=button]")].some((g) => {
+        const p = where(g);
+        return p && Math.abs(p[0] - at[0]) < w && Math.abs(p[1] - at[1]) < hh;
+      });
+      return shows ? at : null;
+    };
+    focus(kept());
+    requestAnimationFrame(() => focus(kept()));
+    board.addEventListener("click", (ev) => {
+      if (!board.classList.contains("overview")) return;
+      const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(board.getScreenCTM().inverse());
+      focus([p.x, p.y]);
+    });
+    board.addEventListener("focusin", (ev) => {
+      const g = ev.target.closest && ev.target.closest("[role=button]");
+      const at = g && board.classList.contains("overview") && where(g);
+      if (at) focus(at);
+    });
+    return { button, focus };
+  };
+
   const render = (scene, ctx) => {
     const players = ctx.players || [];
     const labels = ctx.labels;
@@ -209,9 +273,8 @@ const Scene = (() => {
       const mid = mean(land);
       const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]), pad = R * 1.75;
       const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-      // a hex never narrower than a finger (~40 px): a wide board (Troje's sea) scrolls inside its box on a phone
+      // the whole board in the width of its frame: nothing scrolls sideways (see focus() below for its spots)
       const root2 = svg("svg", { class: "hexboard", viewBox: box.map(f).join(" "), role: "group", "aria-label": title });
-      root2.style.minWidth = `${Math.round(box[2] * 40 / (R * S3))}px`;
       const layers = { hex: svg("g"), edge: svg("g"), vertex: svg("g"), mark: svg("g") };
       const spot = (e) => mean(e.shows.hexes.map(centre));
       const ends = (e) => {
@@ -259,13 +322,13 @@ const Scene = (() => {
         if (e.kind === "edge") {
           const [a, b] = ends(e), m = mean([a, b]);
           layers.edge.append(node(e, s.colour ? svg("line", { class: "road", x1: f(a[0]), y1: f(a[1]), x2: f(b[0]), y2: f(b[1]), stroke: s.colour }) : null,
-            tappable(e) ? svg("circle", { class: "spot", cx: f(m[0]), cy: f(m[1]), r: 11 }) : null));
+            tappable(e) ? svg("circle", { class: "spot", cx: f(m[0]), cy: f(m[1]), r: SPOT }) : null));
         } else if (e.kind === "vertex") {
           const [x, y] = spot(e), k = s.piece === "city" ? 8 : 5.5;
           if (s.harbour) harbours.push([e, [x, y]]);
           layers.vertex.append(node(e, s.harbour ? svg("circle", { class: "harbourdot", cx: f(x), cy: f(y), r: 3 }) : null,
             s.piece ? svg("rect", { class: `piece ${s.piece}`, x: f(x - k), y: f(y - k), width: 2 * k, height: 2 * k, fill: s.colour }) : null,
-            tappable(e) ? svg("circle", { class: "spot", cx: f(x), cy: f(y), r: 13 }) : null));
+            tappable(e) ? svg("circle", { class: "spot", cx: f(x), cy: f(y), r: SPOT }) : null));
         }
       }
       // a harbour serves two neighbouring intersections (they share two hexes): one label between them, out to sea
@@ -284,9 +347,14 @@ const Scene = (() => {
         layers.mark.append(svg("text", { class: "harbour", x: f(x), y: f(p[1] + (p[1] - mid[1]) / d * R * 0.7 + 3), "text-anchor": "middle" }, e.shows.harbour));
       }
       root2.append(layers.hex, layers.mark, layers.edge, layers.vertex);
-      // the board may scroll sideways in its box (Troje's sea on a phone): a keyboard reaches and scrolls it
-      return h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" }, h("div.zonetitle", title),
-        h("div.zonebody", { tabindex: 0, role: "region", "aria-label": title }, root2));
+      const spotted = z.elements.some((e) => (e.kind === "vertex" || e.kind === "edge") && tappable(e));
+      const hexTapped = z.elements.some((e) => e.kind === "hex" && tappable(e));
+      // px a unit for 24 px targets: spots half a hex side apart, else hexes (their inner circle)
+      const zoom = zoomable(root2, box, spotted ? FINGER : hexTapped ? HEX_FINGER : 0, z.id,
+        (g) => { const e = byId[g.dataset.element]; return e && (e.kind === "hex" ? centre(e.shows.at) : spot(e)); });
+      const zone = h("section.zone", { class: `zone k-${z.kind}`, "data-zone": z.id, "data-seat": z.seat ?? "" },
+        h("div.zonetitle", title, " ", zoom.button), h("div.zonebody", root2));
+      return zone;
     };
 
     for (const z of scene.zones) {
@@ -300,5 +368,5 @@ const Scene = (() => {
     return root;
   };
 
-  return { render, say };
+  return { render, say, zoomable, HEX_FINGER };
 })();
