@@ -27,7 +27,7 @@ from tests.support.games import project_games
 from tests.support.played import play
 
 #: steps of each game's match checked in the browser, and seeds (one match per game)
-STEPS = 70
+STEPS = 50
 
 
 def native(ms: M.MatchState, viewer) -> dict:
@@ -169,3 +169,61 @@ def test_the_page_engine_shows_what_the_server_shows_at_every_step_of_every_game
         assert followed["adv"] == {"seq": last["seq"]}, f"{result['key']}: {followed['adv']}"
         followed["shown"].pop("engine_ms", None)
         assert followed["shown"] == last, f"{result['key']}: following the server's events differs"
+
+
+# -- what the page does around its engine ----------------------------------------------------------
+
+
+@pytest.mark.slow(10)
+@pytest.mark.parametrize("how", ["no WebAssembly", "no Pyodide on the server"])
+def test_a_page_whose_engine_cannot_start_says_why_and_records_through_the_server(server, browser, how):
+    from tests.test_web import api, context, follow, page_of, scene_place, tap_scene_move
+
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    ctx = context(browser, token, engine=True)
+    if how == "no WebAssembly":  # an old phone's browser
+        ctx.add_init_script("delete globalThis.WebAssembly")
+        said = "this browser cannot run WebAssembly"
+    else:  # a server installed without npm: /engine/worker.js answers 404
+        ctx.route("**/engine/worker.js", lambda route: route.fulfill(status=404, body='{"error": {}}', content_type="application/json"))
+        said = "this server has no page engine installed"
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{match}")
+    page.wait_for_selector("#match[data-engine='failed']", timeout=30_000)
+    assert said in page.inner_text("#engine-note")
+    ms = follow(base, token, match)
+    move = M.legal_moves(ms, 0)[0]
+    tap_scene_move(page, scene_place(M.scene(ms, "referee"), move), random.Random(1))  # drawn from the server's answer
+    events = api(base, token, "GET", f"/matches/{match}/events?seat=referee").json()["events"]
+    assert [{k: events[-1][k] for k in ("type", "seat", "data")}] == [move]
+    assert not page.errors, page.errors
+
+
+@pytest.mark.slow(10)
+def test_a_tap_the_server_refuses_is_rolled_back_to_the_servers_match_and_says_why(server, browser):
+    """The page's engine drew the tap at once; the server had a move the page had not seen yet (its live stream
+    held back here), so it answers 409: the page says so, follows the server's move and draws its match."""
+    from tests.test_web import api, context, follow, page_of, scene_place, tap_at
+
+    base, token = server
+    match = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    ctx = context(browser, token, engine=True)
+    ctx.route("**/stream*", lambda route: route.abort())  # the other phone's move does not reach this page live
+    page = page_of(ctx)
+    page.goto(f"{base}/matches/{match}")
+    page.wait_for_selector("#match[data-engine='ready'][data-shown='1']", timeout=60_000)
+    ms = follow(base, token, match)
+    theirs, mine = M.legal_moves(ms, 0)[0], M.legal_moves(ms, 0)[-1]
+    assert theirs != mine
+    assert api(base, token, "POST", f"/matches/{match}/events", json=theirs).status_code == 201  # the other phone
+    tap_at(page, scene_place(M.scene(ms, "referee"), mine), random.Random(1))
+    page.wait_for_selector("#flash.error:not([hidden])", timeout=20_000)
+    assert "Someone else recorded first" in page.inner_text("#flash")
+    page.wait_for_selector("#match[data-seq='2'][data-shown='2']", timeout=20_000)  # the server's match, drawn
+    events = api(base, token, "GET", f"/matches/{match}/events?seat=referee").json()["events"]
+    assert [{k: e[k] for k in ("type", "seat", "data")} for e in events[1:]] == [theirs]
+    after = follow(base, token, match)
+    drawn = page.evaluate("() => [...document.querySelectorAll('#board [data-element]')].map((e) => e.dataset.element)")
+    assert drawn == [e["id"] for z in M.scene(after, "referee")["zones"] for e in z["elements"]]
+    assert not page.errors, page.errors

@@ -25,7 +25,7 @@ from engine.core import CHANCE
 from .support.games import project_games
 from .support.played import bot_of
 from .support.tapping import chance_place
-from .test_web import api, context, follow, page_of, scene_place, tap, tap_at
+from .test_web import PHONE, api, follow, page_of, scene_place, tap, tap_at
 from .test_web_offline import KEPT_JS, logged
 from .test_web_troubadour import partners
 
@@ -128,18 +128,35 @@ def done(game_id: str, entered: list[dict]) -> bool:
     return True
 
 
+@pytest.fixture(scope="module")
+def phone(server, browser):
+    """One phone for the games of this module (per test process), as a recorder's phone records match after
+    match: its second page already has the engine its first page kept (from the service worker, and the
+    interpreter's snapshot), as it would at a club."""
+    base, token = server
+    ctx = browser.new_context(viewport=PHONE)
+    ctx.add_init_script(f"localStorage.setItem('kroniek.token', {token!r})")
+    # every message the page flashes, kept (a flash leaves the screen after a while)
+    ctx.add_init_script("""addEventListener('DOMContentLoaded', () => { window.flashes = [];
+      new MutationObserver(() => { const f = document.querySelector('#flash'); if (!f.hidden) window.flashes.push(f.textContent); })
+        .observe(document.querySelector('#flash'), { attributes: true, childList: true, characterData: true, subtree: true }); })""")
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_every_game_is_recorded_offline_by_tapping_its_drawing_and_reaches_the_server_once(server, browser, game_id):
+def test_every_game_is_recorded_offline_by_tapping_its_drawing_and_reaches_the_server_once(server, phone, game_id):
     assert set(GAMES) == {g.id for g in project_games()}
     base, token = server
     options, players = GAMES[game_id]
     names = ["Ann", "Bob", "Cor", "Dirk"][:players]
     mid = api(base, token, "POST", "/matches", json={"game": game_id, "players": names, "options": options}).json()["id"]
-    ctx = context(browser, token, engine=True)
-    # every message the page flashes, kept (a flash leaves the screen after a while)
-    ctx.add_init_script("""addEventListener('DOMContentLoaded', () => { window.flashes = [];
-      new MutationObserver(() => { const f = document.querySelector('#flash'); if (!f.hidden) window.flashes.push(f.textContent); })
-        .observe(document.querySelector('#flash'), { attributes: true, childList: true, characterData: true, subtree: true }); })""")
+    ctx = phone
+    ctx.set_offline(False)
+    for old in ctx.pages:
+        old.close()
     page = page_of(ctx)
     page.goto(f"{base}/matches/{mid}")
     page.wait_for_selector("#match[data-engine='ready']", timeout=60_000)
