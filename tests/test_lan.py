@@ -82,6 +82,7 @@ def test_make_run_lan_puts_the_lan_address_in_every_link_and_qr_code(tmp_path, b
 
         page = page_of(context(browser, token))
         page.goto(f"{base}/me")
+        page.wait_for_function("() => document.querySelector('#me-who').textContent.includes('admin')")  # its script ran
         page.click("#new-link")
         page.wait_for_selector("#link-out img.qr")
         page.wait_for_function("() => document.querySelector('#link-out img.qr').complete")
