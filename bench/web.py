@@ -85,6 +85,20 @@ SNAPSHOT_KEPT = """() => new Promise((done) => { const rq = indexedDB.open('kron
     t.onsuccess = () => { done(t.result); rq.result.close(); }; }; })"""
 
 
+def _pair_taps(page, s, base: str, match: str, taps: int, attr: str, undo) -> list[float]:
+    """The first Twaalven pair of the drawing tapped ``taps`` times (after two warm-ups), each taken back by
+    ``undo(pair)``: the ms from the second tap until the page shows the next seq in ``attr`` (TAP_JS)."""
+    scene = s.get(f"{base}/api/matches/{match}/scene", timeout=10).json()
+    pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
+    times = []
+    for i in range(taps + 2):
+        elapsed = page.evaluate(TAP_JS, [*pair, attr])
+        if i >= 2:  # two warm-ups
+            times.append(elapsed)
+        undo(pair)
+    return times
+
+
 def _twaalven(s, base) -> str:
     match = s.post(f"{base}/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}, timeout=10).json()["id"]
     for event in ({"type": "deal", "data": {"seed": 42}}, {"type": "roles", "data": {"twelves": 0, "first": 0}}):
@@ -144,23 +158,19 @@ def _engine(browser, base: str, token: str, s, taps: int, visits: int = 3) -> li
         page.wait_for_selector("#match[data-engine='ready'][data-shown='3']", timeout=60_000)
         if offline:
             ctx.set_offline(True)
-        scene = s.get(f"{base}/api/matches/{match}/scene", timeout=10).json()
-        pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
-        times = []
-        for i in range(taps + 2):
-            elapsed = page.evaluate(TAP_JS, [*pair, "shown"])
-            if i >= 2:  # two warm-ups
-                times.append(elapsed)
+        def undo(pair, page=page, match=match, offline=offline):
             if offline:  # taken back before it was sent: the Undo button
                 page.click("#undo")
                 page.wait_for_selector("#match[data-shown='3'] #board [data-element='%s']" % pair[0], timeout=30_000)
-            else:
-                page.wait_for_function("() => { const r = document.querySelector('#match'); "
-                                       "return r.dataset.seq === r.dataset.shown; }", timeout=30_000)  # confirmed
-                seq = s.post(f"{base}/api/matches/{match}/events", json={"type": "undo", "seat": None, "data": {}},
-                             timeout=10).json()["seq"]
-                page.wait_for_selector(f"#match[data-seq='{seq}'][data-shown='{seq}'] #board [data-element='{pair[0]}']",
-                                       timeout=30_000)
+                return
+            page.wait_for_function("() => { const r = document.querySelector('#match'); "
+                                   "return r.dataset.seq === r.dataset.shown; }", timeout=30_000)  # confirmed
+            seq = s.post(f"{base}/api/matches/{match}/events", json={"type": "undo", "seat": None, "data": {}},
+                         timeout=10).json()["seq"]
+            page.wait_for_selector(f"#match[data-seq='{seq}'][data-shown='{seq}'] #board [data-element='{pair[0]}']",
+                                   timeout=30_000)
+
+        times = _pair_taps(page, s, base, match, taps, "shown", undo)
         ctx.close()
         rows.append((f"(w4) a tap on the drawing (the same pair) → drawn by the page's engine, {'offline' if offline else 'online'} "
                      f"({len(times)} taps)", f"median {statistics.median(times):.0f} ms", f"p95 {_p(times, 0.95):.0f} ms",
@@ -252,15 +262,11 @@ def _measure(url: str, loads: int, appends: int, taps: int) -> list[tuple[str, s
             page = phone.new_page()
             page.goto(f"{base}/matches/{tapped}")
             page.wait_for_selector("#match[data-seq='3'] #board .scene button.el.hl", timeout=30_000)
-            scene = s.get(f"{base}/api/matches/{tapped}/scene", timeout=10).json()
-            pair = next((e["id"], other) for z in scene["zones"] for e in z["elements"] for other in e["targets"])
-            times = []
-            for i in range(taps + 2):
-                elapsed = page.evaluate(TAP_JS, [*pair, "seq"])
-                if i >= 2:  # two warm-ups
-                    times.append(elapsed)
+            def undo(pair):
                 seq = s.post(f"{base}/api/matches/{tapped}/events", json={"type": "undo", "seat": None, "data": {}}, timeout=10).json()["seq"]
                 page.wait_for_selector(f"#match[data-seq='{seq}'] #board [data-element='{pair[0]}']", timeout=30_000)
+
+            times = _pair_taps(page, s, base, tapped, taps, "seq", undo)
             rows.append((f"(w3) a tap on the drawing (a Twaalven pair, phone, no page engine) → appended and drawn ({len(times)} taps)",
                          f"median {statistics.median(times):.0f} ms", f"p95 {_p(times, 0.95):.0f} ms", "p95 < 150 ms"))
             rows += _engine(browser, base, token, s, taps)

@@ -171,6 +171,13 @@
     const canPlay = () => !canRecord && mySeats.includes(viewer);
     document.getElementById("undo").hidden = !canRecord;
     if (canRecord) people(id, players);
+    // The page's engine, where this viewer records on a drawing: it starts loading now, in its worker, with the
+    // match's snapshot, and takes over the drawing once the page has been drawn (startEngine): the drawing never
+    // waits for it. Turned off on /me (or by the data saver), it is not loaded at all.
+    const engineLoading = game.scene && (canRecord || (mySeats.length && !game.hidden_information)) && K.engineWanted()
+      ? K.engine.start() : null;
+    const snapshotAsked = engineLoading ? K.api("GET", `/api/matches/${id}/snapshot`) : null;
+    if (engineLoading) engineLoading.catch(() => {});  // said by startEngine
     // seq: what the page shows; head: the newest seq the page knows was written (its own moves' answers and the
     // stream's events); covered: the head when the refresh under way asked for the match (its answers show it)
     let seq = 0, head = 0, covered = 0, movesSeq = null, busy = false, again = false, stream = null;
@@ -433,7 +440,7 @@
     /** send(), with the engine: the move checked by the rules here, kept, drawn at once, then sent. */
     const sendLocal = async (type, seat, data) => {
       // a move the server wrote that the engine has not followed yet comes first (the drawing tapped shows it)
-      if (head > local.seq) {
+      if (Math.max(seq, head) > local.seq) {
         const ev = await K.api("GET", `/api/matches/${id}/events?${engineView()}from=${local.seq + 1}`);
         if (ev.ok && !ev.kept) await follow(ev.data.events);
       }
@@ -455,24 +462,16 @@
     };
     /** Start the engine once the page is drawn; from then on it draws this match. Where it cannot, say why. */
     const startEngine = async () => {
-      const may = hasScene && (canRecord || (mySeats.length && !game.hidden_information));
-      if (!may || !K.engineWanted()) return;  // (turned off on /me: nothing to say, the user chose)
+      if (!engineLoading) return;  // (turned off on /me: nothing to say, the user chose)
+      if (!hasScene) return;
       try {
-        const asked = K.api("GET", `/api/matches/${id}/snapshot`);  // while the engine loads
-        await K.engine.start();
+        await engineLoading;
         table = K.engine.table(id);
-        const snap = await asked;
+        const snap = await snapshotAsked;
         if (!snap.ok) throw new Error(K.errorText(snap));
-        const opened = { seq: (await table.open(snap.data)).seq };
-        // up to the server's newest move before the engine takes the taps (the drawing on screen is the server's)
-        const ev = await K.api("GET", `/api/matches/${id}/events?${engineView()}from=${opened.seq + 1}`);
-        if (ev.ok && !ev.kept && ev.data.events.length) {
-          const r = await table.advance(ev.data.events);
-          if (r.error) throw new Error(r.error.message);
-          opened.seq = r.seq;
-        }
-        local = opened;
-        if (!snap.kept || ev.ok) keepTable();
+        // the server's moves since are followed by the refresh below (a tap before then catches up first: sendLocal)
+        local = { seq: (await table.open(snap.data)).seq };
+        if (!snap.kept) keepTable();
       } catch (err) {
         local = null;
         engineNote.textContent = K.t("This device runs no engine of its own ({why}): each move is drawn once the server answers, and offline the moves are entered with the pickers.", { why: err.message });
