@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from .text import ENGLISH, Catalog, Text, localized
+
 if TYPE_CHECKING:  # pragma: no cover
     from .scene import Scene
 
@@ -32,13 +34,16 @@ class KroniekError(Exception):
     code = "error"
     status = 400
 
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Text, **details: Any) -> None:
+        super().__init__(str(message))
+        #: what the error says: ``message`` in English, ``text`` as the engine said it (a Text is rendered in
+        #: the reader's language at the edge: engine/text.py)
+        self.message = str(message)
+        self.text = message
         self.details = details
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **self.details}
+    def to_dict(self, catalog: Catalog = ENGLISH) -> dict[str, Any]:
+        return localized({"code": self.code, "message": self.text, **self.details}, catalog)
 
 
 class MalformedEvent(KroniekError):
@@ -47,7 +52,7 @@ class MalformedEvent(KroniekError):
     code = "malformed_event"
     status = 400
 
-    def __init__(self, message: str, field: str | None = None, **details: Any) -> None:
+    def __init__(self, message: str | Text, field: str | None = None, **details: Any) -> None:
         if field is not None:
             details["field"] = field
         super().__init__(message, **details)
@@ -63,7 +68,7 @@ class RuleViolation(KroniekError):
     code = "illegal_move"
     status = 422
 
-    def __init__(self, rule: str, message: str, **details: Any) -> None:
+    def __init__(self, rule: str, message: str | Text, **details: Any) -> None:
         super().__init__(message, rule=rule, **details)
         self.rule = rule
 
@@ -212,6 +217,9 @@ class Game:
     summary: ClassVar[str] = ""
     #: The same summary in Dutch, as the rules text words it (a Dutch page shows it; the English one where empty).
     summary_nl: ClassVar[str] = ""
+    #: True: the game's lines, end lines and refusals are messages (engine/text.py), said in each reader's
+    #: language from the catalogue; its describe_nl is not needed
+    says: ClassVar[bool] = False
     #: Dutch names of the event types that have no Dutch alias (a Dutch page names a move by its rules-text
     #: name: ``event_title_nl``).
     event_titles_nl: ClassVar[dict[str, str]] = {}
@@ -319,7 +327,7 @@ class Game:
     @property
     def speaks_dutch(self) -> bool:
         """Whether the review's lines of this game's matches come in Dutch too."""
-        return type(self).describe_nl is not Game.describe_nl
+        return self.says or type(self).describe_nl is not Game.describe_nl
 
     def annotate(self, before: Any, type: str, seat: int | None, data: dict[str, Any], after: Any) -> list[dict[str, Any]]:
         """Automatic annotations the worker stores for this event."""
@@ -359,6 +367,14 @@ class Game:
         raise NotImplementedError
 
     # -- description for the API -------------------------------------------
+    def summary_said(self, catalog: Catalog = ENGLISH) -> str:
+        """The summary in ``catalog``'s language: the catalogue's (``summary`` marked N_), else the game's own
+        ``summary_<lang>`` (a game that still gives its Dutch itself), else English."""
+        said = catalog.gettext(self.summary)
+        if said != self.summary or catalog.code == "en":
+            return said
+        return getattr(self, f"summary_{catalog.code}", "") or self.summary
+
     def info(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -21,6 +21,7 @@ import fastjsonschema
 from . import registry
 from .core import (CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Result, RuleViolation,
                    UnknownGame, player_count_text)
+from .text import Text, Words, localized, say
 
 SETUP = "setup"
 UNDO = "undo"
@@ -123,9 +124,16 @@ class MatchState:
 
     @property
     def result_dict(self) -> dict[str, Any] | None:
-        """The result as the API shows it (null while the match runs)."""
+        """The result as the API shows it (null while the match runs); its reason may be a Text, said in the
+        reader's language at the edge (engine/text.py)."""
         result = self.result
         return result.to_dict() if result else None
+
+    @property
+    def result_english(self) -> dict[str, Any] | None:
+        """The result as it is kept (the match's list entry, the league's results): the reason in English."""
+        result = self.result
+        return localized(result.to_dict()) if result else None
 
     @property
     def status(self) -> str:
@@ -135,7 +143,7 @@ class MatchState:
         return {
             "seq": self.seq,
             "status": self.status,
-            "result": self.result_dict,
+            "result": self.result_english,  # (in English until the views speak through messages too)
             "to_act": [a for a in self.game.actors(self.state)],
             **self.game.view(self.state, seat),
         }
@@ -607,23 +615,17 @@ def _event_view(
     return ms.game.event_view(ms.state, event, viewer)
 
 
-def hidden_summary(ms: MatchState, event: dict[str, Any]) -> str:
+def hidden_summary(ms: MatchState, event: dict[str, Any]) -> Text:
     """The review's line for an event whose data the viewer may not see: it
-    names who and what kind of event, never anything the data decides (a
-    game's own ``describe`` reads the data, so it is not asked)."""
+    names who and what kind of event (in Dutch as the rules text names it),
+    never anything the data decides (a game's own ``describe`` reads the
+    data, so it is not asked)."""
+    type_ = event["type"]
+    nl = ms.game.event_title_nl(type_) or type_.replace("_", " ")
     seat = event.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(ms.players):
-        return f"{ms.players[seat]}: {event['type']} (hidden from this view)"
-    return f"{event['type'].capitalize()} (hidden from this view)"
-
-
-def hidden_summary_nl(ms: MatchState, event: dict[str, Any]) -> str:
-    """``hidden_summary`` in Dutch, the event named as the rules text names it."""
-    what = ms.game.event_title_nl(event["type"]) or event["type"].replace("_", " ")
-    seat = event.get("seat")
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(ms.players):
-        return f"{ms.players[seat]}: {what} (verborgen in deze weergave)"
-    return f"{what[:1].upper()}{what[1:]} (verborgen in deze weergave)"
+        return say("{who}: {what} (hidden from this view)", who=ms.players[seat], what=Words(en=type_, nl=nl))
+    return say("{What} (hidden from this view)", What=Words(en=type_.capitalize(), nl=nl[:1].upper() + nl[1:]))
 
 
 def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:

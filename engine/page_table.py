@@ -30,6 +30,7 @@ from typing import Any
 
 from . import match as M
 from .core import CHANCE, KroniekError
+from .text import SAID, Text, to_json
 
 #: how many undo steps the page's snapshot keeps (an undo past them waits for the server)
 PAGE_UNDO_DEPTH = 8
@@ -54,9 +55,13 @@ def _error(exc: Exception, index: int | None = None) -> dict[str, Any]:
                "the server undoes it when the move is sent"}
     elif isinstance(exc, KroniekError):
         out = exc.to_dict()
+        if isinstance(exc.text, SAID):  # said by the page in its language (K.say), from the same catalogue
+            out["said"] = to_json(exc.text)
         rule = out.get("rule")
         if rule:
             out["rule_text"] = M.rule_text(rule)
+            if out["rule_text"]:  # its text is a message of the catalogue too (N_)
+                out["rule_said"] = to_json(Text(out["rule_text"]))
     else:  # a fault of the engine itself: said, never thrown across into the page
         out = {"code": "engine_fault", "message": f"{type(exc).__name__}: {exc}"}
     if index is not None:

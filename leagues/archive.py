@@ -138,7 +138,7 @@ def _check_result(report: ArchiveReport, where: str, data: dict[str, Any], log: 
     if ms.status != "finished" or ms.result is None:
         report.add(where, f"match {match_id} had not finished at seq {seq}")
         return
-    result = ms.result_dict
+    result = ms.result_english
     players = list(ms.players)
     if list(data.get("players", ())) != players:
         report.add(where, f"players {data.get('players')} are not match {match_id}'s {players}")

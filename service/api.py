@@ -9,6 +9,7 @@ from flask.views import MethodView
 from engine import all_games, get
 from engine.core import REFEREE, KroniekError
 from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
+from engine.text import N_, SAID, translated
 from replays.hashing import utc_now
 
 from . import schemas as S
@@ -19,6 +20,7 @@ from .gate import Blueprint, plain_loader
 from .limits import MAX_IDEMPOTENCY_KEY
 from .matches import Appended, MatchService
 from .signin import sign_in_link
+from .web import i18n
 
 games = Blueprint("games", __name__, url_prefix="/api/games", description="The games Kroniek knows")
 matches = Blueprint("matches", __name__, url_prefix="/api/matches", description="Recorded matches")
@@ -108,12 +110,16 @@ def _doc_only(*decorators):
     return wrap
 
 
+UNDO_DESCRIPTION = N_("Revert the latest effective move (a recording mistake); the log keeps both.")
+
+
 @games.route("")
 class Games(MethodView):
     @games.response(200, S.GameList)
     def get(self):
         """List the games"""
-        return {"games": [g.info() for g in all_games()]}
+        speaks = i18n.speaking()
+        return {"games": [{**g.info(), "summary": g.summary_said(speaks)} for g in all_games()]}
 
 
 @games.route("/<game_id>")
@@ -123,22 +129,24 @@ class Game(MethodView):
     def get(self, game_id):
         """A game: its options, event types (with JSON Schemas), rules and aliases"""
         game = get(game_id)
+        speaks = i18n.speaking()  # the texts the game marks (N_) in the answer's language
         event_types = {
-            name: {"actor": et.actor, "description": et.description, "schema": et.schema,
-                   "title_nl": game.event_title_nl(name)}
+            name: {"actor": et.actor, "description": speaks.gettext(et.description),
+                   "schema": translated(et.schema, speaks), "title_nl": game.event_title_nl(name)}
             for name, et in game.event_types.items()
         }
         event_types[UNDO] = {
             "actor": "recorder",
-            "description": "Revert the latest effective move (a recording mistake); the log keeps both.",
+            "description": speaks.gettext(UNDO_DESCRIPTION),
             "schema": UNDO_SCHEMA,
             "title_nl": "ongedaan maken",
         }
         return {
             **game.info(),
-            "options": game.options_schema,
+            "summary": game.summary_said(speaks),
+            "options": translated(game.options_schema, speaks),
             "event_types": event_types,
-            "rules": {**CORE_RULES, **game.rules},
+            "rules": {rule: speaks.gettext(text) for rule, text in {**CORE_RULES, **game.rules}.items()},
             "aliases": game.aliases,
         }
 
@@ -169,7 +177,7 @@ class Match(MethodView):
     @_doc_errors(matches, 404)
     def get(self, match_id):
         """A match: status, seq, result and the worker's validation"""
-        return service().match(match_id)
+        return service().match(match_id, said=True)
 
 
 #: EventIn's plain loader (service.gate.plain_loader), called by the append itself
@@ -211,7 +219,7 @@ class Events(MethodView):
             data_checked=True,  # the gate checked the body that holds it
         )
         # Encoded once, as AppendOut documents it (it has exactly those fields), not dumped by the schema again.
-        encoded = answer.json() if isinstance(answer, Appended) else orjson.dumps(answer)
+        encoded = answer.json(i18n.said) if isinstance(answer, Appended) else orjson.dumps(answer, default=i18n.said)
         return app.response_class(encoded, status=201, content_type="application/json")
 
     @matches.arguments(S.EventsArgs, location="query", error_status_code=400)
@@ -334,7 +342,14 @@ class Review(MethodView):
         without the worker's annotations. Pass `seat` for a seat's review (that
         seat's player, a recorder or referee) or `seat=referee` for all of it."""
         guard_view(match_id, args["seat"])
-        return service().review(match_id, args["seat"], first=args["from_"])
+        review = service().review(match_id, args["seat"], first=args["from_"])
+        dutch, speaks = i18n.language("nl"), i18n.speaking()
+        for step in review["steps"]:  # summary_nl: the Dutch line whatever the answer's language (the pages' field)
+            if isinstance(step["summary"], SAID):
+                step["summary_nl"] = step["summary"].render(dutch)
+            elif step["summary_nl"] is not None and speaks.code == "nl":
+                step["summary"] = step["summary_nl"]  # a game that still says its lines twice (describe_nl)
+        return review
 
 
 @matches.route("/<match_id>/annotations")

@@ -7,12 +7,14 @@ from typing import Any, Callable
 
 from flask import Flask, jsonify, make_response, render_template, request, send_from_directory, url_for
 from flask.ctx import RequestContext
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import MapAdapter
 
 from engine.core import KroniekError
+from engine.text import SAID
 
 from replays import EventStore
 from replays.translog import TransparencyLog
@@ -21,6 +23,7 @@ from . import gate
 from .access import Access
 from .accounts import Accounts
 from .errors import error_body
+from .web import i18n
 from .leagues import LeagueService
 from .limits import MAX_BODY_BYTES
 from .matches import MatchService
@@ -64,6 +67,14 @@ class _Routed(RequestContext):
             self.app._remember_route(key, req, self.url_adapter)  # type: ignore[attr-defined]
 
 
+class KroniekJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, saying an engine's message (engine/text.py) in the answer's language."""
+
+    @staticmethod
+    def default(o: Any) -> Any:
+        return i18n.said(o) if isinstance(o, SAID) else DefaultJSONProvider.default(o)
+
+
 class KroniekFlask(Flask):
     """Flask, with what it works out anew per request worked out once:
 
@@ -81,6 +92,8 @@ class KroniekFlask(Flask):
       routing cost more than any other step of an append (115k of 879k
       instructions).
     """
+
+    json_provider_class = KroniekJSONProvider
 
     session_interface = Sessionless()
     _SYNC_LIMIT = 4096  # functions remembered; past it the memo starts again (it never grows without bound)
@@ -296,6 +309,7 @@ def create_app(
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
     app.before_request(access.authenticate)
     app.before_request(gate.check_request)  # every body, query and path value within service.limits
+    app.before_request(i18n.check_lang)  # ?lang=: the language the engines' messages are said in
     app.extensions["kroniek.log"] = log = TransparencyLog(store.r, store.prefix)
     if signing_key is not None:
         app.extensions["kroniek.signing_key"] = signing_key
@@ -347,7 +361,11 @@ def create_app(
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
-        body = error_body(exc)
+        try:
+            speaks = i18n.api_language()
+        except KroniekError:  # a ?lang= it does not speak: the error at hand is told in English
+            speaks = i18n.language(i18n.LANGS[0])
+        body = error_body(exc, speaks)
         answer: dict[str, Any] = {"error": body}
         if "current_seq" in body:
             answer["current_seq"] = body["current_seq"]  # the 409 contract names it at the top too

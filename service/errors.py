@@ -5,19 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import KroniekError
+from engine.text import ENGLISH, Catalog
 
 
-def error_body(exc: KroniekError) -> dict[str, Any]:
+def error_body(exc: KroniekError, catalog: Catalog = ENGLISH) -> dict[str, Any]:
     """What an answer says of an error: its code, message and details, and
-    the text of the rule it names (``rule_text``)."""
+    the text of the rule it names (``rule_text``), in ``catalog``'s language."""
     from engine.match import rule_text
 
-    body = exc.to_dict()
+    body = exc.to_dict(catalog)
     rule = body.get("rule")
     if rule:
         text = rule_text(rule)
         if text:
-            body["rule_text"] = text
+            body["rule_text"] = catalog.gettext(text)
     return body
 
 

@@ -28,6 +28,7 @@ import orjson
 from engine import match as M
 from engine import notation as N
 from engine.core import REFEREE, KroniekError, MalformedEvent
+from engine.text import Words, from_json, say
 from replays import EventStore, audit_match, canonical, seal
 from replays.store import StoreError
 from replays.hashing import GENESIS, utc_now
@@ -69,8 +70,10 @@ class Appended(Mapping[str, Any]):
         self._match_id, self._events, self._after, self._replay = match_id, events, after, replay
         self._dict: dict[str, Any] | None = None
 
-    def json(self) -> bytes:
-        return orjson.dumps(self._render())
+    def json(self, default: Callable[[Any], Any] | None = None) -> bytes:
+        """``default``: how a value JSON has no form for is encoded (the API says an engine's message in the
+        answer's language)."""
+        return orjson.dumps(self._render(), default=default)
 
     def _render(self) -> dict[str, Any]:
         if self._dict is None:
@@ -209,7 +212,7 @@ class MatchService:
             "players": canonical(setup["players"]),
             "created_at": now,
             "status": ms.status,
-            "result": canonical(ms.result_dict),
+            "result": canonical(ms.result_english),
         }
         for _ in range(CREATE_ATTEMPTS):
             match_id = secrets.token_hex(8)
@@ -262,7 +265,7 @@ class MatchService:
         None for the public, REFEREE), with its human annotations."""
         events = self.events(match_id, 1, None, viewer)
         ms = self.current(match_id)
-        return N.write(events, self.store.notes(match_id), viewer, match_id, ms.result_dict)
+        return N.write(events, self.store.notes(match_id), viewer, match_id, ms.result_english)
 
     def _owe_validation(self, match_id: str) -> None:
         """Queue a validation unless one is owed already: a job queued for
@@ -354,7 +357,7 @@ class MatchService:
                     match_id,
                     events,
                     after.status if changed else "",
-                    canonical(after.result_dict) if changed else "",
+                    canonical(after.result_english) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
                     owe="validation",  # marked in the append's round trip: see _owe_validation
@@ -549,7 +552,9 @@ class MatchService:
         return self._load(match_id, at)
 
     # -- reading ------------------------------------------------------------
-    def match(self, match_id: str) -> dict[str, Any]:
+    def match(self, match_id: str, said: bool = False) -> dict[str, Any]:
+        """The match as the API shows it. ``said``: its result's reason as the engine says it (a Text, for the
+        API to say in the reader's language); else in English, as it is kept (a league's result)."""
         ms = self.current(match_id)
         head = self.store.head(match_id) or {}
         verdict = self.store.verdict(match_id)
@@ -567,7 +572,7 @@ class MatchService:
             "created_at": head.get("created_at"),
             "seq": ms.seq,
             "status": ms.status,
-            "result": ms.result_dict,
+            "result": ms.result_dict if said else ms.result_english,
             "validation": validation,
             "validation_details": self._public_verdict(match_id, ms, verdict),
             "analysis": self._analysis(match_id, ms, verdict),
@@ -700,21 +705,17 @@ class MatchService:
             for event, before, after in self._steps(match_id, events[len(lines):], ms):
                 data = event["data"]
                 game = after.game
-                dutch = game.speaks_dutch
                 summary_nl = None
                 if before is None:
-                    summary = f"Setup: {game.name} for {', '.join(after.players)} ({data['mode']})"
+                    mode = say("physical") if data["mode"] == "physical" else say("simulated")
+                    summary = say("Setup: {game} for {players} ({mode})", game=game.name, players=list(after.players),
+                                  mode=mode)
                     if note := game.describe_setup(after.state):
-                        summary += f", {note}"
-                    if dutch:
-                        mode = {"physical": "fysiek", "simulated": "gesimuleerd"}.get(data["mode"], data["mode"])
-                        summary_nl = f"Opzet: {game.name} voor {', '.join(after.players)} ({mode})"
-                        if note_nl := game.describe_setup_nl(after.state):
-                            summary_nl += f", {note_nl}"
+                        note_nl = game.describe_setup_nl(after.state) if game.speaks_dutch else None
+                        summary = say("{line}, {note}", line=summary,
+                                      note=note if not isinstance(note, str) else Words(en=note, nl=note_nl or note))
                 elif event["type"] == M.UNDO:
-                    summary = "Undo of " + ", ".join(f"seq {s}" for s in after.undone)
-                    if dutch:
-                        summary_nl = "Ongedaan gemaakt: " + ", ".join(f"seq {s}" for s in after.undone)
+                    summary = say("Undo of {seqs}", seqs=[say("seq {seq}", seq=str(s)) for s in after.undone])
                 else:
                     summary = game.describe(before.state, event["type"], event["seat"], data, after.state)
                     summary_nl = game.describe_nl(before.state, event["type"], event["seat"], data, after.state)
@@ -749,8 +750,7 @@ class MatchService:
             seq, type_ = event["seq"], event["type"]
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
             if hidden and type_ not in (M.SETUP, M.UNDO):
-                summary = M.hidden_summary(ms_now, event)
-                summary_nl = M.hidden_summary_nl(ms_now, event) if summary_nl is not None else None
+                summary, summary_nl = M.hidden_summary(ms_now, event), None
             step = {
                 "seq": seq,
                 "type": type_,
@@ -761,7 +761,10 @@ class MatchService:
                 "recorded_at": event["recorded_at"],
                 "undone_by": None,
                 "undoes": list(undoes),
-                "annotations": [{"source": "worker", **a} for a in ([] if hidden else auto.get(seq, []))]
+                # a worker's note keeps an engine's message as JSON (engine.text.to_json): a Text again, to be
+                # said in the reader's language
+                "annotations": [{"source": "worker", **{k: from_json(v) for k, v in a.items()}}
+                                for a in ([] if hidden else auto.get(seq, []))]
                 + human.get(seq, []),
             }
             for s in undoes:

@@ -13,7 +13,9 @@ import pytest
 from engine import match as M
 from engine import registry
 from engine.core import CHANCE
+from engine.text import Text
 from service.matches import MatchService
+from service.web.i18n import language
 
 from .support.played import play
 from .test_web_i18n import ENGLISH
@@ -23,6 +25,15 @@ DUTCH = ["braverats", "twaalven", "stapelen", "sir_tommy", "ridder_toernooi", "c
 #: English words a Dutch line must not hold (the pages' own list, and the engine's words for play)
 NOT_DUTCH = ENGLISH | {"wins", "plays", "draws", "keeps", "passes", "vs", "hold", "each", "held", "series",
                        "face", "down", "first", "gives", "chooses", "variants", "draw", "spy", "general"}
+
+
+def lines(game, *step):
+    """An event's line in English and in Dutch: a game that says its lines as messages (engine/text.py) in
+    the catalogue's Dutch, another in its own (``describe_nl``)."""
+    line = game.describe(*step)
+    if isinstance(line, Text):
+        return line.render(), line.render(language("nl"))
+    return line, game.describe_nl(*step)
 
 
 def played(game_id: str, seed: int, options: dict | None = None):
@@ -46,8 +57,7 @@ def test_every_line_of_whole_games_comes_in_dutch_too(game_id):
     for seed in range(12):
         for opts in options:
             for before, type_, seat, data, after, game in played(game_id, seed, opts):
-                en = game.describe(before, type_, seat, data, after)
-                nl = game.describe_nl(before, type_, seat, data, after)
+                en, nl = lines(game, before, type_, seat, data, after)
                 assert nl and nl != en, (type_, en, nl)
                 words = {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"Ann|Bob|Cor|Dirk|'[^']*'", "", nl))}
                 assert not words & NOT_DUTCH, (sorted(words & NOT_DUTCH), nl, en)
@@ -62,14 +72,13 @@ def test_every_game_speaks_dutch_and_a_game_without_dutch_lines_says_so():
     assert not Toy().speaks_dutch  # a game that gives no Dutch: its lines stay English, marked so on the pages
 
 
-def test_the_review_gives_each_step_in_both_languages_and_a_hidden_one_in_dutch_too(redis_client, prefix):
+def test_the_review_gives_each_step_in_both_languages_and_a_hidden_one_in_dutch_too(app, client):
     """The API's review carries ``summary_nl`` beside ``summary``: the set-up,
     each move, an undo, and a face-down card a seat may not see (named, not
-    shown, in Dutch too)."""
-    from replays import EventStore
-
-    svc = MatchService(EventStore(redis_client, prefix))
-    match = svc.create_match("braverats", ["Ann", "Bob"], options={"variants": ["B"]})["id"]
+    shown, in Dutch too); asked in Dutch, ``summary`` is the Dutch line."""
+    svc = app.extensions["kroniek"]
+    match = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"],
+                                              "options": {"variants": ["B"]}}).get_json()["id"]
     ms = svc.current(match)
     for _ in range(3):
         actors = ms.game.actors(ms.state)
@@ -80,11 +89,14 @@ def test_the_review_gives_each_step_in_both_languages_and_a_hidden_one_in_dutch_
         svc.append(match, move["type"], move["seat"], move["data"])
         ms = svc.current(match)
     svc.append(match, "undo", None, {})
-    steps = svc.review(match, "referee")["steps"]
+    steps = client.get(f"/api/matches/{match}/review?seat=referee").get_json()["steps"]
+    assert steps[0]["summary"] == "Setup: BraveRats for Ann, Bob (physical)"
     assert steps[0]["summary_nl"] == "Opzet: BraveRats voor Ann, Bob (fysiek)"
-    assert steps[-1]["summary_nl"] == f"Ongedaan gemaakt: seq {steps[-1]['undoes'][0]}"
+    assert steps[-1]["summary_nl"] == f"Ongedaan gemaakt: nr. {steps[-1]['undoes'][0]}"
     assert all(s["summary_nl"] and s["summary_nl"] != s["summary"] for s in steps)
-    public = svc.review(match, None)["steps"]
+    dutch = client.get(f"/api/matches/{match}/review?seat=referee", headers={"Accept-Language": "nl"}).get_json()["steps"]
+    assert [s["summary"] for s in dutch] == [s["summary_nl"] for s in steps]
+    public = client.get(f"/api/matches/{match}/review").get_json()["steps"]
     hidden = [s for s in public if "verborgen" in (s["summary_nl"] or "")]
     assert hidden and all("(hidden from this view)" in s["summary"] for s in hidden)
     # named as the rules text names the event (the draw: "Kaarten trekken"), never by what was drawn

@@ -40,10 +40,10 @@ def test_a_scoresheet_of_the_docs_imports(client, sheet):
         1 for line in moves for word in line.split() if word in N.GLYPHS)
     exported = client.get(f"/api/matches/{match['id']}/notation?seat=referee").get_data(as_text=True)
     again = N.read(exported)
-    assert len(again.events) == len(moves) and again.final.result_dict == match["result"]
+    assert len(again.events) == len(moves) and again.final.result_english == match["result"]
 
 
 def test_the_braverats_scoresheet_is_a_whole_game():
     sheet = next(b for b in SHEETS if b.page.name == "braverats.md")
-    result = N.read("\n".join(sheet.lines)).final.result_dict
+    result = N.read("\n".join(sheet.lines)).final.result_english
     assert result["outcome"] == "win" and result["winners"] == [1] and result["scores"] == [3, 4]

@@ -79,8 +79,9 @@ def test_summaries_notes_and_results_name_the_players(game_id, n):
     for seed in range(6 if game_id != "troubadour" else 2):
         steps, ms = play(game_id, seed, names)
         for before, event, after in steps:
-            texts = [game.describe(before.state, event["type"], event["seat"], event["data"], after.state)]
-            texts += [note["text"] for note in game.annotate(before.state, event["type"], event["seat"],
+            # (in English: a game that says its lines as messages, engine/text.py, read as English here)
+            texts = [str(game.describe(before.state, event["type"], event["seat"], event["data"], after.state))]
+            texts += [str(note["text"]) for note in game.annotate(before.state, event["type"], event["seat"],
                                                              event["data"], after.state) if "text" in note]
             for text in texts:
                 assert not unnamed(text, names), f"{game_id} seq {after.seq} {event['type']}: {text!r}"
@@ -89,7 +90,7 @@ def test_summaries_notes_and_results_name_the_players(game_id, n):
         if ms.result is None:
             continue
         finished += 1
-        reason = ms.result.reason
+        reason = str(ms.result.reason)
         assert not unnamed(reason, names), f"{game_id}: {reason!r}"
         if ms.result.outcome == "win" and len(ms.result.winners) < n:
             assert all(names[w] in reason for w in ms.result.winners), reason

@@ -158,3 +158,44 @@ def test_the_moves_of_a_game_that_speaks_dutch_are_listed_in_dutch(server, brows
     assert page.locator("#log li").evaluate_all("els => els.map((e) => e.lastChild.textContent)") == \
         [s["summary_nl"] for s in steps]
     assert english_in(page) == [] and page.errors == []
+
+
+def test_the_page_says_an_engines_message_as_the_server_does(server, browser):
+    """K.say (what the page's own engine says, in the page's language) renders a message exactly as the API
+    does from the same catalogue: words, plurals, numbers, nested messages, names in each language."""
+    from engine.braverats.cards import NAMES as CARD_NAMES
+    from engine.text import Words, say, say_n, to_json
+    from service.web.i18n import language
+
+    base, token = server
+    texts = [
+        say("{who} has no {card} left in hand; {held}", who=say("{name} ({colour})", name="Ann", colour=say("Red")),
+            card=CARD_NAMES[7], held=say("the cards still in {name}'s hand are {cards}", name="Ann",
+                                         cards=[CARD_NAMES[0], CARD_NAMES[3]])),
+        say_n(1, "{n} unseen card", "{n} unseen cards"), say_n(1234, "{n} unseen card", "{n} unseen cards"),
+        say("{a} vs {b}", a=0.5, b=12), say("{What} (hidden from this view)", What=Words(en="Draw", nl="Kaarten trekken")),
+    ]
+    for lang, headers in (("nl", {"Accept-Language": "nl-NL,nl;q=0.9"}), ("en", {"Accept-Language": "en"})):
+        ctx = context(browser, token)
+        ctx.set_extra_http_headers(headers)
+        page = page_of(ctx)
+        page.goto(f"{base}/")
+        page.wait_for_function("() => typeof Kroniek !== 'undefined' && Kroniek.say")
+        said = page.evaluate("(texts) => texts.map((t) => Kroniek.say(t))", [to_json(t) for t in texts])
+        assert said == [t.render(language(lang)) for t in texts], lang
+        ctx.close()
+    assert said[0].startswith("Ann (Red) has no Prince") and said[2] == "1234 unseen cards"
+
+
+def test_a_dutch_page_gets_a_refusal_in_dutch(server, browser):
+    """The pages ask the API in their own language (K.api's Accept-Language): a refused move reads Dutch."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    api(base, token, "POST", f"/matches/{mid}/events", json={"type": "round", "data": {"cards": ["prince", "spy"]}})
+    page = page_of(dutch_context(browser, token))
+    page.goto(f"{base}/matches/{mid}")
+    page.wait_for_selector("#match[data-seq='2']")
+    answer = page.evaluate(f"""() => Kroniek.api("POST", "/api/matches/{mid}/events",
+        {{ type: "round", data: {{ cards: ["prince", "spy"] }} }}).then((r) => Kroniek.errorText(r))""")
+    assert answer.startswith("Ann (Rood) heeft geen Prins meer in de hand"), answer
+    assert "Een speler kan alleen een kaart spelen die nog in zijn hand is" in answer

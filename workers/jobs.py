@@ -18,6 +18,7 @@ import orjson
 from engine import match as M
 from engine import registry
 from engine.core import KroniekError, UnknownGame
+from engine.text import to_json
 from leagues import league as L
 from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues, rating_system
 from replays import EventStore, audit_match, canonical, check_chain
@@ -159,7 +160,7 @@ def validate_log(store: EventStore, match_id: str,
     if verdict["status"] == "valid" and final is not None and checkpoints is not None and final.status != "finished":
         checkpoints.put(key, Checkpoint(final.seq, events[-1]["hash"], final, annotations))
     if saved and verdict["status"] == "valid" and final is not None:
-        store.set_summary(match_id, final.status, canonical(final.result_dict))
+        store.set_summary(match_id, final.status, canonical(final.result_english))
         if on_valid is not None and final.game.has_analysis:
             on_valid(match_id)
         if final.status == "finished":
@@ -195,8 +196,8 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
                 ]
                 continue
             notes = after.game.annotate(before.state, event["type"], event["seat"], event["data"], after.state)
-            if notes:
-                annotations[event["seq"]] = notes
+            if notes:  # an engine's message kept as JSON, to be said in each reader's language (engine/text.py)
+                annotations[event["seq"]] = to_json(notes)
     except KroniekError as exc:
         verdict = {
             "status": "invalid",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import MalformedEvent
+from ..text import N_, Text, say
 
 MUSICIAN, PRINCESS, SPY, ASSASSIN, AMBASSADOR, WIZARD, GENERAL, PRINCE = range(8)
 
@@ -14,6 +15,11 @@ DUTCH_IDS = ("muzikant", "prinses", "spion", "sluipmoordenaar", "raadsheer", "to
 TITLES = ("Musician", "Princess", "Spy", "Assassin", "Ambassador", "Wizard", "General", "Prince")
 #: the cards' names in the Dutch rules text (the Ambassador is the Raadsheer there)
 TITLES_NL = tuple(d.capitalize() for d in DUTCH_IDS)
+#: the cards' names as the engine says them (engine/text.py: the catalogue has the rules text's Dutch names)
+NAMES = (say("Musician"), say("Princess"), say("Spy"), say("Assassin"), say("Ambassador"), say("Wizard"),
+         say("General"), say("Prince"))
+PLURAL_NAMES = (say("Musicians"), say("Princesses"), say("Spies"), say("Assassins"), say("Ambassadors"),
+                say("Wizards"), say("Generals"), say("Princes"))
 
 #: an entry of a ``draw`` or ``deal`` event the table could not see
 UNKNOWN = "unknown"
@@ -25,6 +31,7 @@ DECK = tuple(sorted(FULL_HAND * 2))
 
 SEATS = ("Red", "Blue")
 SEATS_NL = ("Rood", "Blauw")
+SEAT_NAMES = (say("Red"), say("Blue"))
 SEAT_COLOURS = ("red", "blue")
 SEAT_ARMIES = ("Royal Reds", "MacBlue")
 
@@ -47,11 +54,12 @@ _LOOKUP: dict[Any, int | None] = {
 #: JSON Schema of one card field
 CARD_SCHEMA = {
     "type": ["string", "integer"],
-    "description": "a card: " + ", ".join(CARD_IDS) + " (or the Dutch name, or its value 0–7)",
+    "description": N_("a card: musician, princess, spy, assassin, ambassador, wizard, general, prince (or the "
+                      "Dutch name, or its value 0–7)"),
 }
 CARD_OR_UNKNOWN_SCHEMA = {
     "type": ["string", "integer"],
-    "description": "a card as in CARD_SCHEMA, or \"unknown\" when the table could not see it",
+    "description": N_("a card as in CARD_SCHEMA, or \"unknown\" when the table could not see it"),
 }
 
 
@@ -66,18 +74,20 @@ def parse_card(value: Any, field: str, allow_unknown: bool = False) -> int | Non
             return card
     key = value.strip().lower() if isinstance(value, str) else value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise MalformedEvent(f"{field}: a card is a name or a number 0–7, not {value!r}", field=field)
+        raise MalformedEvent(say("{field}: a card is a name or a number 0–7, not {value}", field=field,
+                                 value=repr(value)), field=field)
     try:
         card = _LOOKUP[key]
     except KeyError:
         raise MalformedEvent(
-            f"{field}: unknown card {value!r}; the cards are " + ", ".join(CARD_IDS)
-            + " (Dutch: " + ", ".join(DUTCH_IDS) + ") or their values 0–7",
+            say("{field}: unknown card {value}; the cards are {cards} (Dutch: {dutch}) or their values 0–7",
+                field=field, value=repr(value), cards=", ".join(CARD_IDS), dutch=", ".join(DUTCH_IDS)),
             field=field,
         ) from None
     if card is None and not allow_unknown:
         raise MalformedEvent(
-            f"{field}: \"unknown\" is only allowed for cards drawn or dealt face down (draw, deal events)",
+            say("{field}: \"unknown\" is only allowed for cards drawn or dealt face down (draw, deal events)",
+                field=field),
             field=field,
         )
     return card
@@ -91,12 +101,10 @@ def title(card: int) -> str:
     return TITLES[card]
 
 
-def list_titles(cards: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(TITLES[c] for c in cards) if cards else "none"
+def list_titles(cards: tuple[int, ...] | list[int]) -> Text | list[Text]:
+    """The cards' names, for a message to join (", "); "none" for no card."""
+    return [NAMES[c] for c in cards] if cards else say("none")
 
 
-PLURALS = ("Musicians", "Princesses", "Spies", "Assassins", "Ambassadors", "Wizards", "Generals", "Princes")
-
-
-def plural(card: int, n: int) -> str:
-    return f"one {TITLES[card]}" if n == 1 else f"{n} {PLURALS[card]}"
+def plural(card: int, n: int) -> Text:
+    return say("one {card}", card=NAMES[card]) if n == 1 else say("{n} {cards}", n=n, cards=PLURAL_NAMES[card])

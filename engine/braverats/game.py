@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
+from ..text import N_, Text, say, say_n
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
     ALIASES,
@@ -23,12 +24,10 @@ from .cards import (
     FULL_HAND,
     PRINCE,
     PRINCESS,
+    NAMES,
     SEAT_ARMIES,
     SEAT_COLOURS,
-    SEATS,
-    SEATS_NL,
-    TITLES,
-    TITLES_NL,
+    SEAT_NAMES,
     card_id,
     list_titles,
     parse_card,
@@ -59,18 +58,17 @@ from .state import (
     evolve,
 )
 
-def _name(state: State, seat: int, nl: bool = False) -> str:
+def _name(state: State, seat: int) -> str | Text:
     """The player at ``seat`` by name ("Ann"); by colour for a state without names."""
     names = state.cfg.names
-    return names[seat] if len(names) == 2 else (SEATS_NL if nl else SEATS)[seat]
+    return names[seat] if len(names) == 2 else SEAT_NAMES[seat]
 
 
-def _who(state: State, seat: int, nl: bool = False) -> str:
+def _who(state: State, seat: int) -> Text:
     """The player at ``seat`` with their colour, "Ann (Red)", "Ann (Rood)": the rules and the
     cards' order in events ([Red's, Blue's]) speak of colours."""
     names = state.cfg.names
-    colour = (SEATS_NL if nl else SEATS)[seat]
-    return f"{names[seat]} ({colour})" if len(names) == 2 else colour
+    return say("{name} ({colour})", name=names[seat], colour=SEAT_NAMES[seat]) if len(names) == 2 else SEAT_NAMES[seat]
 
 
 VARIANTS = ("A", "B", "C", "D", "E", "F", "G")
@@ -96,12 +94,10 @@ def incompatible_pairs(variants: tuple[str, ...] | list[str]) -> list[str]:
     return [f"{a}+{b}" for a, b in INCOMPATIBLE if a in variants and b in variants]
 
 
-def _variant_list(variants: tuple[str, ...], nl: bool = False) -> str:
+def _variant_list(variants: tuple[str, ...]) -> Text:
     if not variants:
-        return "het basisspel" if nl else "the base game"
-    if nl:
-        return "variant" + ("en " if len(variants) > 1 else " ") + ", ".join(variants)
-    return "variant" + ("s " if len(variants) > 1 else " ") + ", ".join(variants)
+        return say("the base game")
+    return say_n(len(variants), "variant {letters}", "variants {letters}", letters=", ".join(variants))
 
 
 def _round_counts(out: Outcome, r: Round) -> int:
@@ -119,11 +115,12 @@ class BraveRats(Game):
     version = "1"
     min_players = 2
     max_players = 2
-    summary = (
+    summary = N_(
         "Two rat clans each play 8 cards (values 0–7 with special powers) in simultaneous rounds; "
         "4 won rounds, or the Princess catching the Prince, wins."
     )
     rules = RULES
+    says = True
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset({"round", "play", "pick", "choose_variant"})
 
@@ -140,40 +137,40 @@ class BraveRats(Game):
                 "items": {"type": "string", "enum": list(VARIANTS)},
                 "uniqueItems": True,
                 "default": [],
-                "description": "Variants of the rules text, A–G; with G the other letters apply to game 1.",
+                "description": N_("Variants of the rules text, A–G; with G the other letters apply to game 1."),
             },
             "princess_attack_seat": {
                 "type": "integer",
                 "enum": [0, 1],
                 "default": 0,
-                "description": "Variant F: the seat that gives up its Prince for the other's Princess.",
+                "description": N_("Variant F: the seat that gives up its Prince for the other's Princess."),
             },
             "draft_first_seat": {
                 "type": "integer",
                 "enum": [0, 1],
                 "default": 0,
-                "description": "Variant D: the seat that draws the first 4 cards.",
+                "description": N_("Variant D: the seat that draws the first 4 cards."),
             },
             "musician_cancels_lasting_powers": {
                 "type": "boolean",
                 "default": True,
-                "description": "A General or Spy played against the Musician has no effect on the next round.",
+                "description": N_("A General or Spy played against the Musician has no effect on the next round."),
             },
             "wizard_cancels_general_bonus": {
                 "type": "boolean",
                 "default": True,
-                "description": "A General played against a Wizard gives no +2 in the next round.",
+                "description": N_("A General played against a Wizard gives no +2 in the next round."),
             },
             "wizard_cancels_spy": {
                 "type": "boolean",
                 "default": True,
-                "description": "A Spy played against a Wizard does not make the other play first next round.",
+                "description": N_("A Spy played against a Wizard does not make the other play first next round."),
             },
             "series_draw": {
                 "type": "string",
                 "enum": list(SERIES_DRAW),
                 "default": "replay",
-                "description": "Variant G: a drawn game is replayed (replay) or is one of the 3 games (counts).",
+                "description": N_("Variant G: a drawn game is replayed (replay) or is one of the 3 games (counts)."),
             },
         },
         "additionalProperties": False,
@@ -196,9 +193,6 @@ class BraveRats(Game):
     options_schema = worded_nl(
         options_schema,
         series_draw={"replay": "opnieuw spelen", "counts": "telt als een van de 3"})
-    summary_nl = ("Twee rattenclans spelen elk 8 kaarten (waarden 0–7, elk met een speciale eigenschap) in rondes "
-                  "waarin beide spelers tegelijk een kaart openleggen; wie 4 rondes wint, of wiens Prinses de Prins "
-                  "tegenkomt, wint.")
     event_titles_nl = {
         "round": "ronde",
         "play": "kaart spelen",
@@ -215,20 +209,20 @@ class BraveRats(Game):
             "round",
             TABLE,
             _object({"cards": _cards_schema(2)}, ["cards"]),
-            "Both cards of a round, revealed together: [Red's card, Blue's card].",
+            N_("Both cards of a round, revealed together: [Red's card, Blue's card]."),
         ),
         "play": EventType(
             "play",
             "seat",
             _object({"card": CARD_SCHEMA}, ["card"]),
-            "One seat commits its card face down (face up when it must play first after a Spy); "
-            "the round resolves when both have played.",
+            N_("One seat commits its card face down (face up when it must play first after a Spy); "
+            "the round resolves when both have played."),
         ),
         "exchange": EventType(
             "exchange",
             CHANCE,
             _object({"cards": _cards_schema(2)}, ["cards"]),
-            "Variant A: the random card each player gives the other: [card Red gives, card Blue gives].",
+            N_("Variant A: the random card each player gives the other: [card Red gives, card Blue gives]."),
         ),
         "draw": EventType(
             "draw",
@@ -244,20 +238,20 @@ class BraveRats(Game):
                 },
                 ["cards"],
             ),
-            "Variant B: the cards each player draws from his pile: one list per player (Red's, then Blue's), 3 each at the "
-            "start and 1 each after a round; \"unknown\" for a card the table did not see.",
+            N_("Variant B: the cards each player draws from his pile: one list per player (Red's, then Blue's), 3 each at the "
+            "start and 1 each after a round; \"unknown\" for a card the table did not see."),
         ),
         "draft": EventType(
             "draft",
             CHANCE,
             _object({"cards": _cards_schema(4)}, ["cards"]),
-            "Variant D: the 4 cards the drafting seat draws (seat: that seat, if known).",
+            N_("Variant D: the 4 cards the drafting seat draws (seat: that seat, if known)."),
         ),
         "pick": EventType(
             "pick",
             "seat",
             _object({"card": CARD_SCHEMA}, ["card"]),
-            "Variant D: the seat keeps one card of those on offer to it.",
+            N_("Variant D: the seat keeps one card of those on offer to it."),
         ),
         "deal": EventType(
             "deal",
@@ -273,7 +267,7 @@ class BraveRats(Game):
                 },
                 ["hands"],
             ),
-            "Variant E: the 8 cards dealt to each player, one list per player (Red's, then Blue's); \"unknown\" where unseen.",
+            N_("Variant E: the 8 cards dealt to each player, one list per player (Red's, then Blue's); \"unknown\" where unseen."),
         ),
         "choose_variant": EventType(
             "choose_variant",
@@ -290,7 +284,7 @@ class BraveRats(Game):
                 },
                 ["variants"],
             ),
-            "Variant G: the loser of a game chooses the variants (A–F, [] for the base game) of the next.",
+            N_("Variant G: the loser of a game chooses the variants (A–F, [] for the base game) of the next."),
         ),
     }
 
@@ -388,8 +382,8 @@ class BraveRats(Game):
             if type == "choose_variant":
                 return self._normalize_choice(data)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise MalformedEvent(f"invalid {type} data: {exc!r}", field="data") from None
-        raise MalformedEvent(f"unknown event type {type!r} for BraveRats", field="type")
+            raise MalformedEvent(say("invalid {type} data: {error}", type=type, error=repr(exc)), field="data") from None
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     @staticmethod
     def _sorted_ids(values: list[Any], field: str, allow_unknown: bool) -> list[str]:
@@ -401,7 +395,8 @@ class BraveRats(Game):
     def _normalize_choice(data: dict[str, Any]) -> dict[str, Any]:
         letters = [v.upper() for v in data["variants"]]
         if len(set(letters)) != len(letters):
-            raise MalformedEvent(f"variants: a letter is given twice in {data['variants']!r}", field="variants")
+            raise MalformedEvent(say("variants: a letter is given twice in {variants}", variants=repr(data["variants"])),
+                                 field="variants")
         out: dict[str, Any] = {"variants": sorted(letters)}
         for name in ("princess_attack_seat", "draft_first_seat"):
             if name in data:
@@ -412,32 +407,35 @@ class BraveRats(Game):
     def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         handler = _HANDLERS.get(type)
         if handler is None:
-            raise MalformedEvent(f"unknown event type {type!r} for BraveRats", field="type")
+            raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
         return handler(self, state, seat, data)
 
-    def _phase_error(self, state: State, wanted: str, what: str) -> RuleViolation:
+    def _phase_error(self, state: State, wanted: str) -> RuleViolation:
         phase = state.phase
+        what = _WHAT[wanted]
         if phase == OVER:
-            return RuleViolation("braverats.win", f"the game is over; no {what} can follow")
+            return RuleViolation("braverats.win", say("the game is over; no {what} can follow", what=what))
         if phase == CHOOSE:
             return RuleViolation(
                 "braverats.variant_g",
-                f"game {state.game_no - 1} is over: {_who(state, state.chooser)}, who lost it, first chooses the "
-                f"variants of game {state.game_no} (choose_variant); no {what} now",
+                say("game {lost} is over: {who}, who lost it, first chooses the variants of game {next} "
+                    "(choose_variant); no {what} now", lost=state.game_no - 1, who=_who(state, state.chooser),
+                    next=state.game_no, what=what),
             )
         if phase == DRAW and state.rounds:
             return RuleViolation(
-                "braverats.variant_b", f"after a round each player first draws 1 card (draw event); no {what} now"
+                "braverats.variant_b",
+                say("after a round each player first draws 1 card (draw event); no {what} now", what=what)
             )
         step = {
-            DRAFT: "the draft (variant D)",
-            DEAL: "the deal (variant E)",
-            EXCHANGE: "the traitor's exchange (variant A)",
-            DRAW: "the first draw of 3 cards (variant B)",
-            PLAY: "the rounds",
+            DRAFT: say("the draft (variant D)"),
+            DEAL: say("the deal (variant E)"),
+            EXCHANGE: say("the traitor's exchange (variant A)"),
+            DRAW: say("the first draw of 3 cards (variant B)"),
+            PLAY: say("the rounds"),
         }[phase]
         rule = {"draft": "braverats.variant_d", "pick": "braverats.variant_d"}.get(wanted, "braverats.setup_order")
-        return RuleViolation(rule, f"no {what} now: the match is at {step}")
+        return RuleViolation(rule, say("no {what} now: the match is at {step}", what=what, step=step))
 
     def _take(self, state: State, seat: int, card: int, hands: list[HiddenHand], pool: tuple[int, ...]) -> tuple[int, ...]:
         """Remove a played card from ``hands[seat]`` (in place in the list); return the pool."""
@@ -447,30 +445,30 @@ class BraveRats(Game):
             raise RuleViolation("braverats.card_in_hand", self._not_in_hand(state, seat, card, hands[seat], pool)) from None
         return pool
 
-    def _not_in_hand(self, state: State, seat: int, card: int, hand: HiddenHand, pool: tuple[int, ...]) -> str:
-        msg = f"{_who(state, seat)} has no {TITLES[card]} left in hand; "
+    def _not_in_hand(self, state: State, seat: int, card: int, hand: HiddenHand, pool: tuple[int, ...]) -> Text:
         who = _name(state, seat)
         if hand.unknown:
-            msg += (
-                f"{who}'s hand holds {list_titles(hand.known)} (seen) and {hand.unknown} unseen card(s), "
-                f"so the cards {who} can play are {list_titles(hand.candidates(pool))}"
-            )
+            held = say("{name}'s hand holds {seen} (seen) and {unseen}, so the cards {name} can play are {playable}",
+                       name=who, seen=list_titles(hand.known), playable=list_titles(hand.candidates(pool)),
+                       unseen=say_n(hand.unknown, "{n} unseen card", "{n} unseen cards"))
         else:
-            msg += f"the cards still in {who}'s hand are {list_titles(hand.known)}"
+            held = say("the cards still in {name}'s hand are {cards}", name=who, cards=list_titles(hand.known))
+        msg = say("{who} has no {card} left in hand; {held}", who=_who(state, seat), card=NAMES[card], held=held)
         earlier = [i + 1 for i, r in enumerate(state.rounds) if r.cards[seat] == card]
         if earlier:
-            msg += f" ({who} played the {TITLES[card]} in round " + ", ".join(map(str, earlier)) + ")"
+            msg = say("{msg} ({name} played the {card} in round {rounds})", msg=msg, name=who, card=NAMES[card],
+                      rounds=earlier)
         return msg
 
     def _apply_round(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != PLAY:
-            raise self._phase_error(state, "round", "round")
+            raise self._phase_error(state, "round")
         if state.pending != NO_PENDING:
             who = _who(state, 0 if state.pending[0] is not None else 1)
             raise RuleViolation(
                 "braverats.one_card_per_round",
-                f"{who} has already played a card face down this round; enter the other card as a play event, "
-                "not a whole round",
+                say("{who} has already played a card face down this round; enter the other card as a play event, "
+                    "not a whole round", who=who),
             )
         c0 = parse_card(data["cards"][0], "cards[0]")
         c1 = parse_card(data["cards"][1], "cards[1]")
@@ -481,21 +479,23 @@ class BraveRats(Game):
 
     def _apply_play(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != PLAY:
-            raise self._phase_error(state, "play", "card play")
+            raise self._phase_error(state, "play")
         if seat not in (0, 1):
-            raise MalformedEvent("a play event needs the seat (0 or 1) that plays", field="seat")
+            raise MalformedEvent(say("a play event needs the seat (0 or 1) that plays"), field="seat")
         pending = state.pending
         if pending[seat] is not None:
             raise RuleViolation(
                 "braverats.one_card_per_round",
-                f"{_who(state, seat)} has already played a card this round; wait for {_name(state, 1 - seat)}'s card",
+                say("{who} has already played a card this round; wait for {other}'s card", who=_who(state, seat),
+                    other=_name(state, 1 - seat)),
             )
         first = state.spy_first
         if first is not None and first != seat and pending[first] is None:
             raise RuleViolation(
                 "braverats.spy_order",
-                f"{_who(state, 1 - first)} played an effective Spy last round, so {_who(state, first)} plays first, "
-                f"face up, this round; {_name(state, seat)} chooses only after that",
+                say("{spy} played an effective Spy last round, so {first} plays first, face up, this round; {name} "
+                    "chooses only after that", spy=_who(state, 1 - first), first=_who(state, first),
+                    name=_name(state, seat)),
             )
         card = parse_card(data["card"], "card")
         hands = list(state.hands)
@@ -548,7 +548,7 @@ class BraveRats(Game):
 
     def _apply_draw(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != DRAW:
-            raise self._phase_error(state, "draw", "draw")
+            raise self._phase_error(state, "draw")
         n = 1 if state.rounds else 3
         hands = list(state.hands)
         pool = state.pool
@@ -558,8 +558,10 @@ class BraveRats(Game):
             if len(drawn) != want:
                 raise RuleViolation(
                     "braverats.variant_b",
-                    f"{_who(state, s)} draws {want} card(s) now ({'3 at the start' if n == 3 else '1 after each round'}, "
-                    f"{hands[s].pile} left in the pile), not {len(drawn)}",
+                    say_n(want, "{who} draws {n} card now ({when}, {left} left in the pile), not {drawn}",
+                          "{who} draws {n} cards now ({when}, {left} left in the pile), not {drawn}",
+                          who=_who(state, s), left=hands[s].pile, drawn=len(drawn),
+                          when=say("3 at the start") if n == 3 else say("1 after each round")),
                 )
             for card in drawn:
                 try:
@@ -568,14 +570,14 @@ class BraveRats(Game):
                     left = hands[s].pile_candidates(pool)
                     raise RuleViolation(
                         "braverats.variant_b",
-                        f"{_who(state, s)}'s draw pile cannot hold a {TITLES[card]}: the cards it can still hold are "
-                        f"{list_titles(left)}",
+                        say("{who}'s draw pile cannot hold a {card}: the cards it can still hold are {cards}",
+                            who=_who(state, s), card=NAMES[card], cards=list_titles(left)),
                     ) from None
         return evolve(state, phase=PLAY, hands=tuple(hands), pool=pool)
 
     def _apply_exchange(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != EXCHANGE:
-            raise self._phase_error(state, "exchange", "exchange")
+            raise self._phase_error(state, "exchange")
         given = [parse_card(c, f"cards[{s}]") for s, c in enumerate(data["cards"])]
         hands = list(state.hands)
         pool = state.pool
@@ -583,44 +585,49 @@ class BraveRats(Game):
             try:
                 hands[s], pool = hands[s].remove(given[s], pool)
             except NotHeld:
+                hand = state.hands[s]
+                known = list_titles(hand.known)
                 raise RuleViolation(
                     "braverats.variant_a",
-                    f"{_who(state, s)} has no {TITLES[given[s]]} to give; {_name(state, s)}'s hand is "
-                    f"{list_titles(state.hands[s].known)}"
-                    + (f" and {state.hands[s].unknown} unseen card(s)" if state.hands[s].unknown else ""),
+                    say("{who} has no {card} to give; {name}'s hand is {cards}", who=_who(state, s),
+                        card=NAMES[given[s]], name=_name(state, s),
+                        cards=say("{known} and {unseen}", known=known,
+                                  unseen=say_n(hand.unknown, "{n} unseen card", "{n} unseen cards"))
+                        if hand.unknown else known),
                 ) from None
         hands = [hands[0].receive(given[1]), hands[1].receive(given[0])]
         return self._after_exchange(evolve(state, hands=tuple(hands), pool=pool))
 
     def _apply_deal(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != DEAL:
-            raise self._phase_error(state, "deal", "deal")
+            raise self._phase_error(state, "deal")
         dealt = [[parse_card(c, f"hands[{s}]", allow_unknown=True) for c in data["hands"][s]] for s in (0, 1)]
         known = [ms(c for c in cards if c is not None) for cards in dealt]
         if any(len(cards) != 8 for cards in dealt):
-            raise RuleViolation("braverats.variant_e", "each player is dealt exactly 8 cards")
+            raise RuleViolation("braverats.variant_e", say("each player is dealt exactly 8 cards"))
         named = ms((*known[0], *known[1]))
         if not ms_contains(DECK, named):
             extra = sorted({c for c in named if named.count(c) > 2})
             raise RuleViolation(
                 "braverats.variant_e",
-                "the deal names " + ", ".join(plural(c, named.count(c)) for c in extra)
-                + "; the 16 cards hold two of each",
+                say("the deal names {cards}; the 16 cards hold two of each",
+                    cards=[plural(c, named.count(c)) for c in extra]),
             )
         hands = tuple(HiddenHand.dealt(known[s], 8 - len(known[s])) for s in (0, 1))
         return self._after_deal(evolve(state, hands=hands, pool=ms_remove_all(DECK, named)))
 
     def _apply_draft(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != DRAFT:
-            raise self._phase_error(state, "draft", "draft draw")
+            raise self._phase_error(state, "draft")
         if state.offer:
             raise RuleViolation(
-                "braverats.variant_d", f"{_who(state, state.picker)} must first pick from the cards on offer"
+                "braverats.variant_d", say("{who} must first pick from the cards on offer", who=_who(state, state.picker))
             )
         drafter = state.drafter
         if seat is not None and seat != drafter:
             raise RuleViolation(
-                "braverats.variant_d", f"{_who(state, drafter)} draws these 4 cards, not {_who(state, seat)}"
+                "braverats.variant_d",
+                say("{drafter} draws these 4 cards, not {who}", drafter=_who(state, drafter), who=_who(state, seat))
             )
         cards = ms(parse_card(c, f"cards[{i}]") for i, c in enumerate(data["cards"]))
         try:
@@ -628,28 +635,29 @@ class BraveRats(Game):
         except ValueError:
             raise RuleViolation(
                 "braverats.variant_d",
-                f"the face-down stack cannot hold {list_titles(cards)}: the {len(state.deck)} cards left there are "
-                f"{list_titles(state.deck)}",
+                say("the face-down stack cannot hold {cards}: the {n} cards left there are {left}",
+                    cards=list_titles(cards), n=len(state.deck), left=list_titles(state.deck)),
             ) from None
         return evolve(state, deck=deck, offer=cards)
 
     def _apply_pick(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != DRAFT or not state.offer:
             if state.phase == DRAFT:
-                raise RuleViolation("braverats.variant_d", "no cards are on offer; 4 cards must be drawn first")
-            raise self._phase_error(state, "pick", "pick")
+                raise RuleViolation("braverats.variant_d", say("no cards are on offer; 4 cards must be drawn first"))
+            raise self._phase_error(state, "pick")
         picker = state.picker
         if seat != picker:
             raise RuleViolation(
                 "braverats.variant_d",
-                f"the cards on offer are {_who(state, picker)}'s to pick from, not {_who(state, seat)}'s",
+                say("the cards on offer are {picker}'s to pick from, not {who}'s", picker=_who(state, picker),
+                    who=_who(state, seat)),
             )
         card = parse_card(data["card"], "card")
         if card not in state.offer:
             raise RuleViolation(
                 "braverats.variant_d",
-                f"{_who(state, seat)} can only keep one of the cards on offer ({list_titles(state.offer)}), "
-                f"not a {TITLES[card]}",
+                say("{who} can only keep one of the cards on offer ({offer}), not a {card}", who=_who(state, seat),
+                    offer=list_titles(state.offer), card=NAMES[card]),
             )
         hands = list(state.hands)
         hands[seat] = hands[seat].receive(card)
@@ -666,22 +674,26 @@ class BraveRats(Game):
     def _apply_choose(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != CHOOSE:
             if not state.cfg.series:
-                raise RuleViolation("braverats.variant_g", "variants are chosen between the games of a series (G) only")
-            raise RuleViolation("braverats.variant_g", "the variants are chosen only after a game of the series is lost")
+                raise RuleViolation("braverats.variant_g",
+                                    say("variants are chosen between the games of a series (G) only"))
+            raise RuleViolation("braverats.variant_g",
+                                say("the variants are chosen only after a game of the series is lost"))
         if seat != state.chooser:
             raise RuleViolation(
                 "braverats.variant_g",
-                f"{_who(state, state.chooser)} lost game {state.game_no - 1} and chooses the next variants, "
-                f"not {_who(state, seat) if seat in (0, 1) else seat}",
+                say("{chooser} lost game {game} and chooses the next variants, not {who}",
+                    chooser=_who(state, state.chooser), game=state.game_no - 1,
+                    who=_who(state, seat) if seat in (0, 1) else str(seat)),
             )
         variants = tuple(sorted(v.upper() for v in data["variants"]))
         if "G" in variants:
             raise RuleViolation(
-                "braverats.variant_g", "G is the series itself and cannot be chosen for a game inside it"
+                "braverats.variant_g", say("G is the series itself and cannot be chosen for a game inside it")
             )
         bad = incompatible_pairs(variants)
         if bad:
-            raise RuleViolation("braverats.variant_combinations", "these variants cannot be combined: " + ", ".join(bad))
+            raise RuleViolation("braverats.variant_combinations",
+                                say("these variants cannot be combined: {pairs}", pairs=", ".join(bad)))
         spec = Spec(
             variants,
             data.get("princess_attack_seat", state.spec.attack_seat),
@@ -755,24 +767,24 @@ class BraveRats(Game):
         return Result("win", (winner,), state.score, text)
 
     @staticmethod
-    def _series_reason(state: State, nl: bool = False) -> str:
+    def _series_reason(state: State) -> Text:
         wins = _series_wins(state.games)
         n = len(state.games)
         if wins[0] == wins[1]:
-            return (f"de reeks eindigt {wins[0]}–{wins[1]} na {n} spellen: geen ware heerser" if nl
-                    else f"the series ends {wins[0]}–{wins[1]} after {n} games: no true ruler")
+            return say("the series ends {a}–{b} after {n} games: no true ruler", a=wins[0], b=wins[1], n=n)
         w = 0 if wins[0] > wins[1] else 1
-        return (f"{_who(state, w, nl)} wint de reeks {wins[w]}–{wins[1 - w]} en is de ware heerser" if nl
-                else f"{_who(state, w)} wins the series {wins[w]}–{wins[1 - w]} and is the true ruler")
+        return say("{who} wins the series {won}–{lost} and is the true ruler", who=_who(state, w), won=wins[w],
+                   lost=wins[1 - w])
 
-    def _game_reason(self, state: State, winner: int | None, reason: str) -> str:
+    def _game_reason(self, state: State, winner: int | None, reason: str) -> Text:
         a, b = state.score
         if reason == BY_PRINCESS:
-            return (f"{_who(state, winner)}'s Princess caught {_who(state, 1 - winner)}'s Prince "
-                    f"in round {len(state.rounds)}")
+            return say("{winner}'s Princess caught {loser}'s Prince in round {round}", winner=_who(state, winner),
+                       loser=_who(state, 1 - winner), round=len(state.rounds))
         if reason == BY_ROUNDS:
-            return f"{_who(state, winner)} won {state.score[winner]} rounds ({a}–{b})"
-        return f"no cards left and nobody won {state.spec.target} rounds ({a}–{b}): a draw"
+            return say_n(state.score[winner], "{who} won {n} round ({a}–{b})", "{who} won {n} rounds ({a}–{b})",
+                         who=_who(state, winner), a=a, b=b)
+        return say("no cards left and nobody won {target} rounds ({a}–{b}): a draw", target=state.spec.target, a=a, b=b)
 
     def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
         referee = seat == REFEREE
@@ -822,7 +834,8 @@ class BraveRats(Game):
             "rounds": self._rounds_view(table_, state.rounds, state.ended),
             "game_over": None
             if state.ended is None
-            else {"winner": state.ended[0], "reason": self._game_reason(state, *state.ended)},
+            # (in English until the scenes speak through messages too)
+            else {"winner": state.ended[0], "reason": str(self._game_reason(state, *state.ended))},
         }
         if "F" in state.spec.variants:
             view["princess_attack_seat"] = state.spec.attack_seat
@@ -879,7 +892,7 @@ class BraveRats(Game):
                     "counts": _round_counts(o, r),
                     "held_before": r.held_before,
                     "powers": list(o.powers),
-                    "why": o.why,
+                    "why": str(o.why),  # (in English until the views speak through messages too)
                 }
             )
         return out
@@ -929,56 +942,38 @@ class BraveRats(Game):
         )
 
     # -- describing -----------------------------------------------------------------
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, False)
-
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, True)
-
-    def _describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State,
-                  nl: bool) -> str:
-        """One line per event, in English or (``nl``) Dutch with the rules text's names: one structure, so
-        the two never say different things."""
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
+        """One line per event, said in the reader's language with the rules text's names."""
         resolved = self._resolved_round(before, type, after)
         if resolved is not None:
-            return self._round_text(before, after, *resolved, nl=nl)
-        who = lambda s: _who(before, s, nl)  # noqa: E731
-        titles = TITLES_NL if nl else TITLES
+            return self._round_text(before, after, *resolved)
+        who = lambda s: _who(before, s)  # noqa: E731
         if type == "play":
             if before.spy_first == seat:
-                card = titles[parse_card(data['card'], 'card')]
-                return (f"{who(seat)} speelt de {card} eerst, open (Spion)" if nl
-                        else f"{who(seat)} plays the {card} first, face up (Spy)")
-            return f"{who(seat)} speelt een kaart gedekt" if nl else f"{who(seat)} plays a card face down"
+                return say("{who} plays the {card} first, face up (Spy)", who=who(seat),
+                           card=NAMES[parse_card(data['card'], 'card')])
+            return say("{who} plays a card face down", who=who(seat))
         if type == "draw":
-            n = len(data["cards"][0])
-            return (f"Elke speler trekt {n} kaart{'en' if n != 1 else ''} van zijn stapel" if nl
-                    else f"Each player draws {n} card{'s' if n != 1 else ''} from his pile")
+            return say_n(len(data["cards"][0]), "Each player draws {n} card from his pile",
+                         "Each player draws {n} cards from his pile")
         if type == "draft":
-            return (f"{who(before.drafter)} trekt 4 kaarten voor de draft" if nl
-                    else f"{who(before.drafter)} draws 4 cards for the draft")
+            return say("{who} draws 4 cards for the draft", who=who(before.drafter))
         if type == "pick":
             left = len(before.offer) - 1
-            other = _name(before, 1 - seat, nl)
+            other = _name(before, 1 - seat)
             if left == 1:
-                return (f"{who(seat)} houdt een kaart; de laatste kaart gaat naar {other}" if nl
-                        else f"{who(seat)} keeps a card; the last card goes to {other}")
-            return (f"{who(seat)} houdt een kaart en geeft er {left} door aan {other}" if nl
-                    else f"{who(seat)} keeps a card and passes {left} to {other}")
+                return say("{who} keeps a card; the last card goes to {other}", who=who(seat), other=other)
+            return say("{who} keeps a card and passes {left} to {other}", who=who(seat), left=left, other=other)
         if type == "deal":
-            return ("De 16 kaarten worden geschud en elke speler krijgt er 8" if nl
-                    else "The 16 cards are shuffled and each player is dealt 8")
+            return say("The 16 cards are shuffled and each player is dealt 8")
         if type == "exchange":
-            r, b = (titles[CARD_IDS.index(c)] for c in data["cards"])
-            n0, n1 = _name(before, 0, nl), _name(before, 1, nl)
-            return (f"De verrader: {who(0)} geeft de {r} aan {n1} en {who(1)} geeft de {b} aan {n0}" if nl
-                    else f"The traitor: {who(0)} gives the {r} to {n1} and {who(1)} gives the {b} to {n0}")
+            r, b = (NAMES[CARD_IDS.index(c)] for c in data["cards"])
+            return say("The traitor: {red} gives the {card0} to {name1} and {blue} gives the {card1} to {name0}",
+                       red=who(0), card0=r, name1=_name(before, 1), blue=who(1), card1=b, name0=_name(before, 0))
         if type == "choose_variant":
-            chosen = _variant_list(tuple(data["variants"]), nl)
-            return (f"{who(seat)}, die spel {before.game_no - 1} verloor, kiest {chosen} voor spel {before.game_no}"
-                    if nl else f"{who(seat)}, who lost game {before.game_no - 1}, chooses {chosen} for game "
-                    f"{before.game_no}")
-        return type
+            return say("{who}, who lost game {lost}, chooses {variants} for game {next}", who=who(seat),
+                       lost=before.game_no - 1, variants=_variant_list(tuple(data["variants"])), next=before.game_no)
+        return say("{type}", type=type)
 
     @staticmethod
     def _resolved_round(before: State, type: str, after: State) -> tuple[int, Round, Outcome] | None:
@@ -994,62 +989,50 @@ class BraveRats(Game):
         out = outcome_table(before.cfg.flags)[key(r.cards[0], r.cards[1], r.bonus[0], r.bonus[1])]
         return len(before.rounds), r, out
 
-    def _round_text(self, before: State, after: State, i: int, r: Round, out: Outcome, nl: bool = False) -> str:
+    def _round_text(self, before: State, after: State, i: int, r: Round, out: Outcome) -> Text:
         c0, c1 = r.cards
-        name = lambda s: _name(before, s, nl)  # noqa: E731
-        titles = TITLES_NL if nl else TITLES
-        why = out.why_nl if nl else out.why
+        name = lambda s: _name(before, s)  # noqa: E731
+        why = out.why
         for s in (0, 1):  # the outcome table names seats by colour; the review by name
-            why = why.replace(f"{SEATS_NL[s]} +2 van de Generaal", f"{name(s)} +2 van de Generaal") if nl else \
-                why.replace(f"{SEATS[s]} +2 from the General", f"{name(s)} +2 from the General")
-        vs = "tegen" if nl else "vs"
-        text = (f"{'Ronde' if nl else 'Round'} {i + 1}: {_who(before, 0, nl)} {titles[c0]} {vs} "
-                f"{_who(before, 1, nl)} {titles[c1]} — {why}: ")
+            why = why.replaced(say("{who} +2 from the General", who=SEAT_NAMES[s]),
+                               say("{who} +2 from the General", who=name(s)))
         w = out.winner
         if out.game:
-            text += f"{name(w)} wint het spel" if nl else f"{name(w)} wins the game"
+            result = say("{name} wins the game", name=name(w))
         elif w is None:
-            held = r.held_before + 1
-            text += (f"{held} ronde{'s' if held > 1 else ''} onbeslist" if nl
-                     else f"{held} round{'s' if held > 1 else ''} on hold")
+            result = say_n(r.held_before + 1, "{n} round on hold", "{n} rounds on hold")
         else:
             total = out.counts + r.held_before
-            if nl:
-                text += f"{name(w)} wint " + ("de ronde" if total == 1 else f"{total} rondes")
-                if r.held_before:
-                    text += f" (waarvan {r.held_before} onbeslist)"
-            else:
-                text += f"{name(w)} wins " + ("the round" if total == 1 else f"{total} rounds")
-                if r.held_before:
-                    text += f" (with {r.held_before} held)"
+            result = say("{name} wins the round", name=name(w)) if total == 1 else \
+                say("{name} wins {n} rounds", name=name(w), n=total)
+            if r.held_before:
+                result = say("{result} (with {held} held)", result=result, held=r.held_before)
+        text = say("Round {round}: {red} {card0} vs {blue} {card1} — {why}: {result}", round=i + 1,
+                   red=_who(before, 0), card0=NAMES[c0], blue=_who(before, 1), card1=NAMES[c1], why=why, result=result)
         ended = self._ended_game(before, after)
         if ended is not None:
             winner, reason, score = ended
             if reason == BY_ROUNDS:
-                text += (f"; {name(winner)} wint het spel {score[winner]}–{score[1 - winner]}" if nl
-                         else f"; {name(winner)} wins the game {score[winner]}–{score[1 - winner]}")
+                text = say("{text}; {name} wins the game {won}–{lost}", text=text, name=name(winner),
+                           won=score[winner], lost=score[1 - winner])
             elif reason == BY_CARDS:
-                text += (f"; geen kaarten meer: het spel is gelijk ({score[0]}–{score[1]})" if nl
-                         else f"; no cards left: the game is a draw ({score[0]}–{score[1]})")
+                text = say("{text}; no cards left: the game is a draw ({a}–{b})", text=text, a=score[0], b=score[1])
             if after.cfg.series:
                 a, b = _series_wins(after.games)
-                text += f"; {'reeks' if nl else 'series'} {a}–{b}"
+                text = say("{text}; series {a}–{b}", text=text, a=a, b=b)
                 if after.phase == OVER:
-                    text += f": {self._series_reason(after, nl)}"
+                    text = say("{text}: {series}", text=text, series=self._series_reason(after))
         else:
-            carries = self._carries_text(before, out, nl)
-            if carries:
-                text += "; " + carries
+            for carried in self._carries_text(before, out):
+                text = say("{first}; {then}", first=text, then=carried)
         return text
 
     @staticmethod
-    def _carries_text(state: State, out: Outcome, nl: bool = False) -> str:
-        parts = [f"{_name(state, s, nl)} +2 in de volgende ronde (Generaal)" if nl
-                 else f"{_name(state, s)} +2 next round (General)" for s in (0, 1) if out.bonus[s]]
+    def _carries_text(state: State, out: Outcome) -> list[Text]:
+        parts = [say("{name} +2 next round (General)", name=_name(state, s)) for s in (0, 1) if out.bonus[s]]
         if out.spy_first is not None:
-            parts.append(f"{_name(state, out.spy_first, nl)} speelt de volgende ronde eerst (Spion)" if nl
-                         else f"{_name(state, out.spy_first)} plays first next round (Spy)")
-        return "; ".join(parts)
+            parts.append(say("{name} plays first next round (Spy)", name=_name(state, out.spy_first)))
+        return parts
 
     @staticmethod
     def _ended_game(before: State, after: State) -> tuple[int | None, str, tuple[int, int]] | None:
@@ -1096,6 +1079,10 @@ class BraveRats(Game):
     def decode_state(self, obj: dict[str, Any]) -> State:
         return decode(obj)
 
+
+#: each event type as a refusal names it ("no card play now")
+_WHAT = {"round": say("round"), "play": say("card play"), "draw": say("draw"), "exchange": say("exchange"),
+         "deal": say("deal"), "draft": say("draft draw"), "pick": say("pick")}
 
 _HANDLERS = {
     "round": BraveRats._apply_round,

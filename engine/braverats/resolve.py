@@ -17,13 +17,12 @@ from .cards import (
     MUSICIAN,
     PRINCE,
     PRINCESS,
-    SEATS,
-    SEATS_NL,
+    SEAT_NAMES,
     SPY,
-    TITLES,
-    TITLES_NL,
+    NAMES,
     WIZARD,
 )
+from ..text import Text, say
 
 
 class Flags(NamedTuple):
@@ -39,11 +38,10 @@ class Outcome(NamedTuple):
     counts: int  # rounds the win is worth before held rounds are added (0 on hold)
     game: bool  # the winner wins the whole game at once (the Princess caught the Prince)
     powers: tuple[str, ...]  # card ids of the powers that decided this round
-    why: str  # English explanation, without the card names of the round
+    why: Text  # the explanation, without the card names of the round (a seat's General bonus names its colour)
     values: tuple[int, int]  # the values after a General's +2
     bonus: tuple[bool, bool]  # General +2 for each seat in the next round
     spy_first: int | None  # seat that must play first, face up, in the next round
-    why_nl: str = ""  # the same in Dutch, with the rules text's names (Tovenaar, Sluipmoordenaar, Raadsheer…)
 
 
 def key(c0: int, c1: int, b0: bool, b1: bool) -> int:
@@ -83,65 +81,64 @@ def resolve(c0: int, c1: int, b0: bool, b1: bool, flags: Flags = Flags()) -> Out
         powers.append("wizard")
     boosted = b0 or b1
 
-    def values_text(nl: bool = False) -> str:
-        extra = [f"{SEATS_NL[s]} +2 van de Generaal" if nl else f"{SEATS[s]} +2 from the General"
-                 for s in (0, 1) if (b0, b1)[s]]
-        return f"{values[0]} {'tegen' if nl else 'vs'} {values[1]}" + (", " + ", ".join(extra) if extra else "")
+    def values_text() -> Text:
+        compared = say("{a} vs {b}", a=values[0], b=values[1])
+        extra = [say("{who} +2 from the General", who=SEAT_NAMES[s]) for s in (0, 1) if (b0, b1)[s]]
+        return say("{values}, {bonuses}", values=compared, bonuses=extra) if extra else compared
 
     if musician:
         both = c0 == c1 == MUSICIAN
-        why = "two Musicians: the round is on hold" if both else "the Musician puts the round on hold"
-        why_nl = "twee Muzikanten: de ronde blijft onbeslist" if both else "de Muzikant maakt de ronde onbeslist"
-        return Outcome(None, 0, False, ("musician",), why, values, bonus, spy_first, why_nl)
+        why = say("two Musicians: the round is on hold") if both else say("the Musician puts the round on hold")
+        return Outcome(None, 0, False, ("musician",), why, values, bonus, spy_first)
 
     for s in (0, 1):
         if cards[s] == PRINCESS and active[s] and cards[1 - s] == PRINCE:
-            return Outcome(s, 0, True, ("princess",), "the Princess catches the Prince", values, (False, False), None,
-                           "de Prinses vangt de Prins")
+            return Outcome(s, 0, True, ("princess",), say("the Princess catches the Prince"), values, (False, False),
+                           None)
     for s in (0, 1):
         if cards[s] == PRINCE and active[s] and cards[1 - s] != PRINCE:
-            return Outcome(s, 1, False, ("prince",), "the Prince wins the round", values, bonus, spy_first,
-                           "de Prins wint de ronde")
+            return Outcome(s, 1, False, ("prince",), say("the Prince wins the round"), values, bonus, spy_first)
 
-    prefix, prefix_nl = [], []
+    prefix: list[Text] = []
     if c0 == c1 == WIZARD:
-        prefix.append("two Wizards: only the values count")
-        prefix_nl.append("twee Tovenaars: alleen de waarden tellen")
+        prefix.append(say("two Wizards: only the values count"))
     else:
         for s in (0, 1):
             if cancelled[s] == "wizard":
-                prefix.append(f"the Wizard ignores the {TITLES[cards[s]]}: only the values count")
-                prefix_nl.append(f"de Tovenaar negeert de {TITLES_NL[cards[s]]}: alleen de waarden tellen")
+                prefix.append(say("the Wizard ignores the {card}: only the values count", card=NAMES[cards[s]]))
     if c0 == c1 == SPY:
-        prefix.append("the two Spies cancel each other")
-        prefix_nl.append("de twee Spionnen heffen elkaar op")
+        prefix.append(say("the two Spies cancel each other"))
     lowest = any(cards[s] == ASSASSIN and active[s] for s in (0, 1))
     if lowest:
         powers.append("assassin")
         winner = None if values[0] == values[1] else (0 if values[0] < values[1] else 1)
-        rule, rule_nl = "the Assassin makes the lowest value win", "de Sluipmoordenaar laat de laagste waarde winnen"
+        rule = say("the Assassin makes the lowest value win")
     else:
         winner = None if values[0] == values[1] else (0 if values[0] > values[1] else 1)
-        rule, rule_nl = "the higher value wins", "de hoogste waarde wint"
+        rule = say("the higher value wins")
     if boosted:
         powers.append("general")
     if winner is None:
-        why = f"{rule}, but the values are equal ({values_text()}): the round is on hold"
-        why_nl = f"{rule_nl}, maar de waarden zijn gelijk ({values_text(True)}): de ronde blijft onbeslist"
+        why = say("{rule}, but the values are equal ({values}): the round is on hold", rule=rule, values=values_text())
         counts = 0
     else:
-        why = f"{rule} ({values_text()})"
-        why_nl = f"{rule_nl} ({values_text(True)})"
+        why = say("{rule} ({values})", rule=rule, values=values_text())
         counts = 1
         if cards[winner] == AMBASSADOR and active[winner]:
             counts = 2
             powers.append("ambassador")
-            why += "; the Ambassador counts as 2 rounds"
-            why_nl += "; de Raadsheer telt als 2 rondes"
+            why = say("{why}; the Ambassador counts as 2 rounds", why=why)
     if prefix:
-        why = "; ".join(prefix) + "; " + why
-        why_nl = "; ".join(prefix_nl) + "; " + why_nl
-    return Outcome(winner, counts, False, tuple(powers), why, values, bonus, spy_first, why_nl)
+        why = say("{powers}; {why}", powers=_joined(prefix), why=why)
+    return Outcome(winner, counts, False, tuple(powers), why, values, bonus, spy_first)
+
+
+def _joined(parts: list[Text]) -> Text:
+    """Parts of a sentence, joined with "; "."""
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = say("{first}; {then}", first=joined, then=part)
+    return joined
 
 
 @lru_cache(maxsize=None)

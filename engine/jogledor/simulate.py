@@ -105,7 +105,7 @@ def simulate(game_id: str, games: int, players: int = 2, strategies: Sequence[st
             lost += 1
         lengths.append(rec.ms.seq)
         if progress is not None:
-            progress({"seq": rec.ms.seq, "result": rec.ms.result_dict})
+            progress({"seq": rec.ms.seq, "result": rec.ms.result_english})
     return {
         "game": game_id,
         "games": games,

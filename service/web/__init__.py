@@ -122,11 +122,12 @@ def messages(lang: str):
 def _games() -> list[dict[str, Any]]:
     """Each game's info, with its summary in the page's language where the game has one in it
     (``summary_nl``), else in English (``summary_lang`` says which, for the element's ``lang``)."""
-    lang = i18n.lang()
+    speaks = i18n.language(i18n.lang())
     rows = []
     for g in all_games():
-        own = getattr(g, f"summary_{lang}", None) if lang != i18n.LANGS[0] else None
-        rows.append({**g.info(), "summary_text": own or g.summary, "summary_lang": lang if own else i18n.LANGS[0]})
+        said = g.summary_said(speaks)
+        rows.append({**g.info(), "summary_text": said,
+                     "summary_lang": speaks.code if said != g.summary else i18n.LANGS[0]})
     return rows
 
 

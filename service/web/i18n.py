@@ -25,8 +25,10 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale
+
+from engine.text import SAID
 
 HERE = Path(__file__).resolve().parent
 TRANSLATIONS = HERE / "translations"
@@ -87,8 +89,12 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGS:
         return chosen
-    # the reader's first language the pages speak, "en-GB" as "en" (werkzeug's best_match would take a
-    # lower-rated exact "nl" over a preferred "en-GB")
+    return accepted()
+
+
+def accepted() -> str:
+    """The reader's first language of Accept-Language that Kroniek speaks, "en-GB" as "en" (werkzeug's
+    best_match would take a lower-rated exact "nl" over a preferred "en-GB"); English without one."""
     for value, quality in request.accept_languages:
         primary = value.split("-")[0].split("_")[0].lower()
         if quality > 0 and primary in LANGS:
@@ -126,6 +132,74 @@ def _loaded() -> tuple[dict[str, Translations], dict[str, str]]:
     return _LOADED[stamp]
 
 
+class Language:
+    """A language the engines' messages are rendered in (engine.text.Catalog): the pages' catalogue, and the
+    language's way of writing numbers (Dutch 0,5 and 1.000)."""
+
+    def __init__(self, code: str, translations: Translations | None) -> None:
+        self.code = code
+        self.translations = translations
+
+    def gettext(self, message: str) -> str:
+        # (gettext's "" is the catalogue's header)
+        return self.translations.ugettext(message) if self.translations is not None and message else message
+
+    def ngettext(self, one: str, many: str, n: int) -> str:
+        return self.translations.ungettext(one, many, n) if self.translations is not None else (one if n == 1 else many)
+
+    def number(self, value: int | float) -> str:
+        if self.translations is None:
+            return str(value)  # English as the engines always wrote it
+        from babel.numbers import format_decimal
+        return format_decimal(value, locale=self.code)
+
+
+def language(code: str) -> Language:
+    """The language ``code`` ("en", "nl") for rendering the engines' messages."""
+    compiled, _ = _loaded()
+    return Language(code, compiled.get(code))
+
+
+def api_language() -> Language:
+    """The language an API answer speaks: ``?lang=``, else the first of Accept-Language's that Kroniek speaks,
+    else English (the API's default; the pages' cookie is theirs, their scripts send Accept-Language)."""
+    asked = request.args.get("lang")
+    if asked is not None:
+        if asked not in LANGS:
+            from service.errors import BadRequest
+            raise BadRequest(f"lang must be one of {', '.join(LANGS)}, not {asked[:20]!r}", field="lang", location="query")
+        return language(asked)
+    return language(accepted())
+
+
+def speaking() -> Language:
+    """The language of the answer under way: the request's (``api_language``, worked out once), else English."""
+    if not has_request_context():
+        return language(LANGS[0])
+    found = g.get("kroniek_language")
+    if found is None:
+        try:
+            found = api_language()
+        except Exception:  # a ?lang= it does not speak: refused before the view ran (check_lang); English here
+            found = language(LANGS[0])
+        g.kroniek_language = found
+    return found
+
+
+def said(value: Any) -> Any:
+    """JSON's fallback for an engine's message: said in the answer's language (an app's JSON provider and
+    the answers encoded with orjson use it)."""
+    if isinstance(value, SAID):
+        return value.render(speaking())
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def check_lang() -> None:
+    """Refuse an API request's ``?lang=`` that Kroniek does not speak (400), before its view runs."""
+    if "lang" in request.args and request.path.startswith("/api/"):
+        g.kroniek_language = api_language()
+
+
 def init_app(app: Flask) -> None:
     if "babel" in app.extensions:
         return
@@ -139,10 +213,30 @@ def init_app(app: Flask) -> None:
 METHODS = [("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"), ("static/**.js", "javascript")]
 #: K.t(msg, vars) and K.tn(n, one, many, vars); the Python's and the templates' gettext, ngettext
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (2, 3)}
+#: The engines' messages (engine/text.py): say(msg, **values), say_n(n, one, many, **values), N_(msg), in the
+#: engines and in the service that serves them
+SAYING = [HERE.parent.parent / "engine", HERE.parent]
+SAY_KEYWORDS = {"say": None, "say_n": (2, 3), "N_": None}
+
+
+def extract_said(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the engines' messages, from the syntax tree: every ``say``, ``say_n``
+    and ``N_`` call with literal text, also one inside another's arguments (Babel's own Python extractor
+    skips those)."""
+    import ast
+
+    tree = ast.parse(fileobj.read())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SAY_KEYWORDS):
+            continue
+        texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in node.args]
+        spec = SAY_KEYWORDS[node.func.id] or (1,)
+        if all(len(texts) >= i and texts[i - 1] is not None for i in spec):
+            yield node.lineno, node.func.id, tuple(texts), []
 
 
 def extract():
-    """Every marked string of the pages, as a Babel catalogue (what ``pybabel extract`` with these
+    """Every marked string of the pages and of the engines, as a Babel catalogue (what ``pybabel extract`` with these
     methods and keywords finds): the messages the Dutch catalogue must translate."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
@@ -153,4 +247,9 @@ def extract():
     for filename, lineno, message, comments, context in extract_from_dir(
             HERE, METHODS, options, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for root in SAYING:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                root, [("**.py", extract_said)], {}, SAY_KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+            if (root.name, filename) != ("engine", "text.py"):  # the helpers' own definitions and examples
+                catalog.add(message, None, [(f"{root.name}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog

@@ -135,7 +135,7 @@ def test_descriptions_of_hidden_moves_name_no_card():
     rec.add("play", 0, {"card": CARDS[rec.state.hands[0].known[0]]})
     for before, type_, seat, data, after in rec.steps:
         if type_ in ("draft", "pick", "draw", "deal", "play"):
-            text = GAME.describe(before, type_, seat, data, after).lower()
+            text = str(GAME.describe(before, type_, seat, data, after)).lower()
             assert not any(card in text for card in CARDS), text
 
 

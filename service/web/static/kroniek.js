@@ -57,6 +57,24 @@ const Kroniek = (() => {
     return fill((Array.isArray(m) ? m : [one, many])[n === 1 ? 0 : 1], { n, ...vars });
   };
 
+  /** What an engine says (engine/text.py), in the page's language from the same catalogue: a message
+      {msg, params[, plural, n]} with its values said in turn, a name given in each language ({words}), a
+      number as the language writes it (Dutch 0,5), a list joined; anything else as it is. The API says its
+      answers itself (Accept-Language); this is for the page's own engine. */
+  K.say = (x) => {
+    if (x === null || x === undefined) return "";
+    if (typeof x === "number") return K.lang === "en" ? String(x) : x.toLocaleString(K.lang, { maximumFractionDigits: 6 });
+    if (Array.isArray(x)) return x.map(K.say).join(", ");
+    if (typeof x === "object" && x.words) return x.words[K.lang] || x.words.en || "";
+    if (typeof x === "object" && typeof x.msg === "string") {
+      const vars = {};
+      for (const [k, v] of Object.entries(x.params || {})) vars[k] = K.say(v);
+      if (typeof x.plural === "string") return K.tn(x.n, x.msg, x.plural, { n: K.say(x.n), ...vars });
+      return K.t(x.msg, vars);
+    }
+    return String(x);
+  };
+
   /** "1 event", "2 events": a count with its noun, singular or plural. */
   K.plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
   /** A count of a plural noun as an API names it ("matches", "events"): "1 match", "3 events". */
@@ -78,7 +96,8 @@ const Kroniek = (() => {
 
   /** The API with the pasted token. Resolves {ok, status, data}; never throws on an HTTP error. */
   K.api = async (method, path, body, headers = {}) => {
-    const init = { method, headers: { ...headers } };
+    // the answers' texts in the page's language (the API's default is English)
+    const init = { method, headers: { "Accept-Language": K.lang, ...headers } };
     const token = K.token();
     if (token) init.headers.Authorization = "Bearer " + token;
     if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
@@ -98,8 +117,9 @@ const Kroniek = (() => {
 
   K.errorText = (r) => {
     const e = (r.data && r.data.error) || {};
-    let text = e.message || ("HTTP " + r.status);
-    if (e.rule) text += ` (${K.t("rule {rule}", { rule: e.rule })}${e.rule_text ? ": " + e.rule_text : ""})`;
+    // (the page's engine gives what it says as a message, said: the server says it already)
+    let text = (e.said ? K.say(e.said) : e.message) || ("HTTP " + r.status);
+    if (e.rule) text += ` (${K.t("rule {rule}", { rule: e.rule })}${e.rule_text ? ": " + (e.rule_said ? K.say(e.rule_said) : e.rule_text) : ""})`;
     return text;
   };
 

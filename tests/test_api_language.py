@@ -1,0 +1,144 @@
+"""The API speaks the reader's language (issue 35): ``Accept-Language`` or ``?lang=`` choose Dutch for what the
+engines say (descriptions, end lines, refusals, rules, option and data help, the worker's notes), English
+stays the default, and the Dutch comes from the same catalogue as the pages' (engine/text.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.text import Text, from_json, say, say_n, to_json
+from service.web.i18n import language
+
+NL = {"Accept-Language": "nl-NL,nl;q=0.9"}
+
+
+def create(client, **body):
+    res = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"], **body})
+    assert res.status_code == 201, res.get_json()
+    return res.get_json()["id"]
+
+
+def rnd(client, mid, red, blue, headers=None):
+    return client.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": [red, blue]}},
+                       headers=headers or {})
+
+
+# -- the messages themselves ------------------------------------------------------------------------
+
+
+def test_a_message_is_said_in_each_language_with_its_values_said_too():
+    dutch = language("nl")
+    line = say("{name} wins {n} rounds", name=say("{name} ({colour})", name="Ann", colour=say("Red")), n=2)
+    assert str(line) == "Ann (Red) wins 2 rounds"
+    assert line.render(dutch) == "Ann (Rood) wint 2 ronden"
+    # plurals by Babel's rule for the language; numbers as the language writes them
+    assert say_n(1, "{n} unseen card", "{n} unseen cards").render(dutch) == "1 ongeziene kaart"
+    assert say_n(1000, "{n} unseen card", "{n} unseen cards").render(dutch) == "1.000 ongeziene kaarten"
+    assert say_n(1000, "{n} unseen card", "{n} unseen cards").render() == "1000 unseen cards"
+    # a proper name is never translated, even one that is a word of the catalogue
+    assert say("{name} ({colour})", name="Red", colour=say("Red")).render(dutch) == "Red (Rood)"
+
+
+def test_a_message_kept_as_json_reads_back_as_the_same_message():
+    line = say_n(3, "{n} round on hold", "{n} rounds on hold")
+    nested = say("{first}; {then}", first=line, then=say("{name} wins the round", name="Bob"))
+    for text in (line, nested):
+        assert from_json(to_json(text)) == text and isinstance(from_json(to_json(text)), Text)
+        assert from_json(to_json(text)).render(language("nl")) == text.render(language("nl"))
+
+
+# -- the API ----------------------------------------------------------------------------------------
+
+
+def test_a_refusal_names_its_rule_in_dutch_when_asked_and_in_english_by_default(client):
+    mid = create(client)
+    assert rnd(client, mid, "prince", "spy").status_code == 201
+    english = rnd(client, mid, "prince", "spy").get_json()["error"]
+    assert english["rule"] == "braverats.card_in_hand"
+    assert english["message"].startswith("Ann (Red) has no Prince left in hand; the cards still in Ann's hand are ")
+    assert english["message"].endswith(" (Ann played the Prince in round 1)")
+    assert english["rule_text"].startswith("A player can only play a card that is still in his hand")
+    for asked in ({"headers": NL}, {"query_string": {"lang": "nl"}}):
+        res = client.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["prince", "spy"]}},
+                          **asked)
+        assert res.status_code == 422
+        dutch = res.get_json()["error"]
+        assert dutch["rule"] == english["rule"] and dutch["code"] == english["code"]
+        assert dutch["message"].startswith("Ann (Rood) heeft geen Prins meer in de hand; de kaarten die Ann nog in de "
+                                           "hand heeft: Muzikant, Prinses, Spion, Sluipmoordenaar")
+        assert dutch["message"].endswith(" (Ann speelde de Prins in ronde 1)")
+        assert dutch["rule_text"].startswith("Een speler kan alleen een kaart spelen die nog in zijn hand is")
+    # a malformed move too, with the field it names
+    bad = client.post(f"/api/matches/{mid}/events", json={"type": "round", "data": {"cards": ["prins", "koning"]}},
+                      headers=NL).get_json()["error"]
+    assert bad["field"] == "cards[1]" and bad["message"].startswith("cards[1]: onbekende kaart 'koning'; de kaarten zijn ")
+
+
+def test_lang_must_be_one_the_api_speaks(client):
+    mid = create(client)
+    res = client.get(f"/api/matches/{mid}/review", query_string={"lang": "fr"})
+    assert res.status_code == 400
+    error = res.get_json()["error"]
+    assert error["field"] == "lang" and "en, nl" in error["message"]
+    # an Accept-Language it does not speak is not an error: English
+    assert client.get(f"/api/matches/{mid}/review", headers={"Accept-Language": "fr"}).get_json()["steps"][0][
+        "summary"] == "Setup: BraveRats for Ann, Bob (physical)"
+
+
+def test_the_review_the_end_line_and_the_workers_notes_in_dutch(client, store):
+    from workers.jobs import validate_log
+
+    mid = create(client)
+    for red, blue in [("prince", "spy"), ("musician", "assassin"), ("general", "wizard"), ("spy", "ambassador"),
+                      ("princess", "prince")]:
+        assert rnd(client, mid, red, blue).status_code == 201
+    validate_log(store, mid)
+    english = client.get(f"/api/matches/{mid}").get_json()["result"]
+    dutch = client.get(f"/api/matches/{mid}", headers=NL).get_json()["result"]
+    assert english["reason"] == "Ann (Red)'s Princess caught Bob (Blue)'s Prince in round 5"
+    assert dutch == {**english, "reason": "de Prinses van Ann (Rood) ving de Prins van Bob (Blauw) in ronde 5"}
+    steps = client.get(f"/api/matches/{mid}/review", query_string={"lang": "nl"}).get_json()["steps"]
+    assert steps[0]["summary"] == "Opzet: BraveRats voor Ann, Bob (fysiek)"
+    assert steps[1]["summary"] == ("Ronde 1: Ann (Rood) Prins tegen Bob (Blauw) Spion — de Prins wint de ronde"
+                                   ": Ann wint de ronde; Ann speelt de volgende ronde eerst (Spion)")
+    assert steps[3]["summary"].startswith("Ronde 3: Ann (Rood) Generaal tegen Bob (Blauw) Tovenaar — de Tovenaar "
+                                          "negeert de Generaal: alleen de waarden tellen; ")
+    # the worker's note was kept as a message: said in Dutch now, in English to another reader
+    notes = [a for a in steps[1]["annotations"] if a["source"] == "worker"]
+    assert notes and notes[0]["text"] == steps[1]["summary"]
+    english_steps = client.get(f"/api/matches/{mid}/review").get_json()["steps"]
+    assert [a["text"] for a in english_steps[1]["annotations"] if a["source"] == "worker"] == \
+        [english_steps[1]["summary"]]
+    assert english_steps[1]["summary"].startswith("Round 1: Ann (Red) Prince vs Bob (Blue) Spy — the Prince wins")
+    assert [s["summary_nl"] for s in english_steps] == [s["summary"] for s in steps]
+
+
+def test_a_game_its_options_data_and_rules_in_dutch(anon):
+    english = anon.get("/api/games/braverats").get_json()
+    dutch = anon.get("/api/games/braverats", headers=NL).get_json()
+    assert dutch["options"]["properties"]["princess_attack_seat"]["description"] == \
+        "Variant F: de speler die zijn Prins ruilt tegen de Prinses van de ander."
+    assert english["options"]["properties"]["princess_attack_seat"]["description"] == \
+        "Variant F: the seat that gives up its Prince for the other's Princess."
+    assert dutch["event_types"]["play"]["schema"]["properties"]["card"]["description"].startswith("een kaart: muzikant")
+    assert dutch["rules"]["braverats.spy_order"].startswith("Volgorde na een Spion")
+    assert dutch["summary"].startswith("Twee rattenclans") and english["summary"].startswith("Two rat clans")
+    assert anon.get("/api/games", headers=NL).get_json()["games"] == \
+        [g | {"summary": anon.get(f"/api/games/{g['id']}", headers=NL).get_json()["summary"]}
+         for g in anon.get("/api/games", headers=NL).get_json()["games"]]
+    # what is the same in both languages stays the same
+    assert dutch["aliases"] == english["aliases"] and dutch["player_counts"] == english["player_counts"]
+
+
+@pytest.mark.parametrize("seat", ["referee", None])
+def test_a_hidden_move_is_named_in_dutch_never_shown(client, seat):
+    mid = create(client, options={"variants": ["B"]})
+    ms = client.application.extensions["kroniek"].current(mid)
+    draw = ms.game.chance_outcome(ms.state, __import__("random").Random(0)).to_dict()
+    assert client.post(f"/api/matches/{mid}/events", json=draw).status_code == 201
+    query = {"lang": "nl", **({"seat": seat} if seat else {})}
+    line = client.get(f"/api/matches/{mid}/review", query_string=query).get_json()["steps"][1]["summary"]
+    if seat is None:
+        assert line == "Kaarten trekken (verborgen in deze weergave)"
+    else:
+        assert line == "Elke speler trekt 3 kaarten van zijn trekstapel"
