@@ -139,6 +139,19 @@ class OneSession(MethodView):
 
 
 def _marked(sessions: list[dict]) -> list[dict]:
-    """The devices, the one this request comes from marked ``current``."""
+    """The devices, the one this request comes from marked ``current``, each with the browser and system its
+    user agent names (``device``)."""
     here = getattr(request._get_current_object(), "kroniek_session", None)
-    return [{**s, "current": here is not None and s["id"] == here.id} for s in sessions]
+    return [{**s, "current": here is not None and s["id"] == here.id, "device": device_of(s.get("agent") or "")}
+            for s in sessions]
+
+
+def device_of(agent: str) -> dict[str, str | None]:
+    """The browser and the operating system a user agent names, as ua-parser reads it ({"browser": "Chrome
+    Mobile", "os": "Android"}); None where it names none (a script's agent has no system)."""
+    from ua_parser import parse
+
+    found = parse(agent) if agent else None
+    browser = found.user_agent.family if found and found.user_agent else None
+    system = found.os.family if found and found.os else None
+    return {"browser": None if browser in (None, "Other") else browser, "os": None if system in (None, "Other") else system}

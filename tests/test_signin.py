@@ -204,3 +204,25 @@ def test_who_may_add_people_and_make_their_links(client, app, make_user, admin):
     assert admin.post(f"/api/users/{dee}/sign-in-links", json={}).status_code == 201
     assert client.post(f"/api/users/{admin.user_name}/sign-in-links", json={}).status_code == 403
     assert client.post(f"/api/users/{client.user_name}/sign-in-links", json={"next": "//evil.example"}).status_code == 400
+
+
+def test_a_device_is_named_by_its_browser_and_system_not_its_raw_user_agent(admin, make_user):
+    """/me lists the devices as their users know them ("Chrome Mobile op Android"), read by ua-parser."""
+    name, _ = make_user("ann")
+    app = admin.application
+    phones = {
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile "
+        "Safari/537.36": {"browser": "Chrome Mobile", "os": "Android"},
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 "
+        "Mobile/15E148 Safari/604.1": {"browser": "Mobile Safari", "os": "iOS"},
+        "curl/8.5.0": {"browser": "curl", "os": None},
+        "": {"browser": None, "os": None},
+    }
+    for agent in phones:
+        browser = cookie_client(app)
+        browser.environ_base["HTTP_USER_AGENT"] = agent
+        path = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
+        browser.get(path)
+        assert browser.post(path, headers={"Origin": HERE}).status_code in (200, 303)
+    listed = admin.get(f"/api/users/{name}/sessions").get_json()["sessions"]
+    assert {s["agent"]: s["device"] for s in listed} == phones

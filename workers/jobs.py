@@ -293,7 +293,7 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
         store.analysis_finished(match_id)
         raise
     record = {"seq": seq, "status": "done", "seconds": round(time.monotonic() - t0, 3)}
-    store.save_analysis(match_id, record, notes or {})
+    store.save_analysis(match_id, record, to_json(notes or {}))  # a message kept as JSON (engine/text.py)
     store.analysis_finished(match_id)
     return record
 

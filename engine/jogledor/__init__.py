@@ -10,10 +10,12 @@ them; ``batch`` and ``simulate`` (tools over the registered games) sit above
 the games."""
 
 
-def player_name(names: tuple[str, ...], seat: int | None, start: bool = False) -> str:
+def player_name(names: tuple[str, ...], seat: int | None, start: bool = False):
     """The player at ``seat`` by name, as reviews and results call them
     ("seat 1", or "Seat 1" at the ``start`` of a sentence, for a state
-    without names, e.g. a solver's own)."""
+    without names, e.g. a solver's own: a message, engine/text.py)."""
+    from ..text import say
+
     if seat is not None and 0 <= seat < len(names):
         return names[seat]
-    return f"{'Seat' if start else 'seat'} {seat}"
+    return say("Seat {seat}", seat=str(seat)) if start else say("seat {seat}", seat=str(seat))

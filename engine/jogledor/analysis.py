@@ -34,7 +34,9 @@ from typing import Any, Callable, Iterable
 
 from .. import match as M
 from ..core import Move
+from ..text import Text, say
 from . import player_name
+from .cards import card_face, parse_card
 from .solving import DEFAULT_BUDGET, LOSS, UNKNOWN, WIN, Solution
 
 def effective_line(events: Iterable[dict[str, Any]]) -> tuple[M.MatchState, list[tuple[dict[str, Any], Any, Any]]]:
@@ -153,22 +155,32 @@ def boundary(n: int, judge: Callable[[int], Solution], won: bool = False,
     return lo, hi, seen
 
 
-def _describe_move(game_id: str, move: Move, names: tuple[str, ...] = ()) -> str:
+#: what a position is, as a note says it
+_STILL = {WIN: say("still winnable"), LOSS: say("lost: no line wins from here"),
+          UNKNOWN: say("undecided within the node budget")}
+
+
+def _describe_move(game_id: str, move: Move, names: tuple[str, ...] = ()) -> Text:
     d = move.data
+    face = lambda card: card_face(parse_card(card, "card"))  # noqa: E731
     if move.type == "take" and "columns" in d:
-        return f"take {d['cards'][0]} and {d['cards'][1]} (columns {d['columns'][0]} and {d['columns'][1]})"
+        return say("take {card0} and {card1} (columns {a} and {b})", card0=face(d["cards"][0]),
+                   card1=face(d["cards"][1]), a=d["columns"][0], b=d["columns"][1])
     if move.type == "take":
-        return f"take {d['card']} from column {d['column']} onto foundation {d['foundation']}"
+        return say("take {card} from column {column} onto foundation {foundation}", card=face(d["card"]),
+                   column=d["column"], foundation=d["foundation"])
     if move.type == "roles":
-        return f"{player_name(names, d['twelves'])} collects the twelves and {player_name(names, d['first'])} starts"
+        return say("{twelves} collects the twelves and {first} starts", twelves=player_name(names, d["twelves"]),
+                   first=player_name(names, d["first"]))
     if move.type == "build":
-        src = "the drawn cards" if d.get("from") == "drawn" else f"row {d.get('row')}"
-        return f"build {d['card']} from {src}"
+        if d.get("from") == "drawn":
+            return say("build {card} from the drawn cards", card=face(d["card"]))
+        return say("build {card} from row {row}", card=face(d["card"]), row=d.get("row"))
     if move.type == "place":
-        return f"put {d['card']} on row {d['row']}"
+        return say("put {card} on row {row}", card=face(d["card"]), row=d["row"])
     if move.type == "end_turn":
-        return "end the turn"
-    return move.type
+        return say("end the turn")
+    return say("{type}", type=move.type)
 
 
 def analyse_log(events: list[dict[str, Any]], budget: int = DEFAULT_BUDGET, *,
@@ -225,11 +237,11 @@ def _analyse(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]], budg
     for i, seq in enumerate(seqs):
         if i <= lo:
             value: bool | None = True
-            text = "still winnable"
+            text = _STILL[WIN]
         elif i >= hi:
-            value, text = False, "lost: no line wins from here"
+            value, text = False, _STILL[LOSS]
         else:
-            value, text = None, "undecided within the node budget"
+            value, text = None, _STILL[UNKNOWN]
         note: dict[str, Any] = {"kind": "winnable", "winnable": value, "text": text, "source": "solver"}
         if i in judge.cache:
             note["nodes"] = judge.cache[i].nodes
@@ -242,13 +254,14 @@ def _analyse(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]], budg
             "kind": "fatal",
             "glyph": "??",
             "source": "solver",
-            "text": "this move threw the game away: before it the game could still be won, after it it cannot",
+            "text": say("this move threw the game away: before it the game could still be won, after it it cannot"),
         }
         if alt.status == WIN and alt.line:
             # the witness from the position before the fatal move starts with a winning alternative
             first_move = next((m for m in alt.line if m.type != "draw"), alt.line[0])
             note["alternative"] = first_move.to_dict()
-            note["text"] += f"; {_describe_move(game_id, first_move, ms.players)} instead keeps it winnable"
+            note["text"] = say("{first}; {then}", first=note["text"], then=say(
+                "{move} instead keeps it winnable", move=_describe_move(game_id, first_move, ms.players)))
         out.setdefault(fatal_event["seq"], []).append(note)
     elif lo == -1 and hi == 0 and game_id != "sir_tommy":
         pass  # lost from the deal: no single move is to blame (the deal note says so)
@@ -261,16 +274,16 @@ def _deal_note(game_id: str, positions: list[Any], judge: _Judge, won: bool, lo:
     if won:
         recorded = [Move(e["type"], e["seat"], e["data"]) for e, _, _ in line[start + 1:]]
         return {"kind": "deal", "winnable": True, "source": "solver",
-                "text": "the deal was winnable: the game was won", "witness": [m.to_dict() for m in recorded]}
+                "text": say("the deal was winnable: the game was won"), "witness": [m.to_dict() for m in recorded]}
     sol = judge(0)
     note: dict[str, Any] = {"kind": "deal", "winnable": sol.winnable, "source": "solver", "nodes": sol.nodes}
     if sol.status == WIN:
-        note["text"] = "the deal was winnable"
+        note["text"] = say("the deal was winnable")
         note["witness"] = [m.to_dict() for m in sol.line]
     elif sol.status == LOSS:
-        note["text"] = "the deal could not be won by any play"
+        note["text"] = say("the deal could not be won by any play")
     else:
-        note["text"] = "undecided within the node budget whether the deal was winnable"
+        note["text"] = say("undecided within the node budget whether the deal was winnable")
     return note
 
 
@@ -284,21 +297,20 @@ def _analyse_hidden(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]
     budget = limits.allow(budget)
     if budget <= 0:
         out[event["seq"]] = [{"kind": "estimate", "source": "solver", "p": None,
-                              "text": "undecided within the analysis budget"}]
+                              "text": say("undecided within the analysis budget")}]
         return out
     limits.spent(budget)
     if after.stock == 0:
         sol = solver.solve_known(after, (), budget)
         out[event["seq"]] = [{"kind": "winnable", "winnable": sol.winnable, "source": "solver", "nodes": sol.nodes,
-                              "text": {WIN: "still winnable", LOSS: "lost: no line wins from here",
-                                       UNKNOWN: "undecided within the node budget"}[sol.status]}]
+                              "text": _STILL[sol.status]}]
         return out
     est = solver.estimate(after, samples=samples, budget=max(1, budget // samples))
     low, high = est["ci95"]
     out[event["seq"]] = [{
         "kind": "estimate", "source": "solver", **est,
-        "text": f"about {round(100 * est['p'])}% of the orders of the {after.stock} unseen cards still win "
-        f"(95% interval {round(100 * low)}–{round(100 * high)}%)" if est["p"] is not None
-        else "undecided within the node budget",
+        "text": say("about {p}% of the orders of the {n} unseen cards still win (95% interval {low}–{high}%)",
+                    p=round(100 * est["p"]), n=after.stock, low=round(100 * low), high=round(100 * high))
+        if est["p"] is not None else _STILL[UNKNOWN],
     }]
     return out

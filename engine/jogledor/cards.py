@@ -14,6 +14,7 @@ import random
 from typing import Any, Iterable
 
 from ..core import MalformedEvent
+from ..text import N_, Text, Words, say
 
 RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_IDS = ("S", "H", "D", "C")
@@ -33,6 +34,12 @@ ENGLISH_RANK_ALIASES = {
 }
 ENGLISH_SUIT_ALIASES = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3, "spade": 0, "heart": 1, "diamond": 2, "club": 3}
 SUIT_SYMBOLS = {"♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+#: a card as the players read it, its suit's symbol and its rank's letter in each language ("♥Q", "♥V")
+SUIT_CHARS = "♠♥♦♣"
+DUTCH_RANK_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "V", "H")
+#: the ranks and suits named in full, as the engine says them (the catalogue has the Dutch)
+RANK_SAID = (say("Ace"), "2", "3", "4", "5", "6", "7", "8", "9", "10", say("Jack"), say("Queen"), say("King"))
+SUIT_SAID = (say("spades"), say("hearts"), say("diamonds"), say("clubs"))
 
 DECK = tuple(range(52))
 CARD_IDS = tuple(RANK_IDS[c % 13] + SUIT_IDS[c // 13] for c in DECK)
@@ -42,8 +49,8 @@ CARD_SCHEMA: dict[str, Any] = {
     "type": "string",
     "minLength": 2,
     "maxLength": 40,
-    "description": 'a card: rank A 2–10 J Q K then suit S H D C, e.g. "QH", "10S"; '
-    'or in words, English or Dutch: "queen of hearts", "harten vrouw", "klaveren 10"',
+    "description": N_('a card: rank A 2–10 J Q K then suit S H D C, e.g. "QH", "10S"; '
+                      'or in words, English or Dutch: "queen of hearts", "harten vrouw", "klaveren 10"'),
 }
 
 
@@ -55,13 +62,25 @@ def rank_of(card: int) -> int:
     return card % 13 + 1
 
 
-def card_name(card: int) -> str:
-    """For messages: "Queen of hearts (QH)"."""
-    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]} ({CARD_IDS[card]})"
+def card_name(card: int) -> Text:
+    """For messages: "Queen of hearts (♥Q)", "harten vrouw (♥V)"."""
+    return say("{rank} of {suit} ({card})", rank=RANK_SAID[card % 13], suit=SUIT_SAID[card // 13],
+               card=card_face(card))
+
+
+def card_face(card: int) -> Words:
+    """A card as the players read it: its suit's symbol and its rank ("♦4", "♥Q"; Dutch "♥V"), not its id."""
+    suit, rank = SUIT_CHARS[card // 13], card % 13
+    return Words(en=suit + RANK_IDS[rank], nl=suit + DUTCH_RANK_LETTERS[rank])
 
 
 def rank_name(rank: int) -> str:
     return RANK_NAMES[rank - 1]
+
+
+def rank_said(rank: int) -> Text | str:
+    """A rank as a message says it (Dutch "Vrouw")."""
+    return RANK_SAID[rank - 1]
 
 
 def _rank_token(token: str) -> int | None:
@@ -129,8 +148,8 @@ def parse_card(value: Any, field: str) -> int:
         if card is not None:
             return card
     raise MalformedEvent(
-        f"{field}: {value!r} is not a card; write rank then suit, e.g. \"QH\", \"10S\", \"AC\" "
-        "(A 2–10 J Q K; S H D C), or in words: \"queen of hearts\", \"harten vrouw\"",
+        say("{field}: {value} is not a card; write rank then suit, e.g. \"QH\", \"10S\", \"AC\" (A 2–10 J Q K; "
+            "S H D C), or in words: \"queen of hearts\", \"harten vrouw\"", field=field, value=repr(value)),
         field=field,
     )
 
@@ -160,14 +179,17 @@ def check_deck(cards: Iterable[int], rule: str, expected: int = 52) -> None:
     repeated = sorted(c for c, n in seen.items() if n > 1)
     missing = sorted(set(DECK) - set(seen)) if expected == 52 else []
     if repeated or missing or len(cards) != expected:
-        parts = []
+        parts: list[Text] = []
         if repeated:
-            parts.append("repeated: " + ", ".join(f"{CARD_IDS[c]} ×{seen[c]}" for c in repeated))
+            parts.append(say("repeated: {cards}", cards=[say("{card} ×{n}", card=card_face(c), n=seen[c])
+                                                         for c in repeated]))
         if missing:
-            parts.append("missing: " + ", ".join(CARD_IDS[c] for c in missing))
+            parts.append(say("missing: {cards}", cards=[card_face(c) for c in missing]))
         if not parts:
-            parts.append(f"{len(cards)} cards instead of {expected}")
-        raise RuleViolation(rule, "a deal holds each of the 52 cards of one standard deck exactly once; " + "; ".join(parts))
+            parts.append(say("{n} cards instead of {expected}", n=len(cards), expected=expected))
+        said = parts[0] if len(parts) == 1 else say("{first}; {then}", first=parts[0], then=parts[1])
+        raise RuleViolation(rule, say("a deal holds each of the 52 cards of one standard deck exactly once; {what}",
+                                      what=said))
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:

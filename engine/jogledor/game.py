@@ -85,8 +85,12 @@ class JogledorGame(Game):
     def result(self, state: Any) -> Result | None:
         if state.over is None:
             return None
-        outcome, reason = state.over
-        return Result(outcome, (0, 1) if outcome == "win" else (), self.scores(state), reason)
+        return Result(state.over[0], (0, 1) if state.over[0] == "win" else (), self.scores(state), self.over_said(state))
+
+    def over_said(self, state: Any) -> Any:
+        """How the game ended, as the result says it: the reason the state keeps (in English), or a message
+        (engine/text.py) where the game says it so."""
+        return state.over[1]
 
     def analyse_log(self, events: list[dict[str, Any]], budget: int, *,
                     progress: Callable[[int, int], None] | None = None, max_nodes: int | None = None,

@@ -11,8 +11,9 @@ from typing import Any
 
 from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_face, card_name, parse_card, rank_said
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
+from ..text import N_, Text, Words, say, say_n
 from ..jogledor.tableau import (
     COLUMNS,
     DEAL_EVENT,
@@ -33,18 +34,31 @@ DEAL, ROLES, PLAY, OVER = "deal", "roles", "play", "over"
 
 
 
-def over_text(state: State, nl: bool = False) -> str:
-    """How the game ended, in English or Dutch, from the state it ended in:
-    every card taken, or the player to move unable to take a pair."""
+def over_text(state: State) -> Text:
+    """How the game ended, from the state it ended in: every card taken, or the player to move unable to
+    take a pair."""
     if not state.left:
-        return "alle 52 kaarten zijn genomen: beide spelers winnen" if nl else "all 52 cards are taken: both players win"
+        return say("all 52 cards are taken: both players win")
     mover = state.turn_seat
     kind = state.kind(mover)
-    if nl:
-        return (f"{who_nl(state, mover)} (verzamelt {'twaalven' if kind == TWELVE else 'veertienen'}) kan geen paar "
-                f"van {kind} van de bovenste kaarten nemen, met {state.left} kaarten over: beide spelers verliezen")
-    return (f"{_who(state, mover)} (collects {kind}s) cannot take a pair of {kind} from the top cards, "
-            f"with {state.left} cards left: both players lose")
+    return say_n(state.left, "{who} ({collects}) cannot take a pair of {kind} from the top cards, with {n} card left: "
+                 "both players lose", "{who} ({collects}) cannot take a pair of {kind} from the top cards, with {n} "
+                 "cards left: both players lose", who=_who(state, mover), kind=str(kind), collects=COLLECTS[kind])
+
+
+def _dutch_ranks(text: str) -> str:
+    """Rank letters as a Dutch table writes them: B(oer), V(rouw), H(eer) for J, Q, K."""
+    return "-".join(", ".join({"J": "B", "Q": "V", "K": "H"}.get(r, r) for r in part.split(", "))
+                    for part in text.split("-"))
+
+
+def pair_said(text: str) -> Words:
+    """A pair ("Q-K") or a list of pairs, in each language's rank letters ("V-H")."""
+    return Words(en=text, nl=_dutch_ranks(text))
+
+
+#: what a seat collects, as a sentence says it
+COLLECTS = {TWELVE: say("collects twelves"), FOURTEEN: say("collects fourteens")}
 
 
 @dataclass(frozen=True)
@@ -121,10 +135,11 @@ class Twaalven(JogledorGame):
     name = "Twaalven en veertienen"
     #: all 52 cards lie face up
     hidden_information = False
-    summary = (
+    summary = N_(
         "Cooperative patience for two (Jogledor): clear an open 13×4 tableau together, one player taking pairs "
         "of twelve and the other pairs of fourteen, in turn, top cards only."
     )
+    says = True
     rules = RULES
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset({"roles", "take"})
@@ -135,9 +150,9 @@ class Twaalven(JogledorGame):
     terms = TERMS
 
     options_schema = options(
-        twelves_seat=seat_option("The player collecting the pairs of twelve; if not set, chosen at the table after the deal "
-                                 "(roles event). Set both or neither of this and who starts.", default=None),
-        first_seat=seat_option("The player who starts; if not set, chosen at the table after the deal (roles event).",
+        twelves_seat=seat_option(N_("The player collecting the pairs of twelve; if not set, chosen at the table after the "
+                                    "deal (roles event). Set both or neither of this and who starts."), default=None),
+        first_seat=seat_option(N_("The player who starts; if not set, chosen at the table after the deal (roles event)."),
                                default=None),
     )
     options_schema = titled(options_schema, twelves_seat="Who collects the twelves", first_seat="Who starts")
@@ -146,9 +161,6 @@ class Twaalven(JogledorGame):
         options_schema,
         twelves_seat="Wie de twaalven verzamelt",
         first_seat="Wie begint")
-    summary_nl = ("Coöperatief patience voor twee (Jogledor): ruim samen een open tableau van 13×4 op; de een pakt "
-                  "paren van twaalf, de ander paren van veertien, om de beurt, alleen de bovenste kaarten.")
-
     event_types = {
         "deal": DEAL_EVENT,
         "roles": EventType(
@@ -156,12 +168,12 @@ class Twaalven(JogledorGame):
             TABLE,
             data_schema(
                 {
-                    "twelves": {"type": "integer", "enum": [0, 1], "description": "the seat that collects twelves"},
-                    "first": {"type": "integer", "enum": [0, 1], "description": "the seat that starts"},
+                    "twelves": {"type": "integer", "enum": [0, 1], "description": N_("the seat that collects twelves")},
+                    "first": {"type": "integer", "enum": [0, 1], "description": N_("the seat that starts")},
                 },
                 required=("twelves", "first"),
             ),
-            "After the deal the table agrees who collects twelves and who starts (may depend on the tableau).",
+            N_("After the deal the table agrees who collects twelves and who starts (may depend on the tableau)."),
             aliases=("rollen",),
         ),
         "take": EventType(
@@ -174,14 +186,14 @@ class Twaalven(JogledorGame):
                         "items": {"type": "integer", "minimum": 1, "maximum": 13},
                         "minItems": 2,
                         "maxItems": 2,
-                        "description": "the two columns, numbered 1–13 from the left",
+                        "description": N_("the two columns, numbered 1–13 from the left"),
                     },
                     "cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 2, "maxItems": 2},
                 },
                 minProperties=1,
             ),
-            "The player to move takes a pair: two top cards of different columns summing to his number; give the "
-            "columns, the cards, or both. Stored as both, columns ascending.",
+            N_("The player to move takes a pair: two top cards of different columns summing to his number; give the "
+               "columns, the cards, or both. Stored as both, columns ascending."),
             aliases=("pakken",),
         ),
     }
@@ -190,7 +202,7 @@ class Twaalven(JogledorGame):
     def check_options(self, options: dict[str, Any], players: int) -> None:
         if (options.get("twelves_seat") is None) != (options.get("first_seat") is None):
             raise InvalidOptions(
-                "give both twelves_seat and first_seat, or neither (then the table chooses after the deal)",
+                say("give both twelves_seat and first_seat, or neither (then the table chooses after the deal)"),
                 field="options",
                 rule="twaalven.roles",
             )
@@ -218,44 +230,49 @@ class Twaalven(JogledorGame):
             return {"twelves": data["twelves"], "first": data["first"]}
         if type == "take":
             return self._normalize_take(state, data)
-        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     def _normalize_take(self, state: State, data: dict[str, Any]) -> dict[str, Any]:
         if state.columns is None:
-            raise RuleViolation("twaalven.tableau", "no cards have been dealt yet")
+            raise RuleViolation("twaalven.tableau", say("no cards have been dealt yet"))
         cols: list[int] | None = None
         if "columns" in data:
             cols = [c - 1 for c in data["columns"]]
             if cols[0] == cols[1]:
                 raise RuleViolation(
-                    "twaalven.different_columns", f"both cards would come from column {cols[0] + 1}; a pair comes "
-                    "from two different columns"
+                    "twaalven.different_columns",
+                    say("both cards would come from column {column}; a pair comes from two different columns",
+                        column=cols[0] + 1)
                 )
             for c in cols:
                 if not state.heights[c]:
-                    raise RuleViolation("twaalven.no_moving", f"column {c + 1} is empty (an empty column stays empty)")
+                    raise RuleViolation("twaalven.no_moving",
+                                        say("column {column} is empty (an empty column stays empty)", column=c + 1))
         if "cards" in data:
             cards = [parse_card(v, f"cards[{i}]") for i, v in enumerate(data["cards"])]
             if cards[0] == cards[1]:
-                raise MalformedEvent("the two cards of a pair are two different cards", field="cards")
+                raise MalformedEvent(say("the two cards of a pair are two different cards"), field="cards")
             found = []
             for card in cards:
                 c = column_of_top(state.columns, state.heights, card)
                 if c is None:
                     at = where(state.columns, state.heights, card)
                     if at is None:
-                        raise RuleViolation("twaalven.top_cards", f"the {card_name(card)} is no longer on the tableau")
+                        raise RuleViolation("twaalven.top_cards",
+                                            say("the {card} is no longer on the tableau", card=card_name(card)))
                     raise RuleViolation(
                         "twaalven.top_cards",
-                        f"the {card_name(card)} lies in column {at[0] + 1} under {at[1]} card(s); only top cards "
-                        "can be taken",
+                        say_n(at[1], "the {card} lies in column {column} under {n} card; only top cards can be taken",
+                              "the {card} lies in column {column} under {n} cards; only top cards can be taken",
+                              card=card_name(card), column=at[0] + 1),
                     )
                 found.append(c)
             if cols is not None and sorted(cols) != sorted(found):
+                tops = [say("{column} ({card})", column=c + 1, card=card_face(state.top(c))) for c in cols]  # type: ignore[arg-type]
                 raise RuleViolation(
                     "twaalven.top_cards",
-                    "the cards named are not the top cards of the columns named: the tops of columns "
-                    + " and ".join(f"{c + 1} ({CARD_IDS[state.top(c)]})" for c in cols),  # type: ignore[index]
+                    say("the cards named are not the top cards of the columns named: the tops of columns {a} and {b}",
+                        a=tops[0], b=tops[1]),
                 )
             cols = found
         assert cols is not None
@@ -266,7 +283,7 @@ class Twaalven(JogledorGame):
     def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         if type == "deal":
             if state.phase != DEAL:
-                raise RuleViolation("twaalven.tableau", "the cards are dealt once, at the start")
+                raise RuleViolation("twaalven.tableau", say("the cards are dealt once, at the start"))
             after = replace(state, columns=columns_of(data))
             if state.fixed is not None:
                 after = replace(after, twelves=state.fixed[0], first=state.fixed[1])
@@ -275,41 +292,41 @@ class Twaalven(JogledorGame):
         if type == "roles":
             if state.phase != ROLES:
                 if state.phase == DEAL:
-                    raise RuleViolation("twaalven.first", "the roles are chosen after the deal")
-                raise RuleViolation("twaalven.roles", "the roles were already chosen")
+                    raise RuleViolation("twaalven.first", say("the roles are chosen after the deal"))
+                raise RuleViolation("twaalven.roles", say("the roles were already chosen"))
             return self._check_stuck(replace(state, twelves=data["twelves"], first=data["first"]))
         if type == "take":
             return self._apply_take(state, seat, data)
-        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     def _apply_take(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != PLAY:
             if state.phase == DEAL:
-                raise RuleViolation("twaalven.tableau", "no cards have been dealt yet")
+                raise RuleViolation("twaalven.tableau", say("no cards have been dealt yet"))
             if state.phase == ROLES:
-                raise RuleViolation("twaalven.roles", "first choose who collects twelves and who starts (roles)")
-            raise RuleViolation("twaalven.loss", "the game is over")
+                raise RuleViolation("twaalven.roles", say("first choose who collects twelves and who starts (roles)"))
+            raise RuleViolation("twaalven.loss", say("the game is over"))
         if seat != state.to_move:
-            raise RuleViolation("twaalven.turns", f"it is {_who(state, state.to_move)}'s turn")
+            raise RuleViolation("twaalven.turns", say("it is {who}'s turn", who=_who(state, state.to_move)))
         a, b = (c - 1 for c in data["columns"])
         if a == b:
-            raise RuleViolation("twaalven.different_columns", "a pair comes from two different columns")
+            raise RuleViolation("twaalven.different_columns", say("a pair comes from two different columns"))
         ca, cb = state.top(a), state.top(b)
         if ca is None or cb is None:
-            raise RuleViolation("twaalven.no_moving", "an empty column has no card to take")
+            raise RuleViolation("twaalven.no_moving", say("an empty column has no card to take"))
         if [CARD_IDS[ca], CARD_IDS[cb]] != list(data["cards"]):
-            raise RuleViolation("twaalven.top_cards", "the cards are not the top cards of those columns")
+            raise RuleViolation("twaalven.top_cards", say("the cards are not the top cards of those columns"))
         kind = state.kind(seat)
         ra, rb = RANK[ca], RANK[cb]
         if TYPE[kind][ra][rb] < 0:
             rule = "twaalven.pairs_twelve" if kind == TWELVE else "twaalven.pairs_fourteen"
             other = TYPE[FOURTEEN if kind == TWELVE else TWELVE][ra][rb] >= 0
-            extra = f" (it is a pair of {26 - kind}, the other player's)" if other else ""
-            raise RuleViolation(
-                rule,
-                f"{rank_name(ra)} and {rank_name(rb)} are no pair of {kind}{extra}; {_who(state, seat)} collects "
-                f"{kind}s: " + ("Q-K, A-J, 2-10, 3-9, 4-8, 5-7, 6-6" if kind == TWELVE else "A-K, 2-Q, 3-J, 4-10, 5-9, 6-8, 7-7"),
-            )
+            pairs = pair_said("Q-K, A-J, 2-10, 3-9, 4-8, 5-7, 6-6" if kind == TWELVE else "A-K, 2-Q, 3-J, 4-10, 5-9, 6-8, 7-7")
+            values = dict(a=rank_said(ra), b=rank_said(rb), kind=str(kind), who=_who(state, seat),
+                          collects=COLLECTS[kind], pairs=pairs)
+            raise RuleViolation(rule, say("{a} and {b} are no pair of {kind} (it is a pair of {other}, the other "
+                                          "player's); {who} {collects}: {pairs}", other=str(26 - kind), **values)
+                                if other else say("{a} and {b} are no pair of {kind}; {who} {collects}: {pairs}", **values))
         heights = list(state.heights)
         heights[a] -= 1
         heights[b] -= 1
@@ -317,14 +334,17 @@ class Twaalven(JogledorGame):
         taken[seat] = taken[seat] + ((ca, cb),)
         after = replace(state, heights=tuple(heights), taken=(taken[0], taken[1]))
         if not after.left:
-            return replace(after, over=("win", over_text(after)))
+            return replace(after, over=("win", str(over_text(after))))
         return self._check_stuck(after)
 
     def _check_stuck(self, state: State) -> State:
         mover = state.to_move
         if mover is None or pairs_for(state, state.kind(mover)):
             return state
-        return replace(state, over=("loss", over_text(state)))
+        return replace(state, over=("loss", str(over_text(state))))  # (kept in English: the snapshots hold it)
+
+    def over_said(self, state: State) -> Text:
+        return over_text(state)
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -385,34 +405,21 @@ class Twaalven(JogledorGame):
     def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
         return _scene.scene(view, moves)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, False)
-
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, True)
-
-    @staticmethod
-    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
-        """One line per event, in English or Dutch (rijtjes, twaalven, veertienen): one structure for both."""
-        def who(s: int, start: bool = False) -> str:
-            return who_nl(before, s) if nl else _who(before, s, start)
-
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
+        """One line per event, in the rules text's words (rijtjes, twaalven, veertienen)."""
         if type == "deal":
-            return ("De 52 kaarten worden open gelegd in 13 rijtjes van 4" if nl
-                    else "The 52 cards are dealt face up in 13 columns of 4")
+            return say("The 52 cards are dealt face up in 13 columns of 4")
         if type == "roles":
             tw, first = data["twelves"], data["first"]
-            if nl:
-                return f"{who(tw)} verzamelt de twaalven, {who(1 - tw)} de veertienen; {who(first)} begint"
-            return f"{who(tw, True)} collects the twelves, {who(1 - tw)} the fourteens; {who(first)} starts"
+            return say("{twelves} collects the twelves, {fourteens} the fourteens; {first} starts",
+                       twelves=_who(before, tw, True), fourteens=_who(before, 1 - tw), first=_who(before, first))
         if type == "take":
             a, b = data["columns"]
-            kind = before.kind(seat)  # type: ignore[arg-type]
-            c0, c1 = data["cards"]
-            text = (f"{who(seat)} neemt {c0} (rijtje {a}) en {c1} (rijtje {b}): {kind}" if nl
-                    else f"{who(seat, True)} takes {c0} (column {a}) and {c1} (column {b}): {kind}")
-            return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
-        return type
+            c0, c1 = (parse_card(c, "cards") for c in data["cards"])
+            text = say("{who} takes {card0} (column {a}) and {card1} (column {b}): {kind}", who=_who(before, seat, True),
+                       card0=card_face(c0), a=a, card1=card_face(c1), b=b, kind=str(before.kind(seat)))  # type: ignore[arg-type]
+            return text if after.over is None else say("{first}; {then}", first=text, then=over_text(after))
+        return say("{type}", type=type)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap, exact notes: the pair type and how often it was taken; a pair
@@ -424,13 +431,16 @@ class Twaalven(JogledorGame):
         a, b = after.taken[seat][-1]  # type: ignore[index]
         t = TYPE[kind][RANK[a]][RANK[b]]
         count = sum(1 for x, y in after.taken[seat] if TYPE[kind][RANK[x]][RANK[y]] == t)  # type: ignore[index]
-        notes = [note("pair", f"{PAIR_NAMES[t]} ({kind}), taken {count} of {QUOTA[t]}",
+        notes = [note("pair", say("{pair} ({kind}), taken {count} of {quota}", pair=pair_said(PAIR_NAMES[t]), kind=str(kind),
+                                  count=count, quota=QUOTA[t]),
                       pair=PAIR_NAMES[t], sum=kind, count=count, quota=QUOTA[t])]
         if count == QUOTA[t] + 1:
             notes.append(note(
                 "over_quota",
-                f"{PAIR_NAMES[t]} taken a {'second' if QUOTA[t] == 1 else 'third'} time: the game can no longer come "
-                "out (in every won game each player takes each pair exactly twice, 6-6 and 7-7 once)",
+                (say("{pair} taken a second time: the game can no longer come out (in every won game each player takes "
+                     "each pair exactly twice, 6-6 and 7-7 once)", pair=pair_said(PAIR_NAMES[t])) if QUOTA[t] == 1 else
+                 say("{pair} taken a third time: the game can no longer come out (in every won game each player takes "
+                     "each pair exactly twice, 6-6 and 7-7 once)", pair=pair_said(PAIR_NAMES[t]))),
                 glyph="??", pair=PAIR_NAMES[t],
             ))
         return notes

@@ -6,47 +6,49 @@ names one of these ids; every id has a test marked with it.
 
 from __future__ import annotations
 
+from ..text import N_
+
 RULES: dict[str, str] = {
-    "twaalven.deck": (
+    "twaalven.deck": N_(
         "One standard deck of 52 cards, no jokers (1 standaard kaartspel van 52 kaarten): a deal that misses "
         "or repeats a card is refused."
     ),
-    "twaalven.tableau": (
+    "twaalven.tableau": N_(
         "The shuffled deck is laid face up (met de voorkant naar boven) in 4 overlapping rows of 13, giving "
         "a tableau of 13 columns (dertien rijtjes van vier); the card dealt last to a column is its top card."
     ),
-    "twaalven.roles": (
+    "twaalven.roles": N_(
         "The players agree who collects the pairs of twelve and who the pairs of fourteen "
         "(wie de paren van twaalf en wie de paren van veertien verzamelt)."
     ),
-    "twaalven.first": (
+    "twaalven.first": N_(
         "The players agree who starts (wie er mag beginnen); the choice may depend on the tableau."
     ),
-    "twaalven.values": (
+    "twaalven.values": N_(
         "Values: Ace counts 1, Jack 11 (Boer telt altijd als 11); for fourteen the Queen counts 12 and the King "
         "13; for twelve Queen and King together count as twelve (Koningin en Koning samen als twaalf)."
     ),
-    "twaalven.pairs_twelve": (
+    "twaalven.pairs_twelve": N_(
         "The pairs of twelve (paren van twaalf) are exactly Q-K, A-J, 2-10, 3-9, 4-8, 5-7 and 6-6."
     ),
-    "twaalven.pairs_fourteen": (
+    "twaalven.pairs_fourteen": N_(
         "The pairs of fourteen (paren van veertien) are exactly A-K, 2-Q, 3-J, 4-10, 5-9, 6-8 and 7-7."
     ),
-    "twaalven.suits": (
+    "twaalven.suits": N_(
         "Suits and colours do not matter, only the values (Enkel de waarde van de kaarten telt)."
     ),
-    "twaalven.turns": (
+    "twaalven.turns": N_(
         "The players take turns (om de beurt); in his turn a player must take exactly one pair of his own sum, "
         "then it is the other's turn; a turn cannot be skipped (mag niet een beurt overslaan)."
     ),
-    "twaalven.top_cards": "Only the top cards of the columns may be taken (alleen de bovenste kaarten).",
-    "twaalven.different_columns": "The two cards of a pair come from different columns (van verschillende rijtjes).",
-    "twaalven.no_moving": (
+    "twaalven.top_cards": N_("Only the top cards of the columns may be taken (alleen de bovenste kaarten)."),
+    "twaalven.different_columns": N_("The two cards of a pair come from different columns (van verschillende rijtjes)."),
+    "twaalven.no_moving": N_(
         "Cards are never moved between columns nor shifted, not even into an empty column "
         "(niet tussen de rijtjes verplaatst ... ook niet als er rijtjes \"op\" zijn)."
     ),
-    "twaalven.win": "When all cards of the tableau are taken, both players have won (beide spelers gewonnen).",
-    "twaalven.loss": (
+    "twaalven.win": N_("When all cards of the tableau are taken, both players have won (beide spelers gewonnen)."),
+    "twaalven.loss": N_(
         "When the player to move cannot take a valid pair of his sum from the top cards, the game ends and "
         "both players have lost (beide spelers verloren)."
     ),

@@ -67,10 +67,12 @@ const Kroniek = (() => {
     if (Array.isArray(x)) return x.map(K.say).join(", ");
     if (typeof x === "object" && x.words) return x.words[K.lang] || x.words.en || "";
     if (typeof x === "object" && typeof x.msg === "string") {
+      // an engine's message: its id is checked against the catalogue by the Python side (tests/test_i18n.py)
       const vars = {};
       for (const [k, v] of Object.entries(x.params || {})) vars[k] = K.say(v);
-      if (typeof x.plural === "string") return K.tn(x.n, x.msg, x.plural, { n: K.say(x.n), ...vars });
-      return K.t(x.msg, vars);
+      const m = MESSAGES.messages[x.msg];
+      if (typeof x.plural === "string") return fill((Array.isArray(m) ? m : [x.msg, x.plural])[x.n === 1 ? 0 : 1], { n: K.say(x.n), ...vars });
+      return fill(typeof m === "string" ? m : x.msg, vars);
     }
     return String(x);
   };

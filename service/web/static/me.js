@@ -19,13 +19,16 @@
       return;
     }
     document.getElementById("me-who").textContent = K.t("You are signed in as {name}.", { name: me.name });
+    /** A device as its user knows it: "Chrome Mobile op Android", never the raw user agent. */
+    const deviceName = (d) => (d.browser && d.os ? K.t("{browser} on {system}", { browser: d.browser, system: d.os })
+      : d.browser || d.os || K.t("an unknown browser"));
     const draw = async () => {
       const r = await K.api("GET", `/api/users/${encodeURIComponent(me.name)}/sessions`);
       if (!r.ok) { K.flash(K.errorText(r), "error"); return; }
       list.replaceChildren(...(r.data.sessions.length ? r.data.sessions.map((s) => h("li", { "data-session": s.id },
         h("strong", s.current ? K.t("this device") : K.t("another device")), " ",
         h("span.muted", K.t("since {when}", { when: new Date(s.created_at).toLocaleString(K.lang) })),
-        s.agent ? h("span.muted.small", { lang: "en" }, " · " + s.agent.slice(0, 80)) : null, " ",
+        h("span.muted.small", " · ", deviceName(s.device || {})), " ",
         h("button.button.small", { type: "button", class: "end-session", onclick: async () => {
           const ended = await K.api("DELETE", `/api/users/${encodeURIComponent(me.name)}/sessions/${s.id}`);
           if (!ended.ok) { K.flash(K.errorText(ended), "error"); return; }
