@@ -17,8 +17,9 @@ from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_face, card_name, parse_card, rank_name, rank_said
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
+from ..text import N_, Text, say, say_n
 from . import invariants as INV
 from . import scene as _scene
 from .rules import RULES, SUPER, TERMS
@@ -91,28 +92,24 @@ def can_build_from_rows(state: State, seat: int) -> bool:
 
 
 
-def over_text(state: State, nl: bool = False) -> str:
-    """How the game ended, in English or Dutch, from the state it ended in:
-    all cards on the foundations (and a super-winner), two passes in a row,
-    or an empty stock with nothing on the rows that fits."""
+def over_text(state: State) -> Text:
+    """How the game ended, from the state it ended in: all cards on the foundations (and a super-winner), two
+    passes in a row, or an empty stock with nothing on the rows that fits."""
     counts = (state.collected(0), state.collected(1))
     if sum(counts) == 52:
         sw = super_winner(state)
-        if nl:
-            text = f"alle 52 kaarten liggen op de fundamenten ({counts[0]}–{counts[1]}): beide spelers winnen"
-            return text + (f"; {who_nl(state, sw)} is de super-winnaar met {counts[sw]} kaarten" if sw is not None else "")
-        text = f"all 52 cards are on the foundations ({counts[0]}–{counts[1]}): both players win"
-        return text + (f"; {_who(state, sw)} is the super-winner with {counts[sw]} cards" if sw is not None else "")
+        text = say("all 52 cards are on the foundations ({a}–{b}): both players win", a=counts[0], b=counts[1])
+        if sw is None:
+            return text
+        return say("{text}; {who} is the super-winner with {n} cards", text=text, who=_who(state, sw), n=counts[sw])
     left = sum(map(len, state.rows))
     if state.passes >= 2:
-        return (f"beide spelers pasten na elkaar met {left} kaart(en) op het tableau: niemand bouwt nog verder, "
-                "beide spelers verliezen" if nl else
-                f"both players passed in succession with {left} card(s) left on the tableau: nobody will build on, "
-                "both players lose")
-    return (f"de raapstapel is leeg en geen van de {left} bovenste kaart(en) van de rijen past op een fundament van "
-            "een van beide spelers: beide spelers verliezen" if nl else
-            f"the stock is empty and none of the {left} card(s) on top of the rows fits a foundation of either "
-            "player: both players lose")
+        return say_n(left, "both players passed in succession with {n} card left on the tableau: nobody will build "
+                     "on, both players lose", "both players passed in succession with {n} cards left on the tableau: "
+                     "nobody will build on, both players lose")
+    return say_n(left, "the stock is empty and the {n} card on top of the rows fits no foundation of either player: "
+                 "both players lose", "the stock is empty and none of the {n} cards on top of the rows fits a "
+                 "foundation of either player: both players lose")
 
 
 class SirTommy(JogledorGame):
@@ -120,10 +117,11 @@ class SirTommy(JogledorGame):
     name = "Sir Tommy voor twee"
     #: the stock is hidden from everyone alike; every drawn card lies face up
     hidden_information = False
-    summary = (
+    summary = N_(
         "Cooperative patience for two (Jogledor): one builds up from the Aces, the other down from the Kings, "
         "drawing three cards a turn from a hidden stock onto four shared rows; 30+ cards makes a super-winner."
     )
+    says = True
     rules = RULES
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset({"place", "end_turn"})
@@ -134,12 +132,12 @@ class SirTommy(JogledorGame):
     terms = TERMS
 
     options_schema = options(
-        up_seat=seat_option("The seat that builds up from the Aces; it starts. The other builds down from the Kings."),
+        up_seat=seat_option(N_("The seat that builds up from the Aces; it starts. The other builds down from the Kings.")),
         interleave_placing={
             "type": "boolean",
             "default": False,
-            "description": "Reading: false (default) = once a drawn card is put on a row the player builds no "
-            "more this turn; true = building and placing may alternate within a turn.",
+            "description": N_("Reading: false (default) = once a drawn card is put on a row the player builds no "
+                              "more this turn; true = building and placing may alternate within a turn."),
         },
     )
     options_schema = titled(options_schema, up_seat="Who builds up from the Aces",
@@ -149,18 +147,14 @@ class SirTommy(JogledorGame):
         options_schema,
         up_seat="Wie opbouwt vanaf de azen",
         interleave_placing="Opbouwen en neerleggen mogen elkaar afwisselen")
-    summary_nl = ("Coöperatief patience voor twee (Jogledor): de een bouwt op vanaf de azen, de ander af vanaf de "
-                  "koningen; elke beurt drie kaarten van een gedekte raapstapel op vier gezamenlijke rijen; met 30 of "
-                  "meer kaarten ben je superwinnaar.")
-
     event_types = {
         "draw": EventType(
             "draw",
             CHANCE,
             data_schema({"cards": {"type": "array", "items": CARD_SCHEMA, "minItems": 1, "maxItems": 3}},
                         required=("cards",)),
-            "The cards the player to move draws from the stock, face up: 3, the last time 1 (seat: the drawing "
-            "player, if known). Stored sorted.",
+            N_("The cards the player to move draws from the stock, face up: 3, the last time 1 (seat: the drawing "
+               "player, if known). Stored sorted."),
             aliases=("trekken",),
         ),
         "build": EventType(
@@ -175,8 +169,8 @@ class SirTommy(JogledorGame):
                 },
                 required=("card",),
             ),
-            "The player to move puts a drawn card or a row's top card on one of his own foundations. Where it "
-            "comes from and the foundation are filled in when left out.",
+            N_("The player to move puts a drawn card or a row's top card on one of his own foundations. Where it "
+               "comes from and the foundation are filled in when left out."),
             aliases=("opbouwen",),
         ),
         "place": EventType(
@@ -184,16 +178,16 @@ class SirTommy(JogledorGame):
             "seat",
             data_schema({"card": CARD_SCHEMA, "row": {"type": "integer", "minimum": 1, "maximum": 4}},
                         required=("card", "row")),
-            "The player to move puts a drawn card he did not build on a row (1–4), on any card or an empty row. "
-            "When the last drawn card is placed the turn passes.",
+            N_("The player to move puts a drawn card he did not build on a row (1–4), on any card or an empty row. "
+               "When the last drawn card is placed the turn passes."),
             aliases=("leggen",),
         ),
         "end_turn": EventType(
             "end_turn",
             "seat",
             data_schema(),
-            "The player to move ends his turn: after building all drawn cards, or, with the stock empty, after "
-            "any number of builds (none: a pass).",
+            N_("The player to move ends his turn: after building all drawn cards, or, with the stock empty, after "
+               "any number of builds (none: a pass)."),
             aliases=("klaar", "passen"),
         ),
     }
@@ -214,7 +208,7 @@ class SirTommy(JogledorGame):
         if type == "draw":
             cards = [parse_card(v, f"cards[{i}]") for i, v in enumerate(data["cards"])]
             if len(set(cards)) != len(cards):
-                raise RuleViolation("sir_tommy.deck", "a draw names the same card twice")
+                raise RuleViolation("sir_tommy.deck", say("a draw names the same card twice"))
             return {"cards": [CARD_IDS[c] for c in sorted(cards)]}
         if type == "build":
             return self._normalize_build(state, seat, data)
@@ -222,7 +216,7 @@ class SirTommy(JogledorGame):
             return {"card": CARD_IDS[parse_card(data["card"], "card")], "row": data["row"]}
         if type == "end_turn":
             return {}
-        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     def _locate(self, state: State, card: int) -> tuple[str, int | None]:
         if card in state.drawn:
@@ -234,26 +228,29 @@ class SirTommy(JogledorGame):
             if card in row:
                 depth = len(row) - 1 - row.index(card)
                 raise RuleViolation(
-                    "sir_tommy.rows", f"the {card_name(card)} lies in row {r + 1} under {depth} card(s); only a row's "
-                    "top card can be taken"
+                    "sir_tommy.rows",
+                    say_n(depth, "the {card} lies in row {row} under {n} card; only a row's top card can be taken",
+                          "the {card} lies in row {row} under {n} cards; only a row's top card can be taken",
+                          card=card_name(card), row=r + 1)
                 )
         for s in (0, 1):
             if any(card in p for p in state.foundations[s]):
-                raise RuleViolation("sir_tommy.no_moving", f"the {card_name(card)} is already on a foundation")
+                raise RuleViolation("sir_tommy.no_moving", say("the {card} is already on a foundation", card=card_name(card)))
         if card in state.order:  # pragma: no cover - every drawn card is somewhere
-            raise RuleViolation("sir_tommy.build_sources", f"the {card_name(card)} cannot be taken now")
+            raise RuleViolation("sir_tommy.build_sources", say("the {card} cannot be taken now", card=card_name(card)))
         raise RuleViolation(
             "sir_tommy.build_sources",
-            f"the {card_name(card)} has not been drawn: a player builds from the cards he drew this turn "
-            "and the top cards of the rows",
+            say("the {card} has not been drawn: a player builds from the cards he drew this turn and the top cards "
+                "of the rows", card=card_name(card)),
         )
 
     def _normalize_build(self, state: State, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
         card = parse_card(data["card"], "card")
         source, row = self._locate(state, card)
         if "from" in data and data["from"] != source or "row" in data and data["row"] - 1 != row:
-            where_ = "among the drawn cards" if source == "drawn" else f"on top of row {row + 1}"  # type: ignore[operator]
-            raise RuleViolation("sir_tommy.build_sources", f"the {card_name(card)} is {where_}")
+            raise RuleViolation("sir_tommy.build_sources",
+                                say("the {card} is among the drawn cards", card=card_name(card)) if source == "drawn"
+                                else say("the {card} is on top of row {row}", card=card_name(card), row=row + 1))  # type: ignore[operator]
         mover = seat if seat in (0, 1) else state.to_move
         if "foundation" in data:
             f = data["foundation"]
@@ -275,57 +272,66 @@ class SirTommy(JogledorGame):
         if f is not None and not state.foundations[seat][f]:
             raise RuleViolation(
                 "sir_tommy.up_down",
-                f"foundation {f + 1} is empty: it starts with {'an Ace' if up else 'a King'} "
-                f"({_who(state, seat)} builds {'up from the Aces' if up else 'down from the Kings'}), not the {card_name(card)}",
+                say("foundation {n} is empty: it starts with an Ace ({who} builds up from the Aces), not the {card}",
+                    n=f + 1, who=_who(state, seat), card=card_name(card)) if up else
+                say("foundation {n} is empty: it starts with a King ({who} builds down from the Kings), not the {card}",
+                    n=f + 1, who=_who(state, seat), card=card_name(card)),
             )
         if f is not None and need[f] == 0:
-            raise RuleViolation("sir_tommy.max_thirteen", f"foundation {f + 1} is complete: it holds 13 cards")
+            raise RuleViolation("sir_tommy.max_thirteen", say("foundation {n} is complete: it holds 13 cards", n=f + 1))
         if f is None and rank not in need and rank in state.needs(1 - seat):
             raise RuleViolation(
                 "sir_tommy.build_sources",
-                f"the {card_name(card)} fits only {_who(state, 1 - seat)}'s foundations; a player builds only on his own",
+                say("the {card} fits only {who}'s foundations; a player builds only on his own", card=card_name(card),
+                    who=_who(state, 1 - seat)),
             )
-        wants = ", ".join(rank_name(n) if n else "complete" for n in need)
+        wants = [rank_said(n) if n else say("complete") for n in need]
+        which = say("foundation {n}", n=f + 1) if f is not None else say("any foundation")
         raise RuleViolation(
             "sir_tommy.up_down",
-            f"the {card_name(card)} does not fit {'foundation ' + str(f + 1) if f is not None else 'any foundation'} "
-            f"of {_who(state, seat)}, who builds {'up' if up else 'down'} (the foundations take: {wants})",
+            say("the {card} does not fit {which} of {who}, who builds up (the foundations take: {wants})",
+                card=card_name(card), which=which, who=_who(state, seat), wants=wants) if up else
+            say("the {card} does not fit {which} of {who}, who builds down (the foundations take: {wants})",
+                card=card_name(card), which=which, who=_who(state, seat), wants=wants),
         )
 
     # -- apply ------------------------------------------------------------------------
     def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         handler = {"draw": self._draw, "build": self._build, "place": self._place, "end_turn": self._end}.get(type)
         if handler is None:
-            raise MalformedEvent(f"unknown event type {type!r}", field="type")
+            raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
         if state.phase == OVER:
-            raise RuleViolation("sir_tommy.win" if state.over[0] == "win" else "sir_tommy.loss", "the game is over")  # type: ignore[index]
+            raise RuleViolation("sir_tommy.win" if state.over[0] == "win" else "sir_tommy.loss", say("the game is over"))  # type: ignore[index]
         if type != "draw":
             if state.phase == DRAW:
-                raise RuleViolation("sir_tommy.draw_three", f"{_who(state, state.to_move)} first draws from the stock")
+                raise RuleViolation("sir_tommy.draw_three",
+                                    say("{who} first draws from the stock", who=_who(state, state.to_move)))
             if seat != state.to_move:
-                raise RuleViolation("sir_tommy.turns", f"it is {_who(state, state.to_move)}'s turn")
+                raise RuleViolation("sir_tommy.turns", say("it is {who}'s turn", who=_who(state, state.to_move)))
         return handler(state, seat, data)
 
     def _draw(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != DRAW:
             if state.stock == 0:
-                raise RuleViolation("sir_tommy.after_stock", "the stock is empty")
-            raise RuleViolation("sir_tommy.draw_three", "a player draws once, at the start of his turn")
+                raise RuleViolation("sir_tommy.after_stock", say("the stock is empty"))
+            raise RuleViolation("sir_tommy.draw_three", say("a player draws once, at the start of his turn"))
         if seat is not None and seat != state.to_move:
-            raise RuleViolation("sir_tommy.turns", f"it is {_who(state, state.to_move)} who draws now")
+            raise RuleViolation("sir_tommy.turns", say("it is {who} who draws now", who=_who(state, state.to_move)))
         cards = [parse_card(v, "cards") for v in data["cards"]]
         want = state.draw_size
         if len(cards) != want:
             raise RuleViolation(
                 "sir_tommy.draw_three",
-                f"{_who(state, state.to_move)} draws {want} card{'s' if want > 1 else ''} now "
-                f"({state.stock} left in the stock), not {len(cards)}",
+                say_n(want, "{who} draws {n} card now ({left} left in the stock), not {drawn}",
+                      "{who} draws {n} cards now ({left} left in the stock), not {drawn}", who=_who(state, state.to_move),
+                      left=state.stock, drawn=len(cards)),
             )
         again = [c for c in cards if c in state.order]
         if again or len(set(cards)) != len(cards):
             raise RuleViolation(
                 "sir_tommy.deck",
-                "already drawn: " + ", ".join(CARD_IDS[c] for c in again) if again else "a draw names the same card twice",
+                say("already drawn: {cards}", cards=[card_face(c) for c in again]) if again
+                else say("a draw names the same card twice"),
             )
         return replace(state, order=state.order + tuple(cards), drawn=tuple(cards), phase=PLAY, placing=False, built=False)
 
@@ -334,18 +340,19 @@ class SirTommy(JogledorGame):
         if state.phase == PLAY and state.placing and not state.interleave:
             raise RuleViolation(
                 "sir_tommy.place_last",
-                "a drawn card was already put on a row this turn: the turn ends by placing the other drawn cards",
+                say("a drawn card was already put on a row this turn: the turn ends by placing the other drawn cards"),
             )
         card = parse_card(data["card"], "card")
         drawn, rows = state.drawn, list(state.rows)
         if data.get("from") == "drawn":
             if card not in drawn:
-                raise RuleViolation("sir_tommy.build_sources", f"the {card_name(card)} is not among the drawn cards")
+                raise RuleViolation("sir_tommy.build_sources",
+                                    say("the {card} is not among the drawn cards", card=card_name(card)))
             drawn = tuple(c for c in drawn if c != card)
         else:
             r = data.get("row", 0) - 1
             if not 0 <= r < ROWS or not rows[r] or rows[r][-1] != card:
-                raise RuleViolation("sir_tommy.rows", f"the {card_name(card)} is not the top card of that row")
+                raise RuleViolation("sir_tommy.rows", say("the {card} is not the top card of that row", card=card_name(card)))
             rows[r] = rows[r][:-1]
         f = data["foundation"] - 1
         if state.needs(seat)[f] != RANK[card]:
@@ -356,7 +363,7 @@ class SirTommy(JogledorGame):
         found[seat] = tuple(piles)
         after = replace(state, drawn=drawn, rows=tuple(rows), foundations=(found[0], found[1]), built=True)
         if after.collected(0) + after.collected(1) == 52:
-            return replace(after, phase=OVER, over=("win", over_text(after)))
+            return replace(after, phase=OVER, over=("win", str(over_text(after))))  # (English: the snapshots hold it)
         if after.phase == END:
             return self._check_stuck(after)
         return after
@@ -366,8 +373,9 @@ class SirTommy(JogledorGame):
         if state.phase != PLAY or card not in state.drawn:
             raise RuleViolation(
                 "sir_tommy.place_leftovers",
-                f"only a card drawn this turn and not built goes on a row; the {card_name(card)} is not one"
-                + (" (tableau cards never move to another row)" if any(card in r for r in state.rows) else ""),
+                say("only a card drawn this turn and not built goes on a row; the {card} is not one (tableau cards never "
+                    "move to another row)", card=card_name(card)) if any(card in r for r in state.rows) else
+                say("only a card drawn this turn and not built goes on a row; the {card} is not one", card=card_name(card)),
             )
         r = data["row"] - 1
         rows = list(state.rows)
@@ -381,13 +389,14 @@ class SirTommy(JogledorGame):
         if state.phase == PLAY and state.drawn:
             raise RuleViolation(
                 "sir_tommy.place_leftovers",
-                "the drawn cards not built must first be put on the rows: " + ", ".join(CARD_IDS[c] for c in state.drawn),
+                say("the drawn cards not built must first be put on the rows: {cards}",
+                    cards=[card_face(c) for c in state.drawn]),
             )
         if state.phase == END:
             passes = 0 if state.built else state.passes + 1
             if passes >= 2:
                 ended = replace(state, passes=passes, phase=OVER)
-                return replace(ended, over=("loss", over_text(ended)))
+                return replace(ended, over=("loss", str(over_text(ended))))
             return self._check_stuck(replace(state, passes=passes, to_move=1 - state.to_move, built=False))
         return self._next_turn(state)
 
@@ -401,7 +410,10 @@ class SirTommy(JogledorGame):
         if can_build_from_rows(state, 0) or can_build_from_rows(state, 1):
             return state
         ended = replace(state, phase=OVER)
-        return replace(ended, over=("loss", over_text(ended)))
+        return replace(ended, over=("loss", str(over_text(ended))))
+
+    def over_said(self, state: State) -> Text:
+        return over_text(state)
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -468,38 +480,28 @@ class SirTommy(JogledorGame):
     def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
         return _scene.scene(view, moves)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, False)
-
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, True)
-
-    @staticmethod
-    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
-        """One line per event, in English or Dutch (raapstapel, rij, fundament): one structure for both."""
-        def t(en: str, dutch: str) -> str:
-            return dutch if nl else en
-
-        def who(s: int | None) -> str:
-            return who_nl(before, s) if nl else _who(before, s, True)
-
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
+        """One line per event, in the rules text's words (raapstapel, rij, fundament)."""
+        face = lambda card: card_face(parse_card(card, "card"))  # noqa: E731
         if type == "draw":
-            cards = ", ".join(data["cards"])
-            return t(f"{who(before.to_move)} draws {cards} ({after.stock} left in the stock)",
-                     f"{who(before.to_move)} trekt {cards} ({after.stock} over in de raapstapel)")
+            return say("{who} draws {cards} ({left} left in the stock)", who=_who(before, before.to_move, True),
+                       cards=[face(c) for c in data["cards"]], left=after.stock)
+        who = _who(before, seat, True)
         if type == "build":
-            src = t("a drawn card", "een getrokken kaart") if data["from"] == "drawn" else t("row", "rij") + f" {data['row']}"
-            text = t(f"{who(seat)} builds {data['card']} from {src} on foundation {data['foundation']}",
-                     f"{who(seat)} legt {data['card']} van {src} op fundament {data['foundation']}")
+            if data["from"] == "drawn":
+                text = say("{who} builds {card} from a drawn card on foundation {n}", who=who, card=face(data["card"]),
+                           n=data["foundation"])
+            else:
+                text = say("{who} builds {card} from row {row} on foundation {n}", who=who, card=face(data["card"]),
+                           row=data["row"], n=data["foundation"])
         elif type == "place":
-            text = t(f"{who(seat)} puts {data['card']} on row {data['row']}",
-                     f"{who(seat)} legt {data['card']} op rij {data['row']}")
+            text = say("{who} puts {card} on row {row}", who=who, card=face(data["card"]), row=data["row"])
         elif type == "end_turn":
             passed = before.phase == END and not before.built
-            text = f"{who(seat)} " + (t("passes", "past") if passed else t("ends the turn", "beëindigt de beurt"))
+            text = say("{who} passes", who=who) if passed else say("{who} ends the turn", who=who)
         else:
-            text = type
-        return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
+            text = say("{type}", type=type)
+        return text if after.over is None else say("{first}; {then}", first=text, then=over_text(after))
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap notes: the race for the super-win, passes, and a card built
@@ -508,13 +510,14 @@ class SirTommy(JogledorGame):
         if type == "build" and data.get("from") == "row":
             card = parse_card(data["card"], "card")
             if RANK[card] in before.needs(1 - seat):  # type: ignore[operator]
-                notes.append(note("contested", f"{data['card']} also fitted {_who(before, 1 - seat)}'s foundations"))  # type: ignore[operator]
+                notes.append(note("contested", say("{card} also fitted {who}'s foundations", card=card_face(card),
+                                                   who=_who(before, 1 - seat))))  # type: ignore[operator]
         if type == "end_turn" and before.phase == END and not before.built:
-            notes.append(note("pass", f"{_who(before, seat)} passes ({after.passes} in a row)"))
+            notes.append(note("pass", say("{who} passes ({n} in a row)", who=_who(before, seat), n=after.passes)))
         if after.over is not None and after.over[0] == "win":
             sw = super_winner(after)
             if sw is not None:
-                notes.append(note("super_winner", f"{_who(after, sw)} is the super-winner", seat=sw))
+                notes.append(note("super_winner", say("{who} is the super-winner", who=_who(after, sw)), seat=sw))
         return notes
 
     # -- snapshots --------------------------------------------------------------------

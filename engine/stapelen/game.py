@@ -12,8 +12,9 @@ from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
 from ..core import titled_nl
-from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DUTCH_RANKS, RANK, card_name, parse_card, rank_name
-from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who, who_nl, with_outcome
+from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_face, card_name, parse_card, rank_said
+from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
+from ..text import N_, Text, say, say_n
 from ..jogledor.tableau import (
     COLUMNS,
     DEAL_EVENT,
@@ -35,28 +36,24 @@ EMPTY_PILES: Piles = ((), (), ())
 
 
 
-def over_text(state: State, nl: bool = False) -> str:
-    """How the game ended, in English or Dutch, from the state it ended in:
-    every card on the foundations, or the player to move stuck (however the
-    partner stands: the rule is strict)."""
+def over_text(state: State) -> Text:
+    """How the game ended, from the state it ended in: every card on the foundations, or the player to move
+    stuck (however the partner stands: the rule is strict)."""
     if not state.left:
-        return ("alle 52 kaarten liggen op de fundamenten: beide spelers winnen" if nl
-                else "all 52 cards are on the foundations: both players win")
+        return say("all 52 cards are on the foundations: both players win")
     mover = state.turn_seat
-    partner = can_move(state, 1 - mover)
-    if nl:
-        reason = (f"{who_nl(state, mover)} kan geen bovenste kaart op de eigen fundamenten leggen (bovenste kaarten "
-                  + ", ".join(DUTCH_RANKS[t - 1] for t in state.tops(mover))
-                  + f") met {state.left} kaart(en) over: beide spelers verliezen")
-        if partner:
-            reason += f" (de regel is streng: dat {who_nl(state, 1 - mover)} had kunnen spelen, helpt niet)"
-        return reason
-    reason = (f"{_who(state, mover)} cannot put any top card on their own foundations (tops "
-              + ", ".join(rank_name(t) for t in state.tops(mover))
-              + f") with {state.left} card(s) left: both players lose")
-    if partner:
-        reason += f" (the rule is strict: that {_who(state, 1 - mover)} could have played does not help)"
+    reason = say_n(state.left, "{who} cannot put any top card on their own foundations (tops {tops}) with {n} card "
+                   "left: both players lose", "{who} cannot put any top card on their own foundations (tops {tops}) "
+                   "with {n} cards left: both players lose", who=_who(state, mover), tops=_tops(state.tops(mover)))
+    if can_move(state, 1 - mover):
+        reason = say("{reason} (the rule is strict: that {partner} could have played does not help)", reason=reason,
+                     partner=_who(state, 1 - mover))
     return reason
+
+
+def _tops(tops: tuple[int, ...]) -> list[Text | str]:
+    """A player's foundations by their top ranks, an empty one as empty."""
+    return [rank_said(t) if t else say("empty") for t in tops]
 
 
 @dataclass(frozen=True)
@@ -136,10 +133,11 @@ class Stapelen(JogledorGame):
     name = "Stapelen"
     #: all 52 cards lie face up
     hidden_information = False
-    summary = (
+    summary = N_(
         "Cooperative patience for two (Jogledor): clear an open 13×4 tableau together, one card a turn onto "
         "your own three foundations, one higher each time, King→Ace wrapping; whoever cannot move loses for both."
     )
+    says = True
     rules = RULES
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset()
@@ -149,16 +147,12 @@ class Stapelen(JogledorGame):
 
     terms = TERMS
 
-    options_schema = options(first_seat=seat_option("The seat that starts (it has no influence on the game)."))
+    options_schema = options(first_seat=seat_option(N_("The seat that starts (it has no influence on the game).")))
     options_schema = titled(options_schema, first_seat="Who starts")
     # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
     options_schema = titled_nl(
         options_schema,
         first_seat="Wie begint")
-    summary_nl = ("Coöperatief patience voor twee (Jogledor): ruim samen een open tableau van 13×4 op, elke beurt één "
-                  "kaart op je eigen drie fundamenten, telkens één hoger, van Koning door naar Aas; wie niet meer kan, "
-                  "verliest voor beiden.")
-
     event_types = {
         "deal": DEAL_EVENT,
         "take": EventType(
@@ -166,20 +160,20 @@ class Stapelen(JogledorGame):
             "seat",
             data_schema(
                 {
-                    "column": {"type": "integer", "minimum": 1, "maximum": 13, "description": "1–13 from the left"},
+                    "column": {"type": "integer", "minimum": 1, "maximum": 13, "description": N_("1–13 from the left")},
                     "card": CARD_SCHEMA,
                     "foundation": {
                         "type": "integer",
                         "minimum": 1,
                         "maximum": 3,
-                        "description": "which of the mover's own foundations (1–3); may be left out when every "
-                        "foundation the card fits is alike",
+                        "description": N_("which of the mover's own foundations (1–3); may be left out when every "
+                                          "foundation the card fits is alike"),
                     },
                 },
                 anyOf=[{"required": ["column"]}, {"required": ["card"]}],
             ),
-            "The player to move takes a top card and puts it on one of his own foundations. Stored with column, "
-            "card and foundation.",
+            N_("The player to move takes a top card and puts it on one of his own foundations. Stored with column, "
+               "card and foundation."),
             aliases=("pakken",),
         ),
     }
@@ -201,31 +195,36 @@ class Stapelen(JogledorGame):
             return normalize_deal(self.id, data, "stapelen.deck")
         if type == "take":
             return self._normalize_take(state, seat, data)
-        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     def _normalize_take(self, state: State, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
         if state.columns is None:
-            raise RuleViolation("stapelen.tableau", "no cards have been dealt yet")
+            raise RuleViolation("stapelen.tableau", say("no cards have been dealt yet"))
         c: int | None = None
         if "column" in data:
             c = data["column"] - 1
             if not state.heights[c]:
-                raise RuleViolation("stapelen.no_moving", f"column {c + 1} is empty (an empty column stays empty)")
+                raise RuleViolation("stapelen.no_moving",
+                                    say("column {column} is empty (an empty column stays empty)", column=c + 1))
         if "card" in data:
             card = parse_card(data["card"], "card")
             found = column_of_top(state.columns, state.heights, card)
             if found is None:
                 at = where(state.columns, state.heights, card)
                 if at is None:
-                    raise RuleViolation("stapelen.top_cards", f"the {card_name(card)} is no longer on the tableau")
+                    raise RuleViolation("stapelen.top_cards",
+                                        say("the {card} is no longer on the tableau", card=card_name(card)))
                 raise RuleViolation(
                     "stapelen.top_cards",
-                    f"the {card_name(card)} lies in column {at[0] + 1} under {at[1]} card(s); only top cards can be taken",
+                    say_n(at[1], "the {card} lies in column {column} under {n} card; only top cards can be taken",
+                          "the {card} lies in column {column} under {n} cards; only top cards can be taken",
+                          card=card_name(card), column=at[0] + 1),
                 )
             if c is not None and c != found:
                 raise RuleViolation(
                     "stapelen.top_cards",
-                    f"the top card of column {c + 1} is the {card_name(state.top(c))}, not the {card_name(card)}",  # type: ignore[arg-type]
+                    say("the top card of column {column} is the {top}, not the {card}", column=c + 1,
+                        top=card_name(state.top(c)), card=card_name(card)),  # type: ignore[arg-type]
                 )
             c = found
         assert c is not None
@@ -240,9 +239,11 @@ class Stapelen(JogledorGame):
             if not options:
                 self._refuse(state, mover, card, None)  # type: ignore[arg-type]
             if len({tops[i] for i in options}) > 1:
+                fitting = [say("foundation {n} (empty)", n=i + 1) if not tops[i] else
+                           say("foundation {n} (on a {rank})", n=i + 1, rank=rank_said(tops[i])) for i in options]
                 raise MalformedEvent(
-                    f"say which foundation: the {card_name(card)} fits "
-                    + " and ".join(f"foundation {i + 1} ({'empty' if not tops[i] else 'on a ' + rank_name(tops[i])})" for i in options),
+                    say("say which foundation: the {card} fits {a} and {b}", card=card_name(card), a=fitting[0],
+                        b=fitting[1:]),
                     field="foundation",
                 )
             f = options[0] + 1
@@ -255,50 +256,52 @@ class Stapelen(JogledorGame):
         if not fits(tops, rank) and fits(partner, rank):
             raise RuleViolation(
                 "stapelen.own_foundation",
-                f"the {card_name(card)} fits none of {_who(state, seat)}'s own foundations (tops "
-                + ", ".join(rank_name(t) if t else "empty" for t in tops)
-                + f"); that it fits {_who(state, 1 - seat)}'s does not help: a player builds only on his own",
+                say("the {card} fits none of {who}'s own foundations (tops {tops}); that it fits {partner}'s does not "
+                    "help: a player builds only on his own", card=card_name(card), who=_who(state, seat),
+                    tops=_tops(tops), partner=_who(state, 1 - seat)),
             )
         if f is None:
             raise RuleViolation(
                 "stapelen.build_up",
-                f"the {card_name(card)} fits none of {_who(state, seat)}'s foundations (tops "
-                + ", ".join(rank_name(t) for t in tops) + "): a card goes on a card one lower, or on an empty foundation",
+                say("the {card} fits none of {who}'s foundations (tops {tops}): a card goes on a card one lower, or on "
+                    "an empty foundation", card=card_name(card), who=_who(state, seat), tops=_tops(tops)),
             )
         top = tops[f]
         if top == 13:
             raise RuleViolation(
-                "stapelen.wrap", f"foundation {f + 1} has a King on top: only an Ace goes on a King, not a {rank_name(rank)}"
+                "stapelen.wrap", say("foundation {n} has a King on top: only an Ace goes on a King, not a {rank}",
+                                     n=f + 1, rank=rank_said(rank))
             )
         raise RuleViolation(
             "stapelen.build_up",
-            f"foundation {f + 1} has a {rank_name(top)} on top: only a {rank_name(succ(top))} goes on it, "
-            f"not the {card_name(card)}",
+            say("foundation {n} has a {top} on top: only a {next} goes on it, not the {card}", n=f + 1,
+                top=rank_said(top), next=rank_said(succ(top)), card=card_name(card)),
         )
 
     # -- apply ------------------------------------------------------------------------
     def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         if type == "deal":
             if state.phase != DEAL:
-                raise RuleViolation("stapelen.tableau", "the cards are dealt once, at the start")
+                raise RuleViolation("stapelen.tableau", say("the cards are dealt once, at the start"))
             return self._check_stuck(replace(state, columns=columns_of(data)))
         if type == "take":
             return self._apply_take(state, seat, data)
-        raise MalformedEvent(f"unknown event type {type!r}", field="type")
+        raise MalformedEvent(say("unknown event type {type} for {game}", type=repr(type), game=self.name), field="type")
 
     def _apply_take(self, state: State, seat: int | None, data: dict[str, Any]) -> State:
         if state.phase != PLAY:
             if state.phase == DEAL:
-                raise RuleViolation("stapelen.tableau", "no cards have been dealt yet")
-            raise RuleViolation("stapelen.loss_strict", "the game is over")
+                raise RuleViolation("stapelen.tableau", say("no cards have been dealt yet"))
+            raise RuleViolation("stapelen.loss_strict", say("the game is over"))
         if seat != state.to_move:
-            raise RuleViolation("stapelen.turns", f"it is {_who(state, state.to_move)}'s turn")
+            raise RuleViolation("stapelen.turns", say("it is {who}'s turn", who=_who(state, state.to_move)))
         c = data["column"] - 1
         card = state.top(c)
         if card is None:
-            raise RuleViolation("stapelen.no_moving", f"column {c + 1} is empty")
+            raise RuleViolation("stapelen.no_moving", say("column {column} is empty", column=c + 1))
         if CARD_IDS[card] != data["card"]:
-            raise RuleViolation("stapelen.top_cards", f"the top card of column {c + 1} is {CARD_IDS[card]}")
+            raise RuleViolation("stapelen.top_cards",
+                                say("the top card of column {column} is {card}", column=c + 1, card=card_face(card)))
         f = data["foundation"] - 1
         tops = state.tops(seat)
         top = tops[f]
@@ -312,14 +315,17 @@ class Stapelen(JogledorGame):
         found[seat] = (mine[0], mine[1], mine[2])
         after = replace(state, heights=tuple(heights), foundations=(found[0], found[1]))
         if not after.left:
-            return replace(after, over=("win", over_text(after)))
+            return replace(after, over=("win", str(over_text(after))))
         return self._check_stuck(after)
 
     def _check_stuck(self, state: State) -> State:
         mover = state.to_move
         if mover is None or can_move(state, mover):
             return state
-        return replace(state, over=("loss", over_text(state)))
+        return replace(state, over=("loss", str(over_text(state))))  # (kept in English: the snapshots hold it)
+
+    def over_said(self, state: State) -> Text:
+        return over_text(state)
 
     # -- moves ------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int | None) -> list[Move]:
@@ -363,32 +369,22 @@ class Stapelen(JogledorGame):
     def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
         return _scene.scene(view, moves)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, False)
-
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return self._describe(before, type, seat, data, after, True)
-
-    @staticmethod
-    def _describe(before: State, type: str, seat: int | None, data: dict[str, Any], after: State, nl: bool) -> str:
-        """One line per event, in English or Dutch (rijtjes, fundamenten): one structure for both."""
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
+        """One line per event, in the rules text's words (rijtjes, fundamenten)."""
         if type == "deal":
-            return ("De 52 kaarten worden open gelegd in 13 rijtjes van 4" if nl
-                    else "The 52 cards are dealt face up in 13 columns of 4")
+            return say("The 52 cards are dealt face up in 13 columns of 4")
         if type == "take":
             f = data["foundation"] - 1
             pile = before.foundations[seat][f]  # type: ignore[index]
-            top = CARD_IDS[pile[-1]] if pile else None
-            if nl:
-                on = f"op de {top}" if top else "om het te beginnen"
-                text = (f"{who_nl(before, seat)} legt {data['card']} van rijtje {data['column']} op fundament {f + 1} "
-                        f"({on})")
+            card = card_face(parse_card(data["card"], "card"))
+            if pile:
+                text = say("{who} takes {card} from column {column} onto foundation {n} (on its {top})",
+                           who=_who(before, seat, True), card=card, column=data["column"], n=f + 1, top=card_face(pile[-1]))
             else:
-                on = f"on its {top}" if top else "to start it"
-                text = (f"{_who(before, seat, True)} takes {data['card']} from column {data['column']} onto "
-                        f"foundation {f + 1} ({on})")
-            return with_outcome(text, after, (lambda s: over_text(s, True)) if nl else None)
-        return type
+                text = say("{who} takes {card} from column {column} onto foundation {n} (to start it)",
+                           who=_who(before, seat, True), card=card, column=data["column"], n=f + 1)
+            return text if after.over is None else say("{first}; {then}", first=text, then=over_text(after))
+        return say("{type}", type=type)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         """Cheap notes: a foundation started, and the partner's choice left."""
@@ -397,11 +393,12 @@ class Stapelen(JogledorGame):
         f = data["foundation"] - 1
         notes: list[dict[str, Any]] = []
         if not before.foundations[seat][f]:  # type: ignore[index]
-            notes.append(note("new_foundation", f"{_who(before, seat)} starts foundation {f + 1} with {data['card']}"))
+            notes.append(note("new_foundation", say("{who} starts foundation {n} with {card}", who=_who(before, seat),
+                                                    n=f + 1, card=card_face(parse_card(data["card"], "card")))))
         if after.phase == "play":
             n = len(moves_for(after, after.to_move))  # type: ignore[arg-type]
             if n == 1:
-                notes.append(note("forced", f"leaves {_who(after, after.to_move)} a single move"))
+                notes.append(note("forced", say("leaves {who} a single move", who=_who(after, after.to_move))))
         return notes
 
     # -- snapshots --------------------------------------------------------------------
