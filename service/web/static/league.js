@@ -8,7 +8,10 @@
 "use strict";
 (() => {
   const K = Kroniek, h = K.h;
-  const num = (x) => (typeof x === "number" && !Number.isInteger(x) ? String(Math.round(x * 100) / 100) : String(x));
+  /** A score or a rating as the page's language writes it (Dutch 0,5), two decimals at most. */
+  const num = (x) => (typeof x === "number" ? x.toLocaleString(K.lang, { maximumFractionDigits: 2, useGrouping: false }) : String(x));
+  /** The rating systems by their names, not the API's ids. */
+  const SYSTEM_NAMES = { glicko2: "Glicko-2", "openskill-pl": "OpenSkill (Plackett-Luce)" };
   const FORMATS = { swiss: K.t("Swiss"), round_robin: K.t("round robin"), double_round_robin: K.t("double round robin"), tables: K.t("tables") };
   const TIEBREAKS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]; // the API's default order
   const TIEBREAK_NAMES = { buchholz: "Buchholz", buchholz_cut1: K.t("Buchholz cut 1"), sonneborn_berger: "Sonneborn-Berger",
@@ -291,7 +294,7 @@
         { th: K.t("Deviation"), cls: "lg-stat num", label: K.t("deviation"), get: (x) => num(Math.round(x.deviation)) },
         { th: K.t("Games"), cls: "lg-stat num", unit: (x) => K.tn(x.games, "game", "games"), get: (x) => x.games },
         { th: K.t("Conservative"), cls: "lg-stat num", label: K.t("conservative"), get: (x) => num(Math.round(x.conservative)) },
-      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), K.tn(res.data.results, "{game}, {system}, {n} result rated", "{game}, {system}, {n} results rated", { game: gameName, system: res.data.system }));
+      ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), K.tn(res.data.results, "{game}, {system}, {n} result rated", "{game}, {system}, {n} results rated", { game: gameName, system: SYSTEM_NAMES[res.data.system] || res.data.system }));
     };
 
     const players = () => {

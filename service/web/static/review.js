@@ -202,7 +202,9 @@
     const a = document.getElementById("audit");
     if (audit.ok) {
       a.replaceChildren(h("span", { class: audit.data.valid ? "ok" : "bad", id: "audit-result" }, audit.data.valid ? "✓ " + K.t("the hash chain checks out") : `✗ ${audit.data.reason || K.t("the chain is broken")}`),
-        ` · ${K.tn(audit.data.length, "{n} event", "{n} events")} · ${K.t("head")} `, h("code#head-hash", audit.data.head || "—"),
+        // the head's hash is for whoever checks it by hand: behind a fold, never in a player's way
+        ` · ${K.tn(audit.data.length, "{n} event", "{n} events")} · `,
+        h("details.inline-details", h("summary", K.t("details")), `${K.t("head")} `, h("code#head-hash", audit.data.head || "—")),
         ` · ${K.t("validation:")} `, validationWords(match.validation));
     } else a.textContent = K.errorText(audit);
   };
