@@ -62,6 +62,13 @@ def text(en: str, nl: str | None = None) -> dict[str, str]:
     return {"en": en, "nl": en if nl is None else nl}
 
 
+def counted(n: int, en: tuple[str, str], nl: tuple[str, str]) -> dict[str, str]:
+    """A label about a count ``n``: each language's singular for exactly one, its plural otherwise (never
+    "card(s)", "kaart(en)"). ``en`` and ``nl`` are (singular, plural), ``{n}`` filled in."""
+    i = 0 if n == 1 else 1
+    return text(en[i].replace("{n}", str(n)), nl[i].replace("{n}", str(n)))  # ({seat0} stays for the renderer)
+
+
 def move_key(move: dict[str, Any]) -> str:
     """A move's identity, its label left out: type, seat and data."""
     return json.dumps([move["type"], move.get("seat"), move.get("data", {})], sort_keys=True, separators=(",", ":"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scene import Chance, Element, Scene, Zone, labelled, text
+from ..scene import Chance, Element, Scene, Zone, counted, labelled, text
 from .cards import CARD_IDS, DUTCH_IDS, TITLES, UNKNOWN
 
 COLOURS = (text("Red", "rood"), text("Blue", "blauw"))
@@ -121,7 +121,8 @@ def _hand_elements(view: dict[str, Any], s: int) -> list[Element]:
     cards = hand.get("cards")
     if cards is None:  # a secret hand: its backs only
         n = hand.get("count", 0)
-        return [Element(unseen_id(s), "pile", text(f"{n} card(s) in hand, face down", f"{n} kaart(en) in de hand, gedekt"),
+        return [Element(unseen_id(s), "pile", counted(n, ("{n} card in hand, face down", "{n} cards in hand, face down"),
+                                                             ("{n} kaart in de hand, gedekt", "{n} kaarten in de hand, gedekt")),
                         shows={"count": n}, face_down=True)] if n else []
     els = []
     for c in _values(set(cards)):
@@ -129,7 +130,8 @@ def _hand_elements(view: dict[str, Any], s: int) -> list[Element]:
         els.append(Element(hand_id(s, c), "card", card_text(c), shows={"card": c, "count": n}))
     unseen = hand.get("unseen") or 0
     if unseen:
-        els.append(Element(unseen_id(s), "pile", text(f"{unseen} card(s) not seen", f"{unseen} ongeziene kaart(en)"),
+        els.append(Element(unseen_id(s), "pile", counted(unseen, ("{n} card not seen", "{n} cards not seen"),
+                                                                   ("{n} ongeziene kaart", "{n} ongeziene kaarten")),
                            shows={"count": unseen}, face_down=True))
     if "pile" in hand:
         p = hand["pile"]
@@ -194,7 +196,8 @@ def _set_up_zone(view: dict[str, Any]) -> Zone | None:
                 els.append(Element(f"offer-{c}", "card", card_text(c), shows={"card": c, "count": offer.count(c)}))
         elif d.get("offer_count"):
             n = d["offer_count"]
-            els.append(Element("offer", "pile", text(f"{n} card(s) on offer", f"{n} kaart(en) aangeboden"),
+            els.append(Element("offer", "pile", counted(n, ("{n} card on offer", "{n} cards on offer"),
+                                                              ("{n} kaart aangeboden", "{n} kaarten aangeboden")),
                                shows={"count": n}, face_down=True))
         who = d.get("picker")
         label = text(f"Draft (D): {seat_text(who)} keeps one", f"Draft (D): {seat_text(who)} kiest er één") if who is not None \
@@ -235,10 +238,15 @@ def _set_up_zone(view: dict[str, Any]) -> Zone | None:
             else:
                 values = list(CARD_IDS)
             picker = Chance(type="draw", field="cards", values=[*values, UNKNOWN], count=sum(counts), groups=counts, repeat=True,
-                            label=text(f"Draw: tap the {counts[0]} card(s) {seat_text(0)} draws, then the {counts[1]} of {seat_text(1)} "
-                                       "(unknown: not seen)",
-                                       f"Trekken: tik de {counts[0]} kaart(en) aan die {seat_text(0)} trekt, dan de {counts[1]} van "
-                                       f"{seat_text(1)} (onbekend: niet gezien)"))
+                            label=counted(counts[0], (
+                                f"Draw: tap the {{n}} card {seat_text(0)} draws, then the {counts[1]} of {seat_text(1)} "
+                                "(unknown: not seen)",
+                                f"Draw: tap the {{n}} cards {seat_text(0)} draws, then the {counts[1]} of {seat_text(1)} "
+                                "(unknown: not seen)"), (
+                                f"Trekken: tik de {{n}} kaart aan die {seat_text(0)} trekt, dan de {counts[1]} van "
+                                f"{seat_text(1)} (onbekend: niet gezien)",
+                                f"Trekken: tik de {{n}} kaarten aan die {seat_text(0)} trekt, dan de {counts[1]} van "
+                                f"{seat_text(1)} (onbekend: niet gezien)")))
         els.append(Element("draw", "action" if picker else "label", text(
             f"Each player draws {n} from his draw pile", f"Ieder trekt er {n} van zijn trekstapel"),
             chance=picker, highlight=picker is not None))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..jogledor.scene import ALL_CARDS, card_text, chance_due, moves_by_type, seat_text, seen_cards
-from ..scene import Chance, Element, Scene, Zone, text
+from ..scene import Chance, Element, Scene, Zone, counted, text
 
 
 def foundation_id(seat: int, f: int) -> str:
@@ -36,9 +36,11 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
     if chance_due(view) and stock:
         n = min(3, stock)
         picker = Chance(type="draw", field="cards", count=n, seat=to_move, values=[c for c in ALL_CARDS if c not in seen],
-                        label=text(f"Draw: tap the {n} card(s) turned from the stock",
-                                   f"Trekken: tik de {n} kaart(en) aan die van de raapstapel komen"))
-    stock_el = Element("stock", "pile", text(f"Stock: {stock} card(s)", f"Raapstapel: {stock} kaart(en)"),
+                        label=counted(n, ("Draw: tap the {n} card turned from the stock",
+                                          "Draw: tap the {n} cards turned from the stock"),
+                                      ("Trekken: tik de {n} kaart aan die van de raapstapel komt",
+                                       "Trekken: tik de {n} kaarten aan die van de raapstapel komen")))
+    stock_el = Element("stock", "pile", counted(stock, ("Stock: {n} card", "Stock: {n} cards"), ("Raapstapel: {n} kaart", "Raapstapel: {n} kaarten")),
                        shows={"count": stock}, face_down=True, chance=picker, highlight=picker is not None)
     drawn_els = [Element(drawn_id(c), "card", card_text(c), shows={"card": c}) for c in drawn]
     row_els = []

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scene import Chance, Element, Scene, Zone, labelled, move_key, text
+from ..scene import Chance, Element, Scene, Zone, counted, labelled, move_key, text
 from .cards import CARD_IDS, NOBLE_IDS, NOBLE_DUTCH, NOBLE_NAMES, SUIT_DUTCH, SUIT_NAMES, SUIT_SYMBOLS, SUITS
 
 SYMBOL = dict(zip(SUITS, SUIT_SYMBOLS))
@@ -198,14 +198,16 @@ def seat_table(s: int, p: dict[str, Any], phase: str, current: int | None, used:
                   for nb in trio]
     draw = p["draw_pile"]
     draw_el = Element(draw_id(s), "pile" if draw else "slot",
-                      text(f"Draw pile: {draw} card(s)", f"Draaistapel: {draw} kaart(en)") if draw
+                      counted(draw, ("Draw pile: {n} card", "Draw pile: {n} cards"), ("Draaistapel: {n} kaart", "Draaistapel: {n} kaarten")) if draw
                       else text("Draw pile: empty", "Draaistapel: leeg"),
                       shows={"count": draw}, face_down=bool(draw))
     pile = p["discard_pile"]
     top = pile["top"]
     discard_el = Element(discard_id(s), "pile" if top else "slot",
-                         text(f"Discard pile: {pile['count']} card(s), {short(top)} on top",
-                              f"Raapstapel: {pile['count']} kaart(en), {short(top)} boven") if top
+                         counted(pile["count"], (f"Discard pile: {{n}} card, {short(top)} on top",
+                                                 f"Discard pile: {{n}} cards, {short(top)} on top"),
+                                 (f"Raapstapel: {{n}} kaart, {short(top)} boven",
+                                  f"Raapstapel: {{n}} kaarten, {short(top)} boven")) if top
                          else text("Discard pile: empty", "Raapstapel: leeg"),
                          shows={"card": top, "count": pile["count"]})
     castles = []
@@ -234,8 +236,8 @@ def seat_table(s: int, p: dict[str, Any], phase: str, current: int | None, used:
         standing = text(f"{who}: at turn", f"{who}: aan de beurt")
     return [
         Zone(f"seat-{s}", "seat", standing, [*nobles, draw_el, discard_el], seat=s),
-        Zone(f"castles-{s}", "row", text(f"Castles of {who}: {castle_count(p)} card(s)",
-                                         f"Kastelen van {who}: {castle_count(p)} kaart(en)"), castles, seat=s),
+        Zone(f"castles-{s}", "row", counted(castle_count(p), (f"Castles of {who}: {{n}} card", f"Castles of {who}: {{n}} cards"),
+                                            (f"Kastelen van {who}: {{n}} kaart", f"Kastelen van {who}: {{n}} kaarten")), castles, seat=s),
         Zone(f"villages-{s}", "columns", text(f"Villages of {who}", f"Dorpen van {who}"), villages, seat=s),
     ]
 
@@ -313,7 +315,7 @@ def turn_state(turn: dict[str, Any]) -> list[Element]:
         out.append(Element("turned", "label", text("Standard turn-over done", "Standaardkaartdraai gedaan")))
     if turn.get("extra_cards_left"):
         k = turn["extra_cards_left"]
-        out.append(Element("extra", "label", text(f"{k} extra card(s) left", f"Nog {k} extra kaart(en)")))
+        out.append(Element("extra", "label", counted(k, ("{n} extra card left", "{n} extra cards left"), ("Nog {n} extra kaart", "Nog {n} extra kaarten"))))
     return out
 
 
