@@ -227,7 +227,9 @@ def games(as_json: bool) -> None:
     from engine import all_games
     from engine.core import player_count_text
 
-    infos = [game.info() for game in all_games()]
+    from engine.text import localized
+
+    infos = [localized(game.info()) for game in all_games()]  # (in English: the CLI speaks it)
     if as_json:
         import json
 

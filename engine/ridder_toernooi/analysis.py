@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from ..text import say
 from .state import MOUNTED, hits
 
 UPSET = 0.25
@@ -66,20 +67,33 @@ def annotate(game, before, type: str, seat, data, after) -> list[dict[str, Any]]
         pa, pd = duel_chances(game, after, a, d)
         return [{"kind": "odds", "attacker": game.kid(after, a), "defender": game.kid(after, d),
                  "attacker_wins": round(pa, 4), "defender_wins": round(pd, 4), "give_up_policy": GIVE_UP_POLICY,
-                 "text": f"before the dice: {_name(after, a)} {pa:.0%}, {_name(after, d)} {pd:.0%}"}]
+                 "text": say("before the dice: {a} {pa}%, {d} {pd}%", a=_name(after, a), pa=round(100 * pa),
+                             d=_name(after, d), pd=round(100 * pd))}]
     if type == "roll" and before.duel is not None and before.duel.a_faces is not None:
         duel = before.duel
         rolls = [_roll_luck(game, before, duel.a, duel.d, duel.a_faces, duel.mode),
                  _roll_luck(game, before, duel.d, duel.a, data["faces"], duel.mode)]
-        text = "; ".join(f"{r['knight']} dealt {r['wounds']} (expected {r['expected']:.2f})" for r in rolls)
-        return [{"kind": "luck", "mode": duel.mode, "rolls": rolls, "text": f"{duel.mode} round: {text}"}]
+        a, d = (_dealt(before, r) for r in rolls)
+        return [{"kind": "luck", "mode": duel.mode, "rolls": rolls,
+                 "text": say("{mode} round: {a}; {d}", mode=_MODE[duel.mode], a=a, d=d)}]
     if type == "roll" and _knockout(before, after):
         duel = before.duel
         r = _roll_luck(game, before, duel.a, duel.d, data["faces"], duel.mode)
         return [{"kind": "luck", "mode": duel.mode, "rolls": [r],
-                 "text": f"{duel.mode} round: {r['knight']} dealt {r['wounds']} (expected {r['expected']:.2f}); "
-                         "the defender is out before he rolls"}]
+                 "text": say("{mode} round: {a}; the defender is out before he rolls", mode=_MODE[duel.mode],
+                             a=_dealt(before, r))}]
     return []
+
+
+#: a round's mode, as a note says it
+_MODE = {MOUNTED: say("mounted"), "foot": say("on foot")}
+
+
+def _dealt(s, roll: dict[str, Any]):
+    """One roll's luck, its knight by name: "Harald dealt 2 (expected 1.37)"."""
+    i = s.cards.knight_index(roll["knight"])
+    return say("{knight} dealt {wounds} (expected {expected})", knight=s.cards.knights[i].name if i is not None
+               else roll["knight"], wounds=roll["wounds"], expected=round(roll["expected"], 2))
 
 
 def _knockout(before, after) -> bool:
@@ -165,8 +179,10 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int, *,
                     notes.setdefault(seq, []).append({
                         "kind": "choice", "glyph": "?!", "choice": "challenge", "expected_premiums": round(chosen, 3),
                         "best": {"knight": best[0], "target": best[1], "expected_premiums": round(best[2], 3)},
-                        "text": f"?! {game.kid(s0, a)} against {game.kid(s0, d)} was worth {chosen:.2f} expected "
-                                f"premiums; {best[0]} against {best[1]} {best[2]:.2f}"})
+                        "text": say("?! {knight} against {target} was worth {chosen} expected premiums; {best} "
+                                    "against {other} {value}", knight=game.kname(s0, a), target=game.kname(s0, d),
+                                    chosen=round(chosen, 2), best=_card_name(s0, best[0]),
+                                    other=_card_name(s0, best[1]), value=round(best[2], 2))})
         if t == "train" and may_weigh:
             k = next(i for i, kn in enumerate(s0.knights) if game.kid(s0, i) == event["data"]["knight"])
             choices = game.training_choices(s0, k)
@@ -181,8 +197,10 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int, *,
                         "kind": "choice", "glyph": "?!", "choice": "training",
                         "expected_premiums_per_duel": round(2 * chosen, 3),
                         "best": {"dice": bd, "cover": list(bc), "expected_premiums_per_duel": round(2 * bv, 3)},
-                        "text": f"?! this training gives {game.kid(s0, k)} {2 * chosen:.2f} expected premiums per duel; "
-                                f"+{bd} dice and cover {list(bc)} {2 * bv:.2f}"})
+                        "text": say("?! this training gives {knight} {chosen} expected premiums per duel; +{dice} "
+                                    "dice and cover {cover} {value}", knight=game.kname(s0, k),
+                                    chosen=round(2 * chosen, 2), dice=bd, cover=[str(f) for f in bc] or "—",
+                                    value=round(2 * bv, 2))})
         if t == "roll" and s0.duel is not None and (s0.duel.a_faces is not None or _knockout(s0, s1)):
             duel = s0.duel
             pairs = [(duel.a, duel.d, event["data"]["faces"])] if duel.a_faces is None else [
@@ -199,14 +217,15 @@ def analyse_log(game, events: list[dict[str, Any]], budget: int, *,
                 if p < UPSET:
                     notes.setdefault(seq, []).append({
                         "kind": "upset", "winner": game.kid(s1, winner), "chance": round(p, 4),
-                        "text": f"upset: {_name(s1, winner)} won with a {p:.0%} chance before the dice"})
+                        "text": say("upset: {knight} won with a {p}% chance before the dice", knight=_name(s1, winner),
+                                    p=round(100 * p))})
             pre = None
         deciding = s0.phase == "duel_knight" or (s0.duel is not None and s0.duel.deciding)
         if s0.phase in IN_DAY and not deciding and (s1.phase not in IN_DAY or s1.day != s0.day):
-            notes.setdefault(seq, []).append(_luck_note(after, f"day {s0.day}", day_luck))
+            notes.setdefault(seq, []).append(_luck_note(after, f"day {s0.day}", day_luck, say("day {n}", n=s0.day)))
             day_luck = [0.0] * len(after.players)
         if s1.phase == "over" and s0.phase != "over":
-            notes.setdefault(seq, []).append(_luck_note(after, "match", match_luck))
+            notes.setdefault(seq, []).append(_luck_note(after, "match", match_luck, say("the match")))
     if progress is not None:
         progress(total, total)
     return notes
@@ -224,9 +243,14 @@ def _winner(s0, s1, pre) -> int | None:
     return None
 
 
-def _luck_note(ms, scope: str, luck: list[float]) -> dict[str, Any]:
+def _luck_note(ms, scope: str, luck: list[float], said) -> dict[str, Any]:
     per = {name: round(v, 2) for name, v in zip(ms.players, luck)}
-    text = ", ".join(f"{n} {v:+.2f}" for n, v in per.items())
+    each = [say("{name} {sign}{value}", name=n, sign="+" if v > 0 else "", value=v) for n, v in per.items()]
     return {"kind": "luck_summary", "scope": scope, "wounds_dealt_minus_expected": per,
-            "text": f"luck ({scope}, wounds dealt minus expected): {text}"}
+            "text": say("luck ({scope}, wounds dealt minus expected): {each}", scope=said, each=each)}
+
+
+def _card_name(s, ident: str) -> str:
+    i = s.cards.knight_index(ident)
+    return s.cards.knights[i].name if i is not None else ident
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from ..core import MalformedEvent
 from ..game_data import canonical_json, digest
+from ..text import localized, say
 
 FORMAT = "kroniek.ridder-toernooi.cardset/1"
 PROVENANCES = ("printed", "printed-partial", "user", "placeholder")
@@ -98,15 +99,21 @@ def _index(cards: tuple, ident: str) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def no_such_card(cards: tuple, ident: str, what: str) -> str:
+def no_such_card(cards: tuple, ident: str, what: str):
     """Why ``ident`` names no single card: none fits, or several names start
     with it (then they are listed, so the recorder can pick one)."""
     key = ident.strip().casefold() if isinstance(ident, str) else ""
     hits = [c for c in cards if key and c.name.casefold().startswith(key)]
     if len(hits) > 1:
-        names = ", ".join(f"{c.name} ({c.id})" for c in hits)
-        return f"{what} {ident!r} is ambiguous: {names} all start with it; give the id or more of the name"
-    return f"no {what} {ident!r} in the card set"
+        names = [c.name for c in hits]
+        if what == "knight":
+            return say("knight {ident} is ambiguous: {names} all start with it; give more of the name",
+                       ident=repr(ident), names=names)
+        return say("lady {ident} is ambiguous: {names} all start with it; give more of the name", ident=repr(ident),
+                   names=names)
+    if what == "knight":
+        return say("no knight {ident} in the card set", ident=repr(ident))
+    return say("no lady {ident} in the card set", ident=repr(ident))
 
 
 #: SHA-256 (hex) of a card set's canonical JSON: the game-data hash every stored document gets.
@@ -354,13 +361,20 @@ def summary(doc: dict[str, Any]) -> dict[str, Any]:
     """What a list of card sets shows for one set (placeholder labelled)."""
     provs = {doc["provenance"], *(c.get("provenance", "user") for c in doc["knights"] + doc["ladies"])}
     placeholder = "placeholder" in provs
+    digest = card_set_hash(doc)
+    if digest == placeholder_hash():
+        label = say("PLACEHOLDER card values (not the printed cards)")
+    elif placeholder:  # a club's own set, some of its values still the placeholder's: it keeps its own name
+        label = say("own cards, some values still the placeholder's (not the printed cards)")
+    else:
+        label = say("printed cards") if provs == {"printed"} else \
+            say("user-entered cards (not checked against a printed box)")
     return {
-        "hash": card_set_hash(doc),
+        "hash": digest,
         "name": doc["name"],
         "provenance": doc["provenance"],
         "placeholder": placeholder,
-        "label": ("PLACEHOLDER card values (not the printed cards)" if placeholder
-                  else "printed cards" if provs == {"printed"} else "user-entered cards (not checked against a printed box)"),
+        "label": label,
         "knights": len(doc["knights"]),
         "ladies": len(doc["ladies"]),
     }

@@ -1,9 +1,11 @@
-"""One line per event, in English and in Dutch, for the review."""
+"""One line per event for the review, said as messages (engine/text.py) in the rules text's words (minne,
+doek, te paard, woedend, dagwinnaar). Knights and ladies are named by their cards' names, never their ids."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..text import Text, say, say_n
 from .state import FOOT, MOUNTED, ROLL, hits
 
 
@@ -17,111 +19,117 @@ def _l(game, s, ident: str) -> str:
     return s.cards.ladies[i].name if i is not None else ident
 
 
-def card_set_label(state, nl: bool = False) -> str:
-    """Which cards the match is played with; a placeholder set says so."""
-    if nl:
-        return ("met de PLACEHOLDER-kaartset (niet de gedrukte kaarten)" if state.cards.placeholder
-                else f"met de kaartset {state.cards.name!r}")
-    return ("with the PLACEHOLDER card set (not the printed cards)" if state.cards.placeholder
-            else f"with the card set {state.cards.name!r}")
+def card_set_label(state) -> Text:
+    """Which cards the match is played with: the shipped placeholder set as such, any other set by its own
+    name (a club's set keeps its name even where some of its values are still the placeholder's)."""
+    from .cards import placeholder_hash
+
+    cards = state.cards
+    if cards.hash == placeholder_hash():
+        return say("with the PLACEHOLDER card set (not the printed cards)")
+    if cards.placeholder:
+        return say("with the card set {name} (some values still the placeholder's, not the printed cards)",
+                   name=repr(cards.name))
+    return say("with the card set {name}", name=repr(cards.name))
 
 
-def describe(game, before, type: str, seat: int | None, data: dict[str, Any], after, nl: bool = False) -> str:
-    """One line per event, in English or (``nl``) Dutch with the rules text's words (minne, doek, te paard,
-    woedend, dagwinnaar): one structure, so the two say the same."""
-    def t(en: str, dutch: str) -> str:
-        return dutch if nl else en
-
-    who = before.names[seat] if seat is not None else t("the table", "de tafel")
+def describe(game, before, type: str, seat: int | None, data: dict[str, Any], after) -> Text:
+    who = before.names[seat] if seat is not None else say("the table")
     if type == "deal":
         parts = []
         for i, row in enumerate(data["knights"]):
             ladies = data["ladies"][i] if data["ladies"] else []
-            parts.append(f"{before.names[i]}: " + ", ".join([_k(game, before, r) for r in row] + [_l(game, before, r) for r in ladies]))
-        return f"{t('Deal', 'Delen')} {card_set_label(before, nl)} — " + "; ".join(parts)
+            parts.append(say("{name}: {cards}", name=before.names[i],
+                             cards=[_k(game, before, r) for r in row] + [_l(game, before, r) for r in ladies]))
+        dealt = parts[0]
+        for part in parts[1:]:
+            dealt = say("{first}; {then}", first=dealt, then=part)
+        return say("Deal {cards} — {dealt}", cards=card_set_label(before), dealt=dealt)
     if type == "train":
-        bits = []
+        bits: list[Text] = []
         if data["dice"]:
-            n = data["dice"]
-            bits.append(t(f"+{n} {'die' if n == 1 else 'dice'}", f"+{n} {'dobbelsteen' if n == 1 else 'dobbelstenen'}"))
+            bits.append(say_n(data["dice"], "+{n} die", "+{n} dice"))
         if data["cover"]:
-            bits.append(t("covers ", "dekt af: ") + ", ".join(str(f) for f in data["cover"]))
-        return (f"{who} {t('trains', 'traint')} {_k(game, before, data['knight'])}: "
-                + (t(" and ", " en ").join(bits) or t("nothing", "niets")))
+            bits.append(say("covers {faces}", faces=[str(f) for f in data["cover"]]))
+        knight = _k(game, before, data["knight"])
+        if not bits:
+            return say("{who} trains {knight}: nothing", who=who, knight=knight)
+        trained = bits[0] if len(bits) == 1 else say("{a} and {b}", a=bits[0], b=bits[1])
+        return say("{who} trains {knight}: {what}", who=who, knight=knight, what=trained)
     if type == "start_roll":
-        rolls = ", ".join(f"{before.names[i]} {f}" for i, f in enumerate(data["faces"]) if f is not None)
+        rolls = [say("{name} {face}", name=before.names[i], face=f) for i, f in enumerate(data["faces"]) if f is not None]
         if after.first >= 0:
-            return t(f"Start roll ({rolls}): {before.names[after.first]} starts",
-                     f"Startworp ({rolls}): {before.names[after.first]} begint")
-        return t(f"Start roll ({rolls}): tied, roll again", f"Startworp ({rolls}): gelijk, opnieuw gooien")
+            return say("Start roll ({rolls}): {name} starts", rolls=rolls, name=before.names[after.first])
+        return say("Start roll ({rolls}): tied, roll again", rolls=rolls)
     if type == "participate":
-        names = ", ".join(_k(game, before, r) for r in data["knights"]) or t("no knight", "geen ridder")
-        return t(f"Day {before.day}: {who} sends {names}", f"Dag {before.day}: {who} laat deelnemen: {names}")
+        names = [_k(game, before, r) for r in data["knights"]]
+        return say("Day {day}: {who} sends {knights}", day=before.day, who=who,
+                   knights=names if names else say("no knight"))
     if type == "kerchief":
         k = before.cards.knight_index(data["knight"])
         x = before.cards.lady_index(data["lady"])
-        lady_name, knight_name = _l(game, before, data["lady"]), _k(game, before, data["knight"])
-        text = t(f"{who} offers {lady_name}'s kerchief to {knight_name}",
-                 f"{who} biedt de doek van {lady_name} aan {knight_name} aan")
+        offered = dict(who=who, lady=_l(game, before, data["lady"]), knight=_k(game, before, data["knight"]))
         worn = [kn for kn in after.knights if kn.card == k]
         lady = [ld for ld in after.ladies if ld.card == x]
         if after.pending is not None:
-            return text + t(": identical matches, the knight chooses", ": gelijke overeenkomsten, de ridder kiest")
+            return say("{who} offers {lady}'s kerchief to {knight}: identical matches, the knight chooses", **offered)
         if lady and worn and lady[0].knight != -1:
-            return text + t(": accepted", ": aangenomen")
-        return text + t(": rejected", ": afgewezen")
+            return say("{who} offers {lady}'s kerchief to {knight}: accepted", **offered)
+        return say("{who} offers {lady}'s kerchief to {knight}: rejected", **offered)
     if type == "prefer":
-        return t(f"{who} keeps {_l(game, before, data['lady'])}", f"{who} houdt {_l(game, before, data['lady'])}")
+        return say("{who} keeps {lady}", who=who, lady=_l(game, before, data["lady"]))
     if type == "challenge":
-        return t(f"{who}: {_k(game, before, data['knight'])} challenges {_k(game, before, data['target'])}",
-                 f"{who}: {_k(game, before, data['knight'])} daagt {_k(game, before, data['target'])} uit")
+        return say("{who}: {knight} challenges {target}", who=who, knight=_k(game, before, data["knight"]),
+                   target=_k(game, before, data["target"]))
     if type == "pass":
-        return t(f"{who} passes", f"{who} past")
+        return say("{who} passes", who=who)
     if type == "roll":
-        d = before.duel
-        mode = t("mounted", "te paard") if d.mode == MOUNTED else t("on foot", "te voet")
-        text = f"{_k(game, before, data['knight'])} {t('rolls', 'gooit')} {', '.join(map(str, data['faces']))} ({mode}"
-        roller = d.a if d.a_faces is None else d.d
-        used = len(data["faces"]) - game.base_dice(before, roller)
-        if d.extra and used == d.extra:
-            text += f", woedend +{d.extra})"
-        elif d.extra:  # option woedend_die optional: he left the woedend die (or some) out
-            left_out = t("without the extra die", "zonder de extra dobbelsteen")
-            text += f", woedend, {left_out if used <= 0 else t(f'+{used} of {d.extra}', f'+{used} van {d.extra}')})"
-        else:
-            text += ")"
-        if d.a_faces is None:
-            # R9: the attacker's hits are marked at once, before the defender rolls
-            lo = 1 if d.mode == MOUNTED else 4
-            target = before.knights[d.d]
-            wd = hits(data["faces"], target.cover, lo)
-            name = _k(game, before, game.kid(before, d.d))
-            text += t(f": {name} takes {wd} ({target.wounds + wd} wounds)",
-                      f": {name} krijgt {wd} ({target.wounds + wd} verwondingen)")
-            if after.duel is None or after.duel.a_faces is None:
-                text += t(", out before he strikes back; the duel is over",
-                          ", uitgeschakeld voor hij terugslaat; het duel is voorbij")
-        else:
-            lo = 1 if d.mode == MOUNTED else 4
-            wa = hits(data["faces"], before.knights[d.a].cover, lo)
-            wd = hits(d.a_faces, before.knights[d.d].cover, lo)
-            ka, kd = _k(game, before, game.kid(before, d.a)), _k(game, before, game.kid(before, d.d))
-            text += t(f": {ka} takes {wa}, {kd} takes {wd}", f": {ka} krijgt {wa}, {kd} krijgt {wd}")
-            if after.duel is None or after.duel.deciding != d.deciding or after.phase not in (ROLL, "give_up"):
-                text += t("; the duel is over", "; het duel is voorbij")
-            elif after.duel.mode == FOOT and d.mode == MOUNTED:
-                text += t("; both fall: on foot", "; beiden vallen: te voet")
-            elif after.duel.rerolls > d.rerolls:
-                text += t("; no hit: woedend", "; geen treffer: woedend")
-        return text
+        return _roll(game, before, data, after)
     if type == "give_up":
-        return t(f"{who} gives up", f"{who} geeft op")
+        return say("{who} gives up", who=who)
     if type == "fight_on":
-        return t(f"{who} fights on", f"{who} vecht door")
+        return say("{who} fights on", who=who)
     if type == "day_winner":
-        return t(f"{who} names {_k(game, before, data['knight'])} day winner",
-                 f"{who} noemt {_k(game, before, data['knight'])} dagwinnaar")
+        return say("{who} names {knight} day winner", who=who, knight=_k(game, before, data["knight"]))
     if type == "duel_knight":
-        return t(f"{who} sends {_k(game, before, data['knight'])} to the deciding duel",
-                 f"{who} stuurt {_k(game, before, data['knight'])} naar het beslissende duel")
-    return type
+        return say("{who} sends {knight} to the deciding duel", who=who, knight=_k(game, before, data["knight"]))
+    return say("{type}", type=type)
+
+
+def _roll(game, before, data: dict[str, Any], after) -> Text:
+    d = before.duel
+    mode = say("mounted") if d.mode == MOUNTED else say("on foot")
+    roller = d.a if d.a_faces is None else d.d
+    used = len(data["faces"]) - game.base_dice(before, roller)
+    if d.extra and used == d.extra:
+        how = say("{mode}, woedend +{extra}", mode=mode, extra=d.extra)
+    elif d.extra:  # option woedend_die optional: he left the woedend die (or some) out
+        how = say("{mode}, woedend, without the extra die", mode=mode) if used <= 0 else \
+            say("{mode}, woedend, +{used} of {extra}", mode=mode, used=used, extra=d.extra)
+    else:
+        how = mode
+    text = say("{knight} rolls {faces} ({how})", knight=_k(game, before, data["knight"]),
+               faces=[str(f) for f in data["faces"]], how=how)
+    lo = 1 if d.mode == MOUNTED else 4
+    if d.a_faces is None:
+        # R9: the attacker's hits are marked at once, before the defender rolls
+        target = before.knights[d.d]
+        wd = hits(data["faces"], target.cover, lo)
+        text = say_n(target.wounds + wd, "{text}: {name} takes {took} ({n} wound)",
+                     "{text}: {name} takes {took} ({n} wounds)", text=text,
+                     name=_k(game, before, game.kid(before, d.d)), took=wd)
+        if after.duel is None or after.duel.a_faces is None:
+            text = say("{text}, out before he strikes back; the duel is over", text=text)
+        return text
+    wa = hits(data["faces"], before.knights[d.a].cover, lo)
+    wd = hits(d.a_faces, before.knights[d.d].cover, lo)
+    text = say("{text}: {attacker} takes {a}, {defender} takes {b}", text=text,
+               attacker=_k(game, before, game.kid(before, d.a)), a=wa, defender=_k(game, before, game.kid(before, d.d)),
+               b=wd)
+    if after.duel is None or after.duel.deciding != d.deciding or after.phase not in (ROLL, "give_up"):
+        return say("{text}; the duel is over", text=text)
+    if after.duel.mode == FOOT and d.mode == MOUNTED:
+        return say("{text}; both fall: on foot", text=text)
+    if after.duel.rerolls > d.rerolls:
+        return say("{text}; no hit: woedend", text=text)
+    return text

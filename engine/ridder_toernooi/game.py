@@ -19,6 +19,7 @@ from typing import Any
 from ..game_data import DataKind, check_embedded, kind_info
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
+from ..text import N_, Text, Words, localized, say, say_n
 from . import cards as C
 from . import invariants as INV
 from .analysis import analyse_log as analyse, annotate as annotate_event
@@ -65,74 +66,75 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-CARD_REF = {"type": "string", "minLength": 1, "maxLength": 200, "description": 'a card id ("K01", "L02") or its name ("Apollonius")'}
+CARD_REF = {"type": "string", "minLength": 1, "maxLength": 200,
+            "description": N_('a card id ("K01", "L02") or its name ("Apollonius")')}
 FACE_OR_NULL = {"type": ["integer", "null"], "minimum": 1, "maximum": 6}
 
 OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "days": {"type": "integer", "minimum": 2, "maximum": 20, "default": 4,
-                 "description": "R24/E1: tournament days; 4 as printed, 2–3 agreed beforehand, more (E1) with the day bonus rising."},
+                 "description": N_("R24/E1: tournament days; 4 as printed, 2–3 agreed beforehand, more (E1) with the day bonus rising.")},
         "card_set": {"type": "string", "pattern": "^[0-9a-f]{64}$", "default": C.placeholder_hash(),
-                     "description": "The knights' and ladies' cards played with, one of the card sets stored for this game (the API names it by its "
-                     "SHA-256, listed at GET /api/games/ridder_toernooi/card-sets). If none is chosen: the shipped PLACEHOLDER set."},
-        "cards": {"type": "object", "description": "The card set itself, embedded so the log alone replays; filled in by the server from card_set."},
-        "ladies": {"type": "boolean", "default": True, "description": "E3: false plays without ladies (no kerchiefs)."},
-        "wound_penalty": {"type": "boolean", "default": False, "description": "E2: fewer dice for wounded knights at the start of a day."},
+                     "description": N_("The knights' and ladies' cards played with, one of the card sets stored for this game (the API names it by its "
+                     "SHA-256, listed at GET /api/games/ridder_toernooi/card-sets). If none is chosen: the shipped PLACEHOLDER set.")},
+        "cards": {"type": "object", "description": N_("The card set itself, embedded so the log alone replays; filled in by the server from card_set.")},
+        "ladies": {"type": "boolean", "default": True, "description": N_("E3: false plays without ladies (no kerchiefs).")},
+        "wound_penalty": {"type": "boolean", "default": False, "description": N_("E2: fewer dice for wounded knights at the start of a day.")},
         "e2_penalty_7_9": {"type": "integer", "enum": [2, 3], "default": 3,
-                           "description": "Open point 16: dice lost with 7–9 wounds under E2 (3 as printed; 2 if read as a typo)."},
+                           "description": N_("Open point 16: dice lost with 7–9 wounds under E2 (3 as printed; 2 if read as a typo).")},
         "training_optional": {"type": "boolean", "default": True,
-                              "description": "Open point 1: training points may be left unspent (true) or must be spent where possible."},
+                              "description": N_("Open point 1: training points may be left unspent (true) or must be spent where possible.")},
         "dice_min": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1,
-                     "description": "Open point 2: the fewest dice a knight rolls (matters with E2); also the card set's track minimum."},
+                     "description": N_("Open point 2: the fewest dice a knight rolls (matters with E2); also the card set's track minimum.")},
         "participation_order": {"type": "string", "enum": ["seat_order"], "default": "seat_order",
-                                "description": "Open point 3: participation is announced in seat order from the start player, publicly."},
+                                "description": N_("Open point 3: participation is announced in seat order from the start player, publicly.")},
         "kerchief_turns": {"type": "string", "enum": ["one_per_turn_must_place"], "default": "one_per_turn_must_place",
-                           "description": "Open point 4: one kerchief per player-turn; a player with a placeable lady must place one, else he is skipped."},
+                           "description": N_("Open point 4: one kerchief per player-turn; a player with a placeable lady must place one, else he is skipped.")},
         "kerchief_reoffer": {"type": "string", "enum": ["never_to_rejecter"], "default": "never_to_rejecter",
-                             "description": "Open point 5: a lady never re-offers to a knight who rejected her that day (deferred acceptance, always ends)."},
+                             "description": N_("Open point 5: a lady never re-offers to a knight who rejected her that day (deferred acceptance, always ends).")},
         "kerchief_tie_break": {"type": "string", "enum": ["lexicographic", "best_match", "rank_sum"], "default": "lexicographic",
-                               "description": "Open point 6: on equal match counts compare the sorted ranks of the matches lexicographically, only the best match, or the sum of ranks."},
+                               "description": N_("Open point 6: on equal match counts compare the sorted ranks of the matches lexicographically, only the best match, or the sum of ranks.")},
         "challenge_required": {"type": "boolean", "default": True,
-                               "description": "Open point 7: a player with a fit knight must challenge (true) or may pass (false; the day ends when all pass in turn)."},
+                               "description": N_("Open point 7: a player with a fit knight must challenge (true) or may pass (false; the day ends when all pass in turn).")},
         "woedend": {"type": "string", "enum": ["every", "first_only", "cumulative"], "default": "every",
-                    "description": "Open point 8 (R11): after a round without hits both reroll with +1 die every time, only the first time, or +1 more each time."},
+                    "description": N_("Open point 8 (R11): after a round without hits both reroll with +1 die every time, only the first time, or +1 more each time.")},
         "woedend_die": {"type": "string", "enum": ["required", "optional"], "default": "required",
-                        "description": "R11 ('ze mogen echter allebei een slagdobbelsteen extra gebruiken'): required "
+                        "description": N_("R11 ('ze mogen echter allebei een slagdobbelsteen extra gebruiken'): required "
                         "(default): a woedend roll has the extra die; optional: each knight may leave it out, and the "
-                        "number of faces entered says whether he used it (his own dice up to his own plus the woedend dice)."},
+                        "number of faces entered says whether he used it (his own dice up to his own plus the woedend dice).")},
         "give_up_after_mounted": {"type": "boolean", "default": True,
-                                  "description": "Open point 9: a knight may give up after the mounted round in which both fell (true) or only after foot rounds. The attacker declares first."},
+                                  "description": N_("Open point 9: a knight may give up after the mounted round in which both fell (true) or only after foot rounds. The attacker declares first.")},
         "both_eliminated": {"type": "string", "enum": ["no_winner", "attacker_first"], "default": "no_winner",
-                            "description": "Open point 10 (R13, 'Eerst gooit de aanvaller'): no_winner (default): both rolls of a "
+                            "description": N_("Open point 10 (R13, 'Eerst gooit de aanvaller'): no_winner (default): both rolls of a "
                             "round count, both at 10+ wounds are both out and nobody wins (exactly one: the other wins); "
                             "attacker_first: the attacker's hits count first, a defender they put at 10+ wounds is out "
-                            "before he strikes back (he does not roll) and the attacker wins."},
+                            "before he strikes back (he does not roll) and the attacker wins.")},
         "day_winner_metric": {"type": "string", "enum": ["day", "total", "survivors"], "default": "day",
-                              "description": "Open point 11: premiums won this day among the day's knights (needs ≥ 1), total premiums of the day's knights, or this day's among the knights still fit."},
+                              "description": N_("Open point 11: premiums won this day among the day's knights (needs ≥ 1), total premiums of the day's knights, or this day's among the knights still fit.")},
         "lady_bonus_after_loss": {"type": "boolean", "default": True,
-                                  "description": "Open point 12 (R15, 'De minne kan deze dag geen premies meer verzamelen'): "
+                                  "description": N_("Open point 12 (R15, 'De minne kan deze dag geen premies meer verzamelen'): "
                                   "true (default): the day winner's lady gets the day bonus even if he lost a duel later that "
-                                  "day; false: a day winner who lost that day brings his lady no bonus."},
+                                  "day; false: a day winner who lost that day brings his lady no bonus.")},
         "rejected_lady_next": {"type": "boolean", "default": False,
-                               "description": "R6 ('Podica moet haar doek aan een andere ridder aanbieden, als de speler weer aan "
+                               "description": N_("R6 ('Podica moet haar doek aan een andere ridder aanbieden, als de speler weer aan "
                                "de beurt is'): true: a player whose lady was rejected or displaced must offer her again on "
                                "his next kerchief turn, before any other lady (while a knight is left for her); false "
-                               "(default): he may offer any of his free ladies first."},
+                               "(default): he may offer any of his free ladies first.")},
         "final_bonus_ties": {"type": "string", "enum": ["all", "none"], "default": "all",
-                             "description": "Open point 13: tied for most premiums at the end, every tied card gets +4 (all) or none does."},
+                             "description": N_("Open point 13: tied for most premiums at the end, every tied card gets +4 (all) or none does.")},
         "eliminated_return": {"type": "boolean", "enum": [False], "default": False,
-                              "description": "Open point 14: eliminated knights do not heal or return."},
+                              "description": N_("Open point 14: eliminated knights do not heal or return.")},
         "start_rotation": {"type": "string", "enum": ["clockwise"], "default": "clockwise",
-                           "description": "Open point 15: the start player moves one seat clockwise every day."},
+                           "description": N_("Open point 15: the start player moves one seat clockwise every day.")},
         "deciding_duel": {"type": "boolean", "default": True,
-                          "description": "R27 / open point 17: tied winners fight deciding duels (knights still in, wounds carry over, earlier seat from the last start player attacks, 3+ tied: winner stays on); false: a shared win."},
+                          "description": N_("R27 / open point 17: tied winners fight deciding duels (knights still in, wounds carry over, earlier seat from the last start player attacks, 3+ tied: winner stays on); false: a shared win.")},
         "dice_supply": {"type": "string", "enum": ["unlimited"], "default": "unlimited",
-                        "description": "Open point 18: the 24 physical dice are not a limit."},
+                        "description": N_("Open point 18: the 24 physical dice are not a limit.")},
         "give_up_advice": {"type": "string", "enum": ["advice_only"], "default": "advice_only",
-                           "description": "Open point 19: 'men moet dan opgeven' is advice, not a rule."},
+                           "description": N_("Open point 19: 'men moet dan opgeven' is advice, not a rule.")},
         "bare_knight": {"type": "string", "enum": ["fights_without_lady"], "default": "fights_without_lady",
-                        "description": "Open point 20: a knight without a kerchief still fights; no lady premium."},
+                        "description": N_("Open point 20: a knight without a kerchief still fights; no lady premium.")},
     },
     "additionalProperties": False,
 }
@@ -200,8 +202,9 @@ class RidderToernooi(Game):
     version = "1"
     min_players = 2
     max_players = 10
-    summary = ("Knights duel with dice over 2–4 tournament days, mounted then on foot, for premiums shared with the "
-               "ladies whose kerchiefs they carry; card values from a card set (shipped: a PLACEHOLDER set).")
+    summary = N_("Knights duel with dice over 2–4 tournament days, mounted then on foot, for premiums shared with the "
+                 "ladies whose kerchiefs they carry; card values from a card set (shipped: a PLACEHOLDER set).")
+    says = True
     rules = RULES
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset({"train", "participate", "kerchief", "prefer", "challenge", "pass", "fight_on",
@@ -271,9 +274,6 @@ class RidderToernooi(Game):
         dice_supply={"unlimited": "onbeperkt"},
         give_up_advice={"advice_only": "alleen een advies"},
         bare_knight={"fights_without_lady": "vecht zonder minne"})
-    summary_nl = ("Ridders duelleren met dobbelstenen over 2–4 toernooidagen, eerst te paard en dan te voet, om premies"
-                  " die ze delen met de minnen wier doek ze dragen; de waarden van de kaarten uit een kaartset "
-                  "(meegeleverd: een VOORLOPIGE set).")
     data_kinds = {
         "card-sets": DataKind(
             name="card-sets",
@@ -295,38 +295,38 @@ class RidderToernooi(Game):
             "knights": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
             "ladies": {"type": "array", "maxItems": 10, "items": {"type": "array", "maxItems": 2, "items": CARD_REF}},
             "cards": {"type": "array", "maxItems": 40, "items": CARD_REF,
-                      "description": "instead of knights and ladies: the cards as the table deals them, one list; the "
-                      "knights among them go to the seats in order (as many to each), and so do the ladies"},
-        }, []), "R1: the knights (and ladies) dealt to each player, one list per player in seat order (or the "
-            "cards in dealing order, one list; stored as knights and ladies)."),
+                      "description": N_("instead of knights and ladies: the cards as the table deals them, one list; the "
+                      "knights among them go to the seats in order (as many to each), and so do the ladies")},
+        }, []), N_("R1: the knights (and ladies) dealt to each player, one list per player in seat order (or the "
+            "cards in dealing order, one list; stored as knights and ladies).")),
         "train": EventType("train", "seat", _obj({
             "knight": CARD_REF,
             "dice": {"type": "integer", "minimum": 0, "maximum": 2},
             "cover": {"type": "array", "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 6}},
-        }, ["knight"]), "R3/R21: spend a knight's training points: extra dice and/or extra covered fields (faces 1–6)."),
+        }, ["knight"]), N_("R3/R21: spend a knight's training points: extra dice and/or extra covered fields (faces 1–6).")),
         "start_roll": EventType("start_roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 2, "maxItems": 10, "items": FACE_OR_NULL},
-        }, ["faces"]), "R4: each rolling player's die for the start player, in seat order (none for a player not rolling again)."),
+        }, ["faces"]), N_("R4: each rolling player's die for the start player, in seat order (none for a player not rolling again).")),
         "participate": EventType("participate", "seat", _obj({
             "knights": {"type": "array", "maxItems": 2, "items": CARD_REF},
-        }, ["knights"]), "R5: the knights this seat sends to the day ([] for none)."),
+        }, ["knights"]), N_("R5: the knights this seat sends to the day ([] for none).")),
         "kerchief": EventType("kerchief", "seat", _obj({"lady": CARD_REF, "knight": CARD_REF}, ["lady", "knight"]),
-                              "R6: lay a lady's kerchief on a participating knight."),
+                              N_("R6: lay a lady's kerchief on a participating knight.")),
         "prefer": EventType("prefer", "seat", _obj({"lady": CARD_REF}, ["lady"]),
-                            "R6: identical matches: the knight's player keeps one of the two ladies."),
+                            N_("R6: identical matches: the knight's player keeps one of the two ladies.")),
         "challenge": EventType("challenge", "seat", _obj({"knight": CARD_REF, "target": CARD_REF}, ["knight", "target"]),
-                               "R8: challenge a fit knight of another player with a fit knight of one's own."),
-        "pass": EventType("pass", "seat", _obj({}, []), "Open point 7 (challenge_required false only): do not challenge now."),
+                               N_("R8: challenge a fit knight of another player with a fit knight of one's own.")),
+        "pass": EventType("pass", "seat", _obj({}, []), N_("Open point 7 (challenge_required false only): do not challenge now.")),
         "roll": EventType("roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 1, "maxItems": MAX_DICE_ROLLED, "items": {"type": "integer", "minimum": 1, "maximum": 6}},
             "knight": CARD_REF,
-        }, ["faces"]), "R9/R11/R12: the faces of the dice one knight rolls (the attacker first, then the defender)."),
-        "give_up": EventType("give_up", "seat", _obj({}, []), "R12: the knight on foot gives up (opgeven) and loses."),
-        "fight_on": EventType("fight_on", "seat", _obj({}, []), "R12: the knight on foot fights on (doorvechten)."),
+        }, ["faces"]), N_("R9/R11/R12: the faces of the dice one knight rolls (the attacker first, then the defender).")),
+        "give_up": EventType("give_up", "seat", _obj({}, []), N_("R12: the knight on foot gives up (opgeven) and loses.")),
+        "fight_on": EventType("fight_on", "seat", _obj({}, []), N_("R12: the knight on foot fights on (doorvechten).")),
         "day_winner": EventType("day_winner", "seat", _obj({"knight": CARD_REF}, ["knight"]),
-                                "R18: a tie between knights of one player: he names the day winner."),
+                                N_("R18: a tie between knights of one player: he names the day winner.")),
         "duel_knight": EventType("duel_knight", "seat", _obj({"knight": CARD_REF}, ["knight"]),
-                                 "R27: a tied player chooses his knight for the deciding duel."),
+                                 N_("R27: a tied player chooses his knight for the deciding duel.")),
     }
 
     # -- set-up -----------------------------------------------------------------------
@@ -350,8 +350,9 @@ class RidderToernooi(Game):
         builtin = C.builtin_sets()
         digest = digest or C.placeholder_hash()
         if digest not in builtin:
-            raise InvalidOptions(f"card set {digest} is not shipped with the engine; embed it as options.cards "
-                                 "(the API does so for a stored set)", field="options.card_set", rule=P + "card_set")
+            raise InvalidOptions(say("card set {digest} is not shipped with the engine; embed it as options.cards (the "
+                                     "API does so for a stored set)", digest=digest), field="options.card_set",
+                                 rule=P + "card_set")
         return builtin[digest], C.builtin_cards(digest)
 
     def check_options(self, options: dict[str, Any], players: int) -> None:
@@ -359,11 +360,13 @@ class RidderToernooi(Game):
         _, cards = self.resolve_cards(o)
         per = 2 if players <= 5 else 1
         if len(cards.knights) < per * players:
-            raise InvalidOptions(f"the card set has {len(cards.knights)} knights; {players} players need {per * players}",
+            raise InvalidOptions(say("the card set has {have} knights; {players} players need {need}",
+                                     have=len(cards.knights), players=players, need=per * players),
                                  field="options.cards", rule=P + "R1")
         if o["ladies"] and len(cards.ladies) < per * players:
-            raise InvalidOptions(f"the card set has {len(cards.ladies)} ladies; {players} players need {per * players} "
-                                 "(or play without ladies, E3)", field="options.cards", rule=P + "R1")
+            raise InvalidOptions(say("the card set has {have} ladies; {players} players need {need} (or play without "
+                                     "ladies, E3)", have=len(cards.ladies), players=players, need=per * players),
+                                 field="options.cards", rule=P + "R1")
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
         o = self._options(options)
@@ -403,7 +406,7 @@ class RidderToernooi(Game):
         for j, k in enumerate(s.knights):
             if k.card == i:
                 return j
-        raise RuleViolation(P + "R1", f"{s.cards.knights[i].name} ({s.cards.knights[i].id}) was not dealt in this tournament")
+        raise RuleViolation(P + "R1", say("{card} was not dealt in this tournament", card=s.cards.knights[i].name))
 
     def _lady_ref(self, s: State, ref: str, field: str) -> int:
         i = s.cards.lady_index(ref)
@@ -412,7 +415,7 @@ class RidderToernooi(Game):
         for j, x in enumerate(s.ladies):
             if x.card == i:
                 return j
-        raise RuleViolation(P + "R1", f"{s.cards.ladies[i].name} ({s.cards.ladies[i].id}) was not dealt in this tournament")
+        raise RuleViolation(P + "R1", say("{card} was not dealt in this tournament", card=s.cards.ladies[i].name))
 
     def kid(self, s: State, k: int) -> str:
         return s.cards.knights[s.knights[k].card].id
@@ -420,20 +423,45 @@ class RidderToernooi(Game):
     def lid(self, s: State, x: int) -> str:
         return s.cards.ladies[s.ladies[x].card].id
 
+    def kname(self, s: State, k: int) -> str:
+        """A dealt knight as a message names him: by his card's name, never its id."""
+        return s.cards.knights[s.knights[k].card].name
+
+    def lname(self, s: State, x: int) -> str:
+        return s.cards.ladies[s.ladies[x].card].name
+
+    @staticmethod
+    def player(s: State, seat: Any) -> str | Text:
+        """A seat as a message names it: its player's name."""
+        if isinstance(seat, int) and 0 <= seat < len(s.names):
+            return s.names[seat]
+        return say("seat {seat}", seat=str(seat))
+
+    def _misfit(self, type: str, phase: str) -> Text:
+        """A move that does not fit the tournament's phase, both named in words (Dutch: the rules text's)."""
+        def word(name: str) -> Words:
+            return Words(en=name.replace("_", " "), nl=self.event_title_nl(name) or ("einde" if name == OVER else name))
+        return say("a {type} event does not fit now: the tournament is at {phase}", type=word(type), phase=word(phase))
+
     def normalize(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
         if s.phase not in _PHASE_OF.get(type, ()):
-            raise RuleViolation(_RULE_OF.get(type, "core.turn"), f"a {type} event does not fit now: the tournament is at {s.phase}")
+            raise RuleViolation(_RULE_OF.get(type, "core.turn"), self._misfit(type, s.phase))
         if type == "deal":
             per = 2 if s.n <= 5 else 1
             data = self._deal_by_seat(s, data, per)
 
             def ids(rows: Any, lookup, what: str) -> list[list[str]]:
                 if len(rows) != s.n:
-                    raise MalformedEvent(f"deal: {what} needs one list per seat ({s.n})", field=what)
+                    raise MalformedEvent(say("deal: the knights need one list per seat ({n})", n=s.n) if what == "knights"
+                                         else say("deal: the ladies need one list per seat ({n})", n=s.n), field=what)
                 out = []
                 for seat_, row in enumerate(rows):
                     if len(row) != per:
-                        raise RuleViolation(P + "R1", f"each player is dealt {per} {what} with {s.n} players; seat {seat_} got {len(row)}")
+                        values = dict(per=per, players=s.n, seat=str(seat_), got=len(row))
+                        raise RuleViolation(P + "R1", say("each player is dealt {per} knights with {players} players; seat "
+                                                          "{seat} got {got}", **values) if what == "knights" else
+                                            say("each player is dealt {per} ladies with {players} players; seat {seat} "
+                                                "got {got}", **values))
                     got = []
                     for ref in row:
                         i = lookup(ref)
@@ -443,7 +471,8 @@ class RidderToernooi(Game):
                     out.append(got)
                 flat = [i for row in out for i in row]
                 if len(set(flat)) != len(flat):
-                    raise RuleViolation(P + "R1", f"a card is dealt twice among the {what}")
+                    raise RuleViolation(P + "R1", say("a card is dealt twice among the knights") if what == "knights"
+                                        else say("a card is dealt twice among the ladies"))
                 return out
 
             knights = ids(data["knights"], s.cards.knight_index, "knights")
@@ -452,7 +481,7 @@ class RidderToernooi(Game):
                 ladies = ids(data.get("ladies", []), s.cards.lady_index, "ladies")
                 result["ladies"] = [[s.cards.ladies[i].id for i in row] for row in ladies]
             elif data.get("ladies"):
-                raise RuleViolation(P + "E3", "this tournament is played without ladies (E3)")
+                raise RuleViolation(P + "E3", say("this tournament is played without ladies (E3)"))
             else:
                 result["ladies"] = []
             return result
@@ -462,7 +491,7 @@ class RidderToernooi(Game):
         if type == "participate":
             ks = [self._knight_ref(s, r, "knights") for r in data["knights"]]
             if len(set(ks)) != len(ks):
-                raise MalformedEvent("a knight is named twice", field="knights")
+                raise MalformedEvent(say("a knight is named twice"), field="knights")
             return {"knights": [self.kid(s, k) for k in sorted(ks)]}
         if type == "kerchief":
             return {"lady": self.lid(s, self._lady_ref(s, data["lady"], "lady")),
@@ -477,17 +506,22 @@ class RidderToernooi(Game):
         if type == "roll":
             roller = self._roller(s)
             if roller is None:
-                raise RuleViolation("core.chance", "no roll is due now")
+                raise RuleViolation("core.chance", say("no roll is due now"))
             if "knight" in data and self._knight_ref(s, data["knight"], "knight") != roller:
-                raise RuleViolation(P + "R9", f"{self.kid(s, roller)} rolls now (the attacker first, then the defender)")
+                raise RuleViolation(P + "R9", say("{knight} rolls now (the attacker first, then the defender)",
+                                                  knight=self.kname(s, roller)))
             n, least = self.dice_now(s, roller), self.dice_least(s, roller)
             if not least <= len(data["faces"]) <= n:
                 name = s.cards.knights[s.knights[roller].card].name
                 if least == n:
-                    raise RuleViolation(P + "dice", f"{name} rolls {n} dice now, not {len(data['faces'])}")
-                raise RuleViolation(P + "dice", f"{name} rolls {least} to {n} dice now (the woedend "
-                                    f"{'die is' if n - least == 1 else 'dice are'} his choice, option woedend_die), "
-                                    f"not {len(data['faces'])}")
+                    raise RuleViolation(P + "dice", say_n(n, "{knight} rolls {n} die now, not {rolled}",
+                                                          "{knight} rolls {n} dice now, not {rolled}", knight=name,
+                                                          rolled=len(data["faces"])))
+                raise RuleViolation(P + "dice", say_n(n - least, "{knight} rolls {least} to {most} dice now (the woedend "
+                                                      "die is his choice, option woedend_die), not {rolled}",
+                                                      "{knight} rolls {least} to {most} dice now (the woedend dice are "
+                                                      "his choice, option woedend_die), not {rolled}", knight=name,
+                                                      least=least, most=n, rolled=len(data["faces"])))
             return {"faces": list(data["faces"]), "knight": self.kid(s, roller)}
         if type == "start_roll":
             faces = data["faces"]
@@ -496,11 +530,14 @@ class RidderToernooi(Game):
                 it = iter(faces)
                 faces = [next(it) if i in s.rolling else None for i in range(s.n)]
             if len(faces) != s.n:
-                raise MalformedEvent(f"start_roll needs one entry per seat ({s.n})", field="faces")
+                raise MalformedEvent(say("the start roll needs one entry per seat ({n})", n=s.n), field="faces")
             for seat_, f in enumerate(faces):
                 if (f is None) == (seat_ in s.rolling):
-                    raise RuleViolation(P + "R4", f"seat {seat_} {'rolls' if seat_ in s.rolling else 'does not roll'} now"
-                                        f" (rolling: {list(s.rolling)})")
+                    rolling = [s.names[r] if r < len(s.names) else str(r) for r in s.rolling]
+                    who = s.names[seat_] if seat_ < len(s.names) else str(seat_)
+                    raise RuleViolation(P + "R4", say("{who} rolls now (rolling: {rolling})", who=who, rolling=rolling)
+                                        if seat_ in s.rolling else
+                                        say("{who} does not roll now (rolling: {rolling})", who=who, rolling=rolling))
             return {"faces": list(faces)}
         return data
 
@@ -510,10 +547,11 @@ class RidderToernooi(Game):
         seat in seat order, the ladies likewise)."""
         if "cards" not in data:
             if "knights" not in data:
-                raise MalformedEvent("deal: give knights (and ladies) per seat, or cards in dealing order", field="knights")
+                raise MalformedEvent(say("deal: give knights (and ladies) per seat, or cards in dealing order"),
+                                     field="knights")
             return data
         if "knights" in data or "ladies" in data:
-            raise MalformedEvent("deal: give knights and ladies per seat, or cards, not both", field="cards")
+            raise MalformedEvent(say("deal: give knights and ladies per seat, or cards, not both"), field="cards")
         knights: list[str] = []
         ladies: list[str] = []
         for ref in data["cards"]:
@@ -522,11 +560,14 @@ class RidderToernooi(Game):
             elif s.cards.lady_index(ref) is not None:
                 ladies.append(ref)
             else:
-                raise MalformedEvent(f"deal: {ref!r} is neither a knight nor a lady of the card set", field="cards")
+                raise MalformedEvent(say("deal: {card} is neither a knight nor a lady of the card set", card=repr(ref)),
+                                     field="cards")
         if len(knights) != per * s.n or len(ladies) != (per * s.n if s.cfg.ladies else 0):
-            raise RuleViolation(P + "R1", f"{s.n} players are dealt {per * s.n} knights"
-                                + (f" and {per * s.n} ladies" if s.cfg.ladies else " (no ladies, E3)")
-                                + f", not {len(knights)} and {len(ladies)}")
+            values = dict(players=s.n, n=per * s.n, knights=len(knights), ladies=len(ladies))
+            raise RuleViolation(P + "R1", say("{players} players are dealt {n} knights and {n} ladies, not {knights} and "
+                                              "{ladies}", **values) if s.cfg.ladies else
+                                say("{players} players are dealt {n} knights (no ladies, E3), not {knights} and {ladies}",
+                                    **values))
         return {"knights": [knights[i * per:(i + 1) * per] for i in range(s.n)],
                 "ladies": [ladies[i * per:(i + 1) * per] for i in range(s.n)] if s.cfg.ladies else []}
 
@@ -551,7 +592,7 @@ class RidderToernooi(Game):
     # -- applying ---------------------------------------------------------------------
     def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         if s.phase not in _PHASE_OF[type]:
-            raise RuleViolation(_RULE_OF[type], f"a {type} event does not fit now: the tournament is at {s.phase}")
+            raise RuleViolation(_RULE_OF[type], self._misfit(type, s.phase))
         return _APPLY[type](self, s, seat, data)
 
     def _a_deal(self, s: State, seat, data) -> State:
@@ -585,25 +626,30 @@ class RidderToernooi(Game):
         kn = s.knights[k]
         rule = P + ("R3" if s.day == 0 else "R21")
         if kn.owner != seat:
-            raise RuleViolation(rule, f"{self.kid(s, k)} is not seat {seat}'s knight")
+            raise RuleViolation(rule, say("{knight} is not {who}'s knight", knight=self.kname(s, k), who=self.player(s, seat)))
         pts = s.points[k]
         if not pts:
-            raise RuleViolation(rule, f"{self.kid(s, k)} has no training points now")
+            raise RuleViolation(rule, say("{knight} has no training points now", knight=self.kname(s, k)))
         dice, cover = data["dice"], data["cover"]
         spend = dice + len(cover)
         if spend > pts:
-            raise RuleViolation(rule, f"{self.kid(s, k)} has {pts} training point{'s' if pts > 1 else ''}, not {spend}")
+            raise RuleViolation(rule, say_n(pts, "{knight} has {n} training point, not {spend}",
+                                            "{knight} has {n} training points, not {spend}", knight=self.kname(s, k),
+                                            spend=spend))
         if kn.dice + dice > s.cards.dice_max:
-            raise RuleViolation(rule, f"the dice track ends at {s.cards.dice_max}")
+            raise RuleViolation(rule, say("the dice track ends at {n}", n=s.cards.dice_max))
         new_cover = list(kn.cover)
         for f in cover:
             new_cover[f - 1] += 1
             if new_cover[f - 1] > s.cards.fields_per_face:
-                raise RuleViolation(rule, f"face {f} has only {s.cards.fields_per_face} fields to cover")
+                raise RuleViolation(rule, say("face {face} has only {n} fields to cover", face=f, n=s.cards.fields_per_face))
         if not s.cfg.training_optional:
             room_d, room_c = self.capacity(s, k)
             if spend < min(pts, room_d + room_c):
-                raise RuleViolation(rule, f"training is mandatory (training_optional false): spend {min(pts, room_d + room_c)} points")
+                raise RuleViolation(rule, say_n(min(pts, room_d + room_c),
+                                                "training is mandatory (option: training points may be left unspent, "
+                                                "off): spend {n} point", "training is mandatory (option: training "
+                                                "points may be left unspent, off): spend {n} points"))
         kn = kn._replace(dice=kn.dice + dice, cover=tuple(new_cover))
         s = s._replace(knights=_put(s.knights, k, kn), points=_put(s.points, k, 0))
         return self._after_training(s) if not any(s.points) else s
@@ -643,9 +689,10 @@ class RidderToernooi(Game):
         knights = list(s.knights)
         for k in ks:
             if knights[k].owner != seat:
-                raise RuleViolation(P + "R5", f"{self.kid(s, k)} is not seat {seat}'s knight")
+                raise RuleViolation(P + "R5", say("{knight} is not {who}'s knight", knight=self.kname(s, k),
+                                                  who=self.player(s, seat)))
             if knights[k].status == ELIMINATED:
-                raise RuleViolation(P + "R13", f"{self.kid(s, k)} is out of the tournament")
+                raise RuleViolation(P + "R13", say("{knight} is out of the tournament", knight=self.kname(s, k)))
             knights[k] = knights[k]._replace(status=FIT, took_part=True)
         s = s._replace(knights=tuple(knights), declared=s.declared + (seat,))
         return self._next_participant(s)
@@ -684,18 +731,20 @@ class RidderToernooi(Game):
         k = self._knight_ref(s, data["knight"], "knight")
         lady, kn = s.ladies[x], s.knights[k]
         if lady.owner != seat:
-            raise RuleViolation(P + "R6", f"{self.lid(s, x)} is not seat {seat}'s lady")
+            raise RuleViolation(P + "R6", say("{lady} is not {who}'s lady", lady=self.lname(s, x), who=self.player(s, seat)))
         if lady.knight != -1:
-            raise RuleViolation(P + "R6", f"{self.lid(s, x)}'s kerchief already lies on {self.kid(s, lady.knight)}")
+            raise RuleViolation(P + "R6", say("{lady}'s kerchief already lies on {knight}", lady=self.lname(s, x),
+                                              knight=self.kname(s, lady.knight)))
         due = self.due_again(s, seat)
         if due and x not in due:
-            raise RuleViolation(P + "R6", f"{' or '.join(self.lid(s, y) for y in due)} was rejected and offers her "
-                                "kerchief again now that her player is at turn (option rejected_lady_next), before "
-                                f"{self.lid(s, x)}")
+            raise RuleViolation(P + "R6", say("{due} was rejected and offers her kerchief again now that her player is "
+                                              "at turn (option rejected_lady_next), before {lady}",
+                                              due=[self.lname(s, y) for y in due], lady=self.lname(s, x)))
         if kn.status != FIT:
-            raise RuleViolation(P + "R6", f"{self.kid(s, k)} does not take part in the day (or is beaten)")
+            raise RuleViolation(P + "R6", say("{knight} does not take part in the day (or is beaten)", knight=self.kname(s, k)))
         if k in lady.rejected:
-            raise RuleViolation(P + "R6", f"{self.kid(s, k)} rejected {self.lid(s, x)} today; she offers to another knight")
+            raise RuleViolation(P + "R6", say("{knight} rejected {lady} today; she offers to another knight",
+                                              knight=self.kname(s, k), lady=self.lname(s, x)))
         if kn.kerchief == -1:
             return self._next_kerchief(self._wear(s, k, x), seat)
         inc = kn.kerchief
@@ -721,7 +770,8 @@ class RidderToernooi(Game):
         x = self._lady_ref(s, data["lady"], "lady")
         k, inc, new = s.pending
         if x not in (inc, new):
-            raise RuleViolation(P + "R6", f"{self.kid(s, k)} chooses between {self.lid(s, inc)} and {self.lid(s, new)}")
+            raise RuleViolation(P + "R6", say("{knight} chooses between {a} and {b}", knight=self.kname(s, k),
+                                              a=self.lname(s, inc), b=self.lname(s, new)))
         placer = s.ladies[new].owner
         if x == new:
             s = self._reject(self._wear(s, k, new), inc, k)
@@ -750,19 +800,20 @@ class RidderToernooi(Game):
         d = self._knight_ref(s, data["target"], "target")
         ka, kd = s.knights[a], s.knights[d]
         if ka.owner != seat:
-            raise RuleViolation(P + "R8", f"{self.kid(s, a)} is not seat {seat}'s knight")
+            raise RuleViolation(P + "R8", say("{knight} is not {who}'s knight", knight=self.kname(s, a), who=self.player(s, seat)))
         if kd.owner == seat:
-            raise RuleViolation(P + "R8", "a player's own knights never fight each other")
+            raise RuleViolation(P + "R8", say("a player's own knights never fight each other"))
         for k, kn in ((a, ka), (d, kd)):
             if kn.status != FIT:
                 rule = P + ("R15" if kn.status == OUT else "R13" if kn.status == ELIMINATED else "R8")
-                raise RuleViolation(rule, f"{self.kid(s, k)} is not fit to fight today ({kn.status})")
+                raise RuleViolation(rule, say("{knight} is not fit to fight today ({status})", knight=self.kname(s, k),
+                                              status=_STATUS[kn.status]))
         duel = Duel(a, d, MOUNTED, None, 0, 0, 0, False, 0)
         return s._replace(phase=ROLL, duel=duel, passes=0)
 
     def _a_pass(self, s: State, seat, data) -> State:
         if s.cfg.challenge_required:
-            raise RuleViolation(P + "R8", "a player with a fit knight must challenge (option challenge_required)")
+            raise RuleViolation(P + "R8", say("a player with a fit knight must challenge (option challenge_required)"))
         s = s._replace(passes=s.passes + 1)
         if s.passes >= len(self.fit_owners(s)):
             return self._end_day(s)
@@ -906,8 +957,8 @@ class RidderToernooi(Game):
     def _a_day_winner(self, s: State, seat, data) -> State:
         k = self._knight_ref(s, data["knight"], "knight")
         if k not in s.tied:
-            raise RuleViolation(P + "R18", "the day winner is one of the tied knights: "
-                                + ", ".join(self.kid(s, t) for t in s.tied))
+            raise RuleViolation(P + "R18", say("the day winner is one of the tied knights: {knights}",
+                                               knights=[self.kname(s, t) for t in s.tied]))
         return self._close_day(self._day_bonus(s._replace(tied=()), k))
 
     def _close_day(self, s: State) -> State:
@@ -965,7 +1016,8 @@ class RidderToernooi(Game):
         k = self._knight_ref(s, data["knight"], "knight")
         kn = s.knights[k]
         if kn.owner != seat or kn.status == ELIMINATED:
-            raise RuleViolation(P + "R27", f"{self.kid(s, k)} is not a knight of seat {seat} still in the tournament")
+            raise RuleViolation(P + "R27", say("{knight} is not a knight of {who} still in the tournament",
+                                               knight=self.kname(s, k), who=self.player(s, seat)))
         picks = s.picks + (k,)
         s = s._replace(picks=picks)
         if len(picks) < len(s.tied):
@@ -1064,7 +1116,7 @@ class RidderToernooi(Game):
         if s.ended is None:
             return None
         outcome, winners, reason = s.ended
-        return Result(outcome, tuple(winners), self.scores(s), reason)
+        return Result(outcome, tuple(winners), self.scores(s), ended_said(reason))
 
     def start_player(self, log: list[dict[str, Any]]) -> int | None:
         from .. import match as M
@@ -1073,8 +1125,7 @@ class RidderToernooi(Game):
         return ms.state.first if ms.state.first >= 0 else None
 
     def card_set_info(self, s: State) -> dict[str, Any]:
-        info = C.summary(s.card_doc)
-        return info
+        return localized(C.summary(s.card_doc))  # (in English, as the views are until they speak through messages)
 
     def knight_view(self, s: State, k: int) -> dict[str, Any]:
         kn = s.knights[k]
@@ -1141,17 +1192,11 @@ class RidderToernooi(Game):
     def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
         return _scene.scene(view, moves)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
         return describe_event(self, before, type, seat, data, after)
 
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return describe_event(self, before, type, seat, data, after, nl=True)
-
-    def describe_setup(self, state: State) -> str:
+    def describe_setup(self, state: State) -> Text:
         return card_set_label(state)
-
-    def describe_setup_nl(self, state: State) -> str:
-        return card_set_label(state, nl=True)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         return annotate_event(self, before, type, seat, data, after)
@@ -1171,6 +1216,33 @@ class RidderToernooi(Game):
 
     def decode_state(self, obj: dict[str, Any]) -> State:
         return decode(obj)
+
+
+#: a knight's standing, as a refusal names it
+_STATUS = {IDLE: say("not taking part"), FIT: say("fit"), OUT: say("beaten today"),
+           ELIMINATED: say("out of the tournament")}
+
+def ended_said(reason: str) -> Text | str:
+    """How a tournament ended, as a message: the state keeps the reason in English (its snapshots hold it),
+    one of the few ``_end_tournament`` and ``_deciding`` write."""
+    import re
+
+    for pattern, said in _ENDINGS:
+        found = re.fullmatch(pattern, reason)
+        if found:
+            return said(*(int(g) for g in found.groups()))
+    return reason
+
+
+_ENDINGS = (
+    (r"most premiums \((\d+)\)", lambda n: say("most premiums ({n})", n=n)),
+    (r"tied on (\d+) premiums \(no deciding duel\)", lambda n: say("tied on {n} premiums (no deciding duel)", n=n)),
+    (r"tied on (\d+); the only tied player with a knight left",
+     lambda n: say("tied on {n}; the only tied player with a knight left", n=n)),
+    (r"tied on (\d+); no tied player has a knight left", lambda n: say("tied on {n}; no tied player has a knight left", n=n)),
+    (r"the deciding duel had no winner", lambda: say("the deciding duel had no winner")),
+    (r"won the deciding duel", lambda: say("won the deciding duel")),
+)
 
 
 _PHASE_OF = {
