@@ -386,6 +386,7 @@ class Game:
             "engine_version": self.version,
             "hidden_information": self.hidden_information,
             "scene": type(self).scene is not Game.scene,
+            "says": self.says,
         }
 
     # -- invariants (the worker's verdict and the tests; never inside apply) --

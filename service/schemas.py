@@ -144,6 +144,9 @@ class GameSummary(Schema):
     hidden_information = fields.Boolean(
         metadata={"description": "false: nothing is hidden from one seat that others see, so seat views, "
                   "legal moves and hints need no token"})
+    says = fields.Boolean(
+        metadata={"description": "true: what the game's engine says (lines, end lines, refusals, notes, help) comes "
+                  "in the language asked for (docs/api.md, Languages); false: partly in English only"})
     scene = fields.Boolean(
         metadata={"description": "true: the game declares its table as a scene, served by "
                   "GET /api/matches/<id>/scene (the pages draw it and record by tapping it)"})

@@ -47,6 +47,9 @@ const Kroniek = (() => {
   /** The lang attribute of what only the engine says, in English (a move's summary, a rule's help, a worker's
       note): "en" on a page in another language, none on an English one. */
   K.enLang = K.lang === "en" ? null : "en";
+  /** The lang attribute of what the page's game says through the API: none where the game says it in the
+      page's language (says: its messages come from the catalogue), else as K.enLang. Set by K.game. */
+  K.engineLang = K.enLang;
   const fill = (text, vars) => String(text).replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
   /** A message in the page's language, its {name} placeholders filled in: K.t("Recorded seq {seq}", { seq: 3 }). */
   K.t = (msg, vars) => { const m = MESSAGES.messages[msg]; return fill(typeof m === "string" ? m : msg, vars); };
@@ -241,11 +244,12 @@ const Kroniek = (() => {
   /** A review step's line in the page's language: the engine's Dutch where the game gives it (summary_nl),
       else its English, marked so (a screen reader then reads it as English). */
   K.stepLine = (step, cls = null) => (K.lang === "nl" && step.summary_nl ? h("span", { class: cls }, step.summary_nl)
-    : h("span", { class: cls, lang: K.enLang }, step.summary));
+    : h("span", { class: cls, lang: K.engineLang }, step.summary));
 
   const games = {};
   K.game = async (id) => {
     if (!games[id]) { const r = await K.api("GET", `/api/games/${id}`); if (!r.ok) throw K.errorText(r); games[id] = r.data; }
+    K.engineLang = games[id].says ? null : K.enLang;
     return games[id];
   };
 

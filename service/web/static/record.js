@@ -535,7 +535,7 @@
           } }, K.t("Add mine after the server's (each is checked again)"))));
       } else {
         blockBox.replaceChildren(h("h3", K.t("Move {seq} was not recorded", { seq: first.expected_seq + 1 })),
-          h("p", pendingLine(first)), h("p.error", { lang: K.enLang }, b.message),
+          h("p", pendingLine(first)), h("p.error", { lang: K.engineLang }, b.message),
           h("p.muted", behind ? K.tn(behind, "{n} move waits behind it and is not sent until you choose.", "{n} moves wait behind it and are not sent until you choose.") : ""),
           h("div.buttons",
             h("button.button#correct-move", { type: "button", onclick: () => K.offline.correct(id, first.key) }, K.t("Enter it again, corrected")),
@@ -569,7 +569,7 @@
         const seatPick = et.actor === "seat" ? seatSelect(false, { id: "entry-seat", disabled: playing })
           : et.actor === "chance" ? seatSelect(true, { id: "entry-seat" }) : null;
         if (et.actor === "seat") seatPick.value = String(guess);
-        slot.replaceChildren(h("div.grouptitle", h("b", typeName(type)), h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(et.description))),
+        slot.replaceChildren(h("div.grouptitle", h("b", typeName(type)), h("small.muted.desc", { lang: K.engineLang }, " " + SchemaForm.helpText(et.description))),
           seatPick ? h("label.small", (et.actor === "chance" ? K.t("for") : K.t("by")) + " ", seatPick) : "", form.node,
           recordButton("data-submit-entry", type, form, () => seatOf(seatPick)));
       };
@@ -640,7 +640,7 @@
     /** An event type in words: on a Dutch page its name from the rules text (the game's aliases), where it has one. */
     const typeName = (type) => (K.lang === "nl" && ((game.event_types[type] || {}).title_nl || dutch[type])) || type.replace(/_/g, " ");
     const typeTitle = (type, seat) => h("div.grouptitle", h("b", `${seat === null ? K.t("Table") : players[seat]}: ${typeName(type)}`), dutch[type] && K.lang !== "nl" ? h("small.nl", { lang: "nl" }, ` (${dutch[type]})`) : null,
-      game.event_types[type] ? h("small.muted.desc", { lang: K.enLang }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
+      game.event_types[type] ? h("small.muted.desc", { lang: K.engineLang }, " " + SchemaForm.helpText(game.event_types[type].description)) : null);
 
     /** A seat picker over the match's players, "no seat" first where an outcome may be nobody's. */
     const seatSelect = (noSeat, attrs = {}) => h("select.seatsel", { "aria-label": K.t("seat"), ...attrs },

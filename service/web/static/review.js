@@ -27,7 +27,7 @@
     const players = match.players;
     const labels = new Boards.Labels(game, null);
     document.getElementById("title").textContent = `${K.t("Review")} · ${game.name}: ${players.join(" – ")}`;
-    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, match.result.reason));
+    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.engineLang }, match.result.reason));
     else document.getElementById("status").textContent = K.t("In progress at seq {seq}", { seq: match.seq });
     if (asked === null && viewer === "referee" && !(await first.state).ok) {
       const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's
@@ -58,7 +58,7 @@
           // a note that only says again what the summary says (a worker's description of the move) is left out
           s.annotations.filter((a) => (a.text || a.comment) && (a.comment || a.text).trim() !== String(s.summary).trim() && (a.comment || a.text).trim() !== String(s.summary_nl).trim()).map((a) => h("div.note", { "data-source": a.source },
             // a worker's note is the engine's English (as the summary is); a person's comment is in their own words
-            a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.enLang }, a.comment || a.text))));
+            a.source === "human" ? [`${a.author}: `, a.comment || a.text] : h("span", { lang: K.engineLang }, a.comment || a.text))));
       }));
     };
     const stateAt = async (seq) => {

@@ -40,7 +40,7 @@ const SchemaForm = (() => {
   /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
       seat field holds: the page has its own picker for that) left out. */
   const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET |seat: |seat = )[^)]*\)/g, "").trim() : "");
-  const help = (d) => (helpText(d) ? h("small.muted.help", { lang: K.enLang }, " " + helpText(d)) : null);
+  const help = (d) => (helpText(d) ? h("small.muted.help", { lang: K.engineLang }, " " + helpText(d)) : null);
 
   /** ctx: {game, type, view, labels, players} */
   const build = (schema, path, ctx) => {
