@@ -154,7 +154,7 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": "a resource: lumber, brick, wool, grain, ore (Dutch: hout, leem, wol, graan, erts)"}
+RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": "a resource: lumber, brick, wool, grain, ore (Dutch: hout, steen, wol, graan, erts)"}
 CARDS = {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
          "description": "how many cards of each resource, e.g. 2 wool and 1 ore"}
 COORD = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -30, "maximum": 30}}
@@ -430,7 +430,7 @@ class Catan(Game):
     def _res(name: Any, field: str) -> int:
         r = RES_ALIASES.get(name.strip().lower()) if isinstance(name, str) else None
         if r is None:
-            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, leem, wol, graan, erts)",
+            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, steen, wol, graan, erts)",
                                  field=field)
         return r
 

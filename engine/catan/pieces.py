@@ -9,7 +9,7 @@ from . import board as B
 P = "catan."
 RES = B.RESOURCES
 RES_ALIASES = {
-    "lumber": 0, "wood": 0, "hout": 0, "brick": 1, "leem": 1, "baksteen": 1, "klei": 1, "wool": 2, "wol": 2,
+    "lumber": 0, "wood": 0, "hout": 0, "brick": 1, "steen": 1, "leem": 1, "baksteen": 1, "klei": 1, "wool": 2, "wol": 2,
     "sheep": 2, "grain": 3, "wheat": 3, "graan": 3, "koren": 3, "ore": 4, "erts": 4,
 }
 DEV = ("knight", "road_building", "year_of_plenty", "monopoly", "victory_point")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scene import Chance, Element, Scene, Zone, labelled, text
+from ..scene import Chance, Element, Scene, Zone, counted, labelled, text
 from .pieces import DEV, RES
 
 SEAT_COLOURS = ("#d7263d", "#1f5fa8", "#f08a24", "#f4f4f4", "#6b3e26", "#7b3fa0")
@@ -38,7 +38,8 @@ TERRAIN = {
     "mountains": ("#8f8f96", "mountains", "gebergte"), "desert": ("#e3d3a4", "desert", "woestijn"),
     "special": ("#d9c7a0", "special", "bijzonder"), "sea": ("#4a90c8", "sea", "zee"),
 }
-RES_NL = {"lumber": "hout", "brick": "leem", "wool": "wol", "grain": "graan", "ore": "erts"}
+#: the resources as the Dutch rules text names them (Troje: "steenkaarten", "Steen is neutraal")
+RES_NL = {"lumber": "hout", "brick": "steen", "wool": "wol", "grain": "graan", "ore": "erts"}
 DEV_NAMES = {
     "knight": ("Knight", "Ridder"), "road_building": ("Road Building", "Stratenbouw"),
     "year_of_plenty": ("Year of Plenty", "Uitvinding"), "monopoly": ("Monopoly", "Monopolie"),
@@ -260,7 +261,7 @@ def seat_zone(view: dict[str, Any], p: dict[str, Any], moves: list[dict[str, Any
                        label=text(f"The card stolen from {who} (unknown: not seen)",
                                   f"De kaart gestolen van {who} (unknown: niet gezien)"))
     due = (view.get("discards_due") or {}).get(str(s))
-    hand_label = text(f"Hand: {p['cards']} cards", f"Hand: {p['cards']} kaarten")
+    hand_label = counted(p["cards"], ("Hand: {n} card", "Hand: {n} cards"), ("Hand: {n} kaart", "Hand: {n} kaarten"))
     if due:
         hand_label = text(f"{hand_label['en']}, discard {due}", f"{hand_label['nl']}, {due} afleggen")
     elements.append(Element(f"hand-{s}", "action" if discard or steal else "count", hand_label,

@@ -111,7 +111,7 @@ SEA_TILE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1_000},
                        "items": {"type": "integer", "minimum": -30, "maximum": 30}}],
             "description": "a sea tile: its number in the view's sea_tiles, or its [q, r]"}
 RES_OR_NULL = {"type": ["string", "null"], "maxLength": 20,
-               "description": "a resource (lumber, brick, wool, grain, ore; Dutch hout, leem/steen, wol, graan, erts); "
+               "description": "a resource (lumber, brick, wool, grain, ore; Dutch hout, steen, wol, graan, erts); "
                "unknown if the recorder did not see it"}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
 
@@ -392,7 +392,7 @@ class Troje(Catan):
         except RuleViolation as exc:
             if exc.rule == P + "trade_points_not_resources":
                 raise
-            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, leem/steen, wol, "
+            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, steen, wol, "
                                  "graan, erts)", field=field) from None
 
     def _troje_cards(self, data: dict[str, Any], field: str) -> tuple[int, ...]:

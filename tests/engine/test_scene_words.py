@@ -1,5 +1,5 @@
 """A drawing's labels read as sentences in both languages (issue 35, "Form"): a count takes its singular
-or its plural, never "card(s)" or "kaart(en)"; a label is never empty. Whole games of every game, every
+or its plural, never "card(s)" or "kaart(en)", never "1 kaarten"; a label is never empty. Whole games of every game, every
 viewer's scene at every step."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from ..support.played import play
 GAMES = ["braverats", "twaalven", "stapelen", "sir_tommy", "ridder_toernooi", "troubadour", "catan", "catan-troje"]
 #: a word with its plural ending in brackets: "card(s)", "kaart(en)", "ronde(n)"
 HEDGED = re.compile(r"\w\((s|en|n|es)\)")
+#: one of something in its plural: "1 cards", "Hand: 1 kaarten"
+ONE_MANY = re.compile(r"(?<![\d.,])1 (cards|kaarten|rounds|ronden|rondes|dice|dobbelstenen|points|punten)\b")
 
 
 def labels(value):
@@ -46,4 +48,5 @@ def test_no_label_hedges_a_plural_in_either_language(game_id):
                     for lang in ("en", "nl"):
                         assert label[lang].strip(), (game_id, label)
                         assert not HEDGED.search(label[lang]), (game_id, after.seq, viewer, label[lang])
+                        assert not ONE_MANY.search(label[lang]), (game_id, after.seq, viewer, label[lang])
     assert seen > 100, game_id
