@@ -12,7 +12,9 @@ A value is a proper name (a ``str``, never translated), a number (written as the
 language writes it: 0,5 in Dutch), another ``Text`` (a card's name, a colour), or a list of
 these (joined with ", "). ``say_n`` chooses singular or plural by a count, as ``K.tn`` does.
 ``N_`` marks a plain string for the catalogue where a ``Text`` cannot stand (a JSON
-schema's ``description``): it is looked up by its English text when rendered.
+schema's ``description``): it is looked up by its English text when rendered. A name that a
+game's data gives in each language (an event type's Dutch title, a card's face ♥Q / ♥V) is a
+``Words``, not a message.
 
 Pure: no I/O, the standard library only (it runs in the page's Pyodide too).
 """
