@@ -366,7 +366,7 @@ def test_the_seat_selector_never_puts_the_other_seats_hidden_cards_in_the_dom(se
     def hidden_from(page):
         html = page.content()  # the whole DOM, not only what is on screen
         assert not any(f'data-card="{c}"' in html for c in secret), "Ann's secret nobles are in the DOM"
-        assert "harten boer" not in html and '"JH"' not in html and "J♥" not in html
+        assert "harten boer" not in html and '"JH"' not in html and "J♥" not in html and "♥J" not in html and "♥B" not in html
 
     # Bob, seat 1's player, on both pages: his view, and nothing else is his to pick
     ctx = context(browser, bob["token"], viewport=DESKTOP)

@@ -199,3 +199,29 @@ def test_a_dutch_page_gets_a_refusal_in_dutch(server, browser):
         {{ type: "round", data: {{ cards: ["prince", "spy"] }} }}).then((r) => Kroniek.errorText(r))""")
     assert answer.startswith("Ann (Rood) heeft geen Prins meer in de hand"), answer
     assert "Een speler kan alleen een kaart spelen die nog in zijn hand is" in answer
+
+
+def test_cards_read_in_the_page_language_and_knights_by_name(server, browser):
+    """A card on a Dutch page is named as a Dutch table names it, largest and in what a screen reader says
+    (BraveRats' Prinses, ♥V for the queen of hearts, suit first as the engine's lines write it), and a knight
+    by the name on his card, never K01."""
+    base, token = server
+    rats = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    labels = """() => { const of = (game, view, v) => new Boards.Labels(game, view).of(v);
+      return [of({ id: "twaalven", aliases: { "harten vrouw": "QH" } }, null, "QH"),
+              of({ id: "ridder_toernooi", aliases: {} }, { knights: [{ id: "K01", name: "Apollonius" }] }, "K01")]; }"""
+    for lang, headers, princess, queen in (("nl", {"Accept-Language": "nl-NL,nl;q=0.9"}, "1 Prinses", "♥V"),
+                                           ("en", {"Accept-Language": "en"}, "1 Princess", "♥Q")):
+        ctx = context(browser, token)
+        ctx.set_extra_http_headers(headers)
+        page = page_of(ctx)
+        page.goto(f"{base}/matches/{rats}")
+        page.wait_for_selector("#board .card[data-card='princess']")
+        chip = page.locator("#board .card[data-card='princess']").first
+        assert chip.inner_text().splitlines()[0] == princess, lang
+        if lang == "nl":
+            assert chip.get_attribute("title") == "Prinses" and "Princess" not in chip.inner_text()
+        card, knight = page.evaluate(labels)
+        assert card["text"] == queen and knight["text"] == "Apollonius", (lang, card, knight)
+        assert card["title"] == ("harten vrouw" if lang == "nl" else "queen of hearts")
+        ctx.close()

@@ -7,6 +7,9 @@ const Boards = (() => {
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const SUIT_EN = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const RANK_EN = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  /** A rank's letter on a Dutch table: B(oer), V(rouw), H(eer) (the engine's card faces say the same) */
+  const RANK_NL = { J: "B", Q: "V", K: "H" };
+  const DUTCH = K.lang === "nl";
   const STD = /^(A|[2-9]|10|J|Q|K)([SHDC])$/;
   /** BraveRats' colours (a hand's ``colour``) */
   const COLOURS = { red: K.t("red"), blue: K.t("blue") };
@@ -43,16 +46,24 @@ const Boards = (() => {
     of(v) {
       if (typeof v !== "string") return { text: String(v), red: false };
       const m = STD.exec(v);
+      // a card reads as the page's language names it: largest its face, suit first as the engine's lines write
+      // it (♥Q, a Dutch page ♥V), its full name
+      // in the title a screen reader says; the other language's name small, on an English page only
       if (m) {
         const rank = m[1], suit = m[2];
         const en = `${RANK_EN[rank] || rank} of ${SUIT_EN[suit]}`;
-        return { text: rank + SUITS[suit], red: suit === "H" || suit === "D", dutch: this.dutch[v], title: en };
+        const red = suit === "H" || suit === "D";
+        if (DUTCH) return { text: SUITS[suit] + (RANK_NL[rank] || rank), red, title: this.dutch[v] || en };
+        return { text: SUITS[suit] + rank, red, dutch: this.dutch[v], title: en };
       }
       if (this.game && this.game.id === "braverats" && BRAVERATS.includes(v)) {
         const n = BRAVERATS.indexOf(v);
-        return { text: `${n} ${v[0].toUpperCase()}${v.slice(1)}`, red: false, dutch: this.dutch[v], title: v };
+        const en = `${v[0].toUpperCase()}${v.slice(1)}`, nl = this.dutch[v] ? this.dutch[v][0].toUpperCase() + this.dutch[v].slice(1) : en;
+        if (DUTCH) return { text: `${n} ${nl}`, red: false, title: nl };
+        return { text: `${n} ${en}`, red: false, dutch: this.dutch[v], title: en };
       }
-      if (this.names[v]) return { text: v, red: v[0] === "L", dutch: this.names[v], title: this.names[v] };
+      // a knight or a lady by the name on the card, never its id (K01)
+      if (this.names[v]) return { text: this.names[v], red: v[0] === "L", title: this.names[v] };
       return { text: v, red: false, dutch: this.dutch[v] };
     }
     chip(v, opts = {}) {
