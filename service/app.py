@@ -361,11 +361,7 @@ def create_app(
 
     @app.errorhandler(KroniekError)
     def kroniek_error(exc: KroniekError):
-        try:
-            speaks = i18n.api_language()
-        except KroniekError:  # a ?lang= it does not speak: the error at hand is told in English
-            speaks = i18n.language(i18n.LANGS[0])
-        body = error_body(exc, speaks)
+        body = error_body(exc, i18n.speaking())  # (a ?lang= it does not speak: this error is told in English)
         answer: dict[str, Any] = {"error": body}
         if "current_seq" in body:
             answer["current_seq"] = body["current_seq"]  # the 409 contract names it at the top too

@@ -13,8 +13,6 @@ MUSICIAN, PRINCESS, SPY, ASSASSIN, AMBASSADOR, WIZARD, GENERAL, PRINCE = range(8
 CARD_IDS = ("musician", "princess", "spy", "assassin", "ambassador", "wizard", "general", "prince")
 DUTCH_IDS = ("muzikant", "prinses", "spion", "sluipmoordenaar", "raadsheer", "tovenaar", "generaal", "prins")
 TITLES = ("Musician", "Princess", "Spy", "Assassin", "Ambassador", "Wizard", "General", "Prince")
-#: the cards' names in the Dutch rules text (the Ambassador is the Raadsheer there)
-TITLES_NL = tuple(d.capitalize() for d in DUTCH_IDS)
 #: the cards' names as the engine says them (engine/text.py: the catalogue has the rules text's Dutch names)
 NAMES = (say("Musician"), say("Princess"), say("Spy"), say("Assassin"), say("Ambassador"), say("Wizard"),
          say("General"), say("Prince"))
@@ -29,8 +27,6 @@ UNKNOWN_ALIASES = ("onbekend", "?")
 FULL_HAND = tuple(range(8))
 DECK = tuple(sorted(FULL_HAND * 2))
 
-SEATS = ("Red", "Blue")
-SEATS_NL = ("Rood", "Blauw")
 SEAT_NAMES = (say("Red"), say("Blue"))
 SEAT_COLOURS = ("red", "blue")
 SEAT_ARMIES = ("Royal Reds", "MacBlue")

@@ -42,20 +42,6 @@ def data_schema(properties: dict[str, Any] | None = None, required: tuple[str, .
     return {**schema, **extra, "additionalProperties": False}
 
 
-def with_outcome(text: str, after: Any, over_nl: Any = None) -> str:
-    """A move's summary, with how the game ended if it ended with it (in
-    Dutch: ``over_nl(after)``, the game's own words for its end)."""
-    if after.over is None:
-        return text
-    return f"{text}; {over_nl(after) if over_nl else after.over[1]}"
-
-
-def who_nl(state: Any, seat: int | None) -> str:
-    """``who`` in Dutch: the player's name, "plaats 1" for a state without names."""
-    names = state.names
-    return names[seat] if seat is not None and 0 <= seat < len(names) else f"plaats {seat}"
-
-
 def note(kind: str, text: str, **fields: Any) -> dict[str, Any]:
     """One of a move's automatic annotations."""
     return {"kind": kind, **fields, "text": text}

@@ -178,9 +178,11 @@ def speaking() -> Language:
         return language(LANGS[0])
     found = g.get("kroniek_language")
     if found is None:
+        from engine.core import KroniekError
+
         try:
             found = api_language()
-        except Exception:  # a ?lang= it does not speak: refused before the view ran (check_lang); English here
+        except KroniekError:  # a ?lang= it does not speak: refused before the view ran (check_lang); English here
             found = language(LANGS[0])
         g.kroniek_language = found
     return found
