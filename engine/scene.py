@@ -85,6 +85,21 @@ def labelled(move: dict[str, Any], en: str, nl: str | None = None,
 
 
 @dataclass
+class Part:
+    """One more field a picker fills beside its first, shown with it (a domestic trade: the cards given, then
+    those got): ``count`` values at most, ``least`` at least, from ``values``, sent as counts
+    ``{value: times picked}`` (``counts``) or as a list."""
+
+    field: str
+    values: list[str]
+    count: int
+    label: dict[str, str]
+    least: int = 1
+    counts: bool = True
+    repeat: bool = True
+
+
+@dataclass
 class Chance:
     """A chance outcome the table enters where it sees it: ``count`` values
     from ``values`` (distinct unless ``repeat``) fill ``data[field]`` of an
@@ -114,6 +129,8 @@ class Chance:
     numeric: bool = False
     #: the values go as counts, ``{value: times picked}`` (Troje's battle: the cards turned up by resource)
     counts: bool = False
+    #: more fields picked in the same picker, each its own row (a trade: what is got, beside what is given)
+    parts: list[Part] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.groups is not None and sum(self.groups) != self.count:
@@ -123,10 +140,23 @@ class Chance:
         """Whether picking from this picker can enter ``move``: its type and
         seat, the fixed ``data``, and ``count`` of ``values`` in ``field``."""
         data = move.get("data", {})
-        if move["type"] != self.type or move.get("seat") != self.seat or set(data) != {*self.data, self.field}:
+        fields_ = {*self.data, self.field, *(p.field for p in self.parts)}
+        if move["type"] != self.type or move.get("seat") != self.seat or set(data) != fields_:
             return False
         if any(data[k] != v for k, v in self.data.items()):
             return False
+        for part in self.parts:
+            value = data[part.field]
+            if part.counts:
+                if not isinstance(value, dict) or not all(isinstance(k, int) and k > 0 for k in value.values()):
+                    return False
+                value = [v for v, k in value.items() for _ in range(k)]
+            if not isinstance(value, list) or not part.least <= len(value) <= part.count:
+                return False
+            if not part.repeat and len(set(map(json.dumps, value))) != len(value):
+                return False
+            if not all(v in part.values for v in value):
+                return False
         value = data[self.field]
         if self.numeric:  # a number goes as one, its button says it as text
             value = [str(v) for v in value] if isinstance(value, list) else str(value)
@@ -229,6 +259,8 @@ class Scene:
                 out["chance"] = asdict(e.chance)
                 if e.chance.groups is None:
                     del out["chance"]["groups"]
+                if not e.chance.parts:
+                    del out["chance"]["parts"]
             return out
 
         return {"zones": [{**{name: getattr(z, name) for name in _ZONE_FIELDS},

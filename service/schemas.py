@@ -413,8 +413,19 @@ class SceneMove(Schema):
     group = fields.Nested(Words)
 
 
+class ScenePart(Schema):
+    field = fields.String(required=True, metadata={"description": "the key of the event's data this row fills"})
+    values = fields.List(fields.String(), required=True, metadata={"description": "what may be picked"})
+    count = fields.Integer(required=True, metadata={"description": "at most this many"})
+    least = fields.Integer(required=True, metadata={"description": "at least this many"})
+    label = fields.Nested(Words, required=True)
+    counts = fields.Boolean(required=True, metadata={"description": "sent as {value: times picked}"})
+    repeat = fields.Boolean(required=True, metadata={"description": "a value may be picked more than once"})
+
+
 class SceneChance(Schema):
-    type = fields.String(required=True, metadata={"description": "the chance event this picker enters"})
+    type = fields.String(required=True, metadata={"description": "the event this picker enters: a chance outcome, "
+                                                  "or a seat's move that is a pick of several values (a trade)"})
     field = fields.String(required=True, metadata={"description": "the key of its data the picked values fill"})
     values = fields.List(fields.Raw(metadata={"oneOf": [{"type": "string"}, {"type": "integer"}]}), required=True,
                          metadata={"description": "the outcomes on offer (a card's name, a die's face…)"})
@@ -434,6 +445,8 @@ class SceneChance(Schema):
                                                       "sent as numbers"})
     counts = fields.Boolean(required=True, metadata={"description": "the values are sent as counts, {value: times "
                                                      "picked} (Troje's battle: the cards turned up by resource)"})
+    parts = fields.List(fields.Nested(ScenePart), metadata={
+        "description": "more fields picked beside the first, each its own row (a domestic trade: the cards got)"})
 
 
 class SceneElement(Schema):

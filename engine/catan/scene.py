@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scene import Chance, Element, Scene, Zone, counted, labelled, text
+from ..scene import Chance, Element, Part, Scene, Zone, counted, labelled, text
 from .pieces import DEV, RES
 
 SEAT_COLOURS = ("#d7263d", "#1f5fa8", "#f08a24", "#f4f4f4", "#6b3e26", "#7b3fa0")
@@ -324,6 +324,7 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
     seats = [seat_zone(view, p, moves) for p in view.get("players") or []]
     zones += seats
     maritime_trades(seats, piles, moves)
+    domestic_trades(view, seats, moves)
     return Scene(zones)
 
 
@@ -336,3 +337,36 @@ def maritime_trades(seats: list[Zone], piles: dict[str, Element], moves: list[di
         t = text(f"trade {give} for {count} {get}", f"ruil {RES_NL[give]} voor {count} {RES_NL[get]}")
         source.targets.setdefault(piles[get].id, []).append(labelled(m, t["en"], t["nl"]))
         source.highlight = True
+
+
+def domestic_trades(view: dict[str, Any], seats: list[Zone], moves: list[dict[str, Any]]) -> None:
+    """A domestic trade (*handel* with another player): a tap on the other player's hand opens a picker of the
+    cards the turn's player gives and those it gets, each tapped resource by resource. Only while the turn's
+    player may trade (the trade and build phase, not Settler 2's part of a paired turn) and the viewer enters
+    its moves; the engine judges whether the hands hold the cards."""
+    turn = view.get("turn")
+    if view.get("phase") != "main" or (view.get("paired_turn") or {}).get("acting") == 2:
+        return
+    if not any(m["type"] == "end_turn" and m.get("seat") == turn for m in moves):
+        return
+    players = {p["seat"]: p for p in view.get("players") or []}
+    mine = (players.get(turn) or {}).get("cards", 0)
+    if not mine:
+        return
+    names = {r: res_text(r) for r in RES}
+    for zone in seats:
+        other = zone.seat
+        theirs = (players.get(other) or {}).get("cards", 0)
+        if other == turn or not theirs:
+            continue
+        hand = next(e for e in zone.elements if e.id == f"hand-{other}")
+        if hand.chance is not None or hand.moves:
+            continue
+        hand.chance = Chance(
+            type="trade", field="give", values=list(RES), count=mine, least=1, seat=turn, repeat=True, counts=True,
+            data={"with": other}, names=names,
+            label=text(f"Trade: what {seat_text(turn)} gives {seat_text(other)}",
+                       f"Handel: wat {seat_text(turn)} aan {seat_text(other)} geeft"),
+            parts=[Part("get", list(RES), theirs, text(f"what {seat_text(turn)} gets back", f"wat {seat_text(turn)} terugkrijgt"))])
+        hand.kind = "action"
+        hand.label = text(f"{hand.label['en']} · trade", f"{hand.label['nl']} · handel")

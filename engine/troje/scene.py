@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catan.scene import (RES_NL, SEAT_COLOURS, _by_type, bank_zone, board_zone, cards_text, maritime_trades, seat_text,
-                           seat_zone, turn_zone)
+from ..catan.scene import (RES_NL, SEAT_COLOURS, _by_type, bank_zone, board_zone, cards_text, domestic_trades,
+                           maritime_trades, seat_text, seat_zone, turn_zone)
 from ..catan.pieces import RES
 from ..scene import Chance, Element, Scene, Zone, labelled, text
 from .board import ADVANTAGES
@@ -307,4 +307,5 @@ def scene(view: dict[str, Any], moves: list[dict[str, Any]]) -> Scene:
     seats = [seat(view, p, moves) for p in view.get("players") or []]
     zones += seats
     maritime_trades(seats, piles, moves)
-    return Scene(zones, fallback=[m for m in moves if m["type"] == "trade"])
+    domestic_trades(view, seats, moves)
+    return Scene(zones)

@@ -53,7 +53,7 @@ def check(ms, viewer=REFEREE) -> Scene:
         assert set(e.label) == {"en", "nl"} and all(e.label.values()), e
         for m in [*e.moves, *(m for ms_ in e.targets.values() for m in ms_)]:
             assert set(m["label"]) == {"en", "nl"} and all(m["label"].values()), m
-    chance = [e for e in scene.elements() if e.chance]
+    chance = [e for e in scene.elements() if e.chance and e.chance.type != "trade"]  # (a trade is the seat's move)
     if CHANCE in ms.game.actors(ms.state):
         assert len(chance) == 1, (ms.seq, viewer)
         picker = chance[0].chance
@@ -96,7 +96,7 @@ def test_a_whole_game_is_drawn_for_every_viewer_with_every_kind_of_move():
     assert last.result is not None
     assert {"build_settlement", "build_road", "build_city", "roll", "end_turn", "move_robber", "buy_dev",
             "trade_bank", "play_knight"} <= kinds, kinds
-    assert pickers == {"dice", "steal", "draw_dev"}
+    assert pickers == {"dice", "steal", "draw_dev", "trade"}  # (a trade: the turn's player picks on the other's hand)
     assert not any(e.tappable for e in check(last).elements())  # a finished game offers nothing
 
 
@@ -189,6 +189,38 @@ def test_a_maritime_trade_is_a_resource_of_ones_own_then_the_banks_pile():
         assert source.shows["count"] >= 2  # at least a 2:1 harbour's worth of it
         return
     pytest.fail("no maritime trade came up")
+
+
+def test_a_domestic_trade_is_picked_on_the_other_players_hand():
+    """A trade with another player (handel): a tap on that player's hand opens a picker of what the turn's
+    player gives and what it gets back, and the picked cards are the engine's own trade event. Only the seat
+    whose turn it is (and the referee, who enters every move) gets it, only in the trade and build phase."""
+    from engine.catan.game import MAIN
+
+    from ..test_web import domestic_trade
+
+    for ms in positions(6, 3, limit=2000):
+        trade = domestic_trade(ms)
+        if trade is None:
+            continue
+        turn, other = trade["seat"], trade["data"]["with"]
+        for viewer in (REFEREE, turn):
+            hand = {e.id: e for e in check(ms, viewer).elements()}[f"hand-{other}"]
+            picker = hand.chance
+            assert picker.type == "trade" and picker.seat == turn and picker.data == {"with": other}
+            assert picker.builds(trade) and picker.counts and picker.parts[0].field == "get"
+            assert not picker.builds({**trade, "data": {**trade["data"], "get": {}}})  # no gifts: both sides give
+            assert picker.label["nl"].startswith("Handel") and picker.names["brick"] == {"en": "brick", "nl": "steen"}
+            assert M.normalize_event(ms, "trade", turn, trade["data"])  # what the picker sends, the engine takes
+        # the seat to act does not trade with itself; another seat, whose turn it is not, is offered no trade
+        assert {e.id: e for e in check(ms, REFEREE).elements()}[f"hand-{turn}"].chance is None
+        assert all(e.chance is None for e in check(ms, other).elements())
+        assert ms.state.phase == MAIN
+        break
+    else:
+        pytest.fail("no domestic trade came up")
+    rolled = next(ms for ms in positions(6, 3, limit=2000) if ms.game.phase_names[ms.state.phase] != "main")
+    assert not any(e.chance and e.chance.type == "trade" for e in check(rolled).elements())
 
 
 def test_the_dice_pad_enters_two_faces_as_numbers():

@@ -263,7 +263,7 @@
             const key = `${interactive}|${JSON.stringify(drawn)}`;
             if (key !== drawnKey) {
               drawnKey = key;
-              board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
+              board.replaceChildren(Scene.render(sc.data, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data, "drawing") }));
             }
           } else { drawnKey = null; board.replaceChildren(Boards.render(game, view, { players, labels })); }
           board.classList.toggle("stale", mode !== "live");
@@ -298,7 +298,12 @@
     const turn = document.getElementById("turn");
     /** A move goes into this device's outbox first (one key per intended move: a retry never records twice),
         then out to the server, at once when the network is up (offline.js sends them in order). */
-    const send = async (type, seat, data) => {
+    /** How this page's moves were entered (the tests read it): on the drawing, or with a button or form beside it. */
+    const entered = { drawing: 0, otherwise: 0 };
+    const send = async (type, seat, data, via = "otherwise") => {
+      entered[via] += 1;
+      root.dataset.enteredOnDrawing = entered.drawing;
+      root.dataset.enteredOtherwise = entered.otherwise;
       if (local) return sendLocal(type, seat, data);
       const entry = await K.offline.add(id, { type, seat, data }, Math.max(seq, head));
       // offline, it shows at once as waiting; online, its answer comes first (its line would only flicker)
@@ -414,7 +419,7 @@
         const key = `${interactive}|${JSON.stringify(r.scene)}`;
         if (key !== drawnKey) {
           drawnKey = key;
-          board.replaceChildren(Scene.render(r.scene, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data) }));
+          board.replaceChildren(Scene.render(r.scene, { players, labels, interactive, send: (mv) => send(mv.type, mv.seat, mv.data, "drawing") }));
         }
       }
       board.classList.remove("stale");

@@ -154,39 +154,54 @@ const Scene = (() => {
       pickGroup();
     };
 
-    /** The chance picker: ``count`` values from ``values`` fill data[field] (beside its fixed ``data``), then Record. */
+    /** The chance picker: ``count`` values from ``values`` fill data[field] (beside its fixed ``data``), then Record.
+        A picker with ``parts`` fills more fields beside the first, each its own row (a trade: given, got); its
+        buttons carry ``data-part`` (0 the first field). */
     const openChance = (near, e) => {
       const c = e.chance;
-      const picked = [];
-      const shown = h("div.sequence", { "data-picked": "" });
-      const least = typeof c.least === "number" ? c.least : c.count;
       const named = (v) => (c.names && c.names[v] ? say(c.names[v], players) : null);
-      const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
-        const as = (v) => (c.numeric ? Number(v) : v);  // a die's faces go as numbers
+      const as = (v) => (c.numeric ? Number(v) : v);  // a die's faces go as numbers
+      const tally = (picked) => picked.reduce((out, v) => ({ ...out, [v]: (out[v] || 0) + 1 }), {});  // counts: {value: times}
+      const rows = [c, ...(c.parts || [])].map((part, i) => {
+        const row = { part, picked: [], least: typeof part.least === "number" ? part.least : part.count };
+        row.shown = h("div.sequence", { "data-picked": i ? String(i) : "" });
+        row.buttons = part.values.map((v) => h("button.pick", { type: "button", "data-value": v, "data-part": i, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
+          if (row.picked.length >= part.count) return;
+          row.picked.push(v);
+          if (!part.repeat) ev.currentTarget.disabled = true;
+          draw();
+        } }, named(v) || (labels && labels.isCard(v) ? chip(v, { dutch: false }) : v)));
+        row.back = h("button.button.small", { type: "button", "data-undo-pick": i ? String(i) : "", "aria-label": Kroniek.t("back"), onclick: () => {
+          const v = row.picked.pop();
+          const b = row.buttons.find((x) => x.dataset.value === v);
+          if (b) b.disabled = false;
+          draw();
+        } }, "←");
+        return row;
+      });
+      const valueOf = (row) => {
+        const p = row.part, picked = row.picked;
+        if (row.part !== c) return p.counts ? tally(picked) : picked;
         // groups: one list per group of these sizes, in turn (each seat's cards of one event)
-        const tally = () => picked.reduce((out, v) => ({ ...out, [v]: (out[v] || 0) + 1 }), {});  // counts: {value: times}
-        const value = c.scalar ? as(picked[0]) : c.counts ? tally() : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
-        sendMove({ type: c.type, seat: c.seat, data: { ...(c.data || {}), [c.field]: value } });
+        return c.scalar ? as(picked[0]) : c.counts ? tally(picked) : c.groups ? c.groups.map((n, i) => picked.slice(c.groups.slice(0, i).reduce((a, b) => a + b, 0)).slice(0, n).map(as)) : picked.map(as);
+      };
+      const record = h("button.move.big", { type: "button", "data-scene-submit": c.type, disabled: true, onclick: () => {
+        const data = { ...(c.data || {}) };
+        for (const row of rows) data[row.part.field] = valueOf(row);
+        sendMove({ type: c.type, seat: c.seat, data });
       } }, Kroniek.t("Record"));
-      const buttons = c.values.map((v) => h("button.pick", { type: "button", "data-value": v, "aria-label": named(v) || (labels && labels.of(v).title) || v, onclick: (ev) => {
-        if (picked.length >= c.count) return;
-        picked.push(v);
-        if (!c.repeat) ev.currentTarget.disabled = true;
-        draw();
-      } }, named(v) || (labels && labels.isCard(v) ? chip(v, { dutch: false }) : v)));
-      const back = h("button.button.small", { type: "button", "data-undo-pick": "", onclick: () => {
-        const v = picked.pop();
-        const b = buttons.find((x) => x.dataset.value === v);
-        if (b) b.disabled = false;
-        draw();
-      } }, "←");
       const draw = () => {
-        shown.replaceChildren(...picked.map((v) => chip(v, { dutch: false })), h("span.muted", ` ${picked.length}/${least < c.count ? `${least}–` : ""}${c.count}`));
-        record.disabled = picked.length < least || picked.length > c.count;
-        back.disabled = !picked.length;
+        for (const row of rows) {
+          row.shown.replaceChildren(...row.picked.map((v) => named(v) ? h("span.card", named(v)) : chip(v, { dutch: false })),
+            h("span.muted", ` ${row.picked.length}/${row.least < row.part.count ? `${row.least}–` : ""}${row.part.count}`));
+          row.back.disabled = !row.picked.length;
+        }
+        record.disabled = rows.some((row) => row.picked.length < row.least || row.picked.length > row.part.count);
       };
       draw();
-      showPanel(near, say(c.label, players), [h("div.row", shown, " ", back), h("div.picker.cardpicker", buttons), h("div.row", record)]);
+      showPanel(near, say(c.label, players), [...rows.flatMap((row, i) => [
+        ...(i ? [h("div.partlabel", h("b", say(row.part.label, players)))] : []),
+        h("div.row", row.shown, " ", row.back), h("div.picker.cardpicker", row.buttons)]), h("div.row", record)]);
     };
 
     const tap = (e, node) => {
