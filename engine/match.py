@@ -143,7 +143,7 @@ class MatchState:
         return {
             "seq": self.seq,
             "status": self.status,
-            "result": self.result_english,  # (in English until the views speak through messages too)
+            "result": self.result_dict,  # its reason a Text: said in the reader's language at the edge
             "to_act": [a for a in self.game.actors(self.state)],
             **self.game.view(self.state, seat),
         }

@@ -36,6 +36,18 @@ from .text import SAID, Text, to_json
 PAGE_UNDO_DEPTH = 8
 
 
+def dumps(value: Any) -> str:
+    """JSON for the page: what the engine says (a result's reason) as its message, which the page says in its own
+    language from the same catalogue (``K.say``)."""
+    return json.dumps(value, separators=(",", ":"), default=_said)
+
+
+def _said(value: Any) -> Any:
+    if isinstance(value, SAID):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def page_setup(setup: dict[str, Any]) -> dict[str, Any]:
     """A setup as the page gets it: no seed and no server secret (together they decide every draw of a
     simulated match, and the page never draws)."""
@@ -126,7 +138,7 @@ class PageTable:
         out = self.show(ms, viewer)
         if refused is not None:
             out["refused"] = refused
-        return json.dumps(out, separators=(",", ":"))
+        return dumps(out)
 
     def _play(self, moves: list[dict[str, Any]]) -> tuple[M.MatchState, dict[str, Any] | None]:
         ms, kept = self.confirmed, 0

@@ -97,6 +97,13 @@ def test_the_review_the_end_line_and_the_workers_notes_in_dutch(client, store):
     dutch = client.get(f"/api/matches/{mid}", headers=NL).get_json()["result"]
     assert english["reason"] == "Ann (Red)'s Princess caught Bob (Blue)'s Prince in round 5"
     assert dutch == {**english, "reason": "de Prinses van Ann (Rood) ving de Prins van Bob (Blauw) in ronde 5"}
+    # the table's state says its end line and each round's why in the reader's language too (the record page's
+    # "Afgelopen:" line)
+    for headers, result in ((NL, dutch), ({}, english)):
+        state = client.get(f"/api/matches/{mid}/state", headers=headers).get_json()
+        assert state["result"] == result
+    why = [r["why"] for r in client.get(f"/api/matches/{mid}/state", headers=NL).get_json()["rounds"]]
+    assert why[0] == "de Prins wint de ronde" and why[2].startswith("de Tovenaar negeert de Generaal")
     steps = client.get(f"/api/matches/{mid}/review", query_string={"lang": "nl"}).get_json()["steps"]
     assert steps[0]["summary"] == "Opzet: BraveRats voor Ann, Bob (fysiek)"
     assert steps[1]["summary"] == ("Ronde 1: Ann (Rood) Prins tegen Bob (Blauw) Spion — de Prins wint de ronde"

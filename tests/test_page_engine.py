@@ -22,7 +22,7 @@ import random
 import pytest
 
 from engine import match as M
-from engine.page_table import PageTable, page_payload
+from engine.page_table import PageTable, dumps, page_payload
 from tests.support.games import project_games
 from tests.support.played import play
 
@@ -32,7 +32,7 @@ STEPS = 50
 
 def native(ms: M.MatchState, viewer) -> dict:
     """What the server answers for ``viewer`` at ``ms``: the state (its view), the scene, the legal moves."""
-    return json.loads(json.dumps(PageTable.show(ms, viewer)))
+    return json.loads(dumps(PageTable.show(ms, viewer)))
 
 
 def viewers(ms: M.MatchState, step: int) -> list:

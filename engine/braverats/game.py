@@ -892,7 +892,7 @@ class BraveRats(Game):
                     "counts": _round_counts(o, r),
                     "held_before": r.held_before,
                     "powers": list(o.powers),
-                    "why": str(o.why),  # (in English until the views speak through messages too)
+                    "why": o.why,  # a Text: said in the reader's language at the edge
                 }
             )
         return out

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..scene import Chance, Element, Scene, Zone, labelled, text
+from ..text import say, to_json
 
 #: the faces a die shows, as a dice pad offers them
 FACES = [1, 2, 3, 4, 5, 6]
@@ -298,7 +299,8 @@ def tournament_zone(view: dict[str, Any], names: dict[str, str]) -> Zone:
         els.append(Element("out-today", "label", text(f"Out for today: {', '.join(out)}", f"Vandaag afgevallen: {', '.join(out)}")))
     result = view.get("result")
     if result:
-        els.append(Element("result", "label", text(f"Over: {result.get('reason', '')}", f"Voorbij: {result.get('reason', '')}")))
+        # said from the catalogue where it is shown (scene.js), in the page's language
+        els.append(Element("result", "label", to_json(say("Over: {reason}", reason=result.get("reason", "")))))
     card_set = view.get("card_set") or {}
     if card_set.get("placeholder"):
         els.append(Element("placeholder", "label", text("PLACEHOLDER card values (not the printed cards)",

@@ -21,6 +21,8 @@ from engine.core import REFEREE
 from engine.ridder_toernooi import GAME
 from engine.ridder_toernooi.bots import random_bot
 from engine.scene import DIE_TONES, Scene, coverage
+from engine.text import from_json
+from service.web.i18n import language
 from tests.engine.ridder_support import DEAL2, Table, day_with_all, printed_duel, started
 from tests.support.played import bot_of
 
@@ -89,8 +91,8 @@ def check(ms, viewer=REFEREE) -> Scene:
     wrong = coverage(scene, moves)
     assert wrong == {"unreachable": [], "ambiguous": [], "illegal": []}, (ms.seq, wrong)
     assert not scene.fallback  # every move of the game has its place on the drawing
-    for label in texts(scene):
-        assert set(label) == {"en", "nl"} and all(label.values()), (ms.seq, label)
+    for label in texts(scene):  # in both languages, or a message said from the catalogue (the result)
+        assert (set(label) == {"en", "nl"} and all(label.values())) or set(label) == {"msg", "params"}, (ms.seq, label)
     for e in scene.elements():
         for row in e.shows.get("dice", []):
             assert all(f["tone"] in DIE_TONES for f in row["faces"] if isinstance(f, dict))
@@ -287,4 +289,6 @@ def test_a_finished_tournament_offers_nothing_and_says_who_won():
     assert last.result is not None
     scene = check(last)
     assert not any(e.moves or e.targets or e.chance for e in scene.elements())
-    assert {e.id: e for e in scene.elements()}["result"].label["en"].startswith("Over: ")
+    said = from_json({e.id: e for e in scene.elements()}["result"].label)  # said where it is shown
+    assert said.render().startswith("Over: ") and str(said) == f"Over: {last.result_english['reason']}"
+    assert said.render(language("nl")).startswith("Voorbij: ")

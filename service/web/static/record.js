@@ -244,7 +244,7 @@
           if (!st.ok) { K.flash(K.errorText(st), "error"); if (transient(st)) retrySoon(); break; }
           const view = st.data;
           seq = view.seq;
-          if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, view.result.reason));
+          if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.engineLang }, K.say(view.result.reason)));
           else if (mode === "stale") status.textContent = K.tn(out.length, "In progress · the server's last seq: {seq} · {n} move waits on this device", "In progress · the server's last seq: {seq} · {n} moves wait on this device", { seq });
           else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
           if (sc && sc.status === 404) hasScene = false;
@@ -409,7 +409,7 @@
       // the moves shown on top of the server's (a tap drawn before it is kept is one of them already)
       const waiting = Math.max(queue.length, r.seq - local.seq);
       const blocked = out.some((e) => e.blocked);
-      if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.enLang }, view.result.reason));
+      if (view.result) status.replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.engineLang }, K.say(view.result.reason)));
       else if (waiting) status.textContent = K.tn(waiting, "In progress · seq {seq}, {n} move of it not sent yet · to act: {who}", "In progress · seq {seq}, {n} moves of it not sent yet · to act: {who}", { seq: r.seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
       else status.textContent = K.t("In progress · seq {seq} · to act: {who}", { seq: r.seq, who: (view.to_act || []).map(actorName).join(", ") || nobody });
       const recorder = document.getElementById("recorder");

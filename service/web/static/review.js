@@ -27,7 +27,7 @@
     const players = match.players;
     const labels = new Boards.Labels(game, null);
     document.getElementById("title").textContent = `${K.t("Review")} · ${game.name}: ${players.join(" – ")}`;
-    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.engineLang }, match.result.reason));
+    if (match.result) document.getElementById("status").replaceChildren(K.t("Finished:") + " ", h("span", { lang: K.engineLang }, K.say(match.result.reason)));
     else document.getElementById("status").textContent = K.t("In progress at seq {seq}", { seq: match.seq });
     if (asked === null && viewer === "referee" && !(await first.state).ok) {
       const seat = await K.playerSeat(id);  // a player sees their own seat's view, anyone else the public's

@@ -9,7 +9,8 @@ const Scene = (() => {
   const h = Kroniek.h;
   const lang = () => ((document.documentElement.lang || "en").toLowerCase().startsWith("nl") ? "nl" : "en");
   /** A label in the page's language, with {seat0}, {seat1}… as the players' names. */
-  const say = (label, players) => String((label && (label[lang()] || label.en)) || "")
+  // a label is {en, nl}, or an engine's message ({msg, params}: a result's reason) said from the catalogue
+  const say = (label, players) => String((label && (label.msg ? Kroniek.say(label) : label[lang()] || label.en)) || "")
     .replace(/\{seat(\d+)\}/g, (_, i) => (players && players[i]) || Kroniek.t("player {n}", { n: Number(i) + 1 }));
   const bare = (m) => ({ type: m.type, seat: m.seat, data: m.data });
 
