@@ -21,7 +21,7 @@ import fastjsonschema
 from . import registry
 from .core import (CHANCE, REFEREE, Game, InvalidOptions, KroniekError, MalformedEvent, Result, RuleViolation,
                    UnknownGame, player_count_text)
-from .text import Text, Words, localized, say
+from .text import SAID, N_, Text, Words, localized, say, to_json
 
 SETUP = "setup"
 UNDO = "undo"
@@ -59,7 +59,7 @@ UNDO_SCHEMA = {
         "seq": {
             "type": "integer",
             "minimum": 2,
-            "description": "Optional: the seq you mean to revert; refused if it is not the latest effective move.",
+            "description": N_("Optional: the seq you mean to revert; refused if it is not the latest effective move."),
         }
     },
     "additionalProperties": False,
@@ -134,6 +134,18 @@ class MatchState:
         """The result as it is kept (the match's list entry, the league's results): the reason in English."""
         result = self.result
         return localized(result.to_dict()) if result else None
+
+    @property
+    def result_kept(self) -> dict[str, Any] | None:
+        """The result as the match's list entry keeps it: ``result_english``, and beside it the reason as its
+        message (``reason_said``, engine/text.py's JSON form), so that a list says it in its reader's language."""
+        result = self.result
+        if result is None:
+            return None
+        out = localized(result.to_dict())
+        if isinstance(result.reason, SAID):
+            out["reason_said"] = to_json(result.reason)
+        return out
 
     @property
     def status(self) -> str:

@@ -138,7 +138,7 @@ class Game(MethodView):
         event_types[UNDO] = {
             "actor": "recorder",
             "description": speaks.gettext(UNDO_DESCRIPTION),
-            "schema": UNDO_SCHEMA,
+            "schema": translated(UNDO_SCHEMA, speaks),
             "title_nl": "ongedaan maken",
         }
         return {

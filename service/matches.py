@@ -27,6 +27,7 @@ import orjson
 
 from engine import match as M
 from engine import notation as N
+from engine.text import from_json
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from engine.text import Words, from_json, say
 from replays import EventStore, audit_match, canonical, seal
@@ -212,7 +213,7 @@ class MatchService:
             "players": canonical(setup["players"]),
             "created_at": now,
             "status": ms.status,
-            "result": canonical(ms.result_english),
+            "result": canonical(ms.result_kept),
         }
         for _ in range(CREATE_ATTEMPTS):
             match_id = secrets.token_hex(8)
@@ -357,7 +358,7 @@ class MatchService:
                     match_id,
                     events,
                     after.status if changed else "",
-                    canonical(after.result_english) if changed else "",
+                    canonical(after.result_kept) if changed else "",
                     idem_key=idempotency_key,
                     idem_value=idem_value,
                     owe="validation",  # marked in the append's round trip: see _owe_validation
@@ -629,7 +630,7 @@ class MatchService:
                     "players": json.loads(head.get("players", "[]")),
                     "seq": last[0],
                     "status": head.get("status"),
-                    "result": json.loads(head.get("result") or "null"),
+                    "result": kept_result(head.get("result")),
                     "created_at": head.get("created_at"),
                 }
             )
@@ -800,3 +801,12 @@ class MatchService:
     def annotations(self, match_id: str) -> dict[str, Any]:
         self._entry(match_id)
         return {"match": match_id, "annotations": self.store.notes(match_id)}
+
+
+def kept_result(stored: str | None) -> dict[str, Any] | None:
+    """A list entry's result as it was kept: its reason a message (a Text, said in the reader's language where
+    it is shown) when the entry kept one, else the English it kept (entries written before messages)."""
+    result = json.loads(stored or "null")
+    if result and "reason_said" in result:
+        result["reason"] = from_json(result.pop("reason_said"))
+    return result

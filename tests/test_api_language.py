@@ -102,6 +102,10 @@ def test_the_review_the_end_line_and_the_workers_notes_in_dutch(client, store):
     for headers, result in ((NL, dutch), ({}, english)):
         state = client.get(f"/api/matches/{mid}/state", headers=headers).get_json()
         assert state["result"] == result
+    # the list of matches (the home page's) kept the reason as its message: said in the reader's language too
+    for headers, result in ((NL, dutch), ({}, english)):
+        listed = client.get("/api/matches", headers=headers).get_json()["matches"]
+        assert next(m for m in listed if m["id"] == mid)["result"] == result
     why = [r["why"] for r in client.get(f"/api/matches/{mid}/state", headers=NL).get_json()["rounds"]]
     assert why[0] == "de Prins wint de ronde" and why[2].startswith("de Tovenaar negeert de Generaal")
     steps = client.get(f"/api/matches/{mid}/review", query_string={"lang": "nl"}).get_json()["steps"]

@@ -67,9 +67,9 @@ def test_set_level_errors_name_the_field(change, field):
 
 def test_the_vocabulary_can_be_extended():
     doc = my_box()
-    doc["vocabulary"]["hair"].append("rood")
-    doc["ladies"][4]["attributes"]["hair"] = "rood"
-    assert validate_card_set(doc)["ladies"][4]["attributes"]["hair"] == "rood"
+    doc["vocabulary"]["hair"].append("grijs")
+    doc["ladies"][4]["attributes"]["hair"] = "grijs"
+    assert validate_card_set(doc)["ladies"][4]["attributes"]["hair"] == "grijs"
 
 
 # -- the API ----------------------------------------------------------------------------------

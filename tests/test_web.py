@@ -982,7 +982,7 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     text = options.inner_text()
     # (a)
     assert sets.count() == len(api(base, None, "GET", "/games/ridder_toernooi/card-sets").json()["items"])
-    assert "Placeholder set" in sets.first.inner_text() and not HASH.search(text)
+    assert "Voorlopige kaartset" in sets.first.inner_text() and not HASH.search(text)
     assert not re.search(r"\bK\d\d\b", text), "no knight buttons in the options"
     # (b)
     checks = options.locator("label.check").all_inner_texts()
@@ -999,7 +999,7 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     page.wait_for_url(re.compile(r"/matches/[^/]+$"))
     match_id = page.url.rsplit("/", 1)[1]
     setup = api(base, token, "GET", f"/matches/{match_id}/events?seat=referee").json()["events"][0]["data"]
-    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["cards"]["name"].startswith("Placeholder")
+    assert setup["players"] == ["Ann", "Bob", "Cy"] and setup["options"]["cards"]["name"].startswith("Voorlopige kaartset")
     # (d)
     page.click("#moves details.fallback > summary")  # the generic form, folded under the drawing
     deal = page.locator("#moves .group[data-type=chance]")
@@ -1018,7 +1018,7 @@ def test_the_knights_form_names_card_sets_options_and_choices_in_words(server, b
     train.locator("button.move[data-value='\"K01\"']").click()
     train.locator("button.move[data-path=dice][data-value='0']").click()
     labels = train.locator("button.move").all_inner_texts()
-    assert sorted(labels) == ["cover: choose…", "cover: none"], labels
+    assert sorted(labels) == ["fields covered: choose…", "fields covered: none"], labels
     train.locator("button.move[data-path=cover][data-value='']").click()
     train.locator("button.move[data-path='cover[0]'][data-value='1']").click()
     labels = train.locator("button.move").all_inner_texts()

@@ -28,7 +28,7 @@ def test_a_card_set_is_entered_saved_picked_by_name_and_played_with(server, brow
     page.click("#options a[data-editor=card_set]")
     page.wait_for_url(re.compile(r"/games/ridder_toernooi/card-sets/new$"))
     page.wait_for_selector("#ed-status.good")  # the shipped set, renamed as ours: valid as it stands
-    assert "Starting from:" in page.inner_text("#ed-from") and "Placeholder" in page.inner_text("#ed-from")
+    assert "Starting from:" in page.inner_text("#ed-from") and "PLACEHOLDER" in page.inner_text("#ed-from")
     name = f"Onze doos {uuid.uuid4().hex[:6]}"
     page.fill("#editor input[data-field='/name']:not(.edcard *)", name)
     k01 = page.locator("#editor .edcard[data-card='K01']")

@@ -160,7 +160,7 @@ def validate_log(store: EventStore, match_id: str,
     if verdict["status"] == "valid" and final is not None and checkpoints is not None and final.status != "finished":
         checkpoints.put(key, Checkpoint(final.seq, events[-1]["hash"], final, annotations))
     if saved and verdict["status"] == "valid" and final is not None:
-        store.set_summary(match_id, final.status, canonical(final.result_english))
+        store.set_summary(match_id, final.status, canonical(final.result_kept))
         if on_valid is not None and final.game.has_analysis:
             on_valid(match_id)
         if final.status == "finished":

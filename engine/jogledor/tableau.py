@@ -24,6 +24,7 @@ import random
 from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move
+from ..text import N_
 from .cards import CARD_IDS, CARD_SCHEMA, RANK, check_deck, parse_card, seeded_deck, shuffled_deck
 
 COLUMNS = 13
@@ -42,17 +43,17 @@ DEAL_SCHEMA: dict[str, Any] = {
             "items": _cards(DEPTH),
             "minItems": COLUMNS,
             "maxItems": COLUMNS,
-            "description": "the 13 columns (rijtjes) left to right, each bottom to top (the top card last)",
+            "description": N_("the 13 columns (rijtjes) left to right, each bottom to top (the top card last)"),
         },
         "rows": {
             "type": "array",
             "items": _cards(COLUMNS),
             "minItems": DEPTH,
             "maxItems": DEPTH,
-            "description": "the 4 rows of 13 as they were laid out, the first (bottom) row first",
+            "description": N_("the 4 rows of 13 as they were laid out, the first (bottom) row first"),
         },
-        "cards": {**_cards(52), "description": "the 52 cards in dealing order: card i goes to column i mod 13"},
-        "seed": {"type": "integer", "description": "let the server shuffle, with this seed"},
+        "cards": {**_cards(52), "description": N_("the 52 cards in dealing order: card i goes to column i mod 13")},
+        "seed": {"type": "integer", "description": N_("let the server shuffle, with this seed")},
     },
     "minProperties": 1,
     "maxProperties": 1,
@@ -64,8 +65,8 @@ DEAL_EVENT = EventType(
     "deal",
     CHANCE,
     DEAL_SCHEMA,
-    "The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
-    "(as laid out), cards (52 in dealing order) or a seed; stored as columns.",
+    N_("The shuffled deck laid out as 13 columns of 4, entered once: columns (each bottom to top), rows "
+       "(as laid out), cards (52 in dealing order) or a seed; stored as columns."),
     aliases=("delen",),
 )
 

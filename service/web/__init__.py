@@ -22,6 +22,7 @@ from flask_babel import gettext as _
 
 from engine import all_games
 from engine.core import KroniekError
+from engine.text import SAID, render
 
 from . import i18n
 
@@ -68,6 +69,14 @@ def player_counts(counts: list[int]) -> str:
         return f"{counts[0]}–{counts[-1]}"
     words = [str(n) for n in counts]
     return words[0] if len(words) == 1 else _("%(some)s or %(last)s", some=", ".join(words[:-1]), last=words[-1])
+
+
+@web.app_template_filter("said")
+def said_filter(value: Any) -> str:
+    """What an engine said (a Text), in the page's language; anything else as it is."""
+    from flask_babel import get_locale
+
+    return render(value, i18n.language(get_locale().language)) if isinstance(value, SAID) else value
 
 
 @web.app_template_filter("status_words")

@@ -9,8 +9,8 @@ from engine.ridder_toernooi import GAME
 
 NAMES = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fien", "Gijs", "Hanna", "Ivo", "Joke"]
 
-#: seat 0: Apollonius (K01) and Ritter 3; Podica (L02) and Dame 3
-#: seat 1: Harald (K02) and Ritter 4; Ilsa (L01) and Dame 4
+#: seat 0: Apollonius (K01) and Ridder 3; Podica (L02) and Minne 3
+#: seat 1: Harald (K02) and Ridder 4; Ilsa (L01) and Minne 4
 DEAL2 = {"knights": [["K01", "K03"], ["K02", "K04"]], "ladies": [["L02", "L03"], ["L01", "L04"]]}
 
 

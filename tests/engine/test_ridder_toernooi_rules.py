@@ -39,7 +39,7 @@ def test_printed_kerchief_example_ilsa_displaces_podica():
     t = started()
     t.ev("participate", 0, knights=["K01", "K03"]).ev("participate", 1, knights=["K02", "K04"])
     assert t.s.phase == "kerchief" and t.s.turn == 0
-    # Podica: rundlich and zurueckhaltend match Apollonius's preferences (2); Ilsa: braun as well (3)
+    # Podica: mollig and terughoudend match Apollonius's preferences (2); Ilsa: bruin as well (3)
     apollonius = t.s.cards.knights[0].prefs
     assert len(matches(apollonius, t.s.cards.ladies[1].attrs)) == 2
     assert len(matches(apollonius, t.s.cards.ladies[0].attrs)) == 3
@@ -177,21 +177,21 @@ def test_participation_any_subset_including_none():
 @pytest.mark.rule("ridder_toernooi.R6")
 def test_kerchief_rank_tie_break_and_knights_choice():
     g = GAME
-    prefs = (("hair", "braun"), ("temperament", "zurueckhaltend"), ("figure", "rundlich"), ("height", "klein"))
-    a = (("hair", "braun"), ("height", "gross"))  # one match, rank 0
-    b = (("figure", "rundlich"), ("height", "gross"))  # one match, rank 2
+    prefs = (("hair", "bruin"), ("temperament", "terughoudend"), ("figure", "mollig"), ("height", "klein"))
+    a = (("hair", "bruin"), ("height", "groot"))  # one match, rank 0
+    b = (("figure", "mollig"), ("height", "groot"))  # one match, rank 2
     assert contest(prefs, a, b, "lexicographic") < 0 and contest(prefs, b, a, "lexicographic") > 0
     assert contest(prefs, a, a, "lexicographic") == 0
-    c = (("hair", "braun"), ("figure", "rundlich"))  # ranks 0, 2
-    d = (("hair", "braun"), ("height", "klein"))  # ranks 0, 3
+    c = (("hair", "bruin"), ("figure", "mollig"))  # ranks 0, 2
+    d = (("hair", "bruin"), ("height", "klein"))  # ranks 0, 3
     assert contest(prefs, d, c, "lexicographic") > 0
     assert contest(prefs, d, c, "best_match") == 0  # same best match
     assert contest(prefs, d, c, "rank_sum") > 0
     # identical matches at the table: the knight's player chooses
     t = started()
     t.ev("participate", 0, knights=["K01", "K03"]).ev("participate", 1, knights=["K02", "K04"])
-    # Dame 3 (blond, rundlich, klein, neckisch) and Dame 4 (blond, schlank, gross, zurueckhaltend) on Harald
-    # (blond, neckisch, schlank, gross): 2 matches [0,1] against 3 matches [0,2,3] -> Dame 4 wins
+    # Minne 3 (blond, mollig, klein, plagerig) and Minne 4 (blond, slank, groot, terughoudend) on Harald
+    # (blond, plagerig, slank, groot): 2 matches [0,1] against 3 matches [0,2,3] -> Minne 4 wins
     t.ev("kerchief", 0, lady="L03", knight="K02")
     t.ev("kerchief", 1, lady="L04", knight="K02")
     assert t.knight("K02")["kerchief"] == "L04" and t.lady("L03")["rejected_by"] == ["K02"]
@@ -202,12 +202,12 @@ def test_kerchief_rank_tie_break_and_knights_choice():
 def test_identical_matches_the_knights_player_chooses():
     t = started(2, deal={"knights": [["K01", "K03"], ["K02", "K04"]], "ladies": [["L06", "L03"], ["L10", "L04"]]})
     t.ev("participate", 0, knights=["K01", "K03"]).ev("participate", 1, knights=["K02", "K04"])
-    # Dame 6 (schwarz schlank klein zurueckhaltend) and Dame 10 (braun schlank klein zurueckhaltend)
-    # on Ritter 3 (schwarz, schlank, zurueckhaltend, gross): ranks [0,1,2] vs [1,2]: Dame 6 wins.
-    # on Ritter 4 (rundlich, blond, klein, neckisch): both match only klein (rank 2): identical.
+    # Minne 6 (zwart slank klein terughoudend) and Minne 10 (bruin slank klein terughoudend)
+    # on Ridder 3 (zwart, slank, terughoudend, groot): ranks [0,1,2] vs [1,2]: Minne 6 wins.
+    # on Ridder 4 (mollig, blond, klein, plagerig): both match only klein (rank 2): identical.
     t.ev("kerchief", 0, lady="L06", knight="K04")
     t.ev("kerchief", 1, lady="L10", knight="K04")
-    assert t.s.phase == "prefer" and t.s.turn == 1  # Ritter 4 is seat 1's
+    assert t.s.phase == "prefer" and t.s.turn == 1  # Ridder 4 is seat 1's
     refused(P + "R6", t, "prefer", 1, lady="L03")
     t.ev("prefer", 1, lady="L10")
     assert t.knight("K04")["kerchief"] == "L10" and t.lady("L06")["rejected_by"] == ["K04"]

@@ -280,8 +280,8 @@ def test_who_rides_today_is_a_picker_in_the_players_area():
     zone = {z.id: z for z in check(t.ms).zones}["seat-0"]
     ask = {e.id: e for e in zone.elements}["participate-0"]
     assert [m["label"]["nl"] for m in ask.moves] == [
-        "niemand rijdt mee", "Apollonius von Wolkenburg rijdt mee", "Ritter 3 (placeholder) rijdt mee",
-        "Apollonius von Wolkenburg en Ritter 3 (placeholder) rijden mee"]
+        "niemand rijdt mee", "Apollonius von Wolkenburg rijdt mee", "Ridder 3 rijdt mee",
+        "Apollonius von Wolkenburg en Ridder 3 rijden mee"]
 
 
 def test_a_finished_tournament_offers_nothing_and_says_who_won():

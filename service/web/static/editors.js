@@ -46,7 +46,7 @@
       if (r.ok && r.data.valid) {
         valid = doc; save.disabled = false; editor.mark(null);
         status.className = "edstatus good";
-        status.replaceChildren(K.t("Valid:") + " ", h("b", { translate: "no" }, r.data.name || ""), r.data.label ? h("small", { lang: K.enLang }, " · " + r.data.label) : null);
+        status.replaceChildren(K.t("Valid:") + " ", h("b", { translate: "no" }, r.data.name || ""), r.data.label ? h("small", " · " + K.say(r.data.label)) : null);  // said in the page's language (K.api asks for it)
       } else {
         valid = null; save.disabled = true;
         const error = (r.data && r.data.error) || { message: K.errorText(r) };
@@ -150,7 +150,14 @@
     const centre = ([q, r]) => [R * S3 * (q + r / 2), R * 1.5 * r];
     const f = (x) => x.toFixed(1);
     const points = ([cx, cy]) => Array.from({ length: 6 }, (_, k) => { const a = Math.PI / 180 * (60 * k - 30); return `${f(cx + R * Math.cos(a))},${f(cy + R * Math.sin(a))}`; }).join(" ");
-    const hexName = (x) => `${x.name ? x.name + " · " : ""}${terrainWord(x.terrain)}${x.number ? " " + x.number : ""}${x.ship_symbol ? " · " + K.t("ship symbol") : ""} [${x.at[0]}, ${x.at[1]}]`;
+    /** Where a hex lies as a player counts it, row by row from the top and left to right in its row (never its
+        axial [q, r], the document's own coordinates). */
+    const placeOf = (x) => {
+      const rows = [...new Set(doc.hexes.map((y) => y.at[1]))].sort((a, b) => a - b);
+      const row = doc.hexes.filter((y) => y.at[1] === x.at[1]).map((y) => y.at[0]).sort((a, b) => a - b);
+      return K.t("row {row}, place {place}", { row: rows.indexOf(x.at[1]) + 1, place: row.indexOf(x.at[0]) + 1 });
+    };
+    const hexName = (x) => `${x.name ? x.name + " · " : ""}${terrainWord(x.terrain)}${x.number ? " " + x.number : ""}${x.ship_symbol ? " · " + K.t("ship symbol") : ""} (${placeOf(x)})`;
 
     const drawBoard = () => {
       const cs = doc.hexes.map((x) => centre(x.at));
@@ -316,6 +323,8 @@
     }
     const vocab = doc.vocabulary || {};
     const attrs = Object.keys(vocab);
+    /** An attribute as the rules text names it (haarkleur, gestalte…); a set's own attribute by its own name. */
+    const attrName = (a) => ({ hair: K.t("hair colour"), figure: K.t("figure"), height: K.t("height"), temperament: K.t("temperament") })[a] || a;
     const dice = (doc.tracks && doc.tracks.attackDice) || { min: 1, max: 11 };
     const fields = doc.fieldsPerFace || 2;
     const form = h("div.edform.cardset");
@@ -333,7 +342,7 @@
       k.preferences.length ? h("ol.cpprefs", k.preferences.map((p) => h("li", { translate: "no" }, `${p.attr}: ${p.value}`))) : null);
     const ladyPreview = (l) => h("div.cardpreview", { "aria-hidden": "true" },
       h("div.cpname", h("b", { translate: "no" }, l.name || "…"), " ", h("small", { translate: "no" }, l.id)),
-      h("div.cpattrs", { translate: "no" }, Object.entries(l.attributes).map(([a, v]) => `${a}: ${v}`).join(" · ") || "—"));
+      h("div.cpattrs", { translate: "no" }, Object.entries(l.attributes).map(([a, v]) => `${attrName(a)}: ${v}`).join(" · ") || "—"));
 
     const text = (card, key, field, label, refresh) => {
       const input = h("input", { type: "text", value: card[key] || "", maxlength: key === "id" ? 20 : 200, autocomplete: "off", "data-field": field,
@@ -365,7 +374,7 @@
           { "data-field": `/red/${part}/${f}`, onchange: (e) => { k.red[part] = { ...(k.red[part] || {}), [f]: Number(e.target.value) }; touched(k); refresh(); changed(); } }))));
       const prefs = h("ol.edprefs");
       const drawPrefs = () => prefs.replaceChildren(...k.preferences.map((p, j) => h("li",
-        select(attrs, p.attr, null, { "aria-label": K.t("preference {n}: what", { n: j + 1 }), "data-field": `/preferences/${j}/attr`,
+        select(attrs, p.attr, attrName, { "aria-label": K.t("preference {n}: what", { n: j + 1 }), "data-field": `/preferences/${j}/attr`,
           onchange: (e) => { p.attr = e.target.value; p.value = (vocab[p.attr] || [""])[0]; touched(k); drawPrefs(); refresh(); changed(); } }),
         select(vocab[p.attr] || [], p.value, null, { "aria-label": K.t("preference {n}: which", { n: j + 1 }), "data-field": `/preferences/${j}/value`,
           onchange: (e) => { p.value = e.target.value; touched(k); refresh(); changed(); } }),
@@ -390,7 +399,7 @@
       const { box, legend, preview, refresh } = cardBox(l, i, K.t("Lady"), ladyPreview);
       refresh();
       box.append(legend, preview, h("div.edrow", text(l, "id", `/ladies/${i}/id`, K.t("Id"), refresh), text(l, "name", "/name", K.t("Name"), refresh)),
-        h("div.edrow", attrs.map((a) => labelled(a, select(["", ...vocab[a]], l.attributes[a] || "", (v) => v || "—",
+        h("div.edrow", attrs.map((a) => labelled(attrName(a), select(["", ...vocab[a]], l.attributes[a] || "", (v) => v || "—",
           { "data-field": `/attributes/${a}`, onchange: (e) => {
             if (e.target.value) l.attributes[a] = e.target.value; else delete l.attributes[a];
             touched(l); refresh(); changed();

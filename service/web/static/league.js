@@ -19,7 +19,7 @@
   const TIEBREAK_SHORT = { buchholz: "Bh", buchholz_cut1: "Bh-1", sonneborn_berger: "SB", direct_encounter: K.t("DE"), wins: K.t("Wins") };
 
   /** What a league's audit checked, in words (the API's keys). */
-  const CHECKED = { events: K.t("events"), matches: K.t("matches"), results: K.t("results"), proofs: K.t("proofs") };
+  const CHECKED = { events: K.t("events"), commitments: K.t("commitments"), matches: K.t("matches"), results: K.t("results"), proofs: K.t("proofs") };
   /** A role in words (the API says organiser, referee). */
   const roleName = (role) => ({ organiser: K.t("organiser"), referee: K.t("referee") })[role] || role;
 
@@ -322,8 +322,13 @@
         once the worker has logged it, so this is asked again whenever the page is drawn). */
     const audit = async () => {
       const res = await K.api("GET", `/api/leagues/${id}/audit`);
-      $("audit").textContent = !res.ok ? K.errorText(res) : res.data.valid
-        ? "✓ " + K.t("audit holds (checked: {what}) · head {head}", { what: Object.entries(res.data.checked || {}).map(([k, v]) => `${v} ${CHECKED[k] || k.replace(/_/g, " ")}`).join(", "), head: res.data.head })
+      if (res.ok && res.data.valid) {
+        // the head's hash behind a fold, as on the review: an id no one reads at a glance
+        $("audit").replaceChildren("✓ " + K.t("audit holds (checked: {what})", { what: Object.entries(res.data.checked || {}).map(([k, v]) => `${v} ${CHECKED[k] || k.replace(/_/g, " ")}`).join(", ") }), " ",
+          h("details.inline-details", h("summary", K.t("details")), `${K.t("head")} `, h("code", res.data.head || "—")));
+        return;
+      }
+      $("audit").textContent = !res.ok ? K.errorText(res)
         : "✗ " + K.t("audit: {problems}", { problems: (res.data.problems || []).map((p) => (typeof p === "string" ? p : `${p.where}: ${p.problem}`)).join("; ") || res.data.reason });
     };
 

@@ -670,21 +670,28 @@
     let currentView = null;
     /** A field's key (the engine's English word) in a button: marked as English on a page in another language. */
     const en = (text) => (K.lang === "en" ? text : h("span", { lang: "en" }, text));
+    /** A field's name in the page's words (SchemaForm's list of the games' fields), else its key, marked English. */
+    const field = (key) => { const t = SchemaForm.titleOf(null, key); return t === SchemaForm.words(key) ? en(t) : t; };
+    /** A value as words: a resource or a card by its name, a map of counts as "2 wol, 1 erts" (never JSON). */
+    const valueText = (v) => (v && typeof v === "object" && !Array.isArray(v)
+      ? Object.entries(v).map(([k, n]) => `${n} ${Boards.valueWords(k)}`).join(", ") || K.t("none")
+      : Array.isArray(v) ? v.map(valueText).join(", ") : typeof v === "boolean" ? (v ? K.t("yes") : K.t("no"))
+      : labels.isCard(v) ? labels.of(v).title : Boards.valueWords(v));
     const valueButton = (path, v) => {
       // a value some moves lack: past the end of a list ("cover[1]": no more), or a list the other moves leave
       // empty ("cover" is [] in one move, and has items in the others: choose some); never two buttons "none"
       if (v === undefined) {
         const item = /\[(\d+)\]$/.exec(path);
         if (item) return Number(item[1]) === 0 ? K.t("none") : K.t("no more");
-        return [en(path.split(/[.[\]]/).filter(Boolean).pop() || path), K.t(": choose…")];
+        return [field(path.split(/[.[\]]/).filter(Boolean).pop() || path), K.t(": choose…")];
       }
       if (labels.isCard(v)) return labels.chip(v);
       const spot = Boards.spotLabel(game, currentView, path, v);
       if (spot) return spot;
       const key = path.split(/[.[\]]/).filter(Boolean).pop() || path;
-      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return [en(key), `: ${players[v]}`];
-      if (typeof v === "object") return JSON.stringify(v) === "[]" ? [en(key), K.t(": none")] : JSON.stringify(v);
-      return isNaN(Number(key)) ? en(`${key} ${v}`) : String(v);
+      if (SEATISH.test(path) && typeof v === "number" && players[v] !== undefined) return [field(key), `: ${players[v]}`];
+      if (typeof v === "object") return JSON.stringify(v) === "[]" ? [field(key), K.t(": none")] : [field(key), `: ${valueText(v)}`];
+      return isNaN(Number(key)) ? [field(key), ` ${valueText(v)}`] : String(v);
     };
 
     /** One event type's legal moves as a decision tree: choose the first value that differs, then the next… */

@@ -33,10 +33,27 @@ const SchemaForm = (() => {
   const nameOf = (path) => String(path).replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`).replace(/[._]/g, " ").trim();
   /** A key or an enum value as words ("musician_cancels_lasting_powers" -> "musician cancels lasting powers"). */
   const words = (k) => String(k).replace(/_/g, " ").replace(/(\d)to(\d)/g, "$1:$2");  // harbour_3to1 -> harbour 3:1
-  /** A field's label: its schema's title (in the page's language where it has one: title_nl), else its key in words. */
-  const titleOf = (schema, key) => (schema && K.lang !== "en" && schema[`title_${K.lang}`]) || (schema && schema.title) || words(key);
+  /** The fields of the games' moves by the words of their rules texts (a key of the data, in the page's language):
+      never "with / give / get" on a Dutch page. A key not listed here is shown as its words, marked English. */
+  const FIELDS = {
+    advantage: K.t("advantage"), card: K.t("card"), cards: K.t("cards"), castle: K.t("castle"), clubs_jack: K.t("clubs jack"),
+    column: K.t("column"), columns: K.t("columns"), count: K.t("count"), cover: K.t("fields covered"), dice: K.t("dice"),
+    draft_first_seat: K.t("who drafts first"), edge: K.t("path"), face_up: K.t("face up"), faces: K.t("faces"), first: K.t("first"),
+    foundation: K.t("foundation"), from: K.t("from"), get: K.t("gets"), give: K.t("gives"), given: K.t("handed over"),
+    hands: K.t("hands"), hearts_jack: K.t("with the hearts jack"), hex: K.t("hex"), knight: K.t("knight"), knights: K.t("knights"),
+    ladies: K.t("ladies"), lady: K.t("lady"), noble: K.t("noble"), nobles: K.t("nobles"), power: K.t("power"),
+    princess_attack_seat: K.t("who trades the Prince for the Princess"), resource: K.t("resource"), reveal: K.t("shown"),
+    revealed: K.t("turned up"), rolls: K.t("rolls"), row: K.t("row"), rows: K.t("rows"), seed: K.t("seed"), ship: K.t("ship"),
+    side: K.t("side"), sides: K.t("sides"), slot: K.t("place"), target: K.t("target"), tile: K.t("tile"), to: K.t("to"),
+    twelves: K.t("twelves"), variants: K.t("variants"), vertex: K.t("intersection"), victim: K.t("robbed player"),
+    village: K.t("village"), with: K.t("with"), seat: K.t("seat"),
+  };
+  /** A field's label: its schema's title (in the page's language where it has one: title_nl, or said by the API in
+      the page's language for a game that speaks through messages), else the field's words, else its key in words. */
+  const titleOf = (schema, key) => (schema && K.lang !== "en" && schema[`title_${K.lang}`]) || (schema && schema.title) || FIELDS[key] || words(key);
   /** The language of titleOf's words where it is not the page's: "en" for an English title or key on a Dutch page. */
-  const tongue = (schema, key) => (K.lang === "en" || (schema && schema[`title_${K.lang}`]) ? null : "en");
+  const tongue = (schema, key) => (K.lang === "en" || (schema && schema[`title_${K.lang}`]) || (schema && schema.title && !K.engineLang)
+    || (!(schema && schema.title) && FIELDS[key]) ? null : "en");
   /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
       seat field holds: the page has its own picker for that) left out. */
   const helpText = (d) => (d ? String(d).replace(/\s*\((?:the API|GET |seat: |seat = )[^)]*\)/g, "").trim() : "");
@@ -53,7 +70,7 @@ const SchemaForm = (() => {
       if (nullable) return pickOne([null, true, false], path, ctx, main.default);
       const box = h("input", { type: "checkbox", "data-path": path });
       box.checked = main.default === true;
-      return { node: h("label.check", box, " ", h("span", { lang: tongue(main) }, titleOf(main, keyOf(path)))), get: () => box.checked };
+      return { node: h("label.check", box, " ", h("span", { lang: tongue(main, keyOf(path)) }, titleOf(main, keyOf(path)))), get: () => box.checked };
     }
     if (type === "integer" || type === "number") {
       let values = smallRange(main);
@@ -63,7 +80,7 @@ const SchemaForm = (() => {
         values = values.filter((v) => v < ctx.players.length);
       }
       if (values) return pickOne(values.concat(nullable ? [null] : []), path, ctx, main.default);
-      const input = h("input", { type: "number", "data-path": path, "aria-label": main.title ? titleOf(main, keyOf(path)) : nameOf(path), lang: main.title ? tongue(main) : tongue(null), min: main.minimum, max: main.maximum, value: main.default });
+      const input = h("input", { type: "number", "data-path": path, "aria-label": main.title || FIELDS[keyOf(path)] ? titleOf(main, keyOf(path)) : nameOf(path), lang: tongue(main.title ? main : null, keyOf(path)), min: main.minimum, max: main.maximum, value: main.default });
       return { node: input, get: () => { if (input.value === "") { if (nullable) return null; throw K.t("{field} is missing", { field: path }); } return Number(input.value); } };
     }
     // a string: an enum, a card, or free text (never JSON)
@@ -74,7 +91,7 @@ const SchemaForm = (() => {
     }
     const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
     if (deck) return pickOne(deck.concat(nullable ? [null] : []), path, ctx);
-    const input = h("input", { type: "text", "data-path": path, "aria-label": main.title ? titleOf(main, keyOf(path)) : nameOf(path), lang: main.title ? tongue(main) : tongue(null), value: main.default || "", maxlength: main.maxLength || 200 });
+    const input = h("input", { type: "text", "data-path": path, "aria-label": main.title || FIELDS[keyOf(path)] ? titleOf(main, keyOf(path)) : nameOf(path), lang: tongue(main.title ? main : null, keyOf(path)), value: main.default || "", maxlength: main.maxLength || 200 });
     return { node: input, get: () => { if (!input.value && !nullable) throw K.t("{field} is missing", { field: path }); return input.value || null; } };
   };
 
@@ -143,7 +160,7 @@ const SchemaForm = (() => {
       if (values) {
         if (itemNull) values = values.concat([null]);
         const unique = itemType === "string" && !Boards.repeats(ctx.game, path);
-        return sequence(values, path, ctx, min, max, unique, titleOf(s, keyOf(path)), tongue(s));
+        return sequence(values, path, ctx, min, max, unique, titleOf(s, keyOf(path)), tongue(s, keyOf(path)));
       }
     }
     // complex items: one sub-form each; a per-seat array starts with one per player
@@ -199,7 +216,7 @@ const SchemaForm = (() => {
     const field = (name, p) => {
       const sub = build(p, path ? `${path}.${name}` : name, ctx);
       fields[name] = sub;
-      return h("div.field", { "data-field": name }, h("div.label", h("span", { lang: tongue(p) }, titleOf(p, name)), help(p.description)), sub.node);
+      return h("div.field", { "data-field": name }, h("div.label", h("span", { lang: tongue(p, name) }, titleOf(p, name)), help(p.description)), sub.node);
     };
     const anyReq = props.some(([k]) => required.has(k)) || (s.anyOf || []).length === 0 && props.length <= 1;
     // the properties the schema's alternatives each require (a take names its column or its card): one of them is
@@ -215,7 +232,7 @@ const SchemaForm = (() => {
         chosen = k; for (const b of tabs.children) b.classList.toggle("on", b === e.currentTarget);
         for (const key of Object.keys(fields)) delete fields[key];
         slot.replaceChildren(field(k, p));
-      } }, K.t("as") + " ", h("span", { lang: tongue(p) }, k.replace(/_/g, " ")))));
+      } }, K.t("as") + " ", h("span", { lang: tongue(p, k) }, titleOf(p, k)))));
       wrap.append(h("div.label", K.t("Enter it")), tabs, slot, ...extra.map((x) => x.node));
       return { node: wrap, get: () => {
         if (!chosen) throw K.t("choose how to enter it");
@@ -225,7 +242,7 @@ const SchemaForm = (() => {
     /** A property left out unless the recorder adds it (+ its name). */
     function optionalField(k, p) {
       const slot = h("div");
-      const toggle = h("button.button.small", { type: "button", "data-optional": k, lang: tongue(p), onclick: () => {
+      const toggle = h("button.button.small", { type: "button", "data-optional": k, lang: tongue(p, k), onclick: () => {
         if (fields[k]) { delete fields[k]; slot.replaceChildren(); toggle.textContent = "+ " + titleOf(p, k); }
         else { slot.replaceChildren(field(k, p)); toggle.textContent = "− " + titleOf(p, k); }
       } }, "+ " + titleOf(p, k));
