@@ -15,6 +15,7 @@ from engine import match as M
 from engine.braverats.game import BraveRats
 from engine.core import REFEREE
 from engine.scene import Element, Scene, Zone, coverage, text
+from engine.text import to_json  # (a view holds messages: said as their JSON)
 from tests.support.played import random_step
 from tests.support.toy import ensure_registered
 
@@ -129,7 +130,7 @@ class DrawnBraveRats(BraveRats):
 
     def scene(self, view, moves):
         cards = [Element(f"card-{i}", "card", text(str(c)), shows={"card": c})
-                 for i, c in enumerate(json.dumps(view).split('"'))]
+                 for i, c in enumerate(json.dumps(to_json(view)).split('"'))]
         actions = [Element(f"move-{i}", "action", text(m["type"]), moves=[m]) for i, m in enumerate(moves)]
         return Scene([Zone("all", "row", text("all"), cards + actions)])
 
@@ -154,7 +155,7 @@ def test_a_seats_scene_never_holds_the_other_seats_hidden_cards(seed):
     assert get("braverats").hidden_information
     for ms in braverats_positions(seed):
         for seat in (0, 1):
-            scene = json.dumps(M.scene(ms, seat))
+            scene = json.dumps(to_json(M.scene(ms, seat)))
             other = ms.game.view(ms.state, REFEREE)["hands"][1 - seat].get("cards") or []
             mine = set(ms.game.view(ms.state, seat)["hands"][1 - seat].get("cards") or [])
             for card in set(other) - mine:

@@ -345,11 +345,25 @@ def placeholder_hash() -> str:
     return card_set_hash(placeholder_doc())
 
 
+#: sets shipped before, kept so that a log recorded with one (by its hash alone) replays as it was recorded:
+#: placeholder-1.json, the placeholder set with its German attribute values and "Ritter 3 (placeholder)" names
+RETIRED = ("placeholder-1.json",)
+
+
 @lru_cache(maxsize=1)
 def builtin_sets() -> dict[str, dict[str, Any]]:
-    """Hash -> document of the sets shipped with the engine."""
+    """Hash -> document of the sets shipped with the engine (the current placeholder first, then retired ones)."""
     doc = placeholder_doc()
-    return {card_set_hash(doc): doc}
+    out = {card_set_hash(doc): doc}
+    for name in RETIRED:
+        old = validate_card_set(json.loads((_DIR / name).read_text("utf-8")))
+        out[card_set_hash(old)] = old
+    return out
+
+
+def shipped_placeholder(digest: str) -> bool:
+    """Whether ``digest`` is a placeholder set the engine ships (today's, or one a log recorded before)."""
+    return digest in builtin_sets()
 
 
 @lru_cache(maxsize=4)
@@ -362,7 +376,7 @@ def summary(doc: dict[str, Any]) -> dict[str, Any]:
     provs = {doc["provenance"], *(c.get("provenance", "user") for c in doc["knights"] + doc["ladies"])}
     placeholder = "placeholder" in provs
     digest = card_set_hash(doc)
-    if digest == placeholder_hash():
+    if shipped_placeholder(digest):
         label = say("PLACEHOLDER card values (not the printed cards)")
     elif placeholder:  # a club's own set, some of its values still the placeholder's: it keeps its own name
         label = say("own cards, some values still the placeholder's (not the printed cards)")

@@ -22,10 +22,10 @@ def _l(game, s, ident: str) -> str:
 def card_set_label(state) -> Text:
     """Which cards the match is played with: the shipped placeholder set as such, any other set by its own
     name (a club's set keeps its name even where some of its values are still the placeholder's)."""
-    from .cards import placeholder_hash
+    from .cards import shipped_placeholder
 
     cards = state.cards
-    if cards.hash == placeholder_hash():
+    if shipped_placeholder(cards.hash):
         return say("with the PLACEHOLDER card set (not the printed cards)")
     if cards.placeholder:
         return say("with the card set {name} (some values still the placeholder's, not the printed cards)",

@@ -9,6 +9,7 @@ import pytest
 
 from engine import match as M
 from engine.core import CHANCE, REFEREE, InvalidOptions, MalformedEvent, RuleViolation
+from engine.page_table import dumps  # (a view holds messages: said as their JSON)
 
 from .braverats_support import CARDS, GAME, Rec
 
@@ -204,7 +205,7 @@ def test_plays_stay_hidden_until_both_are_in():
     assert rec.ms.view(1)["table"][1]["card"] == "prince"
     assert rec.ms.view(REFEREE)["table"][1]["card"] == "prince"
     assert rec.describe_last() == "Bob (Blue) plays a card face down"
-    assert "prince" not in json.dumps(rec.ms.view(0)["table"]) and rec.annotate_last() == []
+    assert "prince" not in dumps(rec.ms.view(0)["table"]) and rec.annotate_last() == []
     # Blue cannot play again, and no whole round may be entered now
     with pytest.raises(RuleViolation) as exc:
         rec.add("play", 1, {"card": "spy"})
@@ -391,7 +392,7 @@ def test_view_shows_score_held_and_both_hands_in_the_base_game():
         # the base game's hands are common knowledge: both start with the same 8 cards
         assert v["hands"][0]["cards"] == [c for c in CARDS if c != "prince"]
         assert v["hands"][1]["count"] == 7
-    json.dumps(rec.ms.view(REFEREE))
+    dumps(rec.ms.view(REFEREE))
 
 
 def test_legal_moves_for_table_and_seats():

@@ -20,6 +20,7 @@ from engine import match as M
 from engine.braverats.cards import CARD_IDS
 from engine.core import REFEREE
 from engine.scene import Scene, coverage
+from engine.page_table import dumps  # (a view holds messages: said as their JSON)
 from tests.support.played import random_step
 
 VIEWERS = (REFEREE, 0, 1, None)
@@ -97,7 +98,7 @@ def secret_cards(ms, seat):
     """The cards of the other seat's hand that nothing ``seat`` sees names
     (its own hand, the rounds played may hold the same kind of card)."""
     other = ms.game.view(ms.state, REFEREE)["hands"][1 - seat]["cards"] or []
-    seen = json.dumps(ms.view(seat))
+    seen = dumps(ms.view(seat))
     return {c for c in other if f'"{c}"' not in seen}
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import match as M
 from engine.braverats.state import evolve
 from engine.core import CHANCE, REFEREE
+from engine.text import to_json  # (a view holds messages: said as their JSON)
 
 from .braverats_support import CARDS, GAME, Rec
 
@@ -84,7 +85,7 @@ def check_views(state):
             assert view["table"][other]["card"] is None
         if "draft" in view and state.picker != viewer:
             assert view["draft"]["offer"] is None
-        json.dumps(view)
+        json.dumps(to_json(view))
     public = GAME.view(state, None)
     assert public == GAME.view(scramble(scramble(state, 0), 1), None)
     assert public["hands"][0]["cards"] is None and public["hands"][1]["cards"] is None
@@ -232,5 +233,5 @@ def test_a_face_down_play_changes_nothing_the_others_see(seed, rounds, seat):
     views = set()
     for move in plays:
         after = M.apply_event(ms, ms.seq + 1, "play", seat, move["data"])
-        views.add((json.dumps(after.view(1 - seat), sort_keys=True), json.dumps(after.view(None), sort_keys=True)))
+        views.add((json.dumps(to_json(after.view(1 - seat)), sort_keys=True), json.dumps(to_json(after.view(None)), sort_keys=True)))
     assert len(views) == 1
