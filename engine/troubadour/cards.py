@@ -47,20 +47,6 @@ def noble(suit: int, rank: int) -> int:
     return suit * 3 + rank
 
 
-def card_name(c: int) -> str:
-    """'7 of hearts'."""
-    return f"{RANK_NAMES[c % 10]} of {SUIT_NAMES[c // 10]}"
-
-
-def noble_name(n: int) -> str:
-    """'jack of spades (schoppen boer)'."""
-    return f"{NOBLE_NAMES[n % 3]} of {SUIT_NAMES[n // 3]} ({SUIT_DUTCH[n // 3]} {NOBLE_DUTCH[n % 3]})"
-
-
-def noble_short(n: int) -> str:
-    return f"{NOBLE_NAMES[n % 3]} of {SUIT_NAMES[n // 3]}"
-
-
 def card_face(c: int) -> str:
     """A building card as a sentence names it: its suit's symbol and its rank ("♥7", "♠A", "♦10"), the same
     in Dutch (aas: A); never its id "7H"."""
@@ -120,11 +106,6 @@ def mask_cards(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def list_ids(cards: Any) -> str:
-    cards = list(cards)
-    return ", ".join(CARD_IDS[c] for c in cards) if cards else "none"
 
 
 # -- what a recorder may type -------------------------------------------------------
@@ -223,14 +204,6 @@ POWER_SAID: dict[str, Text] = {
     "QC": NOBLE_SAID[QC],
     "KC": NOBLE_SAID[KC],
     "QKH": say("queen+king of hearts"),
-}
-POWER_NAMES = {
-    "JS": "the jack of spades",
-    "QS": "the queen of spades",
-    "JQKS": "jack+queen+king of spades",
-    "QC": "the queen of clubs",
-    "KC": "the king of clubs",
-    "QKH": "queen+king of hearts",
 }
 _POWER_ALIASES = {
     "schoppen boer": "JS",

@@ -44,16 +44,15 @@ RULES: dict[str, str] = {
         "lowest are the same, the second lowest decide, then the third [7]."
     ),
     "troubadour.turn_order": N_(
-        "With three or four players (reading, option turn_order): all players take their turns in the order of "
-        "their trios, lowest first (\"rank\"); or the lowest starts and the turn passes clockwise "
-        "(\"clockwise\") [7, 11]."
+        "With three or four players (reading, as the table chooses): all players take their turns in the order "
+        "of their trios, lowest first; or the lowest starts and the turn passes clockwise [7, 11]."
     ),
     "troubadour.tie_die": N_(
-        "Exactly the same trios (exact dezelfde trio's), tie_break \"die\": the tied players roll a die "
+        "Exactly the same trios (exact dezelfde trio's), broken with a die: the tied players roll a die "
         "(dobbelsteen) and the lowest roll plays first; equal rolls are rolled again [7 N.B.1]."
     ),
     "troubadour.tie_nobles": N_(
-        "Exactly the same trios, tie_break \"nobles\": each tied player secretly picks one more noble from the "
+        "Exactly the same trios, broken with one more noble: each tied player secretly picks one more noble from the "
         "nine outside his trio; queen beats jack, king beats queen, jack beats king (vrouw wint van boer, heer "
         "van vrouw, boer van heer); the beaten player must start; equal ranks, or all three, pick again "
         "[7 N.B.1]."
