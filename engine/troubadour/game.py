@@ -785,7 +785,7 @@ class Troubadour(Game):
         return _set(s, reveals=reveals, secret=(None,) * s.n)  # pick again
 
     # the turn ---------------------------------------------------------------------------------
-    def _mine(self, s: State, seat, what: str) -> tuple[Player, Turn]:
+    def _mine(self, s: State, seat) -> tuple[Player, Turn]:
         if s.phase != PLAY:
             if s.phase == OVER:
                 raise RuleViolation("troubadour.win", say("the game is over"))
@@ -836,7 +836,7 @@ class Troubadour(Game):
         return used
 
     def _a_turn_over(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "turn-over")
+        p, t = self._mine(s, seat)
         if t.std:
             raise RuleViolation("troubadour.standard_turn_over", say(
                 "one standard turn-over per turn, and queen+king of hearts replaced it this turn") if t.used >> KH & 1
@@ -1037,7 +1037,7 @@ class Troubadour(Game):
         return _set(s, players=_put(s.players, cur, p))
 
     def _a_build(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "build")
+        p, t = self._mine(s, seat)
         c = self._building(data["card"], "troubadour.sources")
         to = data["to"]
         hj = data.get("hearts_jack", False)
@@ -1148,7 +1148,7 @@ class Troubadour(Game):
         return _set_pt(s, _put(s.players, seat, p), turn)
 
     def _a_attack(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "attack")
+        p, t = self._mine(s, seat)
         power = data["power"]
         target = data["target"]
         if target == seat:
@@ -1209,7 +1209,7 @@ class Troubadour(Game):
         return _set_pt(s, _put(s.players, target, q), turn)
 
     def _a_extra(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "extra draw")
+        p, t = self._mine(s, seat)
         power = data["power"]
         if not t.std:
             raise RuleViolation(
@@ -1235,7 +1235,7 @@ class Troubadour(Game):
         return _set(s, turn=_new(Turn, (used, True, None, None, t.flipped, extra)))
 
     def _a_extra_card(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "extra card")
+        p, t = self._mine(s, seat)
         if not t.extra:
             raise RuleViolation("troubadour.no_more_flips", say(
                 "no extra card is left to turn this turn: the clubs queen and king turned all their extra cards")
@@ -1250,7 +1250,7 @@ class Troubadour(Game):
         return _set_t(s, _new(Turn, (t.used, t.std, (EXTRA, 0), None, t.flipped, t.extra - 1)))
 
     def _a_turn_top(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "turn-up")
+        p, t = self._mine(s, seat)
         v = data["village"] - 1
         village = p.villages[v]
         if not village or village[-1] != FACE_DOWN:
@@ -1266,7 +1266,7 @@ class Troubadour(Game):
         return _set(s, turn=turn, due=s.due + ((seat, v, len(village) - 1, False),))
 
     def _a_hearts_queen(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "hearts queen")
+        p, t = self._mine(s, seat)
         v = data["village"] - 1
         slot = data["slot"] - 1
         village = p.villages[v]
@@ -1283,7 +1283,7 @@ class Troubadour(Game):
         return _set(s, turn=_new(Turn, (used, t.std, None, None, t.flipped, t.extra)), due=s.due + ((seat, v, slot, True),))
 
     def _a_name_card(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "hearts queen+king")
+        p, t = self._mine(s, seat)
         c = self._building(data["card"], "troubadour.hearts_queen_king")
         if t.std:
             raise RuleViolation(
@@ -1305,7 +1305,7 @@ class Troubadour(Game):
         return _set(s, turn=_new(Turn, (used, True, (NAMED, c), None, t.flipped, t.extra)))
 
     def _a_end_turn(self, s: State, seat, data):
-        self._mine(s, seat, "end of turn")
+        self._mine(s, seat)
         pos = s.pos + 1
         if pos < len(s.order):
             return _set(s, pos=pos, turn=NO_TURN)
