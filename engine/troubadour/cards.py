@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from ..core import MalformedEvent
+from ..text import Text, Words, say
 
 SUITS = "SDCH"
 SUIT_NAMES = ("spades", "diamonds", "clubs", "hearts")
@@ -46,18 +47,47 @@ def noble(suit: int, rank: int) -> int:
     return suit * 3 + rank
 
 
-def card_name(c: int) -> str:
-    """'7 of hearts'."""
-    return f"{RANK_NAMES[c % 10]} of {SUIT_NAMES[c // 10]}"
+def card_face(c: int) -> str:
+    """A building card as a sentence names it: its suit's symbol and its rank ("♥7", "♠A", "♦10"), the same
+    in Dutch (aas: A); never its id "7H"."""
+    return SUIT_SYMBOLS[c // 10] + RANKS[c % 10]
 
 
-def noble_name(n: int) -> str:
-    """'jack of spades (schoppen boer)'."""
-    return f"{NOBLE_NAMES[n % 3]} of {SUIT_NAMES[n // 3]} ({SUIT_DUTCH[n // 3]} {NOBLE_DUTCH[n % 3]})"
+def card_faces(cards: Any) -> list[str] | Text:
+    """Cards for a sentence: their faces joined, or "none"."""
+    cards = list(cards)
+    return [card_face(c) for c in cards] if cards else say("none")
 
 
-def noble_short(n: int) -> str:
-    return f"{NOBLE_NAMES[n % 3]} of {SUIT_NAMES[n // 3]}"
+#: the nobles' letters as the Dutch table writes them: boer, vrouw, heer
+NOBLE_LETTERS_NL = ("B", "V", "H")
+
+
+def noble_face(n: int) -> Words:
+    """A noble as a list of nobles names it: "♠J", in Dutch "♠B" (schoppen boer)."""
+    return Words(en=SUIT_SYMBOLS[n // 3] + NOBLE_RANKS[n % 3], nl=SUIT_SYMBOLS[n // 3] + NOBLE_LETTERS_NL[n % 3])
+
+
+def face_of(x: str) -> Any:
+    """A card or noble id ("7H", "JS") as a sentence names it: "♥7", "♠J" (Dutch "♠B"); anything else as it is."""
+    if x in CARD_INDEX:
+        return card_face(CARD_INDEX[x])
+    if x in NOBLE_INDEX:
+        return noble_face(NOBLE_INDEX[x])
+    return x
+
+
+#: a noble as a sentence names it (Dutch: the rules text's "de schoppen boer")
+NOBLE_SAID: tuple[Text, ...] = (
+    say("the jack of spades"), say("the queen of spades"), say("the king of spades"),
+    say("the jack of diamonds"), say("the queen of diamonds"), say("the king of diamonds"),
+    say("the jack of clubs"), say("the queen of clubs"), say("the king of clubs"),
+    say("the jack of hearts"), say("the queen of hearts"), say("the king of hearts"),
+)
+
+#: a castle as a sentence names it, by its suit
+CASTLE_SAID: tuple[Text, ...] = (say("the spades castle"), say("the diamonds castle"), say("the clubs castle"),
+                                 say("the hearts castle"))
 
 
 def is_red(c: int) -> bool:
@@ -76,11 +106,6 @@ def mask_cards(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def list_ids(cards: Any) -> str:
-    cards = list(cards)
-    return ", ".join(CARD_IDS[c] for c in cards) if cards else "none"
 
 
 # -- what a recorder may type -------------------------------------------------------
@@ -139,8 +164,9 @@ def parse_any(value: Any, field: str) -> tuple[str, int]:
         if found is not None:
             return found
     raise MalformedEvent(
-        f"{field}: {value!r} is not a card; write e.g. \"7H\", \"10S\", \"AD\" for building cards and "
-        "\"JS\", \"QD\", \"KH\" for nobles (also \"harten 7\", \"schoppen boer\", \"7♥\", \"seven of hearts\")",
+        say("{field}: {value} is not a card; write e.g. \"7H\", \"10S\", \"AD\" for building cards and \"JS\", "
+            "\"QD\", \"KH\" for nobles (also \"harten 7\", \"schoppen boer\", \"7♥\", \"seven of hearts\")",
+            field=field, value=repr(value)),
         field=field,
     )
 
@@ -157,7 +183,8 @@ def parse_suit(value: Any, field: str) -> str:
         for s in range(4):
             if key in _suit_words(s) or key == SUIT_NAMES[s][:-1] or key == SUIT_SYMBOLS[s]:
                 return SUITS[s]
-    raise MalformedEvent(f"{field}: {value!r} is not a suit; use S, D, C or H (schoppen, ruiten, klaver, harten)", field=field)
+    raise MalformedEvent(say("{field}: {value} is not a suit; use S, D, C or H (schoppen, ruiten, klaver, harten)",
+                             field=field, value=repr(value)), field=field)
 
 
 #: powers a seat plays explicitly: a single noble, or a combination
@@ -169,13 +196,14 @@ POWERS = {
     "KC": (KC,),
     "QKH": (QH, KH),
 }
-POWER_NAMES = {
-    "JS": "the jack of spades",
-    "QS": "the queen of spades",
-    "JQKS": "jack+queen+king of spades",
-    "QC": "the queen of clubs",
-    "KC": "the king of clubs",
-    "QKH": "queen+king of hearts",
+#: a power as a sentence names it
+POWER_SAID: dict[str, Text] = {
+    "JS": NOBLE_SAID[JS],
+    "QS": NOBLE_SAID[QS],
+    "JQKS": say("jack+queen+king of spades"),
+    "QC": NOBLE_SAID[QC],
+    "KC": NOBLE_SAID[KC],
+    "QKH": say("queen+king of hearts"),
 }
 _POWER_ALIASES = {
     "schoppen boer": "JS",
@@ -212,7 +240,8 @@ def parse_power(value: Any, field: str, allowed: tuple[str, ...]) -> str:
             power = _POWER_ALIASES.get(_norm(value), "")
         if power in allowed:
             return power
-    raise MalformedEvent(f"{field}: {value!r} is not one of " + ", ".join(allowed), field=field)
+    raise MalformedEvent(say("{field}: {value} is not one of {allowed}", field=field, value=repr(value),
+                             allowed=list(allowed)), field=field)
 
 
 #: Dutch table terms -> canonical ids, for the docs and GET /api/games/troubadour

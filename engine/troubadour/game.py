@@ -18,10 +18,12 @@ from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import titled_nl, worded_nl
+from ..text import N_, Text, say, say_n
 from .cards import (
     ALIASES,
     CARD_IDS,
     CARD_INDEX,
+    CASTLE_SAID,
     JC,
     JD,
     JH,
@@ -32,17 +34,18 @@ from .cards import (
     KS,
     NOBLE_IDS,
     NOBLE_INDEX,
-    POWER_NAMES,
+    NOBLE_SAID,
+    POWER_SAID,
     POWERS,
     QC,
     QD,
     QH,
     QS,
-    SUIT_NAMES,
     SUITS,
-    list_ids,
+    card_face,
+    card_faces,
+    face_of,
     mask_cards,
-    noble_short,
     parse_any,
     parse_card_id,
     parse_power,
@@ -143,18 +146,24 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-CARD = {"type": "string", "description": 'a card: "7H", "10S", "AD" … (also "harten 7", "7♥", "seven of hearts")'}
-NOBLE = {"type": "string", "description": 'a noble: "JS", "QD", "KH" … (also "schoppen boer", "J♠", "jack of spades")'}
-VILLAGE = {"type": "integer", "minimum": 1, "maximum": 5, "description": "village 1–5"}
+CARD = {"type": "string", "description": N_('a card: "7H", "10S", "AD" … (also "harten 7", "7♥", "seven of hearts")')}
+NOBLE = {"type": "string", "description": N_('a noble: "JS", "QD", "KH" … (also "schoppen boer", "J♠", "jack of spades")')}
+VILLAGE = {"type": "integer", "minimum": 1, "maximum": 5, "description": N_("village 1–5")}
 SEAT_FIELD = {"type": "integer", "minimum": 0, "maximum": 3}
-REVEAL = {"type": "integer", "minimum": 0, "description": "filled in by the server: which secret reveal this pick belongs to"}
+REVEAL = {"type": "integer", "minimum": 0,
+          "description": N_("filled in by the server: which secret reveal this pick belongs to")}
 
 
-def _who(s: State, seat: int) -> str:
-    """'Ann (seat 0)', or 'seat 0' without names."""
-    if seat is None or not isinstance(seat, int) or not 0 <= seat < s.n:
-        return f"seat {seat}"
-    return f"{s.names[seat]} (seat {seat})" if s.names else f"seat {seat}"
+def _who(s: State, seat: int) -> str | Text:
+    """A seat as a sentence names it: its player's name ("seat 2" only for a seat the match has not)."""
+    if seat is None or not isinstance(seat, int) or not 0 <= seat < s.n or not s.names:
+        return say("seat {seat}", seat=str(seat))
+    return s.names[seat]
+
+
+def _face(x: str) -> Any:
+    """A card or noble id as a sentence names it: "♥7", a noble "♠J" (Dutch "♠B")."""
+    return face_of(x)
 
 
 def castle_cards(p: Player) -> int:
@@ -167,10 +176,11 @@ class Troubadour(Game):
     version = "2"
     min_players = 2
     max_players = 4
-    summary = (
+    summary = N_(
         "Double patience for 2–4 players with a deck each: build four castles ace–ten by suit first, "
         "with three nobles chosen in secret each round to attack, protect, turn extra cards or build from hiding."
     )
+    says = True
     rules = RULES
     invariant_rules = INV.INVARIANTS
     complete_moves = frozenset({"choose", "counter_pick", "build", "turn_over", "turn_top", "attack", "extra_card",
@@ -188,22 +198,24 @@ class Troubadour(Game):
                 "type": "string",
                 "enum": ["die", "nobles"],
                 "default": "die",
-                "description": "Exactly equal trios: roll a die (lowest starts) or each picks one more noble "
-                "(queen beats jack, king beats queen, jack beats king; the beaten player starts).",
+                "description": N_("When players chose exactly the same three nobles: they roll a die and the lowest "
+                                  "roll starts, or each picks one more noble in secret (the queen beats the jack, the "
+                                  "king the queen, the jack the king; the beaten player starts)."),
             },
             "protected_attack": {
                 "type": "string",
                 "enum": ["stopped", "refused"],
                 "default": "stopped",
-                "description": "An attack on a player protected by the matching diamonds noble is entered and "
-                "stopped, its spades nobles spent (stopped), or refused as an illegal move (refused).",
+                "description": N_("An attack on a player who chose the diamonds noble that protects against it: it "
+                                  "is made and stopped, and the attacker's spades nobles are spent; or it may not be "
+                                  "made at all."),
             },
             "turn_order": {
                 "type": "string",
                 "enum": ["rank", "clockwise"],
                 "default": "rank",
-                "description": "3–4 players: every player in the order of his trio (rank), or the lowest starts "
-                "and play passes clockwise (clockwise).",
+                "description": N_("With three or four players: everyone plays in the order of the chosen nobles, "
+                                  "lowest first; or the lowest starts and the turn passes clockwise."),
             },
         },
         "additionalProperties": False,
@@ -221,17 +233,14 @@ class Troubadour(Game):
         tie_break={"die": "dobbelsteen", "nobles": "nog een edele"},
         protected_attack={"stopped": "tegengehouden", "refused": "geweigerd"},
         turn_order={"rank": "naar rang", "clockwise": "met de klok mee"})
-    summary_nl = ("Dubbelpatience voor 2–4 spelers met elk een eigen spel kaarten: bouw als eerste vier kastelen van "
-                  "aas tot tien per kleur, met drie edelen die je elke ronde in het geheim kiest om aan te vallen, te "
-                  "beschermen, extra kaarten te draaien of vanuit je schuilplaats te bouwen.")
 
     event_types = {
         "deal": EventType(
             "deal",
             CHANCE,
             _obj({"face_up": {"type": "array", "items": CARD, "minItems": 5, "maxItems": 5}}, ["face_up"]),
-            "Set-up of one player's villages (seat: that player, or none for the next one): the face-up third "
-            "card of villages 1–5; the two cards under each stay face down and unknown.",
+            N_("The set-up of one player's five villages: the face-up third card of villages 1–5; the two cards under "
+               "each stay face down and unknown."),
             ("kastelen en dorpen klaarleggen",),
         ),
         "choose": EventType(
@@ -241,8 +250,8 @@ class Troubadour(Game):
                 {"nobles": {"type": "array", "items": NOBLE, "minItems": 3, "maxItems": 3}, "reveal": REVEAL},
                 ["nobles"],
             ),
-            "A player's secret choice of three nobles for this round; hidden from the others until every "
-            "player has chosen, then revealed together.",
+            N_("A player chooses three nobles in secret for this round; the others see them only when every player "
+               "has chosen, and then all together."),
             ("drie edelen kiezen",),
         ),
         "reveal": EventType(
@@ -259,7 +268,7 @@ class Troubadour(Game):
                 },
                 ["nobles"],
             ),
-            "The trios every player laid open, in seat order: how a recorder at the table enters the choice.",
+            N_("The three nobles every player laid open, in seat order: how the table records the choice at once."),
             ("edelen openleggen",),
         ),
         "die": EventType(
@@ -276,14 +285,15 @@ class Troubadour(Game):
                 },
                 ["rolls"],
             ),
-            "Equal trios, tie_break die: the roll of each tied player in seat order (none for the others).",
+            N_("Equal trios, when the table breaks ties with a die: the roll of each tied player (none for the others)."),
             ("dobbelsteen gooien",),
         ),
         "counter_pick": EventType(
             "counter_pick",
             "seat",
             _obj({"noble": NOBLE, "reveal": REVEAL}, ["noble"]),
-            "Equal trios, tie_break nobles: a tied player's secret pick of one noble outside his trio.",
+            N_("Equal trios, when the table breaks ties with one more noble: a tied player picks one noble outside his "
+               "trio in secret."),
             ("edele tegenkiezen",),
         ),
         "counter_reveal": EventType(
@@ -300,39 +310,40 @@ class Troubadour(Game):
                 },
                 ["nobles"],
             ),
-            "Equal trios, tie_break nobles: the picks laid open, in seat order (none for untied players).",
+            N_("Equal trios, broken with one more noble: the picks laid open (none for the players not tied)."),
             ("tegenkeuze openleggen",),
         ),
         "turn_over": EventType(
             "turn_over",
             "seat",
             _obj({"clubs_jack": {"type": "boolean", "default": False}}, []),
-            "The standard turn-over: one card from the draw pile onto the discard pile (the flip follows); "
-            "clubs_jack: true extends it until a card fits.",
+            N_("The standard turn-over: one card from the draw pile onto the discard pile (which card it is follows); "
+               "with the clubs jack it goes on until a card fits."),
             ("standaardkaartdraai",),
         ),
         "flip": EventType(
             "flip",
             CHANCE,
             _obj({"card": CARD}, ["card"]),
-            "The card turned from the current player's draw pile onto his discard pile (seat: that player, "
-            "if known). When the draw pile is empty the discard pile is first turned over, unshuffled.",
+            N_("The card turned from the player's draw pile onto his discard pile. When the draw pile is empty, the "
+               "discard pile is first turned over, unshuffled."),
             ("kaart draaien",),
         ),
         "turn_up": EventType(
             "turn_up",
             CHANCE,
             _obj({"village": VILLAGE, "card": CARD}, ["village", "card"]),
-            "A face-down village card turned face up, after its owner's turn_top or hearts_queen "
-            "(seat: the village's owner, if known).",
+            N_("A face-down village card turned face up, after its owner turned up the top card of the village or "
+               "played the queen of hearts."),
             ("kaart omdraaien (dorp)",),
         ),
         "shuffled": EventType(
             "shuffled",
             CHANCE,
             _obj({}, []),
-            "Physical tables only, a discrepancy: the player's draw pile was shuffled against the rules (e.g. "
-            "the discard pile turned over shuffled), so the log forgets the order it knew and keeps the set.",
+            N_("Only at a real table, when something went wrong: the player's draw pile was shuffled against the "
+               "rules (say the discard pile was turned over shuffled), so the log forgets the order it knew and "
+               "keeps which cards are in it."),
             ("geschud (tegen de regels)",),
         ),
         "build": EventType(
@@ -341,13 +352,13 @@ class Troubadour(Game):
             _obj(
                 {
                     "card": CARD,
-                    "to": {"anyOf": [VILLAGE, {"type": "string"}], "description": '"castle" or a village 1–5'},
+                    "to": {"anyOf": [VILLAGE, {"type": "string"}], "description": N_('"castle" or a village 1–5')},
                     "hearts_jack": {"type": "boolean"},
                 },
                 ["card", "to"],
             ),
-            "Move a face-up card (from the top of the discard pile or a village) to its castle or onto a village; "
-            "a card inside a village moves the run above it with it, or alone with hearts_jack: true.",
+            N_("Move a face-up card (from the top of the discard pile or from a village) to its castle or onto a "
+               "village; a card inside a village takes the run above it along, or moves alone with the hearts jack."),
             ("bouwen",),
         ),
         "attack": EventType(
@@ -355,58 +366,58 @@ class Troubadour(Game):
             "seat",
             _obj(
                 {
-                    "power": {"type": "string", "description": "JS (one village), QS (every village's top), JQKS (one castle)"},
+                    "power": {"type": "string", "description": N_("JS (one village), QS (every village's top), JQKS (one castle)")},
                     "target": SEAT_FIELD,
                     "village": VILLAGE,
-                    "castle": {"type": "string", "description": "the castle's suit: S, D, C or H"},
+                    "castle": {"type": "string", "description": N_("the castle's suit: S, D, C or H")},
                 },
                 ["power", "target"],
             ),
-            "A spades attack on one opponent; stopped (and the nobles spent) when he is protected by the matching "
-            "diamonds noble.",
+            N_("A spades attack on one opponent; stopped (and the nobles spent) when he is protected by the matching "
+               "diamonds noble."),
             ("aanval",),
         ),
         "extra_draw": EventType(
             "extra_draw",
             "seat",
-            _obj({"power": {"type": "string", "description": "QC (2 cards) or KC (3 cards)"}}, ["power"]),
-            "Clubs queen or king: 2 or 3 extra cards after the standard turn-over; the first is turned now (the "
-            "flip follows), each next one with extra_card.",
+            _obj({"power": {"type": "string", "description": N_("QC (2 cards) or KC (3 cards)")}}, ["power"]),
+            N_("Queen or king of clubs: 2 or 3 extra cards after the standard turn-over; the first is turned now, each "
+               "next one when the player turns it."),
             ("extra kaarten draaien",),
         ),
         "extra_card": EventType(
             "extra_card",
             "seat",
             _obj({}, []),
-            "Clubs queen or king: turn the next of their extra cards (the flip follows); each extra card may be "
-            "used before the next is turned.",
+            N_("Queen or king of clubs: turn the next of their extra cards; each extra card may be used before the next "
+               "is turned."),
             ("volgende extra kaart draaien",),
         ),
         "turn_top": EventType(
             "turn_top",
             "seat",
             _obj({"village": VILLAGE}, ["village"]),
-            "The player turns up the face-down card that is the top card of one of his villages (in his own turn, "
-            "when he chooses); the turn_up follows.",
+            N_("In his own turn, when he chooses, the player turns up the face-down card on top of one of his "
+               "villages; which card it is follows."),
             ("bovenste kaart omdraaien",),
         ),
         "hearts_queen": EventType(
             "hearts_queen",
             "seat",
-            _obj({"village": VILLAGE, "slot": {"type": "integer", "minimum": 1, "description": "1 = bottom card"}}, ["village"]),
-            "Hearts queen: turn one face-down card of a village (slot, counted from the bottom; default the "
-            "highest face-down card); the turn_up follows.",
+            _obj({"village": VILLAGE, "slot": {"type": "integer", "minimum": 1, "description": N_("1 = bottom card")}}, ["village"]),
+            N_("Queen of hearts: turn up one face-down card of a village (counted from the bottom; if none is given, the "
+               "highest face-down card); which card it is follows."),
             ("kaart omdraaien met harten vrouw",),
         ),
         "name_card": EventType(
             "name_card",
             "seat",
             _obj({"card": CARD}, ["card"]),
-            "Hearts queen+king: name a building card not in a village; cards are turned until it appears "
-            "(instead of the standard turn-over).",
+            N_("Queen+king of hearts: name a building card that is not in a village; cards are turned until it appears "
+               "(instead of the standard turn-over)."),
             ("kaart noemen",),
         ),
-        "end_turn": EventType("end_turn", "seat", _obj({}, []), "The player declares his turn over.", ("beurt voorbij",)),
+        "end_turn": EventType("end_turn", "seat", _obj({}, []), N_("The player declares his turn over."), ("beurt voorbij",)),
     }
 
     # -- set-up ---------------------------------------------------------------------------
@@ -445,7 +456,7 @@ class Troubadour(Game):
     def normalize(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
         f = _NORMALIZE.get(type)
         if f is None:
-            raise MalformedEvent(f"unknown event type {type!r} for Troubadour", field="type")
+            raise MalformedEvent(say("unknown event type {type} for Troubadour", type=repr(type)), field="type")
         return f(self, state, seat, data)
 
     @staticmethod
@@ -462,7 +473,8 @@ class Troubadour(Game):
         if "reveal" in data and data["reveal"] != reveal:
             raise RuleViolation(
                 "troubadour.secret_choice",
-                f"this pick is for secret reveal {data['reveal']}, but the match is at reveal {reveal}",
+                say("this pick is for secret reveal {pick}, but the match is at reveal {reveal}", pick=data["reveal"],
+                    reveal=reveal),
             )
         return reveal
 
@@ -472,7 +484,8 @@ class Troubadour(Game):
     def _n_reveal(self, state, seat, data):
         rows = data["nobles"]
         if len(rows) != state.n:
-            raise MalformedEvent(f"nobles: one trio per player, {state.n} in all, not {len(rows)}", field="nobles")
+            raise MalformedEvent(say("nobles: one trio per player, {n} in all, not {got}", n=state.n, got=len(rows)),
+                                 field="nobles")
         return {"nobles": [self._parse_trio(row, f"nobles[{s}]") for s, row in enumerate(rows)]}
 
     def _n_counter_pick(self, state, seat, data):
@@ -481,13 +494,15 @@ class Troubadour(Game):
     def _n_counter_reveal(self, state, seat, data):
         rows = data["nobles"]
         if len(rows) != state.n:
-            raise MalformedEvent(f"nobles: one entry per player (null if not tied), {state.n} in all", field="nobles")
+            raise MalformedEvent(say("nobles: one entry per player (null if not tied), {n} in all", n=state.n),
+                                 field="nobles")
         return {"nobles": [None if x is None else parse_card_id(x, f"nobles[{i}]") for i, x in enumerate(rows)]}
 
     def _n_die(self, state, seat, data):
         rolls = data["rolls"]
         if len(rolls) != state.n:
-            raise MalformedEvent(f"rolls: one entry per player (null if not tied), {state.n} in all", field="rolls")
+            raise MalformedEvent(say("rolls: one entry per player (null if not tied), {n} in all", n=state.n),
+                                 field="rolls")
         return {"rolls": list(rolls)}
 
     def _n_deal(self, state, seat, data):
@@ -517,7 +532,7 @@ class Troubadour(Game):
             elif key.isdigit() and 1 <= int(key) <= 5:
                 to = int(key)
             else:
-                raise MalformedEvent(f'to: "castle" or a village 1–5, not {data["to"]!r}', field="to")
+                raise MalformedEvent(say('to: "castle" or a village 1–5, not {to}', to=repr(data["to"])), field="to")
         out = {"card": parse_card_id(data["card"], "card"), "to": to}
         if data.get("hearts_jack"):
             out["hearts_jack"] = True
@@ -527,18 +542,21 @@ class Troubadour(Game):
         power = parse_power(data["power"], "power", ("JS", "QS", "JQKS"))
         target = data["target"]
         if not 0 <= target < state.n:
-            raise MalformedEvent(f"target: a seat 0–{state.n - 1}", field="target")
+            raise MalformedEvent(say("target: a seat 0–{last}", last=state.n - 1), field="target")
         out: dict[str, Any] = {"power": power, "target": target}
         if power == "JS":
             if "village" not in data or "castle" in data:
-                raise MalformedEvent("the spades jack attacks one village: give village (1–5), no castle", field="village")
+                raise MalformedEvent(say("the spades jack attacks one village: give village (1–5), no castle"),
+                                     field="village")
             out["village"] = data["village"]
         elif power == "JQKS":
             if "castle" not in data or "village" in data:
-                raise MalformedEvent("jack+queen+king of spades attack one castle: give castle (S, D, C or H), no village", field="castle")
+                raise MalformedEvent(say("jack+queen+king of spades attack one castle: give castle (S, D, C or H), no "
+                                         "village"), field="castle")
             out["castle"] = parse_suit(data["castle"], "castle")
         elif "village" in data or "castle" in data:
-            raise MalformedEvent("the spades queen takes the top card of every village: give only the target", field="power")
+            raise MalformedEvent(say("the spades queen takes the top card of every village: give only the target"),
+                                 field="power")
         return out
 
     def _n_extra(self, state, seat, data):
@@ -552,11 +570,12 @@ class Troubadour(Game):
             return out
         who = state.current if seat is None else seat
         if who is None or state.phase != PLAY:
-            raise RuleViolation("troubadour.own_turn", "the hearts queen is played in the player's own turn")
+            raise RuleViolation("troubadour.own_turn", say("the hearts queen is played in the player's own turn"))
         village = state.players[who].villages[v - 1]
         downs = [i for i, c in enumerate(village) if c == FACE_DOWN]
         if not downs:
-            raise RuleViolation("troubadour.hearts_queen", f"village {v} of {_who(state, who)} has no face-down card to turn")
+            raise RuleViolation("troubadour.hearts_queen", say("village {village} of {who} has no face-down card to turn",
+                                                             village=v, who=_who(state, who)))
         out["slot"] = downs[-1] + 1
         return out
 
@@ -564,19 +583,19 @@ class Troubadour(Game):
     def apply(self, state: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         handler = _APPLY.get(type)
         if handler is None:
-            raise MalformedEvent(f"unknown event type {type!r} for Troubadour", field="type")
+            raise MalformedEvent(say("unknown event type {type} for Troubadour", type=repr(type)), field="type")
         return handler(self, state, seat, data)
 
 
     # set-up ---------------------------------------------------------------------------------
     def _a_deal(self, s: State, seat, data):
         if s.phase != DEAL:
-            raise RuleViolation("troubadour.setup", "the villages are dealt once, at the start; they are all dealt")
+            raise RuleViolation("troubadour.setup", say("the villages are dealt once, at the start; they are all dealt"))
         if seat is None:
             seat = next(i for i, p in enumerate(s.players) if len(p.villages[0]) == 2)
         p = s.players[seat]
         if len(p.villages[0]) != 2:
-            raise RuleViolation("troubadour.setup", f"the villages of {_who(s, seat)} are already dealt")
+            raise RuleViolation("troubadour.setup", say("the villages of {who} are already dealt", who=_who(s, seat)))
         pool = p.pool
         cards = []
         for i, x in enumerate(data["face_up"]):
@@ -585,7 +604,8 @@ class Troubadour(Game):
             if not pool & bit:
                 raise RuleViolation(
                     "troubadour.unseen_card",
-                    f"{x} appears twice among the face-up cards of {_who(s, seat)}'s villages; each card is once in a deck",
+                    say("{card} appears twice among the face-up cards of {who}'s villages; each card is once in a deck",
+                        card=card_face(c), who=_who(s, seat)),
                 )
             pool ^= bit
             cards.append(c)
@@ -600,8 +620,9 @@ class Troubadour(Game):
         c = CARD_INDEX.get(x)
         if c is None:
             if x in NOBLE_INDEX:
-                raise RuleViolation(rule, f"{x} is a noble ({noble_short(NOBLE_INDEX[x])}); the piles and villages hold only building cards, ace to ten")
-            raise MalformedEvent(f"{x!r} is not a card", field="card")
+                raise RuleViolation(rule, say("{noble} is a noble; the piles and villages hold only building cards, ace "
+                                              "to ten", noble=NOBLE_SAID[NOBLE_INDEX[x]]))
+            raise MalformedEvent(say("{card} is not a card", card=repr(x)), field="card")
         return c
 
     def _new_round(self, s: State) -> State:
@@ -611,22 +632,25 @@ class Troubadour(Game):
         )
 
     # nobles -------------------------------------------------------------------------------------
-    def _trio(self, names: list[str], who: str) -> tuple[int, int, int]:
+    def _trio(self, names: list[str], who: str | Text) -> tuple[int, int, int]:
         out = []
         for x in names:
             nb = NOBLE_INDEX.get(x)
             if nb is None:
-                raise RuleViolation("troubadour.choose", f"{who}: {x} is a building card; the nobles are the jacks, queens and kings")
+                raise RuleViolation("troubadour.choose", say("{who}: {card} is a building card; the nobles are the jacks, "
+                                                             "queens and kings", who=who, card=_face(x)))
             out.append(nb)
         if len(set(out)) != 3:
-            raise RuleViolation("troubadour.choose", f"{who}: three different nobles, not {', '.join(names)}")
+            raise RuleViolation("troubadour.choose", say("{who}: three different nobles, not {nobles}", who=who,
+                                                         nobles=[_face(x) for x in names]))
         return tuple(sorted(out))  # type: ignore[return-value]
 
     def _a_choose(self, s: State, seat, data):
         if s.phase != CHOOSE:
-            raise RuleViolation("troubadour.rounds", "nobles are chosen at the start of a round, not now")
+            raise RuleViolation("troubadour.rounds", say("nobles are chosen at the start of a round, not now"))
         if s.secret[seat] is not None:
-            raise RuleViolation("troubadour.secret_choice", f"{_who(s, seat)} has already chosen his nobles this round")
+            raise RuleViolation("troubadour.secret_choice", say("{who} has already chosen his nobles this round",
+                                                                 who=_who(s, seat)))
         trio = self._trio(data["nobles"], _who(s, seat))
         secret = _put(s.secret, seat, trio)
         if any(x is None for x in secret):
@@ -635,12 +659,13 @@ class Troubadour(Game):
 
     def _a_reveal(self, s: State, seat, data):
         if s.phase != CHOOSE:
-            raise RuleViolation("troubadour.rounds", "nobles are revealed at the start of a round, not now")
+            raise RuleViolation("troubadour.rounds", say("nobles are revealed at the start of a round, not now"))
         chosen = [i for i, x in enumerate(s.secret) if x is not None]
         if chosen:
             raise RuleViolation(
                 "troubadour.secret_choice",
-                f"{', '.join(_who(s, i) for i in chosen)} already chose in secret; enter the others' choices as choose events",
+                say("{players} already chose in secret; enter the others' choices one by one, each in secret",
+                    players=[_who(s, i) for i in chosen]),
             )
         secret = tuple(self._trio(row, _who(s, i)) for i, row in enumerate(data["nobles"]))
         return self._revealed(s, secret)
@@ -686,13 +711,15 @@ class Troubadour(Game):
     def _a_die(self, s: State, seat, data):
         i = self._tie_slot(s) if s.phase == TIE else None
         if i is None or s.tie_break != "die":
-            raise RuleViolation("troubadour.tie_die", "a die is rolled only when trios are exactly equal (tie_break die)")
+            raise RuleViolation("troubadour.tie_die", say("a die is rolled only when trios are exactly equal and the "
+                                                         "table breaks ties with a die"))
         group = s.order[i]
         rolls = data["rolls"]
         for t in range(s.n):
             if (rolls[t] is None) != (t not in group):
-                tied = ", ".join(_who(s, x) for x in group)
-                raise RuleViolation("troubadour.tie_die", f"the tied players {tied} roll, and only they: give a roll for each of them and null for the others")
+                raise RuleViolation("troubadour.tie_die", say("the tied players {players} roll, and only they: give a roll "
+                                                              "for each of them and none for the others",
+                                                              players=[_who(s, x) for x in group]))
         values = sorted({rolls[t] for t in group})
         parts = tuple(tuple(t for t in group if rolls[t] == v) for v in values)
         order = s.order[:i] + parts + s.order[i + 1 :]
@@ -701,23 +728,26 @@ class Troubadour(Game):
     def _counter_check(self, s: State, t: int, x: str) -> int:
         nb = NOBLE_INDEX.get(x)
         if nb is None:
-            raise RuleViolation("troubadour.tie_nobles", f"{x} is a building card; pick a noble")
+            raise RuleViolation("troubadour.tie_nobles", say("{card} is a building card; pick a noble", card=_face(x)))
         if nb in s.trios[t]:  # type: ignore[index]
             raise RuleViolation(
                 "troubadour.tie_nobles",
-                f"{_who(s, t)} picks from the nine nobles outside his trio; {x} is in it",
+                say("{who} picks from the nine nobles outside his trio; {noble} is in it", who=_who(s, t),
+                    noble=NOBLE_SAID[nb]),
             )
         return nb
 
     def _a_counter_pick(self, s: State, seat, data):
         i = self._tie_slot(s) if s.phase == TIE else None
         if i is None or s.tie_break != "nobles":
-            raise RuleViolation("troubadour.tie_nobles", "a noble is picked against a tie only when trios are exactly equal (tie_break nobles)")
+            raise RuleViolation("troubadour.tie_nobles", say("a noble is picked against a tie only when trios are exactly "
+                                                            "equal and the table breaks ties with one more noble"))
         group = s.order[i]
         if seat not in group:
-            raise RuleViolation("troubadour.tie_nobles", f"only the tied players ({', '.join(_who(s, x) for x in group)}) pick now")
+            raise RuleViolation("troubadour.tie_nobles", say("only the tied players ({players}) pick now",
+                                                            players=[_who(s, x) for x in group]))
         if s.secret[seat] is not None:
-            raise RuleViolation("troubadour.secret_choice", f"{_who(s, seat)} has already picked")
+            raise RuleViolation("troubadour.secret_choice", say("{who} has already picked", who=_who(s, seat)))
         nb = self._counter_check(s, seat, data["noble"])
         secret = _put(s.secret, seat, nb)
         if any(secret[t] is None for t in group):
@@ -727,15 +757,18 @@ class Troubadour(Game):
     def _a_counter_reveal(self, s: State, seat, data):
         i = self._tie_slot(s) if s.phase == TIE else None
         if i is None or s.tie_break != "nobles":
-            raise RuleViolation("troubadour.tie_nobles", "a noble is picked against a tie only when trios are exactly equal (tie_break nobles)")
+            raise RuleViolation("troubadour.tie_nobles", say("a noble is picked against a tie only when trios are exactly "
+                                                            "equal and the table breaks ties with one more noble"))
         group = s.order[i]
         if any(x is not None for x in s.secret):
-            raise RuleViolation("troubadour.secret_choice", "some tied players already picked in secret; enter the others' picks as counter_pick events")
+            raise RuleViolation("troubadour.secret_choice", say("some tied players already picked in secret; enter "
+                                                                 "the others' picks one by one, each in secret"))
         picks = data["nobles"]
         secret = []
         for t in range(s.n):
             if (picks[t] is None) != (t not in group):
-                raise RuleViolation("troubadour.tie_nobles", f"the tied players ({', '.join(_who(s, x) for x in group)}) pick, and only they")
+                raise RuleViolation("troubadour.tie_nobles", say("the tied players ({players}) pick, and only they",
+                                                                players=[_who(s, x) for x in group]))
             secret.append(None if picks[t] is None else self._counter_check(s, t, picks[t]))
         return self._counter_resolve(s, i, group, tuple(secret))
 
@@ -752,32 +785,35 @@ class Troubadour(Game):
         return _set(s, reveals=reveals, secret=(None,) * s.n)  # pick again
 
     # the turn ---------------------------------------------------------------------------------
-    def _mine(self, s: State, seat, what: str) -> tuple[Player, Turn]:
+    def _mine(self, s: State, seat) -> tuple[Player, Turn]:
         if s.phase != PLAY:
             if s.phase == OVER:
-                raise RuleViolation("troubadour.win", "the game is over")
-            raise RuleViolation("troubadour.rounds", f"no {what} now: the round's nobles are not yet chosen and revealed")
+                raise RuleViolation("troubadour.win", say("the game is over"))
+            raise RuleViolation("troubadour.rounds", say("not now: the round's nobles are not yet chosen and revealed"))
         cur = s.order[s.pos][0]
         if seat != cur:
-            raise RuleViolation("troubadour.own_turn", f"it is {_who(s, cur)}'s turn, not {_who(s, seat)}'s")
+            raise RuleViolation("troubadour.own_turn", say("it is {who}'s turn, not {other}'s", who=_who(s, cur),
+                                                           other=_who(s, seat)))
         if s.due:
             d = s.due[0]
             raise RuleViolation(
                 "troubadour.face_down_turned",
-                f"first record the face-down card of village {d[1] + 1} of {_who(s, d[0])} that is turned up (turn_up)",
+                say("first record the face-down card of village {village} of {who} that is turned up", village=d[1] + 1,
+                    who=_who(s, d[0])),
             )
         if s.turn.flip:
-            raise RuleViolation("troubadour.no_more_flips", f"cards are still being turned; record them (flip) before the next {what}")
+            raise RuleViolation("troubadour.no_more_flips", say("cards are still being turned; record them first"))
         return s.players[seat], s.turn
 
-    def _noble(self, s: State, seat: int, t: Turn, nobles: tuple[int, ...], label: str) -> int:
+    def _noble(self, s: State, seat: int, t: Turn, nobles: tuple[int, ...], label: Text) -> int:
         """The ``used`` mask after playing ``nobles``; RuleViolation when not chosen or used."""
         trio = s.trios[seat]  # type: ignore[index]
         for nb in nobles:
             if nb not in trio:
                 raise RuleViolation(
                     "troubadour.nobles_chosen",
-                    f"{_who(s, seat)} did not choose the {noble_short(nb)} this round (chose {', '.join(NOBLE_IDS[x] for x in trio)})",
+                    say("{who} did not choose {noble} this round (chose {nobles})", who=_who(s, seat), noble=NOBLE_SAID[nb],
+                        nobles=[_face(NOBLE_IDS[x]) for x in trio]),
                 )
         used = t.used
         for nb in nobles:
@@ -785,40 +821,46 @@ class Troubadour(Game):
                 if nb in (JS, QS) and (len(nobles) == 3 or used >> KS & 1):
                     raise RuleViolation(
                         "troubadour.spades_either_or",
-                        f"{label}: the {noble_short(nb)} was already used "
-                        + ("alone" if len(nobles) == 3 else "in jack+queen+king of spades")
-                        + " this turn; the spades jack and queen act either alone or in the trio",
+                        say("{power}: {noble} was already used alone this turn; the spades jack and queen act either "
+                            "alone or in the trio", power=label, noble=NOBLE_SAID[nb]) if len(nobles) == 3 else
+                        say("{power}: {noble} was already used in jack+queen+king of spades this turn; the spades jack "
+                            "and queen act either alone or in the trio", power=label, noble=NOBLE_SAID[nb]),
                     )
                 raise RuleViolation(
                     "troubadour.once_per_turn",
-                    f"{label}: the {noble_short(nb)} has already exerted its power this turn; a noble acts once per turn",
+                    say("{power}: {noble} has already exerted its power this turn; a noble acts once per turn",
+                        power=label, noble=NOBLE_SAID[nb]),
                 )
         for nb in nobles:
             used |= 1 << nb
         return used
 
     def _a_turn_over(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "turn-over")
+        p, t = self._mine(s, seat)
         if t.std:
-            why = "hearts queen+king replaced it" if t.used >> KH & 1 else "it was done"
-            raise RuleViolation("troubadour.standard_turn_over", f"one standard turn-over per turn, and {why} this turn")
+            raise RuleViolation("troubadour.standard_turn_over", say(
+                "one standard turn-over per turn, and queen+king of hearts replaced it this turn") if t.used >> KH & 1
+                else say("one standard turn-over per turn, and it was done this turn"))
         if p.ndraw + p.ndiscard == 0:
-            raise RuleViolation("troubadour.standard_turn_over", "the draw pile and the discard pile are both empty: there is no card to turn")
+            raise RuleViolation("troubadour.standard_turn_over", say("the draw pile and the discard pile are both empty: "
+                                                                     "there is no card to turn"))
         used = t.used
         if data["clubs_jack"]:
-            used = self._noble(s, seat, t, (JC,), "clubs jack")
+            used = self._noble(s, seat, t, (JC,), NOBLE_SAID[JC])
         turn = Turn(used, True, (JACK if data["clubs_jack"] else STD, 0), None, t.flipped, t.extra)
         return _set_t(s, turn)
 
     def _a_flip(self, s: State, seat, data):
         t = s.turn
         if s.phase != PLAY or t.flip is None:
-            raise RuleViolation("troubadour.no_more_flips", "no card is to be turned now")
+            raise RuleViolation("troubadour.no_more_flips", say("no card is to be turned now"))
         if s.due:
-            raise RuleViolation("troubadour.face_down_turned", "first record the face-down village card that was turned up")
+            raise RuleViolation("troubadour.face_down_turned", say("first record the face-down village card that was "
+                                                                   "turned up"))
         cur = s.order[s.pos][0]
         if seat is not None and seat != cur:
-            raise RuleViolation("troubadour.own_turn", f"the cards are turned from {_who(s, cur)}'s draw pile, not {_who(s, seat)}'s")
+            raise RuleViolation("troubadour.own_turn", say("the cards are turned from {who}'s draw pile, not {other}'s",
+                                                           who=_who(s, cur), other=_who(s, seat)))
         c = self._building(data["card"], "troubadour.unseen_card")
         p = s.players[cur]
         p = self._pop_draw(s, cur, p, c)
@@ -851,7 +893,7 @@ class Troubadour(Game):
         draw, ndraw, discard, ndiscard = p.draw, p.ndraw, p.discard, p.ndiscard
         if ndraw == 0:  # the discard pile is turned over, unshuffled
             if ndiscard == 0:
-                raise RuleViolation("troubadour.standard_turn_over", "the draw pile and the discard pile are empty")
+                raise RuleViolation("troubadour.standard_turn_over", say("the draw pile and the discard pile are empty"))
             draw = ((ORDERED, cons_reversed(discard), 0, ndiscard),)
             ndraw, discard, ndiscard = ndiscard, None, 0
         kind, a, b, n = draw[0]
@@ -861,8 +903,8 @@ class Troubadour(Game):
             if a[0] != c:
                 raise RuleViolation(
                     "troubadour.recycle",
-                    f"the next card of {_who(s, seat)}'s draw pile is {CARD_IDS[a[0]]}, not {CARD_IDS[c]}: it is the "
-                    "discard pile turned over unshuffled, so its order is known",
+                    say("the next card of {who}'s draw pile is {next}, not {card}: it is the discard pile turned over "
+                        "unshuffled, so its order is known", who=_who(s, seat), next=card_face(a[0]), card=card_face(c)),
                 )
             seg = (ORDERED, a[1], 0, n - 1)
         elif a & bit:
@@ -875,61 +917,75 @@ class Troubadour(Game):
         draw = (seg,) + draw[1:] if n > 1 else draw[1:]
         return _new(Player, (p.villages, p.castles, (c, discard), ndiscard + 1, draw, ndraw - 1, pool))
 
-    def _not_there(self, s: State, seat: int, p: Player, c: int, draw) -> tuple[str, str]:
+    def _not_there(self, s: State, seat: int, p: Player, c: int, draw) -> tuple[str, Text]:
         who = _who(s, seat)
         kind, a, b, n = draw[0]
-        where = self._where(p, c)
+        where = self._where(p, c)[1]
         if b == 0:
             return (
                 "troubadour.attack_under_pile",
-                f"the next {n} card(s) of {who}'s draw pile are the cards an attack put under it "
-                f"({list_ids(mask_cards(a))}), in unknown order; {CARD_IDS[c]} is not among them: it is {where}",
+                say_n(n, "the next card of {who}'s draw pile is the card an attack put under it ({cards}); {card} is not "
+                      "it: it is {where}", "the next {n} cards of {who}'s draw pile are the cards an attack put under it "
+                      "({cards}), in unknown order; {card} is not among them: it is {where}", who=who,
+                      cards=card_faces(mask_cards(a)), card=card_face(c), where=where),
             )
         can = sorted(set(mask_cards(a)) | set(mask_cards(p.pool)))
-        options = list_ids(can) if len(can) <= 12 else f"any of the {len(can)} cards not yet seen or located"
-        return (
-            "troubadour.unseen_card",
-            f"{CARD_IDS[c]} cannot come from {who}'s draw pile: it is {where}; the next card can be {options}",
-        )
+        if len(can) <= 12:
+            return "troubadour.unseen_card", say("{card} cannot come from {who}'s draw pile: it is {where}; the next card "
+                                                 "can be {cards}", card=card_face(c), who=who, where=where,
+                                                 cards=card_faces(can))
+        return "troubadour.unseen_card", say("{card} cannot come from {who}'s draw pile: it is {where}; the next card can "
+                                             "be any of the {n} cards not yet seen or located", card=card_face(c), who=who,
+                                             where=where, n=len(can))
 
-    def _where(self, p: Player, c: int) -> str:
+    def _where(self, p: Player, c: int) -> tuple[str, Text]:
+        """Where a player's card is, as a kind ("castle", "discard_top", "discard", "village", "recycled",
+        "attacked", "unseen", "nowhere") and as a sentence says it."""
         suit, rank = divmod(c, 10)
         if p.castles[suit] > rank:
-            return f"on the {SUIT_NAMES[suit]} castle"
+            return "castle", say("on {castle}", castle=CASTLE_SAID[suit])
         lst, depth = p.discard, 0
         while lst is not None:
             if lst[0] == c:
-                return "the top card of the discard pile" if depth == 0 else f"in the discard pile, under {depth} card(s)"
+                if depth == 0:
+                    return "discard_top", say("the top card of the discard pile")
+                return "discard", say_n(depth, "in the discard pile, under {n} card", "in the discard pile, under {n} cards")
             lst, depth = lst[1], depth + 1
         for v, village in enumerate(p.villages):
             if c in village:
-                return f"face up in village {v + 1}"
+                return "village", say("face up in village {village}", village=v + 1)
         above = 0
         for kind, a, b, n in p.draw:
             if kind == ORDERED:
                 lst, k = a, 0
                 while lst is not None:
                     if lst[0] == c:
-                        return f"in the draw pile (the turned-over discard pile), {above + k} card(s) from the top"
+                        return "recycled", say_n(above + k, "in the draw pile (the turned-over discard pile), {n} card "
+                                                 "from the top", "in the draw pile (the turned-over discard pile), {n} "
+                                                 "cards from the top")
                     lst, k = lst[1], k + 1
             elif a >> c & 1:
-                return f"in the draw pile among the cards an attack put under it, below {above} card(s)"
+                return "attacked", say_n(above, "in the draw pile among the cards an attack put under it, below {n} card",
+                                         "in the draw pile among the cards an attack put under it, below {n} cards")
             above += n
         if p.pool >> c & 1:
-            return "still unseen (face down in a village or in the draw pile)"
-        return "nowhere: it is not a building card"
+            return "unseen", say("still unseen (face down in a village or in the draw pile)")
+        return "nowhere", say("nowhere: it is not a building card")
 
     def _a_turn_up(self, s: State, seat, data):
         v = data["village"] - 1
         match = [d for d in s.due if d[1] == v and (seat is None or d[0] == seat)]
         if not match:
-            raise RuleViolation(
-                "troubadour.face_down_turned",
-                f"no face-down card of village {v + 1}{'' if seat is None else ' of ' + _who(s, seat)} is to be turned up now"
-                + (f"; due: {', '.join(f'village {d[1] + 1} of {_who(s, d[0])}' for d in s.due)}" if s.due else ""),
-            )
+            line = say("no face-down card of village {village} is to be turned up now", village=v + 1) if seat is None \
+                else say("no face-down card of village {village} of {who} is to be turned up now", village=v + 1,
+                         who=_who(s, seat))
+            if s.due:
+                line = say("{line}; to be turned up: {due}", line=line, due=[
+                    say("village {village} of {who}", village=d[1] + 1, who=_who(s, d[0])) for d in s.due])
+            raise RuleViolation("troubadour.face_down_turned", line)
         if len(match) > 1:
-            raise RuleViolation("troubadour.face_down_turned", f"village {v + 1} of several players is due; give the seat")
+            raise RuleViolation("troubadour.face_down_turned", say("village {village} of several players is to be "
+                                                                   "turned up; say whose", village=v + 1))
         d = match[0]
         owner, _, slot, by_queen = d
         c = self._building(data["card"], "troubadour.unseen_card")
@@ -937,8 +993,9 @@ class Troubadour(Game):
         if not p.pool >> c & 1:
             raise RuleViolation(
                 "troubadour.unseen_card",
-                f"{CARD_IDS[c]} cannot lie face down in village {v + 1} of {_who(s, owner)}: it is {self._where(p, c)}; "
-                f"the unseen cards are {list_ids(mask_cards(p.pool))}",
+                say("{card} cannot lie face down in village {village} of {who}: it is {where}; the unseen cards are "
+                    "{cards}", card=card_face(c), village=v + 1, who=_who(s, owner), where=self._where(p, c)[1],
+                    cards=card_faces(mask_cards(p.pool))),
             )
         villages = _put(p.villages, v, _put(p.villages[v], slot, c))
         p = _player(p, villages=villages, pool=p.pool ^ (1 << c))
@@ -951,9 +1008,10 @@ class Troubadour(Game):
     def _a_shuffled(self, s: State, seat, data):
         cur = s.current
         if cur is None or s.turn.flip is None:
-            raise RuleViolation("troubadour.recycle", "a shuffled draw pile is recorded only when a card is to be turned from it")
+            raise RuleViolation("troubadour.recycle", say("a shuffled draw pile is recorded only when a card is to be "
+                                                          "turned from it"))
         if seat is not None and seat != cur:
-            raise RuleViolation("troubadour.own_turn", f"only {_who(s, cur)}'s draw pile is being turned now")
+            raise RuleViolation("troubadour.own_turn", say("only {who}'s draw pile is being turned now", who=_who(s, cur)))
         p = s.players[cur]
         if p.ndraw == 0:  # the discard pile was turned over shuffled
             known = 0
@@ -964,7 +1022,8 @@ class Troubadour(Game):
         if len(p.draw) == 1 and p.draw[0][0] == UNORDERED:
             raise RuleViolation(
                 "troubadour.recycle",
-                f"the log knows nothing of the order of {_who(s, cur)}'s draw pile; a shuffle changes nothing",
+                say("the log knows nothing of the order of {who}'s draw pile; a shuffle changes nothing",
+                    who=_who(s, cur)),
             )
         known, unknown = 0, 0
         for kind, a, b, n in p.draw:
@@ -978,7 +1037,7 @@ class Troubadour(Game):
         return _set(s, players=_put(s.players, cur, p))
 
     def _a_build(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "build")
+        p, t = self._mine(s, seat)
         c = self._building(data["card"], "troubadour.sources")
         to = data["to"]
         hj = data.get("hearts_jack", False)
@@ -988,7 +1047,8 @@ class Troubadour(Game):
         src = -1
         if discard is not None and discard[0] == c:
             if hj:
-                raise RuleViolation("troubadour.hearts_jack", f"the hearts jack takes a card from inside a village; {CARD_IDS[c]} is the top of the discard pile")
+                raise RuleViolation("troubadour.hearts_jack", say("the hearts jack takes a card from inside a village; {card} "
+                                                              "is the top of the discard pile", card=card_face(c)))
             moved: tuple[int, ...] = (c,)
             discard, ndiscard = discard[1], ndiscard - 1
         else:
@@ -999,19 +1059,21 @@ class Troubadour(Game):
                     src, idx = v, village.index(c)
                     break
             if src < 0:
-                where = self._where(p, c)
-                rule = "troubadour.castle_final" if where.startswith("on the") else (
-                    "troubadour.discard_top" if "discard pile" in where else "troubadour.sources")
-                raise RuleViolation(rule, f"{CARD_IDS[c]} cannot be taken: it is {where}; cards come from the top of the discard pile or of a village")
+                kind, where = self._where(p, c)
+                rule = "troubadour.castle_final" if kind == "castle" else (
+                    "troubadour.discard_top" if kind in ("discard", "recycled") else "troubadour.sources")
+                raise RuleViolation(rule, say("{card} cannot be taken: it is {where}; cards come from the top of the "
+                                              "discard pile or of a village", card=card_face(c), where=where))
             village = villages[src]
             top = len(village) - 1
             if idx == top:
                 if hj:
-                    raise RuleViolation("troubadour.hearts_jack", f"{CARD_IDS[c]} is the top card of village {src + 1}: it needs no hearts jack")
+                    raise RuleViolation("troubadour.hearts_jack", say("{card} is the top card of village {village}: it needs no "
+                                                                  "hearts jack", card=card_face(c), village=src + 1))
                 moved = (c,)
                 rest = village[:idx]
             elif hj:
-                used = self._noble(s, seat, t, (JH,), "hearts jack")
+                used = self._noble(s, seat, t, (JH,), NOBLE_SAID[JH])
                 moved = (c,)
                 rest = village[:idx] + village[idx + 1 :]
             elif t.hq_ace == (src, idx) and to == "castle":
@@ -1021,14 +1083,17 @@ class Troubadour(Game):
                 if to == "castle":
                     raise RuleViolation(
                         "troubadour.sources",
-                        f"only the top card of a village goes to a castle; {CARD_IDS[c]} has {top - idx} card(s) on it in "
-                        f"village {src + 1} (the hearts jack could take it)",
+                        say_n(top - idx, "only the top card of a village goes to a castle; {card} has {n} card on it in "
+                              "village {village} (the hearts jack could take it)", "only the top card of a village goes "
+                              "to a castle; {card} has {n} cards on it in village {village} (the hearts jack could take "
+                              "it)", card=card_face(c), village=src + 1),
                     )
                 if run_start(village) > idx:
                     raise RuleViolation(
                         "troubadour.run_move",
-                        f"{CARD_IDS[c]} is not the top of a run in village {src + 1} ({list_ids(village[idx:])} does not descend "
-                        "one by one in alternating colour); only the top card, a run or a top part of a run moves",
+                        say("{card} is not the top of a run in village {village} ({cards} does not descend one by one in "
+                            "alternating colour); only the top card, a run or a top part of a run moves",
+                            card=card_face(c), village=src + 1, cards=card_faces(village[idx:])),
                     )
                 moved = village[idx:]
                 rest = village[:idx]
@@ -1040,12 +1105,14 @@ class Troubadour(Game):
             h = castles[suit]
             if h != rank:
                 if rank == 0:
-                    raise RuleViolation("troubadour.castle_start", "impossible: a second ace")  # pragma: no cover
+                    raise RuleViolation("troubadour.castle_start", say("impossible: a second ace"))  # pragma: no cover
                 if h == 0:
-                    raise RuleViolation("troubadour.castle_start", f"the {SUIT_NAMES[suit]} castle has not been started: a castle starts with an ace")
+                    raise RuleViolation("troubadour.castle_start", say("{castle} has not been started: a castle starts with "
+                                                                      "an ace", castle=CASTLE_SAID[suit]))
                 raise RuleViolation(
                     "troubadour.castle_suit",
-                    f"the {SUIT_NAMES[suit]} castle stands at {CARD_IDS[suit * 10 + h - 1]}: only {CARD_IDS[suit * 10 + h]} goes on it, not {CARD_IDS[c]}",
+                    say("{castle} stands at {top}: only {next} goes on it, not {card}", castle=CASTLE_SAID[suit],
+                        top=card_face(suit * 10 + h - 1), next=card_face(suit * 10 + h), card=card_face(c)),
                 )
             castles = _put(castles, suit, h + 1)
             won = h == 9 and castles == (10, 10, 10, 10)
@@ -1054,21 +1121,23 @@ class Troubadour(Game):
             if w == src and not hj:
                 # the hearts jack may lay a card from inside a village on top of that same
                 # village ("als bovenste kaart op een dorp"); nothing else moves onto its own village
-                raise RuleViolation("troubadour.village_build", f"{CARD_IDS[c]} is already in village {to}")
+                raise RuleViolation("troubadour.village_build", say("{card} is already in village {village}", card=card_face(c),
+                                                                   village=to))
             dest = villages[w]
             if dest:
                 top_card = dest[-1]
                 if top_card == FACE_DOWN:
                     raise RuleViolation(
                         "troubadour.village_build",
-                        f"the top card of village {to} lies face down: nothing goes on it until its owner turns it up (turn_top)",
+                        say("the top card of village {village} lies face down: nothing goes on it until its owner turns "
+                            "it up", village=to),
                     )
                 if not fits_on(top_card, c):
                     rule = "troubadour.run_move" if len(moved) > 1 else "troubadour.village_build"
                     raise RuleViolation(
                         rule,
-                        f"{CARD_IDS[c]} does not fit on {CARD_IDS[top_card]} (village {to}): a village takes a card one lower "
-                        "and of the opposite colour",
+                        say("{card} does not fit on {top} (village {village}): a village takes a card one lower and of "
+                            "the opposite colour", card=card_face(c), top=card_face(top_card), village=to),
                     )
             villages = _put(villages, w, dest + moved)
         p = _new(Player, (villages, castles, discard, ndiscard, p.draw, p.ndraw, p.pool))
@@ -1079,12 +1148,13 @@ class Troubadour(Game):
         return _set_pt(s, _put(s.players, seat, p), turn)
 
     def _a_attack(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "attack")
+        p, t = self._mine(s, seat)
         power = data["power"]
         target = data["target"]
         if target == seat:
-            raise RuleViolation("troubadour.attack_one_opponent", "an attack is aimed at an opponent, not at one's own cards")
-        used = self._noble(s, seat, t, POWERS[power], POWER_NAMES[power])
+            raise RuleViolation("troubadour.attack_one_opponent", say("an attack is aimed at an opponent, not at one's own "
+                                                                      "cards"))
+        used = self._noble(s, seat, t, POWERS[power], POWER_SAID[power])
         q = s.players[target]
         taken: list[int] = []
         down = 0
@@ -1095,13 +1165,14 @@ class Troubadour(Game):
             v = data["village"] - 1
             village = villages[v]
             if not village:
-                raise RuleViolation(rule, f"village {v + 1} of {_who(s, target)} is empty: there is nothing to take")
+                raise RuleViolation(rule, say("village {village} of {who} is empty: there is nothing to take", village=v + 1,
+                                              who=_who(s, target)))
             taken = [c for c in village if c >= 0]
             down = len(village) - len(taken)
             villages = _put(villages, v, ())
         elif power == "QS":
             if not any(villages):
-                raise RuleViolation(rule, f"all villages of {_who(s, target)} are empty: there is nothing to take")
+                raise RuleViolation(rule, say("all villages of {who} are empty: there is nothing to take", who=_who(s, target)))
             new = []
             for village in villages:
                 if village:
@@ -1116,7 +1187,8 @@ class Troubadour(Game):
             suit = SUITS.index(data["castle"])
             h = castles[suit]
             if h == 0:
-                raise RuleViolation(rule, f"{_who(s, target)} has no {SUIT_NAMES[suit]} castle to take")
+                raise RuleViolation(rule, say("{who} has no cards on {castle}: there is nothing to take", who=_who(s, target),
+                                              castle=CASTLE_SAID[suit]))
             taken = list(range(suit * 10, suit * 10 + h))
             castles = _put(castles, suit, 0)
         guard = {"JS": JD, "QS": QD, "JQKS": KD}[power]
@@ -1125,8 +1197,8 @@ class Troubadour(Game):
             if s.protected_attack == "refused":
                 raise RuleViolation(
                     {JD: "troubadour.diamonds_jack", QD: "troubadour.diamonds_queen", KD: "troubadour.diamonds_king"}[guard],
-                    f"{_who(s, target)} chose the {noble_short(guard)}, which protects against {POWER_NAMES[power]} "
-                    "(option protected_attack: refused)",
+                    say("{who} chose {guard}, which protects against {power}; at this table such an attack is not "
+                        "made", who=_who(s, target), guard=NOBLE_SAID[guard], power=POWER_SAID[power]),
                 )
             return _set(s, turn=turn)  # stopped by protection: the nobles are spent
         mask = 0
@@ -1137,21 +1209,23 @@ class Troubadour(Game):
         return _set_pt(s, _put(s.players, target, q), turn)
 
     def _a_extra(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "extra draw")
+        p, t = self._mine(s, seat)
         power = data["power"]
         if not t.std:
             raise RuleViolation(
                 "troubadour.clubs_after_turn_over",
-                f"{POWER_NAMES[power]} is played only after the standard turn-over (or hearts queen+king)",
+                say("{power} is played only after the standard turn-over (or after queen+king of hearts)",
+                    power=POWER_SAID[power]),
             )
         if power == "KC":
             others = [o for o in range(s.n) if o != seat and (JC in s.trios[o] or QC in s.trios[o])]  # type: ignore[index]
             if not others:
                 raise RuleViolation(
                     "troubadour.clubs_king",
-                    "the king of clubs gives extra cards only when an opponent chose the clubs jack or the clubs queen this round",
+                    say("the king of clubs gives extra cards only when an opponent chose the clubs jack or the clubs "
+                        "queen this round"),
                 )
-        used = self._noble(s, seat, t, POWERS[power], POWER_NAMES[power])
+        used = self._noble(s, seat, t, POWERS[power], POWER_SAID[power])
         # "Ieder van de extra gedraaide kaarten mag gebruikt worden": the extra cards are
         # turned one at a time; the first now, each next one with extra_card, so that each
         # can be built before the next covers it. The king's add to the queen's.
@@ -1161,72 +1235,77 @@ class Troubadour(Game):
         return _set(s, turn=_new(Turn, (used, True, None, None, t.flipped, extra)))
 
     def _a_extra_card(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "extra card")
+        p, t = self._mine(s, seat)
         if not t.extra:
-            why = (
-                "the clubs queen and king turned all their extra cards" if t.used & ((1 << QC) | (1 << KC))
-                else "no clubs queen or king was played"
-            )
-            raise RuleViolation("troubadour.no_more_flips", f"no extra card is left to turn this turn: {why}")
+            raise RuleViolation("troubadour.no_more_flips", say(
+                "no extra card is left to turn this turn: the clubs queen and king turned all their extra cards")
+                if t.used & ((1 << QC) | (1 << KC)) else
+                say("no extra card is left to turn this turn: no clubs queen or king was played"))
         if p.ndraw + p.ndiscard == 0:
             raise RuleViolation(
                 "troubadour.no_more_flips",
-                f"the draw pile and the discard pile of {_who(s, seat)} are both empty: there is no card to turn",
+                say("the draw pile and the discard pile of {who} are both empty: there is no card to turn",
+                    who=_who(s, seat)),
             )
         return _set_t(s, _new(Turn, (t.used, t.std, (EXTRA, 0), None, t.flipped, t.extra - 1)))
 
     def _a_turn_top(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "turn-up")
+        p, t = self._mine(s, seat)
         v = data["village"] - 1
         village = p.villages[v]
         if not village or village[-1] != FACE_DOWN:
             raise RuleViolation(
                 "troubadour.face_down_turned",
-                f"village {v + 1} of {_who(s, seat)} "
-                + ("is empty" if not village else f"has {CARD_IDS[village[-1]]} face up on top")
-                + ": only a face-down card that is the top card of its village is turned up this way",
+                say("village {village} of {who} is empty: only a face-down card that is the top card of its village is "
+                    "turned up this way", village=v + 1, who=_who(s, seat)) if not village else
+                say("village {village} of {who} has {card} face up on top: only a face-down card that is the top card "
+                    "of its village is turned up this way", village=v + 1, who=_who(s, seat),
+                    card=card_face(village[-1])),
             )
         turn = _new(Turn, (t.used, t.std, None, None, t.flipped, t.extra))
         return _set(s, turn=turn, due=s.due + ((seat, v, len(village) - 1, False),))
 
     def _a_hearts_queen(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "hearts queen")
+        p, t = self._mine(s, seat)
         v = data["village"] - 1
         slot = data["slot"] - 1
         village = p.villages[v]
         if slot >= len(village) or village[slot] != FACE_DOWN:
             raise RuleViolation(
                 "troubadour.hearts_queen",
-                f"slot {slot + 1} of village {v + 1} holds no face-down card (the village has {len(village)} card(s), "
-                f"face down at slot(s) {', '.join(str(i + 1) for i, c in enumerate(village) if c == FACE_DOWN) or 'none'})",
+                say_n(len(village), "card {slot} from the bottom of village {village} is not a face-down card (the "
+                      "village has {n} card; face down, counted from the bottom: {down})", "card {slot} from the bottom "
+                      "of village {village} is not a face-down card (the village has {n} cards; face down, counted from "
+                      "the bottom: {down})", slot=slot + 1, village=v + 1,
+                      down=[i + 1 for i, c in enumerate(village) if c == FACE_DOWN] or say("none")),
             )
-        used = self._noble(s, seat, t, (QH,), "hearts queen")
+        used = self._noble(s, seat, t, (QH,), NOBLE_SAID[QH])
         return _set(s, turn=_new(Turn, (used, t.std, None, None, t.flipped, t.extra)), due=s.due + ((seat, v, slot, True),))
 
     def _a_name_card(self, s: State, seat, data):
-        p, t = self._mine(s, seat, "hearts queen+king")
+        p, t = self._mine(s, seat)
         c = self._building(data["card"], "troubadour.hearts_queen_king")
         if t.std:
             raise RuleViolation(
                 "troubadour.hearts_queen_king",
-                "hearts queen+king replaces the standard turn-over, which was already done this turn",
+                say("queen+king of hearts replace the standard turn-over, which was already done this turn"),
             )
-        used = self._noble(s, seat, t, (QH, KH), "hearts queen+king")
+        used = self._noble(s, seat, t, (QH, KH), POWER_SAID["QKH"])
         if any(x == FACE_DOWN for village in p.villages for x in village):
             raise RuleViolation(
                 "troubadour.hearts_queen_king",
-                "hearts queen+king may be used only when no village card lies face down",
+                say("queen+king of hearts may be used only when no village card lies face down"),
             )
-        where = self._where(p, c)
-        if where.startswith("face up in village") or where.startswith("on the"):
+        kind, where = self._where(p, c)
+        if kind in ("village", "castle"):
             raise RuleViolation(
                 "troubadour.hearts_queen_king",
-                f"name a card that can still be turned up: {CARD_IDS[c]} is {where}",
+                say("name a card that can still be turned up: {card} is {where}", card=card_face(c), where=where),
             )
         return _set(s, turn=_new(Turn, (used, True, (NAMED, c), None, t.flipped, t.extra)))
 
     def _a_end_turn(self, s: State, seat, data):
-        self._mine(s, seat, "end of turn")
+        self._mine(s, seat)
         pos = s.pos + 1
         if pos < len(s.order):
             return _set(s, pos=pos, turn=NO_TURN)
@@ -1398,7 +1477,8 @@ class Troubadour(Game):
             return None
         w = state.winner
         scores = tuple(castle_cards(p) for p in state.players)
-        return Result("win", (w,), scores, f"{_who(state, w)} completed four castles in round {state.round}")
+        return Result("win", (w,), scores, say("{who} completed four castles in round {round}", who=_who(state, w),
+                                               round=state.round))
 
     def view(self, state: State, seat: int | str | None) -> dict[str, Any]:
         referee = seat == REFEREE
@@ -1486,11 +1566,8 @@ class Troubadour(Game):
         return _scene.scene(view, moves)
 
     # -- describing -------------------------------------------------------------------------
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Text:
         return _describe(self, before, type, seat, data, after)
-
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        return _describe(self, before, type, seat, data, after, nl=True)
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         return _annotate(self, before, type, seat, data, after)

@@ -49,4 +49,4 @@ def test_the_worked_example_replays_as_the_doc_says():
         event = rec.log[int(seq) - 1]
         assert (event["seq"], event["type"]) == (int(seq), type_)
         before, _, seat, data, after = rec.steps[int(seq) - 2]
-        assert GAME.describe(before, type_, seat, data, after) == summary
+        assert str(GAME.describe(before, type_, seat, data, after)) == summary

@@ -110,7 +110,7 @@ def test_spades_jack_queen_king_take_a_castle_and_the_king_alone_has_no_power():
             M.normalize_event(rec.ms, "attack", 0, {"power": bad, "target": 1})
     rec2 = attack_position()
     err = rec2.reject("attack", 0, {"power": "JQKS", "target": 1, "castle": "S"}, rule="troubadour.spades_trio")
-    assert "no spades castle" in err.message
+    assert "no cards on the spades castle" in err.message
 
 
 @pytest.mark.rule("troubadour.spades_either_or")
@@ -151,7 +151,7 @@ def test_attacked_cards_come_up_only_after_the_cards_above_them_known_as_a_set()
                     villages=[EMPTY, [others("4S", "5H")[:38], [], [], [], []]])
     rec2.add("turn_over", 1, {})
     err = rec2.reject("flip", None, {"card": "7H"}, rule="troubadour.attack_under_pile")
-    assert "(4S, 5H)" in err.message
+    assert "(♠4, ♥5)" in err.message
     rec2.flip("5H")
 
 
@@ -428,7 +428,7 @@ def test_hearts_jack_may_lay_a_card_on_top_of_its_own_village():
     rec.reject("build", 0, {"card": "9C", "to": 1, "hearts_jack": True}, rule="troubadour.village_build")  # 9C on 7C: no
     rec.build(0, "6H", 1, hearts_jack=True)  # red six on the black seven of its own village
     assert rec.view()["players"][0]["villages"][0] == [None, "9C", "8H", "7C", "6H"]
-    assert rec.describe_last() == "Ann builds 6H from inside village 1 with the hearts jack onto village 1"
+    assert rec.describe_last() == "Ann builds ♥6 from inside village 1 with the hearts jack onto village 1"
     # without the hearts jack nothing moves onto its own village
     rec2 = position(villages=villages, trios=[["JC", "QC", "KC"], ["JD", "QD", "KD"]])
     rec2.reject("build", 0, {"card": "7C", "to": 1}, rule="troubadour.village_build")

@@ -102,7 +102,7 @@ def test_setup_deals_five_villages_two_down_one_up_and_leaves_25_in_the_draw_pil
 def test_deal_refuses_a_noble_or_a_card_twice():
     rec = Rec()
     err = rec.reject("deal", 0, {"face_up": ["AS", "QH", "3C", "4D", "5S"]}, rule="troubadour.unseen_card")
-    assert "QH is a noble" in err.message
+    assert "the queen of hearts is a noble" in err.message
     err = rec.reject("deal", 0, {"face_up": ["AS", "AS", "3C", "4D", "5S"]}, rule="troubadour.unseen_card")
     assert "appears twice" in err.message
 

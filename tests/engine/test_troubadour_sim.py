@@ -62,10 +62,10 @@ def test_every_event_of_a_game_has_a_description_and_annotations_of_known_kinds(
     kinds = set()
     tempo_rounds = []
     for event, before, after in list(M.replay_steps(rec["log"]))[1:]:
-        text = GAME.describe(before.state, event["type"], event["seat"], event["data"], after.state)
+        text = str(GAME.describe(before.state, event["type"], event["seat"], event["data"], after.state))
         assert text and text != event["type"]
         for note in GAME.annotate(before.state, event["type"], event["seat"], event["data"], after.state):
-            assert note["kind"] in KINDS and note["text"]
+            assert note["kind"] in KINDS and str(note["text"])
             kinds.add(note["kind"])
             if note["kind"] == "tempo":
                 tempo_rounds.append(note["round"])
@@ -87,4 +87,4 @@ def test_missed_build_counts_the_unused_hearts_jack():
                    trios=[["JH", "QC", "KC"], ["JD", "QD", "KD"]])
     rec.end(0)
     note = next(n for n in rec.annotate_last() if n["kind"] == "missed_build")
-    assert note["cards"] == ["5S"] and "hearts jack" in note["text"]
+    assert note["cards"] == ["5S"] and "hearts jack" in str(note["text"])

@@ -81,7 +81,7 @@ class Rec:
 
     def describe_last(self) -> str:
         before, type_, seat, data, after = self.steps[-1]
-        return GAME.describe(before, type_, seat, data, after)
+        return str(GAME.describe(before, type_, seat, data, after))
 
     def annotate_last(self) -> list[dict[str, Any]]:
         before, type_, seat, data, after = self.steps[-1]

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from engine import match as M
 from engine.core import REFEREE
-from engine.troubadour.cards import NOBLE_IDS
+from engine.text import ENGLISH
+from engine.troubadour.cards import NOBLE_IDS, face_of
+from service.web.i18n import language
 from engine.troubadour.simulate import play_game
 from engine.troubadour.state import ORDERED, UNORDERED, Player, State, cons_from, cons_list
 
@@ -106,9 +108,11 @@ def test_views_never_leak_face_down_cards_or_unrevealed_choices(players, seed, m
             check_views(after.state, rng)
         check_log(after, log[: i + 1])
         if event["type"] not in ("setup",) and before is not None:
-            text = GAME.describe(before.state, event["type"], event["seat"], event["data"], after.state)
+            line = GAME.describe(before.state, event["type"], event["seat"], event["data"], after.state)
             if event["type"] in ("choose", "counter_pick"):
+                text = str(line) + line.render(language("nl"))
                 assert not any(n in text for n in NOBLE_IDS)
+                assert not any(face_of(n).render(lang) in text for n in NOBLE_IDS for lang in (ENGLISH, language("nl")))
 
 
 def test_a_pending_choice_leaks_neither_in_views_nor_in_the_log_for_every_seat():
