@@ -122,7 +122,7 @@ def _short(s: Any, c: tuple[int, int], names: dict | None = None) -> Any:
     return say("{terrain} {number}", terrain=terrain, number=topo.number[h]) if topo.number[h] else terrain
 
 
-def intersection(s: Any, v: int, names: dict | None = None) -> Text:
+def _intersection(s: Any, v: int, names: dict | None = None) -> Text:
     """An intersection: by the fields meeting there, or (one field on the coast) as that field's corner."""
     topo = s.topo
     hexes = topo.vertices[v]
@@ -133,10 +133,33 @@ def intersection(s: Any, v: int, names: dict | None = None) -> Text:
         return say("the {direction} corner of {field}", direction=COMPASS[_direction(_pixel(land[0]), at)],
                    field=field(s, topo.hex_index[land[0]], names))
     fields = [_short(s, c, names) for c in land] + [say("the sea")] * min(1, len(hexes) - len(land))
+    if len(land) == 2 and v in _twins(topo):
+        # two fields whose both shared corners lie on the coast: which of the two, by the compass
+        (ax, ay), (bx, by) = _pixel(land[0]), _pixel(land[1])
+        xs = [_pixel(c) for c in hexes]
+        at = (sum(x for x, _ in xs) / 3, sum(y for _, y in xs) / 3)
+        return say("the intersection of {fields}, on the {direction}", fields=both(fields),
+                   direction=COMPASS[_direction(((ax + bx) / 2, (ay + by) / 2), at)])
     return say("the intersection of {fields}", fields=both(fields))
 
 
-def path(s: Any, e: int, names: dict | None = None) -> Text:
+_TWINS: dict[tuple[str, int], frozenset[int]] = {}
+
+
+def _twins(topo: Any) -> frozenset[int]:
+    """The coastal intersections that share their two land fields with another one (a narrow strip of land)."""
+    key = (topo.hash, len(topo.hexes))
+    got = _TWINS.get(key)
+    if got is None:
+        seen: dict[tuple[int, ...], list[int]] = {}
+        for w, hs in enumerate(topo.vertex_hexes):
+            if len(hs) == 2:
+                seen.setdefault(tuple(sorted(hs)), []).append(w)
+        got = _TWINS[key] = frozenset(w for ws in seen.values() if len(ws) > 1 for w in ws)
+    return got
+
+
+def _path(s: Any, e: int, names: dict | None = None) -> Text:
     """A path: between its two fields, or (on the coast) along a side of its one field."""
     topo = s.topo
     a, b = topo.edges[e]
@@ -148,14 +171,8 @@ def path(s: Any, e: int, names: dict | None = None) -> Text:
     return say("the path between {a} and {b}", a=_short(s, a, names), b=_short(s, b, names))
 
 
-def hex_at(s: Any, at: Any, names: dict | None = None) -> Any:
-    """The field at ``at`` (the sea where none is in play)."""
-    h = s.topo.hex_index.get(tuple(at))
-    return say("the sea") if h is None else field(s, h, names)
-
-
-def sea_tile(s: Any, at: Any, names: dict | None = None) -> Text:
-    """A sea tile by the field it lies next to (the nearest, one with a number first)."""
+def _sea_tile_names(s: Any, at: Any, names: dict | None = None, limit: int = 12) -> list[Text]:
+    """The ways to name a sea tile, best first: by the nearest fields (one with a number first)."""
     topo = s.topo
     here = _pixel(tuple(at))
 
@@ -163,9 +180,94 @@ def sea_tile(s: Any, at: Any, names: dict | None = None) -> Text:
         x, y = _pixel(topo.hexes[h])
         return round(math.hypot(x - here[0], y - here[1]), 3), 0 if topo.number[h] else 1, h
 
-    h = min(range(len(topo.hexes)), key=distance)
-    return say("the sea tile {direction} of {field}", direction=TOWARDS[_direction(_pixel(topo.hexes[h]), here)],
-               field=field(s, h, names))
+    near = sorted(range(len(topo.hexes)), key=distance)[:limit]
+    out = [say("the sea tile {direction} of {field}", direction=TOWARDS[_direction(_pixel(topo.hexes[h]), here)],
+               field=field(s, h, names)) for h in near]
+    return out + [say("the sea tile between {a} and {b}", a=field(s, g, names), b=field(s, h, names))
+                  for i, g in enumerate(near[:4]) for h in near[i + 1:4]]
+
+
+#: per board and player count: each sea tile's name, one no other tile has where the fields allow it
+_SEA_NAMES: dict[tuple, dict[tuple[int, int], Text]] = {}
+
+
+def _sea_tile(s: Any, at: Any, names: dict | None, tiles: Any) -> Text:
+    """A sea tile by the field it lies next to; among ``tiles`` (every sea tile in play) each takes the nearest
+    field that names no other tile yet, in the board's order."""
+    topo = s.topo
+    if tuple(at) not in {tuple(c) for c in tiles}:
+        return _sea_tile_names(s, at, names, 1)[0]
+    key = (topo.hash, len(topo.hexes), len(tiles))
+    got = _SEA_NAMES.get(key)
+    if got is None:
+        if len(_SEA_NAMES) > 64:
+            _SEA_NAMES.clear()
+        got, used = {}, set()
+        for c in tiles:
+            options = _sea_tile_names(s, c, names)
+            pick = next((o for o in options if str(o) not in used), options[0])
+            used.add(str(pick))
+            got[tuple(c)] = pick
+        _SEA_NAMES[key] = got
+    return got[tuple(at)]
+
+
+def _centre(points: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+
+
+#: per board, player count and kind of place: the names that more than one place of that kind has
+_SAME: dict[tuple, frozenset[str]] = {}
+
+
+def _qualified(s: Any, kind: str, text: Text, at: tuple[float, float], every: Any) -> Text:
+    """``text``, or where another place of its kind has the same name (a big board repeats its fields' numbers
+    and terrains) with where it lies from the board's centre."""
+    topo = s.topo
+    key = (topo.hash, len(topo.hexes), kind)
+    same = _SAME.get(key)
+    if same is None:
+        if len(_SAME) > 256:
+            _SAME.clear()
+        said: dict[str, int] = {}
+        for other in every():
+            said[str(other)] = said.get(str(other), 0) + 1
+        same = _SAME[key] = frozenset(k for k, n in said.items() if n > 1)
+    if str(text) not in same:
+        return text
+    middle = _centre([_pixel(c) for c in topo.hexes])
+    return say("{place} ({direction} of the centre)", place=text, direction=TOWARDS[_direction(middle, at)])
+
+
+def intersection(s: Any, v: int, names: dict | None = None) -> Text:
+    """An intersection as the players name it (``_intersection``), told apart from a namesake by where it lies."""
+    topo = s.topo
+    return _qualified(s, "intersection", _intersection(s, v, names), _centre([_pixel(c) for c in topo.vertices[v]]),
+                      lambda: (_intersection(s, w, names) for w in range(len(topo.vertices))))
+
+
+def path(s: Any, e: int, names: dict | None = None) -> Text:
+    """A path as the players name it (``_path``), told apart from a namesake by where it lies."""
+    topo = s.topo
+    return _qualified(s, "path", _path(s, e, names), _centre([_pixel(c) for c in topo.edges[e]]),
+                      lambda: (_path(s, f, names) for f in range(len(topo.edges))))
+
+
+def hex_at(s: Any, at: Any, names: dict | None = None) -> Any:
+    """The field at ``at`` (the sea where none is in play), told apart from a namesake by where it lies."""
+    topo = s.topo
+    h = topo.hex_index.get(tuple(at))
+    if h is None:
+        return say("the sea")
+    return _qualified(s, "field", field(s, h, names), _pixel(topo.hexes[h]),
+                      lambda: (field(s, g, names) for g in range(len(topo.hexes))))
+
+
+def sea_tile(s: Any, at: Any, names: dict | None = None, tiles: Any = ()) -> Text:
+    """A sea tile by the field it lies next to (``_sea_tile``), told apart from a namesake among ``tiles`` (every
+    sea tile in play) by where it lies."""
+    return _qualified(s, "sea tile", _sea_tile(s, at, names, tiles), _pixel(tuple(at)),
+                      lambda: (_sea_tile(s, t, names, tiles) for t in tiles))
 
 
 def board(state: Any) -> Text:

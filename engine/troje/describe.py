@@ -52,7 +52,7 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         return _n(b if s_ is None else s_, p)
 
     def tile(at: Any) -> Text:
-        return CD.sea_tile(b, at, names)
+        return CD.sea_tile(b, at, names, game.sea(b).tiles)
 
     who = n(seat)
     x = a.ext
