@@ -214,22 +214,14 @@ def _dice_sum_ok(d: list[int]) -> bool:
     return len(d) == 2 and all(1 <= x <= 6 for x in d)
 
 
-#: a board's or a tile list's origin in Dutch (a name of our own shipping is English: not repeated in a Dutch line)
-PROVENANCE_NL = {"standard": "het standaardbord", "generated": "een gegenereerd bord", "printed": "het gedrukte bord",
-                 "placeholder": "het PLACEHOLDER-bord (niet het gedrukte)"}
-
-
-def board_nl(name: str, provenance: str) -> str:
-    """A board in a Dutch line: by its origin where we shipped it, else by the name its table gave it."""
-    return PROVENANCE_NL.get(provenance) or f"bord {name!r}"
-
-
 class Catan(Game):
     id = "catan"
     name = "Catan (De Kolonisten van Catan)"
     version = "1"
     min_players = 3
     max_players = 6
+    #: its lines, set-up line, notes and result speak through messages (engine/text.py)
+    says = True
     summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
                "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
@@ -1500,8 +1492,11 @@ class Catan(Game):
         w = s.winner
         scores = tuple(self.public_vp(s, p) + self.hidden_vp(s, p) for p in range(s.cfg.n))
         hidden = self.hidden_vp(s, w)
-        extra = f" (with {hidden} victory point card{'s' if hidden != 1 else ''})" if hidden else ""
-        return Result("win", (w,), scores, f"{s.names[w]} reached {scores[w]} VP in turn {s.turn_no}{extra}")
+        from ..text import say, say_n
+        why = say("{who} reached {vp} VP in turn {turn}", who=s.names[w], vp=scores[w], turn=s.turn_no)
+        if hidden:
+            why = say_n(hidden, "{text} (with {n} victory point card)", "{text} (with {n} victory point cards)", text=why)
+        return Result("win", (w,), scores, why)
 
     # -- legal moves ----------------------------------------------------------------------
     def legal_moves(self, s: State, seat: int | None) -> list[Move]:
@@ -1773,20 +1768,17 @@ class Catan(Game):
         from .scene import scene
         return scene(view, moves)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Any:
         from .describe import describe
         return describe(self, before, type, seat, data, after)
 
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        from .describe import describe
-        return describe(self, before, type, seat, data, after, nl=True)
+    def describe_setup(self, state: State) -> Any:
+        from .describe import board
+        return board(state)
 
-    def describe_setup(self, state: State) -> str:
-        topo = state.topo
-        return f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…)"
-
-    def describe_setup_nl(self, state: State) -> str:
-        return f"{board_nl(state.topo.name, state.topo.provenance)} ({state.cfg.board_hash[:12]}…)"
+    def field_names(self, state: State) -> dict[tuple[int, int], Any]:
+        """Fields that have a name of their own, by coordinates (none in the base game: Troje's cities)."""
+        return {}
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .describe import annotate

@@ -1,4 +1,4 @@
-"""Troje's one-line descriptions and the worker's automatic annotations.
+"""Troje's one-line descriptions and the worker's automatic annotations, said as messages (engine/text.py).
 
 Both are shown to every viewer of an event that is not redacted for them
 (``Troje.event_view``), so they read only what that event's viewers may
@@ -14,73 +14,75 @@ from typing import Any
 
 from ..catan import describe as CD
 from ..catan.pieces import OVER, RES, SBP
+from ..text import Text, say, say_n
 from . import board as TB
 from . import saga as SG
 from .phases import TROJE_PHASES
 from . import ships as SH
 from . import support as SU
-from .scene import SIDES
 
 _n = CD._n
-ADVANTAGE_WORDS = {"harbour_3to1": "a 3:1 harbour", "victory_point": "a victory point", "swap": "swap",
-                   "trade_chip": "a trade chip", "draw": "draw"}
-ADVANTAGE_WORDS_NL = {"harbour_3to1": "een 3:1-haven", "victory_point": "een overwinningspunt",
-                      "swap": "ruilen met de stapel", "trade_chip": "een 2:1-handelskaartje",
-                      "draw": "trekken uit de stapel"}
 _cards = CD._cards
+#: the two cities, as the rules text names them (Troje, Mykene)
+SIDE = {"troy": say("Troy"), "mycenae": say("Mycenae")}
+#: what a ship tile gives, as the rules text says it
+ADVANTAGE_WORDS = {"harbour_3to1": say("a 3:1 harbour"), "victory_point": say("a victory point"),
+                   "swap": say("a swap with the support stack"), "trade_chip": say("a 2:1 trade chip"),
+                   "draw": say("a draw from the support stack")}
 
 
-def _tile(s: Any, at: list[int], nl: bool = False) -> str:
-    return f"{'zeetegel' if nl else 'sea tile'} {at}"
+def _side(name: str) -> Text:
+    return SIDE.get(name) or say("{name}", name=name)
 
 
-def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any, nl: bool = False) -> str:
-    """One line per event, in English or (``nl``) Dutch with the scenario's words (beslissingskaart,
-    afdragen, ondersteuningsstapel, zeevolk, handelspunt): one structure, so the two say the same."""
-    def t(en: str, dutch: str) -> str:
-        return dutch if nl else en
+def setup(state: Any) -> Text:
+    """The board and the ship tiles a match is played with, for the log's setup line."""
+    tiles = state.ext.tcfg.ship_tiles
+    fiches = say("the placeholder ship tiles (not the printed ones)") if tiles["provenance"] == "placeholder" \
+        else say("ship tiles {name}", name=repr(tiles["name"]))
+    return say("{board}, {tiles}", board=CD.board(state), tiles=fiches)
 
-    def n(p: Any, s_: Any = None) -> str:
-        return _n(b if s_ is None else s_, p, nl)
 
-    def side(name: str) -> str:
-        return SIDES[name]["nl"] if nl and name in SIDES else name.capitalize()
+def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any) -> Text:
+    """One line per event, in the scenario's words (beslissingskaart, afdragen, ondersteuningsstapel, zeevolk,
+    handelspunt); the base game's events as Catan says them, with the sea people for the robber."""
+    names = game.field_names(b)
 
-    def one(card: Any, unseen_en: str, unseen_nl: str) -> str:
-        if not card:
-            return t(unseen_en, unseen_nl)
-        return t(CD._a(card), "een kaart " + CD.RES_NL.get(card, card))
+    def n(p: Any, s_: Any = None) -> Any:
+        return _n(b if s_ is None else s_, p)
+
+    def tile(at: Any) -> Text:
+        return CD.sea_tile(b, at, names, game.sea(b).tiles)
 
     who = n(seat)
     x = a.ext
     stack = SU.size(a.hands, a.cfg.n)
+    text: Text
     if type == "decision_card":
         got = data.get("side")
-        text = t(f"{who} is dealt a decision card", f"{who} krijgt een beslissingskaart") + (
-            f": {side(got)}" if got else t(" (not seen)", " (niet gezien)"))
+        text = say("{who} is dealt a decision card: {side}", who=who, side=_side(got)) if got else \
+            say("{who} is dealt a decision card (not seen)", who=who)
     elif type == "donate":
         cards = data.get("cards")
-        what = _cards(cards, nl) if cards else t(f"{data['count']} card(s) unseen", f"{data['count']} kaart(en), niet gezien")
-        text = t(f"{who} donates {what} to the support stack (now {stack}); +1 trade point",
-                 f"{who} draagt {what} af aan de ondersteuningsstapel (nu {stack}); +1 handelspunt")
+        what = _cards(cards) if cards else say_n(data["count"], "{n} card unseen", "{n} cards unseen")
+        text = say("{who} donates {cards} to the support stack (now {stack}); +1 trade point", who=who, cards=what,
+                   stack=stack)
     elif type == "build_ship":
-        text = t(f"{who} builds a ship on {_tile(b, data['tile'])} (2 trade points, lumber, wool)",
-                 f"{who} bouwt een schip op {_tile(b, data['tile'], True)} (2 handelspunten, hout, wol)")
+        text = say("{who} builds a ship on {tile} (2 trade points, lumber, wool)", who=who, tile=tile(data["tile"]))
     elif type == "ship_tile":
         adv = data["advantage"]
-        text = t(f"{who}'s ship tile shows {ADVANTAGE_WORDS.get(adv, adv)}",
-                 f"Het scheepsfiche van {who} toont {ADVANTAGE_WORDS_NL.get(adv, adv)}")
+        text = say("{who}'s ship tile shows {advantage}", who=who,
+                   advantage=ADVANTAGE_WORDS.get(adv) or say("{name}", name=adv))
     elif type == "take_chip":
-        text = t(f"{who} takes the {data['resource']} trade chip (2:1)",
-                 f"{who} pakt het handelskaartje {CD.RES_NL[data['resource']]} (2:1)")
+        text = say("{who} takes the {resource} trade chip (2:1)", who=who, resource=CD.resource(data["resource"]))
     elif type == "decline_chip":
-        text = t(f"{who} leaves the trade chips: the ship gives no 2:1",
-                 f"{who} laat de handelskaartjes liggen: het schip geeft geen 2:1")
+        text = say("{who} leaves the trade chips: the ship gives no 2:1", who=who)
     elif type == "move_sea_people":
-        text = t(f"{who} moves the sea people to {_tile(b, data['tile'])}",
-                 f"{who} verplaatst het zeevolk naar {_tile(b, data['tile'], True)}")
+        where = tile(data["tile"])
+        text = say("{who} moves the sea people to {tile}", who=who, tile=where)
         if data.get("victim") is not None:
-            text += t(f" and draws a card from {n(data['victim'])}", f" en trekt een kaart bij {n(data['victim'])}")
+            text = say("{who} moves the sea people to {tile} and draws a card from {victim}", who=who, tile=where,
+                       victim=n(data["victim"]))
         else:
             sea = game.sea(b)
             count = b.cfg.n
@@ -88,57 +90,56 @@ def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
             there = SH.victims(sea, sea.index[tuple(data["tile"])], b.ext.ships, b.buildings, seat, sizes,
                                b.ext.tcfg.city_counts)
             if there:
-                text += t(f" and draws no card from {n(there[0])}", f" en trekt geen kaart bij {n(there[0])}")
+                text = say("{who} moves the sea people to {tile} and draws no card from {victim}", who=who,
+                           tile=where, victim=n(there[0]))
     elif type == "steal":
         card = data.get("card")
-        text = t(f"{who} draws {one(card, 'a card', '')} from {n(data['from'])} (sea people)",
-                 f"{who} trekt {one(card, '', 'een kaart')} bij {n(data['from'])} (zeevolk)")
+        text = say("{who} draws {resource} from {victim} (sea people)", who=who, resource=CD.resource(card),
+                   victim=n(data["from"])) if card else \
+            say("{who} draws a card from {victim} (sea people)", who=who, victim=n(data["from"]))
     elif type == "use_advantage":
         kind = b.ext.ships[game.sea(b).index[tuple(data["ship"])]][1]
-        text = t(f"{who} uses the {TB.ADVANTAGES[kind]} ship on {_tile(b, data['ship'])}",
-                 f"{who} gebruikt het schip ({ADVANTAGE_WORDS_NL[TB.ADVANTAGES[kind]]}) op {_tile(b, data['ship'], True)}")
+        text = say("{who} uses the ship ({advantage}) on {tile}", who=who,
+                   advantage=ADVANTAGE_WORDS[TB.ADVANTAGES[kind]], tile=tile(data["ship"]))
     elif type == "stack_card":
         card = data.get("card")
-        text = t(f"{who} draws {one(card, 'a card (not seen)', '')} blind from the support stack",
-                 f"{who} trekt blind {one(card, '', 'een kaart (niet gezien)')} uit de ondersteuningsstapel")
+        text = say("{who} draws {resource} blind from the support stack", who=who, resource=CD.resource(card)) \
+            if card else say("{who} draws a card (not seen) blind from the support stack", who=who)
     elif type == "return_card":
         card = data.get("card")
-        text = t(f"{who} lays {one(card, 'a card (not seen)', '')} back on the support stack",
-                 f"{who} legt {one(card, '', 'een kaart (niet gezien)')} terug op de ondersteuningsstapel")
+        text = say("{who} lays {resource} back on the support stack", who=who, resource=CD.resource(card)) \
+            if card else say("{who} lays a card (not seen) back on the support stack", who=who)
     elif type == "battle":
         rev = tuple(data["revealed"].get(r, 0) for r in RES)
         troy, myc = SU.score(rev)
         won = SU.winner(rev)
-        outcome = (t(f"{won.capitalize()} wins, its marker to field {x.saga.fields(won)}",
-                     f"{side(won)} wint, zijn kaart naar veld {x.saga.fields(won)}") if won else
-                   t("a tie, no marker moves", "gelijkspel, geen kaart verschuift"))
-        text = t(f"Battle: {_cards(data['revealed'])} turned up — Troy {troy}, Mycenae {myc}: ",
-                 f"Strijd: {_cards(data['revealed'], True)} open gelegd — Troje {troy}, Mykene {myc}: ") + outcome \
-            + t(f"; {stack} card(s) stay as the next stack", f"; {stack} kaart(en) blijven als volgende stapel")
+        outcome = say("{side} wins, its marker to field {field}", side=_side(won), field=x.saga.fields(won)) if won \
+            else say("a tie, no marker moves")
+        text = say_n(stack, "Battle: {cards} turned up — Troy {troy}, Mycenae {mycenae}: {outcome}; {n} card stays "
+                     "as the next stack", "Battle: {cards} turned up — Troy {troy}, Mycenae {mycenae}: {outcome}; "
+                     "{n} cards stay as the next stack", cards=_cards(data["revealed"]), troy=troy, mycenae=myc,
+                     outcome=outcome)
         if x.war is not None:
-            text += t(f"; the war is over, {x.war.capitalize()} has won it",
-                      f"; de oorlog is voorbij, {side(x.war)} heeft hem gewonnen")
+            text = say("{text}; the war is over, {side} has won it", text=text, side=_side(x.war))
     elif type == "claim_win":
-        text = t(f"{who} claims {x.tcfg.goal} VP (checked when the decision cards are turned up)",
-                 f"{who} eist {x.tcfg.goal} overwinningspunten op (nagekeken als de beslissingskaarten omgaan)")
+        text = say("{who} claims {vp} VP (checked when the decision cards are turned up)", who=who, vp=x.tcfg.goal)
     elif type == "reveal_allegiances":
-        text = t("The decision cards: ", "De beslissingskaarten: ") + ", ".join(
-            f"{n(p, a)} {side(s_)}" for p, s_ in enumerate(data["sides"]))
+        text = say("The decision cards: {sides}",
+                   sides=[say("{who} {side}", who=n(p, a), side=_side(s_)) for p, s_ in enumerate(data["sides"])])
     elif type == "end_turn" and a.phase == game_phase("battle"):
-        part = (t("Settler 2's part of the paired turn", "het deel van kolonist 2 van de gedeelde beurt")
-                if b.cfg.paired and b.step else t("the turn", "de beurt"))
-        text = t(f"{who} ends {part}; the support stack holds {stack} cards: a battle",
-                 f"{who} beëindigt {part}; de ondersteuningsstapel telt {stack} kaarten: een strijd")
+        if b.cfg.paired and b.step:
+            text = say("{who} ends Settler 2's part of the paired turn; the support stack holds {n} cards: a battle",
+                       who=who, n=stack)
+        else:
+            text = say("{who} ends the turn; the support stack holds {n} cards: a battle", who=who, n=stack)
         if b.cfg.paired and not b.step:
-            nxt = n((b.turn + 3) % b.cfg.n)
-            text += t(f", then {nxt} takes Settler 2's part", f", daarna neemt {nxt} het deel van kolonist 2")
+            text = say("{text}, then {next} takes Settler 2's part", text=text, next=n((b.turn + 3) % b.cfg.n))
     else:
-        text = CD.describe(game, b, type, seat, data, a, nl)
-        text = (text.replace("de struikrover", "het zeevolk") if nl
-                else text.replace("the robber", "the sea people")).split(" — ")[0]
+        text = CD.describe(game, b, type, seat, data, a, robber=say("the sea people"), ending=False)
     if a.phase == OVER and b.phase != OVER:
-        winners = t(" and ", " en ").join(n(w, a) for w in x.winners)
-        text += " — " + winners + (t(" win", " winnen") if len(x.winners) > 1 else t(" wins", " wint"))
+        winners = [n(w, a) for w in x.winners]
+        text = say("{text} — {who} win", text=text, who=CD.both(winners)) if len(winners) > 1 else \
+            say("{text} — {who} wins", text=text, who=winners[0])
     return text
 
 
@@ -177,6 +178,11 @@ def battle_odds(stack: Any, reveal: int) -> dict[str, float]:
     return {"troy": round(troy, 4), "mycenae": round(myc, 4), "tie": round(max(0.0, 1 - troy - myc), 4)}
 
 
+def _percent(p: float) -> int:
+    """A chance as a whole percentage."""
+    return int(p * 100 + 0.5)
+
+
 def _split(mask: int) -> tuple[float, float, float]:
     bits = [r for r in range(5) if mask >> r & 1]
     k = len(bits)
@@ -197,30 +203,35 @@ def annotate(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any
         won = SU.winner(rev)
         notes.append({"kind": "battle_odds", "odds": odds, "stack": stack.size, "known": dict(CD.K.describe(stack)),
                       "result": {"troy": troy, "mycenae": myc, "won_by": won},
-                      "text": f"Before the turn-up the table could expect: Troy {odds['troy']:.0%}, Mycenae "
-                      f"{odds['mycenae']:.0%}, a tie {odds['tie']:.0%} ({stack.size} cards, "
-                      f"{len(stack.unseen)} of them unseen)"})
+                      "text": say_n(stack.size, "Before the turn-up the table could expect: Troy {troy}%, Mycenae "
+                                    "{mycenae}%, a tie {tie}% ({n} card, {unseen} of them unseen)",
+                                    "Before the turn-up the table could expect: Troy {troy}%, Mycenae {mycenae}%, a "
+                                    "tie {tie}% ({n} cards, {unseen} of them unseen)", troy=_percent(odds["troy"]),
+                                    mycenae=_percent(odds["mycenae"]), tie=_percent(odds["tie"]),
+                                    unseen=len(stack.unseen))})
         history = [{"battle": i + 1, "won_by": w} for i, (_, w) in enumerate(x.battles)]
         vp = {side: SG.side_vp(x.saga, side, x.tcfg.saga_track) for side in SG.SIDES}
         notes.append({"kind": "saga", "troy": x.saga.troy, "mycenae": x.saga.mycenae, "vp": vp, "battles": history,
-                      "text": f"Saga track after battle {len(x.battles)}: Troy's supporters {vp['troy']} VP, "
-                      f"Mycenae's {vp['mycenae']} VP"})
+                      "text": say("Saga track after battle {n}: Troy's supporters {troy} VP, Mycenae's {mycenae} VP",
+                                  n=len(x.battles), troy=vp["troy"], mycenae=vp["mycenae"])})
     if type == "donate" and seat is not None:
         given = x.donations[seat]
         per_side = {"troy": sum(given[r] for r in SU.TROY_RESOURCES),
                     "mycenae": sum(given[r] for r in SU.MYCENAE_RESOURCES),
                     "neutral": sum(given[r] for r in SU.NEUTRAL), "unseen": x.donated_unseen[seat]}
         notes.append({"kind": "support", "seat": seat, "given": per_side,
-                      "text": f"{_n(a, seat)} has given Troy {per_side['troy']}, Mycenae {per_side['mycenae']}, "
-                      f"neutral {per_side['neutral']} card(s)"
-                      + (f" and {per_side['unseen']} unseen" if per_side["unseen"] else "") + " so far"})
+                      "text": say("{who} has given so far: Troy {troy}, Mycenae {mycenae}, neutral {neutral}, unseen "
+                                  "{unseen}", who=_n(a, seat), **per_side) if per_side["unseen"] else
+                      say("{who} has given so far: Troy {troy}, Mycenae {mycenae}, neutral {neutral}", who=_n(a, seat),
+                          troy=per_side["troy"], mycenae=per_side["mycenae"], neutral=per_side["neutral"])})
     if type == "end_turn" and b.phase == SBP and a.phase == game_phase("battle") or \
             type == "end_turn" and a.phase == game_phase("battle"):
         notes.append({"kind": "battle_due", "stack": SU.size(a.hands, n),
-                      "text": f"The support stack holds {SU.size(a.hands, n)} cards (a battle at "
-                      f"{x.tcfg.battle_size}): {x.tcfg.battle_reveal} are turned up"})
+                      "text": say("The support stack holds {n} cards (a battle at {at}): {reveal} are turned up",
+                                  n=SU.size(a.hands, n), at=x.tcfg.battle_size, reveal=x.tcfg.battle_reveal)})
     if a.longest != b.longest:
         notes.append({"kind": "longest_road", "from": b.longest if b.longest >= 0 else None,
                       "to": a.longest if a.longest >= 0 else None, "lengths": list(a.road_len),
-                      "text": f"Longest Trade Route (roads only): {_n(a, a.longest) if a.longest >= 0 else 'set aside'}"})
+                      "text": say("Longest Trade Route (roads only): {who}", who=_n(a, a.longest))
+                      if a.longest >= 0 else say("Longest Trade Route (roads only): set aside")})
     return notes

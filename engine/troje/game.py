@@ -48,7 +48,6 @@ from typing import Any, NamedTuple
 from ..catan import board as B
 from ..catan import knowledge as K
 from ..catan.game import ALIASES as CATAN_ALIASES
-from ..catan.game import board_nl
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
@@ -144,6 +143,7 @@ class Troje(Catan):
     max_players = 6
     player_counts = TB.PLAYERS  # 4 or 6: the box holds 3 Troy and 3 Mycenae decision cards
     player_counts_rule = P + "players"
+    says = True
     summary = ("The Troje scenario on Catan for 4 or 6 players: secret allegiances, donations to a face-down support "
                "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
                "a table enters its own).")
@@ -834,14 +834,19 @@ class Troje(Catan):
         x = s.ext
         n = s.cfg.n
         scores = tuple(self.total_vp(s, p) for p in range(n))
-        names = " and ".join(s.names[w] for w in x.winners)
+        from ..text import say, say_n
+        from .describe import SIDE
+        from ..catan.describe import both
         if x.war is not None:
-            why = (f"the war is over: {x.war.capitalize()} won it; {names} had the most VP ({scores[x.winners[0]]})"
-                   + (f", tied and ahead on trade points ({x.trade_points[x.winners[0]]})" if
-                      sum(1 for v in scores if v == scores[x.winners[0]]) > 1 else ""))
+            lead = x.winners[0]
+            why = say_n(len(x.winners), "the war is over: {side} won it; {names} had the most VP ({vp})",
+                        "the war is over: {side} won it; {names} had the most VP ({vp})", side=SIDE[x.war],
+                        names=both([s.names[w] for w in x.winners]), vp=scores[lead])
+            if sum(1 for v in scores if v == scores[lead]) > 1:
+                why = say("{text}, tied and ahead on trade points ({points})", text=why, points=x.trade_points[lead])
         else:
             w = x.winners[0]
-            why = f"{s.names[w]} reached {scores[w]} VP in their own turn {s.turn_no}"
+            why = say("{who} reached {vp} VP in their own turn {turn}", who=s.names[w], vp=scores[w], turn=s.turn_no)
         return Result("win", x.winners, scores, why)
 
     # -- VP, trading ---------------------------------------------------------------------------
@@ -1075,26 +1080,18 @@ class Troje(Catan):
             return {**event, "data": {"card": None}, "redacted": True}
         return super().event_view(s, event, viewer)
 
-    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
+    def describe(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> Any:
         from .describe import describe
         return describe(self, before, type, seat, data, after)
 
-    def describe_nl(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> str:
-        from .describe import describe
-        return describe(self, before, type, seat, data, after, nl=True)
+    def describe_setup(self, state: State) -> Any:
+        from .describe import setup
+        return setup(state)
 
-    def describe_setup(self, state: State) -> str:
-        t = state.ext.tcfg
-        topo = state.topo
-        tiles = t.ship_tiles
-        return (f"board {topo.name!r} ({topo.provenance}, {state.cfg.board_hash[:12]}…), ship tiles "
-                f"{tiles['name']!r} ({tiles['provenance']})")
-
-    def describe_setup_nl(self, state: State) -> str:
-        tiles = state.ext.tcfg.ship_tiles
-        fiches = ("PLACEHOLDER-scheepsfiches (niet de gedrukte)" if tiles["provenance"] == "placeholder"
-                  else f"scheepsfiches {tiles['name']!r}")
-        return f"{board_nl(state.topo.name, state.topo.provenance)} ({state.cfg.board_hash[:12]}…), {fiches}"
+    def field_names(self, state: State) -> dict[tuple[int, int], Any]:
+        """Troy and Mycenae, the board's two cities, by their names (Troje, Mykene in Dutch)."""
+        from .describe import SIDE
+        return {at: SIDE[city] for city, at in TB.city_hexes(state.ext.tcfg.board).items()}
 
     def annotate(self, before: State, type: str, seat: int | None, data: dict[str, Any], after: State) -> list[dict[str, Any]]:
         from .describe import annotate

@@ -439,7 +439,7 @@ def test_the_war_ends_on_the_six_and_the_most_vp_then_the_most_trade_points_win(
     a = step(b, "battle", None, {"revealed": {"ore": 3, "wool": 2, "lumber": 2}})
     assert a.ext.war == "troy" and a.phase == OVER
     assert G.result(a).winners == (2,), G.result(a)  # Ann and Cor 9 VP each; Cor has more trade points
-    assert "war is over" in G.result(a).reason
+    assert "war is over" in str(G.result(a).reason)
 
 
 @pytest.mark.rule("troje.allegiance_knowledge")
@@ -507,5 +507,5 @@ def test_a_ship_tiles_summary_names_its_advantage_in_words():
     s = ext(s, trade_points=tuple(2 if p == 0 else t for p, t in enumerate(s.ext.trade_points)))
     s = step(s, "build_ship", 0, {"tile": T3})
     data = G.normalize(s, "ship_tile", 0, {"advantage": "harbour_3to1"})
-    text = G.describe(s, "ship_tile", 0, data, G.apply(s, "ship_tile", 0, data))
+    text = str(G.describe(s, "ship_tile", 0, data, G.apply(s, "ship_tile", 0, data)))
     assert text.endswith("ship tile shows a 3:1 harbour") and "3to1" not in text, text

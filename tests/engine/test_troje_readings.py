@@ -85,7 +85,7 @@ def test_with_may_take_the_builder_may_leave_the_chips():
     assert a.phase == ROBBER and G.actors(a) == (0,)
     assert a.ext.chip_supply == SH.CHIPS and a.ext.chips[0] == () and G.ratios(a, 0) == G.ratios(s, 0)
     assert a.ext.ships[G.sea(a).index[(-1, -2)]] == (0, SH.CHIP)  # the ship stands, without a chip
-    assert G.describe(s, "decline_chip", 0, {}, a) == "Ann leaves the trade chips: the ship gives no 2:1"
+    assert str(G.describe(s, "decline_chip", 0, {}, a)) == "Ann leaves the trade chips: the ship gives no 2:1"
     assert G.annotate(s, "decline_chip", 0, {}, a) == []
     assert G.view(a, None)["players"][0]["trade_chips"] == []
     a = step(a, "move_sea_people", 0, {"tile": T6, "victim": None})
@@ -206,7 +206,7 @@ def test_with_paired_turns_a_full_stack_brings_the_battle_after_either_part_or_a
     s = full_stack(roll(set_up(6, turn_model="paired")))
     b = step(s, "end_turn", 0, {})
     assert b.phase == BATTLE and b.turn == 0
-    assert G.describe(s, "end_turn", 0, {}, b) == ("Ann ends the turn; the support stack holds 13 cards: a battle, "
+    assert str(G.describe(s, "end_turn", 0, {}, b)) == ("Ann ends the turn; the support stack holds 13 cards: a battle, "
                                                    "then Dirk takes Settler 2's part")
     assert [n["kind"] for n in G.annotate(s, "end_turn", 0, {}, b)] == ["battle_due"]
     a = step(b, "battle", None, {"revealed": BATTLE_13})
@@ -215,7 +215,7 @@ def test_with_paired_turns_a_full_stack_brings_the_battle_after_either_part_or_a
     a = full_stack(a)
     b = step(a, "end_turn", 3, {})
     assert b.phase == BATTLE
-    assert G.describe(a, "end_turn", 3, {}, b).startswith("Dirk ends Settler 2's part of the paired turn; the support")
+    assert str(G.describe(a, "end_turn", 3, {}, b)).startswith("Dirk ends Settler 2's part of the paired turn; the support")
     a = step(b, "battle", None, {"revealed": BATTLE_13})
     assert a.phase == PRE_ROLL and a.turn == 1 and a.ext.saga.mycenae == 2
     # after_sbp: the battle waits for the end of the whole turn, after Settler 2's part
@@ -241,7 +241,7 @@ def test_settler_2_with_15_vp_after_the_battle_wins_at_the_start_of_his_part():
         a = step(b, "battle", None, {"revealed": BATTLE_13})  # Mycenae wins: field 3, 3 VP
         assert G.total_vp(a, 3) == 15 and a.ext.war is None
         if model == "paired":
-            assert G.result(a).winners == (3,) and "in their own turn" in G.result(a).reason
+            assert G.result(a).winners == (3,) and "in their own turn" in str(G.result(a).reason)
         else:
             assert G.result(a) is None and a.phase == SBP
 

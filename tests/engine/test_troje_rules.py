@@ -621,5 +621,5 @@ def test_the_refusals_and_summaries_say_cities_and_a_3_to_1_harbour_in_words():
     assert "settlements on a corner" in e.value.message
     from engine.troje.describe import ADVANTAGE_WORDS
 
-    assert ADVANTAGE_WORDS["harbour_3to1"] == "a 3:1 harbour"
-    assert all("_" not in w and "3to1" not in w for w in ADVANTAGE_WORDS.values())
+    assert str(ADVANTAGE_WORDS["harbour_3to1"]) == "a 3:1 harbour"
+    assert all("_" not in str(w) and "3to1" not in str(w) for w in ADVANTAGE_WORDS.values())
