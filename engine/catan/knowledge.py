@@ -228,11 +228,11 @@ _RES = (say("lumber"), say("brick"), say("wool"), say("grain"), say("ore"))
 
 
 def _show(h: Hand) -> Text:
-    """A hand as a refusal shows it: "2 wool, 1 unseen card (lumber or brick, since event 12)"."""
+    """A hand as a refusal shows it: "2 wool, 1 unseen card (one of: lumber, brick; since event 12)"."""
     parts = [say("{n} {resource}", n=h.known[r], resource=_RES[r]) for r in range(R) if h.known[r]]
     for m, o in h.unseen:
         could = [_RES[r] for r in range(R) if m >> r & 1]
-        parts.append(say("1 unseen card ({could}, since event {seq})", could=could, seq=o))
+        parts.append(say("1 unseen card (one of: {could}; since event {seq})", could=could, seq=o))
     return say("{cards}", cards=parts) if parts else say("no cards")
 
 

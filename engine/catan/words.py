@@ -45,15 +45,6 @@ def resource(name: str) -> Text | str:
     return RESOURCE.get(name, name)
 
 
-def resources(cards: dict[str, int] | tuple[int, ...]) -> Text:
-    """Cards as a player counts them: "2 wool, 1 ore" (nothing: "no cards")."""
-    from .pieces import RES
-
-    counts = cards if isinstance(cards, dict) else {RES[r]: k for r, k in enumerate(cards)}
-    parts = [say("{n} {resource}", n=k, resource=resource(r)) for r, k in counts.items() if k]
-    return say("{cards}", cards=parts) if parts else say("no cards")
-
-
 def dev_card(name: str) -> Text | str:
     return DEV_CARD.get(name, name)
 
