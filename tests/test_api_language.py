@@ -153,3 +153,50 @@ def test_a_hidden_move_is_named_in_dutch_never_shown(client, seat):
         assert line == "Kaarten trekken (verborgen in deze weergave)"
     else:
         assert line == "Elke speler trekt 3 kaarten van zijn trekstapel"
+
+
+def test_a_refused_catan_move_and_a_refused_troje_move_in_dutch_when_asked(client):
+    res = client.post("/api/matches", json={"game": "catan", "players": ["Ann", "Bob", "Cas"]})
+    assert res.status_code == 201, res.get_json()
+    catan = res.get_json()["id"]
+    assert client.post(f"/api/matches/{catan}/events", json={"type": "build_settlement", "seat": 0,
+                                                             "data": {"vertex": 0}}).status_code == 201
+    move = {"type": "build_settlement", "seat": 0, "data": {"vertex": 20}}
+    english = client.post(f"/api/matches/{catan}/events", json=move).get_json()["error"]
+    dutch = client.post(f"/api/matches/{catan}/events", json=move, headers=NL).get_json()["error"]
+    assert english["rule"] == dutch["rule"] == "catan.setup_order"
+    assert english["message"] == "in the set-up Ann places a road now"
+    assert dutch["message"] == "in de opbouw bouwt Ann nu een straat"
+    assert english["rule_text"].startswith("Set-up (opbouw): each player places one settlement")
+    assert dutch["rule_text"].startswith("Opbouw: elke speler bouwt in volgorde vanaf de startspeler één dorp")
+    # a place is named as the board's drawing names it, in the reader's words
+    road = {"type": "build_road", "seat": 0, "data": {"edge": 200}}
+    assert client.post(f"/api/matches/{catan}/events", json=road, headers=NL).get_json()["error"]["message"] == \
+        "geen pad 200: dit spelbord heeft 0–71"
+
+    res = client.post("/api/matches", json={"game": "catan-troje", "players": ["Ann", "Bob", "Cas", "Dirk"],
+                                            "options": {"allegiances": "at_reveal"}})
+    assert res.status_code == 201, res.get_json()
+    troje = res.get_json()["id"]
+    move = {"type": "donate", "seat": 0, "data": {"cards": {"wool": 1}}}
+    english = client.post(f"/api/matches/{troje}/events", json=move).get_json()["error"]
+    dutch = client.post(f"/api/matches/{troje}/events", json=move, headers=NL).get_json()["error"]
+    assert english["rule"] == dutch["rule"] == "troje.donate"
+    assert english["message"] == "no donation now (now: placing a settlement in the set-up)"
+    assert dutch["message"] == "nu geen afdragen (nu: een dorp bouwen in de opbouw)"
+    assert english["rule_text"].startswith("To support his city a player may, once during his trade and build phase")
+    assert dutch["rule_text"].startswith("Om zijn stad te steunen mag een speler één keer tijdens zijn handels- en")
+    # a sea tile as the board's drawing numbers it
+    ship = {"type": "build_ship", "seat": 0, "data": {"tile": 999}}
+    assert client.post(f"/api/matches/{troje}/events", json=ship, headers=NL).get_json()["error"]["message"].startswith(
+        "geen zeetegel #999: dit spelbord heeft #0–#")
+
+
+def test_catan_and_troje_help_in_dutch(anon):
+    for game, option, words in (("catan", "discard_limit", "Bij een 7 legt een speler met meer kaarten"),
+                                ("catan-troje", "stack_draws", "De voordelen ruilen en trekken")):
+        english = anon.get(f"/api/games/{game}").get_json()
+        dutch = anon.get(f"/api/games/{game}", headers=NL).get_json()
+        assert dutch["options"]["properties"][option]["description"].startswith(words)
+        assert dutch["summary"].startswith("Het ") and english["summary"].startswith("The ")
+        assert dutch["data_kinds"]["boards"]["default"] != english["data_kinds"]["boards"]["default"]

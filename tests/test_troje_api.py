@@ -214,7 +214,7 @@ def test_a_table_enters_its_own_board_and_ship_tiles_and_plays_on_them(client, a
     res = client.post(f"/api/games/{GAME}/ship-tiles", json=our_tiles())
     assert res.status_code == 201, res.get_json()
     tiles = res.get_json()
-    assert tiles["placeholder"] is False and tiles["label"] == "user ship tiles"
+    assert tiles["placeholder"] is False and tiles["label"] == "user-entered ship tiles"
     assert tiles["hash"] == TB.digest(TB.check_ship_tiles(our_tiles()))
     assert client.post(f"/api/games/{GAME}/ship-tiles", json=our_tiles()).status_code == 200  # stored once
     res = client.post(f"/api/games/{GAME}/boards", json=our_board())

@@ -25,6 +25,8 @@ from typing import Any, NamedTuple
 
 from ..core import MalformedEvent
 from ..game_data import canonical_json, digest
+from ..text import Text, say
+from . import words as W
 
 FORMAT = "kroniek.catan.board/1"
 RESOURCES = ("lumber", "brick", "wool", "grain", "ore")
@@ -50,31 +52,34 @@ class BoardError(MalformedEvent):
     code = "invalid_board"
 
 
-def _err(message: str, field: str, at: Any = None) -> BoardError:
+def _err(message: Text, field: str, at: Any = None) -> BoardError:
+    """A board document's error: the field (and hex) of the document it is in, and what is wrong there."""
     if at is not None:
-        return BoardError(f"{field} (hex {list(at)}): {message}", field=field, hex=list(at))
-    return BoardError(f"{field}: {message}", field=field)
+        return BoardError(say("{field} (hex {at}): {why}", field=field, at=str(list(at)), why=message), field=field,
+                          hex=list(at))
+    return BoardError(say("{field}: {why}", field=field, why=message), field=field)
 
 
 def _coord(value: Any, field: str) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(isinstance(x, bool) or not isinstance(x, int) or abs(x) > MAX_COORD for x in value)):
-        raise _err(f"must be [q, r], two integers from -{MAX_COORD} to {MAX_COORD}, not {value!r}", field)
+        raise _err(say("must be [q, r], two integers from -{most} to {most}, not {value}", most=MAX_COORD,
+                       value=repr(value)), field)
     return value[0], value[1]
 
 
 def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise _err(f"must be a non-empty string of at most {limit} characters", field)
+        raise _err(say("must be a non-empty string of at most {n} characters", n=limit), field)
     return value
 
 
 def _only(obj: Any, allowed: set[str], field: str, at: Any = None) -> dict[str, Any]:
     if not isinstance(obj, dict):
-        raise _err("must be an object", field, at)
+        raise _err(say("must be an object"), field, at)
     extra = sorted(set(obj) - allowed)
     if extra:
-        raise _err(f"unknown field(s) {', '.join(extra)}", field, at)
+        raise _err(say("unknown field(s) {fields}", fields=extra), field, at)
     return obj
 
 
@@ -87,22 +92,22 @@ def validate_board(doc: Any) -> dict[str, Any]:
     then column, harbours sorted, optional fields only when given)."""
     doc = _only(doc, {"format", "name", "provenance", "players", "hexes", "harbors", "robber", "variants", "notes"}, "/")
     if doc.get("format") != FORMAT:
-        raise _err(f"must be {FORMAT!r}", "format")
+        raise _err(say("must be {format}", format=repr(FORMAT)), "format")
     out: dict[str, Any] = {"format": FORMAT, "name": _text(doc.get("name"), "name")}
     prov = doc.get("provenance", "user")
     if prov not in PROVENANCES:
-        raise _err(f"must be one of {', '.join(PROVENANCES)}", "provenance")
+        raise _err(say("must be one of {values}", values=list(PROVENANCES)), "provenance")
     out["provenance"] = prov
     if "notes" in doc:
         out["notes"] = _text(doc["notes"], "notes", MAX_NOTES)
     players = doc.get("players")
     if (not isinstance(players, list) or not players or len(set(players)) != len(players)
             or any(isinstance(p, bool) or not isinstance(p, int) or not 3 <= p <= 6 for p in players)):
-        raise _err("must be a non-empty list of distinct player counts 3–6", "players")
+        raise _err(say("must be a non-empty list of distinct player counts 3–6"), "players")
     out["players"] = sorted(players)
     hexes = doc.get("hexes")
     if not isinstance(hexes, list) or not 1 <= len(hexes) <= MAX_HEXES:
-        raise _err(f"must be a list of 1–{MAX_HEXES} hexes", "hexes")
+        raise _err(say("must be a list of 1–{n} hexes", n=MAX_HEXES), "hexes")
     seen: dict[tuple[int, int], int] = {}
     canon_hexes = []
     regions: set[str] = set()
@@ -111,41 +116,43 @@ def validate_board(doc: Any) -> dict[str, Any]:
         h = _only(h, {"at", "terrain", "number", "name", "region", "ship_symbol"}, field)
         at = _coord(h.get("at"), f"{field}.at")
         if at in seen:
-            raise _err(f"hex {list(at)} is listed twice (also hexes[{seen[at]}])", field, at)
+            raise _err(say("the hex is listed twice (also hexes[{i}])", i=seen[at]), field, at)
         seen[at] = i
         terrain = h.get("terrain")
         if terrain not in TERRAINS:
-            raise _err(f"terrain must be one of {', '.join(TERRAINS)}, not {terrain!r}", f"{field}.terrain", at)
+            raise _err(say("terrain must be one of {values}, not {value}", values=list(TERRAINS), value=repr(terrain)),
+                       f"{field}.terrain", at)
         c: dict[str, Any] = {"at": list(at), "terrain": terrain}
         number = h.get("number")
         if number is not None:
             if terrain not in PRODUCES:
-                raise _err(f"a {terrain} hex carries no number token", f"{field}.number", at)
+                raise _err(say("a {terrain} hex carries no number token", terrain=W.TERRAIN.get(terrain, terrain)),
+                           f"{field}.number", at)
             if isinstance(number, bool) or not isinstance(number, int) or not 2 <= number <= 12 or number == 7:
-                raise _err(f"a number token is 2–6 or 8–12, not {number!r}", f"{field}.number", at)
+                raise _err(say("a number token is 2–6 or 8–12, not {value}", value=repr(number)), f"{field}.number", at)
             c["number"] = number
         if "name" in h:
             c["name"] = _text(h["name"], f"{field}.name")
         if "region" in h:
             reg = h["region"]
             if not isinstance(reg, list) or len(reg) > 10:
-                raise _err("must be a list of at most 10 region names", f"{field}.region", at)
+                raise _err(say("must be a list of at most 10 region names"), f"{field}.region", at)
             c["region"] = sorted({_text(x, f"{field}.region") for x in reg})
             regions.update(c["region"])
         if "ship_symbol" in h:
             if terrain != "sea" or not isinstance(h["ship_symbol"], bool):
-                raise _err("ship_symbol is true or false, on a sea hex only", f"{field}.ship_symbol", at)
+                raise _err(say("ship_symbol is true or false, on a sea hex only"), f"{field}.ship_symbol", at)
             c["ship_symbol"] = h["ship_symbol"]
         canon_hexes.append(c)
     out["hexes"] = sorted(canon_hexes, key=lambda c: (c["at"][1], c["at"][0]))
     terrain_at = {tuple(c["at"]): c["terrain"] for c in canon_hexes}
     land = [a for a, t in terrain_at.items() if t != "sea"]
     if not land:
-        raise _err("a board needs land hexes", "hexes")
+        raise _err(say("a board needs land hexes"), "hexes")
     _check_connected(land, "hexes")
     harbors = doc.get("harbors", [])
     if not isinstance(harbors, list) or len(harbors) > 60:
-        raise _err("must be a list of at most 60 harbours", "harbors")
+        raise _err(say("must be a list of at most 60 harbours"), "harbors")
     canon_harbors = []
     used_vertices: dict[tuple, int] = {}
     for i, hb in enumerate(harbors):
@@ -153,27 +160,28 @@ def validate_board(doc: Any) -> dict[str, Any]:
         hb = _only(hb, {"edge", "type"}, field)
         edge = hb.get("edge")
         if not isinstance(edge, list) or len(edge) != 2:
-            raise _err("edge must be [[q, r], [q, r]]: the land hex and the sea hex it faces", f"{field}.edge")
+            raise _err(say("edge must be [[q, r], [q, r]]: the land hex and the sea hex it faces"), f"{field}.edge")
         a, b = _coord(edge[0], f"{field}.edge[0]"), _coord(edge[1], f"{field}.edge[1]")
         if b not in neighbours(a):
-            raise _err(f"{list(a)} and {list(b)} do not share an edge", f"{field}.edge", a)
+            raise _err(say("{a} and {b} do not share an edge", a=str(list(a)), b=str(list(b))), f"{field}.edge", a)
         if terrain_at.get(a, "sea") == "sea":
-            raise _err("the first hex of a harbour's edge must be a land hex", f"{field}.edge", a)
+            raise _err(say("the first hex of a harbour's edge must be a land hex"), f"{field}.edge", a)
         if terrain_at.get(b, "sea") != "sea":
-            raise _err("the second hex of a harbour's edge must be sea (or off the board)", f"{field}.edge", b)
+            raise _err(say("the second hex of a harbour's edge must be sea (or off the board)"), f"{field}.edge", b)
         kind = hb.get("type")
         if kind not in HARBOR_TYPES:
-            raise _err(f"type must be one of {', '.join(HARBOR_TYPES)}, not {kind!r}", f"{field}.type", a)
+            raise _err(say("type must be one of {values}, not {value}", values=list(HARBOR_TYPES), value=repr(kind)),
+                       f"{field}.type", a)
         for v in edge_vertices(a, b):
             if v in used_vertices:
-                raise _err(f"touches harbour harbors[{used_vertices[v]}] at the same intersection", field, a)
+                raise _err(say("touches harbour harbors[{i}] at the same intersection", i=used_vertices[v]), field, a)
             used_vertices[v] = i
         canon_harbors.append({"edge": [list(a), list(b)], "type": kind})
     out["harbors"] = sorted(canon_harbors, key=lambda h: (h["edge"][0][1], h["edge"][0][0], h["edge"][1][1], h["edge"][1][0]))
     if "robber" in doc and doc["robber"] is not None:
         at = _coord(doc["robber"], "robber")
         if terrain_at.get(at, "sea") == "sea":
-            raise _err("the robber starts on a land hex", "robber", at)
+            raise _err(say("the robber starts on a land hex"), "robber", at)
         out["robber"] = list(at)
     if "variants" in doc:
         variants = _only(doc["variants"], {"3", "4", "5", "6"}, "variants")
@@ -182,13 +190,14 @@ def validate_board(doc: Any) -> dict[str, Any]:
             v = _only(v, {"exclude_regions"}, f"variants.{k}")
             ex = v.get("exclude_regions", [])
             if not isinstance(ex, list) or any(x not in regions for x in ex):
-                raise _err(f"exclude_regions must name regions used by hexes ({', '.join(sorted(regions)) or 'none'})",
+                raise _err(say("exclude_regions must name regions used by hexes ({regions})",
+                               regions=sorted(regions) or say("none")),
                            f"variants.{k}.exclude_regions")
             if int(k) not in out["players"]:
-                raise _err(f"the board is not for {k} players", f"variants.{k}")
+                raise _err(say("the board is not for {n} players", n=int(k)), f"variants.{k}")
             kept = [a for a, t in terrain_at.items() if t != "sea" and not set(_region(out, a)) & set(ex)]
             if not kept:
-                raise _err("the cut leaves no land", f"variants.{k}")
+                raise _err(say("the cut leaves no land"), f"variants.{k}")
             _check_connected(kept, f"variants.{k}")
             canon_v[k] = {"exclude_regions": sorted(ex)}
         out["variants"] = canon_v
@@ -214,7 +223,8 @@ def _check_connected(land: list[tuple[int, int]], field: str) -> None:
                 todo.append(n)
     if len(seen) != len(cells):
         lost = sorted(cells - seen)[0]
-        raise _err(f"the land is not one connected mass: hex {list(lost)} is cut off from hex {list(start)}", field, lost)
+        raise _err(say("the land is not one connected mass: hex {lost} is cut off from hex {start}", lost=str(list(lost)),
+                       start=str(list(start))), field, lost)
 
 
 def vertex_key(hexes: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
@@ -478,9 +488,9 @@ def summary(doc: dict[str, Any]) -> dict[str, Any]:
         "name": doc["name"],
         "provenance": doc["provenance"],
         "placeholder": placeholder,
-        "label": ("PLACEHOLDER layout (not the printed board)" if placeholder else
-                  {"standard": "standard board", "generated": "generated random board", "printed": "printed board",
-                   "user": "user-entered board"}[doc["provenance"]]),
+        "label": (say("PLACEHOLDER layout (not the printed board)") if placeholder else
+                  {"standard": say("standard board"), "generated": say("generated random board"),
+                   "printed": say("printed board"), "user": say("user-entered board")}[doc["provenance"]]),
         "players": doc["players"],
         "land_hexes": len(land),
         "harbors": len(doc.get("harbors", [])),

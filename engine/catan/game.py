@@ -22,6 +22,8 @@ from ..game_data import DataKind, check_embedded, kind_info
 from . import board as B
 from . import knowledge as K
 from . import invariants as INV
+from ..text import N_, Text, say, say_n, to_json, from_json
+from . import words as W
 from .knowledge import Contradiction, Hand
 from .rules import RULES
 
@@ -83,7 +85,7 @@ class State(NamedTuple):
     last_placed: int
     dice: tuple[int, ...]
     winner: int
-    origins: tuple[str, ...]
+    origins: tuple[Text, ...]  # what made cards unseen, as a refusal names it
     # statistics for the annotations
     hist: tuple[int, ...]
     produced: tuple[tuple[int, ...], ...]
@@ -154,18 +156,18 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": "a resource: lumber, brick, wool, grain, ore (Dutch: hout, steen, wol, graan, erts)"}
+RES_REF = {"type": "string", "minLength": 1, "maxLength": 20, "description": N_("a resource: lumber, brick, wool, grain, ore (in Dutch: hout, steen, wol, graan, erts)")}
 CARDS = {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
-         "description": "how many cards of each resource, e.g. 2 wool and 1 ore"}
+         "description": N_("how many cards of each resource, e.g. 2 wool and 1 ore")}
 COORD = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": -30, "maximum": 30}}
 VERTEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                     {"type": "array", "minItems": 3, "maxItems": 3, "items": COORD}],
-          "description": "an intersection: its number on the board, or the three hexes around it (each [q, r])"}
+          "description": N_("an intersection: its number on the board, or the three hexes around it (each [q, r])")}
 EDGE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000},
                   {"type": "array", "minItems": 2, "maxItems": 2, "items": COORD}],
-        "description": "a path: its number on the board, or the two hexes it runs between (each [q, r])"}
+        "description": N_("a path: its number on the board, or the two hexes it runs between (each [q, r])")}
 HEX = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 10_000}, COORD],
-       "description": "a land hex: [q, r] (or its number on the board)"}
+       "description": N_("a land hex: [q, r] (or its number on the board)")}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
 HASH_OR_NULL = {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"}
 
@@ -173,28 +175,28 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "board": {**HASH_OR_NULL, "default": None,
-                  "description": "The board played on, one of the boards stored for Catan (the API names it by its SHA-256, "
-                  "listed at GET /api/games/catan/boards). If none is chosen: the standard board for the player count, "
-                  "or a random one when a seed for it is given."},
-        "board_doc": {"type": "object", "description": "The board itself, embedded so the log alone replays; filled in "
-                      "by the server from board."},
+                  "description": N_("The board played on, one of the boards stored for Catan. If none is chosen: the standard "
+                                     "board for the player count, or a random one when a number for it is given.")},
+        "board_doc": {"type": "object", "description": N_("The board itself, kept with the match so "
+                      "that its record alone replays it; the server fills it in from the chosen board.")},
         "board_seed": {"type": ["integer", "null"], "minimum": 0, "maximum": 2**53 - 1, "default": None,
-                       "description": "Play on a random board generated from this seed (6s and 8s apart) instead."},
+                       "description": N_("Play on a random board made from this number instead (the 6s and 8s never side by "
+                                          "side).")},
         "victory_points": {"type": "integer", "minimum": 3, "maximum": 30, "default": 10,
-                           "description": "VP needed to win (10 as printed)."},
+                           "description": N_("Victory points needed to win (10 as printed).")},
         "discard_limit": {"type": "integer", "minimum": 0, "maximum": 50, "default": 7,
-                          "description": "On a 7, a player with more cards than this discards half (7 as printed)."},
+                          "description": N_("On a 7, a player with more cards than this discards half of them (7 as printed).")},
         "bank_per_resource": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None,
-                              "description": "Cards of each resource in the bank; if not set, 19 with 3–4 players and 24 with 5–6."},
+                              "description": N_("Cards of each resource in the bank; if not set, 19 with 3–4 players and 24 with 5–6.")},
         "special_building_phase": {"type": ["boolean", "null"], "default": None,
-                                   "description": "The Special Building Phase after each turn; if not set, on with 5–6 players."},
+                                   "description": N_("The Special Building Phase after each turn; if not set, played with 5–6 players.")},
         "turn_model": {"enum": [None, "standard", "special_building", "paired"], "default": None,
-                       "description": "How turns run: standard (one player at a time), special_building (the 5–6 "
-                       "extension's Special Building Phase after each turn) or paired (the newer official paired "
-                       "players' turn for 5–6: the third player to the roller's left takes a part of each turn); "
-                       "if not set, as the Special Building Phase option says (special building with 5–6 players)."},
+                       "description": N_("How turns run: one player at a time; with the 5–6 extension's Special Building Phase "
+                       "after each turn; or as paired players (the newer official rule for 5–6: the third player to the "
+                       "roller's left takes a part of each turn). If not set, as the Special Building Phase says (with "
+                       "5–6 players, the Special Building Phase).")},
         "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
-                       "description": "The start player (seats are in clockwise order)."},
+                       "description": N_("The start player (the seats go clockwise).")},
     },
     "additionalProperties": False,
 }
@@ -210,6 +212,11 @@ ALIASES = {
 }
 
 
+#: how turns run (option turn_model), as a refusal says it
+_TURN_MODEL = {"standard": say("one player at a time"), "special_building": say("with the Special Building Phase"),
+               "paired": say("as paired players")}
+
+
 def _dice_sum_ok(d: list[int]) -> bool:
     return len(d) == 2 and all(1 <= x <= 6 for x in d)
 
@@ -220,10 +227,10 @@ class Catan(Game):
     version = "1"
     min_players = 3
     max_players = 6
-    #: its lines, set-up line, notes and result speak through messages (engine/text.py)
+    #: its lines, set-up line, notes, result, refusals and help speak through messages (engine/text.py)
     says = True
-    summary = ("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), on "
-               "a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
+    summary = N_("The base game for 3–6 players (5–6 with the Special Building Phase or the paired players' turn), "
+                 "on a standard, random or user-entered board; hands tracked per viewer with unseen cards.")
     rules = RULES
     invariant_rules = INV.INVARIANTS
     #: (not move_robber: naming a victim without cards is taken, and steals nothing; not the trades: any count)
@@ -249,9 +256,6 @@ class Catan(Game):
     options_schema = worded_nl(
         options_schema,
         turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"})
-    summary_nl = ("Het basisspel voor 3–6 spelers (5–6 met de extra bouwfase of de beurt van spelersparen), op een "
-                  "standaardbord, een willekeurig bord of een zelf ingevoerd bord; de kaarten in de hand per kijker "
-                  "bijgehouden, met ongeziene kaarten.")
     event_titles_nl = {
         "draw_dev": "ontwikkelingskaart trekken",
         "reveal_vp": "overwinningspunten tonen",
@@ -278,48 +282,48 @@ class Catan(Game):
 
     event_types = {
         "build_settlement": EventType("build_settlement", "seat", _obj({"vertex": VERTEX}, ["vertex"]),
-                                      "Place a settlement (free in the set-up)."),
+                                      N_("Place a settlement (free in the set-up).")),
         "build_road": EventType("build_road", "seat", _obj({"edge": EDGE}, ["edge"]),
-                                "Place a road (free in the set-up and with Road Building)."),
+                                N_("Place a road (free in the set-up and with Road Building).")),
         "build_city": EventType("build_city", "seat", _obj({"vertex": VERTEX}, ["vertex"]),
-                                "Upgrade one's settlement to a city."),
-        "roll": EventType("roll", "seat", _obj({}, []), "The player whose turn it is rolls (the dice follow)."),
+                                N_("Upgrade one's settlement to a city.")),
+        "roll": EventType("roll", "seat", _obj({}, []), N_("The player whose turn it is rolls (the dice follow).")),
         "dice": EventType("dice", CHANCE, _obj({"dice": {"type": "array", "minItems": 2, "maxItems": 2,
                                                           "items": {"type": "integer", "minimum": 1, "maximum": 6}}},
-                                               ["dice"]), "The two dice rolled."),
+                                               ["dice"]), N_("The two dice rolled.")),
         "discard": EventType("discard", "seat", _obj({"cards": CARDS}, ["cards"]),
-                             "On a 7: the cards a player with too many discards to the bank."),
+                             N_("On a 7: the cards a player with too many discards to the bank.")),
         "move_robber": EventType("move_robber", "seat", _obj({"hex": HEX, "victim": SEAT}, ["hex"]),
-                                 "Move the robber and name whom to steal from: a player with a settlement or city on that hex; "
-                                 "nobody only when none of them holds a card."),
+                                 N_("Move the robber and name whom to steal from: a player with a settlement or city on that hex; "
+                                    "nobody only when none of them holds a card.")),
         "steal": EventType("steal", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20},
                                                   "from": {"type": "integer", "minimum": 0, "maximum": 5}}, ["card"]),
-                           "The card stolen (seat: the thief); unknown when the recorder did not see it."),
-        "buy_dev": EventType("buy_dev", "seat", _obj({}, []), "Buy a development card (the card drawn follows)."),
+                           N_("The card stolen (seat: the thief); unknown when the recorder did not see it.")),
+        "buy_dev": EventType("buy_dev", "seat", _obj({}, []), N_("Buy a development card (the card drawn follows).")),
         "draw_dev": EventType("draw_dev", CHANCE, _obj({"card": {"type": ["string", "null"], "maxLength": 20}}, ["card"]),
-                              "The development card drawn (seat: the buyer); unknown when the recorder did not see it."),
-        "play_knight": EventType("play_knight", "seat", _obj({}, []), "Play a knight (the robber move follows)."),
+                              N_("The development card drawn (seat: the buyer); unknown when the recorder did not see it.")),
+        "play_knight": EventType("play_knight", "seat", _obj({}, []), N_("Play a knight (the robber move follows).")),
         "play_road_building": EventType("play_road_building", "seat", _obj({}, []),
-                                        "Play Road Building (up to two free roads follow)."),
+                                        N_("Play Road Building (up to two free roads follow).")),
         "play_year_of_plenty": EventType("play_year_of_plenty", "seat", _obj({
             "cards": {"type": "array", "minItems": 0, "maxItems": 2, "items": RES_REF}}, ["cards"]),
-            "Play Year of Plenty: the two cards taken from the bank."),
+            N_("Play Year of Plenty: the two cards taken from the bank.")),
         "play_monopoly": EventType("play_monopoly", "seat", _obj({
             "resource": RES_REF,
             "given": {"type": "object", "maxProperties": 6, "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 200},
-                      "description": "the cards each player handed over, as the table saw them (keyed by seat); needed only where the log does not know"}},
-            ["resource"]), "Play Monopoly on a resource."),
+                      "description": N_("the cards each player handed over, as the table saw them (keyed by seat); needed only where the log does not know")}},
+            ["resource"]), N_("Play Monopoly on a resource.")),
         "reveal_vp": EventType("reveal_vp", "seat", _obj({"count": {"type": "integer", "minimum": 1, "maximum": 10}}, ["count"]),
-                               "Reveal victory point cards (to win)."),
+                               N_("Reveal victory point cards (to win).")),
         "trade": EventType("trade", "seat", _obj({"with": {"type": "integer", "minimum": 0, "maximum": 5},
                                                   "give": CARDS, "get": CARDS}, ["with", "give", "get"]),
-                           "A domestic trade: the player whose turn it is gives cards to another player and gets cards back."),
+                           N_("A domestic trade: the player whose turn it is gives cards to another player and gets cards back.")),
         "trade_bank": EventType("trade_bank", "seat", _obj({"give": RES_REF, "get": RES_REF,
                                                             "count": {"type": "integer", "minimum": 1, "maximum": 50}},
                                                            ["give", "get"]),
-                                "A maritime trade: 4:1, or 3:1 / 2:1 with a harbour, `count` times (default 1)."),
+                                N_("A maritime trade: 4:1, or 3:1 / 2:1 with a harbour, as many times as the count says (once if not given).")),
         "end_turn": EventType("end_turn", "seat", _obj({}, []),
-                              "End the turn (or one's Special Building Phase)."),
+                              N_("End the turn (or one's Special Building Phase).")),
     }
 
     # -- set-up -----------------------------------------------------------------------
@@ -343,8 +347,9 @@ class Catan(Game):
         elif digest is not None:
             builtin = B.builtin_boards()
             if digest not in builtin:
-                raise InvalidOptions(f"board {digest} is not shipped with the engine; embed it as options.board_doc "
-                                     "(the API does so for a stored board)", field="options.board", rule=P + "board")
+                raise InvalidOptions(say("board {digest} is not shipped with the engine; embed it as options.board_doc (the "
+                                         "API does so for a stored board)", digest=digest), field="options.board",
+                                     rule=P + "board")
             canon, actual = builtin[digest], digest
         elif options.get("board_seed") is not None:
             size = "3-4" if players <= 4 else "5-6"
@@ -354,7 +359,8 @@ class Catan(Game):
             actual = B.standard_hashes()[players]
             canon = B.builtin_boards()[actual]
         if players not in canon["players"]:
-            raise InvalidOptions(f"the board {canon['name']!r} is for {canon['players']} players, not {players}",
+            raise InvalidOptions(say("the board {name} is for {counts} players, not {players}", name=repr(canon["name"]),
+                                     counts=list(canon["players"]), players=players),
                                  field="options.board", rule=P + "board")
         return canon, actual
 
@@ -362,7 +368,8 @@ class Catan(Game):
         o = self._options(options)
         self.resolve_board(o, players)
         if o["start_seat"] >= players:
-            raise InvalidOptions(f"start_seat must be a seat 0–{players - 1}", field="options.start_seat")
+            raise InvalidOptions(say("the start player must be one of the {n} seats (0–{last})", n=players, last=players - 1),
+                                 field="options.start_seat")
         self._turn_model(o, players)
 
     @staticmethod
@@ -372,10 +379,12 @@ class Catan(Game):
         if model is None:
             return "special_building" if (sbp if sbp is not None else players >= 5) else "standard"
         if sbp is not None and sbp != (model == "special_building"):
-            raise InvalidOptions(f"special_building_phase {str(sbp).lower()} contradicts turn_model {model!r}",
+            raise InvalidOptions(say("the Special Building Phase cannot be on and off at once: the turns run {model}, and "
+                                     "the Special Building Phase is {sbp}", model=_TURN_MODEL[model],
+                                     sbp=say("on") if sbp else say("off")),
                                  field="options.special_building_phase", rule=P + "paired_order")
         if model == "paired" and players < 5:
-            raise InvalidOptions("the paired players' turn is a rule for 5–6 players", field="options.turn_model",
+            raise InvalidOptions(say("the paired players' turn is a rule for 5–6 players"), field="options.turn_model",
                                  rule=P + "paired_order")
         return model
 
@@ -422,8 +431,8 @@ class Catan(Game):
     def _res(name: Any, field: str) -> int:
         r = RES_ALIASES.get(name.strip().lower()) if isinstance(name, str) else None
         if r is None:
-            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, steen, wol, graan, erts)",
-                                 field=field)
+            raise MalformedEvent(say("unknown resource {name}; one of {resources}", name=repr(name),
+                                     resources=list(W.RESOURCE.values())), field=field)
         return r
 
     def _cards(self, data: Any, field: str) -> tuple[int, ...]:
@@ -440,35 +449,37 @@ class Catan(Game):
         topo = s.topo
         if isinstance(ref, int):
             if not 0 <= ref < len(topo.vertices):
-                raise MalformedEvent(f"no intersection {ref}: this board has 0–{len(topo.vertices) - 1}", field=field)
+                raise MalformedEvent(say("no intersection {n}: this board has 0–{last}", n=ref, last=len(topo.vertices) - 1),
+                                     field=field)
             return ref
         key = B.vertex_key([tuple(c) for c in ref])
         i = topo.vertex_index.get(key)
         if i is None:
-            raise MalformedEvent(f"hexes {ref} do not meet at an intersection of this board", field=field)
+            raise MalformedEvent(say("those three hexes do not meet at an intersection of this board"), field=field)
         return i
 
     def _edge(self, s: State, ref: Any, field: str = "data.edge") -> int:
         topo = s.topo
         if isinstance(ref, int):
             if not 0 <= ref < len(topo.edges):
-                raise MalformedEvent(f"no path {ref}: this board has 0–{len(topo.edges) - 1}", field=field)
+                raise MalformedEvent(say("no path {n}: this board has 0–{last}", n=ref, last=len(topo.edges) - 1), field=field)
             return ref
         key = tuple(sorted(tuple(c) for c in ref))
         i = topo.edge_index.get(key)
         if i is None:
-            raise MalformedEvent(f"hexes {ref} do not share a path of this board", field=field)
+            raise MalformedEvent(say("those two hexes do not share a path of this board"), field=field)
         return i
 
     def _hex(self, s: State, ref: Any, field: str = "data.hex") -> int:
         topo = s.topo
         if isinstance(ref, int):
             if not 0 <= ref < len(topo.hexes):
-                raise MalformedEvent(f"no land hex {ref}: this board has 0–{len(topo.hexes) - 1}", field=field)
+                raise MalformedEvent(say("no land hex {n}: this board has 0–{last}", n=ref, last=len(topo.hexes) - 1),
+                                     field=field)
             return ref
         i = topo.hex_index.get((ref[0], ref[1]))
         if i is None:
-            raise MalformedEvent(f"{ref} is not a land hex of this board (the robber stays on land)", field=field)
+            raise MalformedEvent(say("that is not a land hex of this board (the robber stays on land)"), field=field)
         return i
 
     def normalize(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> dict[str, Any]:
@@ -484,21 +495,24 @@ class Catan(Game):
             h = self._hex(s, data["hex"])
             victim = data.get("victim")
             if victim is not None and victim >= s.cfg.n:
-                raise MalformedEvent(f"no seat {victim}", field="data.victim")
+                raise MalformedEvent(say("no seat {seat}", seat=str(victim)), field="data.victim")
             return {"hex": list(s.topo.hexes[h]), "victim": victim}
         if type in ("steal", "draw_dev") and isinstance(data.get("card"), str) and data["card"].strip().lower() == "unknown":
             data = {**data, "card": None}  # a card the table did not see, as a picker names it
         if type in ("steal", "draw_dev"):
             receiver = s.turn if type == "steal" else s.actor
             if seat != receiver:
-                raise MalformedEvent(f"enter the {type} with seat {receiver} ({s.names[receiver]}), who receives the card",
-                                     field="seat")
+                raise MalformedEvent(say("enter the stolen card as {who}'s (seat {seat}), who receives it", who=s.names[receiver],
+                                         seat=str(receiver)) if type == "steal" else
+                                     say("enter the development card drawn as {who}'s (seat {seat}), who receives it",
+                                         who=s.names[receiver], seat=str(receiver)), field="seat")
         if type == "steal":
             card = data.get("card")
             out: dict[str, Any] = {"card": None if card is None else RES[self._res(card, "data.card")]}
             out["from"] = s.victim if s.victim >= 0 else data.get("from", 0)
             if "from" in data and data["from"] != out["from"]:
-                raise MalformedEvent(f"the card is stolen from seat {out['from']}, not {data['from']}", field="data.from")
+                raise MalformedEvent(say("the card is stolen from {victim}, not from seat {seat}", victim=W.seat(s, out["from"]),
+                                         seat=str(data["from"])), field="data.from")
             return out
         if type == "draw_dev":
             card = data.get("card")
@@ -506,7 +520,8 @@ class Catan(Game):
                 return {"card": None}
             k = DEV_ALIASES.get(card.strip().lower()) if isinstance(card, str) else None
             if k is None:
-                raise MalformedEvent(f"unknown development card {card!r}; one of {', '.join(DEV)}", field="data.card")
+                raise MalformedEvent(say("unknown development card {card}; one of {cards}", card=repr(card),
+                                         cards=list(W.DEV_CARD.values())), field="data.card")
             return {"card": DEV[k]}
         if type == "play_year_of_plenty":
             return {"cards": sorted((RES[self._res(c, "data.cards")] for c in data["cards"]), key=RES.index)}
@@ -516,7 +531,7 @@ class Catan(Game):
             given = {}
             for k, v in data.get("given", {}).items():
                 if not k.isdigit() or not 0 <= int(k) < s.cfg.n or seat is not None and int(k) == seat:
-                    raise MalformedEvent(f"given: {k!r} is not another player's seat", field="data.given")
+                    raise MalformedEvent(say("given: {key} is not another player's seat", key=repr(k)), field="data.given")
                 given[int(k)] = v
             for p in range(s.cfg.n):
                 if p != seat and p not in given:
@@ -536,7 +551,7 @@ class Catan(Game):
     def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         fn = _APPLY.get(type)
         if fn is None:
-            raise MalformedEvent(f"unknown event type {type!r}", field="type")
+            raise MalformedEvent(say("unknown event type {type}", type=repr(type)), field="type")
         after = fn(self, s, seat, data)
         if s.worlds is not None or type == "steal" and data["card"] is None:
             after = self._worlds_step(s, type, seat, data, after)
@@ -602,8 +617,8 @@ class Catan(Game):
                 if all(c >= 0 for h in x for c in h):
                     out.add(tuple(x))
         if not out:
-            where = "; ".join(a.origins[start - 1:]) or "unseen cards"
-            raise RuleViolation(P + "hand", f"no assignment of the unseen cards allows this (unseen cards from: {where})")
+            raise RuleViolation(P + "hand", say("no assignment of the unseen cards allows this (unseen cards from: "
+                                                "{where})", where=list(a.origins[start - 1:]) or say("unseen cards")))
         if len(out) > MAX_WORLDS:
             return a._replace(worlds=None)  # too many: the per-hand knowledge alone from here on
         hands = list(a.hands)
@@ -621,9 +636,14 @@ class Catan(Game):
 
     def _phase(self, s: State, seat: int | None, allowed: tuple[int, ...], what: str) -> None:
         if s.phase not in allowed:
-            raise RuleViolation(P + "phase", f"{what} is not possible now (phase: {self.phase_names[s.phase]})")
+            raise RuleViolation(P + "phase", say("{what} is not possible now (now: {phase})", what=what,
+                                                 phase=self._phase_text(s)))
         if seat is not None and seat not in self.actors(s):
-            raise RuleViolation(P + "phase", f"seat {seat} is not to act now")
+            raise RuleViolation(P + "phase", say("{who} is not to act now", who=W.seat(s, seat)))
+
+    def _phase_text(self, s: State) -> Text:
+        """What the table is doing now, in words (a refusal says it)."""
+        return W.phase(self.phase_names[s.phase])
 
     # hands ---------------------------------------------------------------------------
     def _ref(self, s: State, seat: int) -> Hand:
@@ -640,10 +660,11 @@ class Catan(Game):
         try:
             new_ref = fn(ref)
         except Contradiction as exc:
-            where = "; ".join(s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins))
-            who = s.names[seat] if seat < len(s.names) else f"holder {seat}"
-            raise RuleViolation(P + "hand", f"{who}: {exc}" + (f" (unseen cards from: {where})" if where else ""),
-                                seat=seat) from None
+            where = [s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins)]
+            who = s.names[seat] if seat < len(s.names) else self.holder_text(seat)
+            raise RuleViolation(P + "hand", say("{who}: {why} (unseen cards from: {where})", who=who, why=exc.text,
+                                                where=where) if where else
+                                say("{who}: {why}", who=who, why=exc.text), seat=seat) from None
         out = [new_ref] * len(row)
         last_in = last_out = None
         for i, h in enumerate(row):
@@ -661,6 +682,10 @@ class Catan(Game):
         if seat < s.cfg.n:
             out[seat] = new_ref
         return _put(hands, seat, tuple(out))
+
+    def holder_text(self, holder: int) -> Text:
+        """A holder of cards that is no seat (a scenario's face-down stack), as a refusal names it."""
+        return say("holder {n}", n=holder)
 
     def _pay(self, s: State, hands: tuple, seat: int, cost: tuple[int, ...]) -> tuple:
         """``_map_hand`` with ``knowledge.pay``, inlined for the common case
@@ -747,26 +772,29 @@ class Catan(Game):
 
     def _build_check(self, s: State, seat: int, what: str) -> None:
         if s.phase == SETUP_S and what != "settlement" or s.phase == SETUP_R and what != "road":
-            raise RuleViolation(P + "setup_order", f"in the set-up {s.names[seat]} places a "
-                                f"{'settlement' if s.phase == SETUP_S else 'road'} now")
+            raise RuleViolation(P + "setup_order", say("in the set-up {who} places a settlement now", who=s.names[seat])
+                                if s.phase == SETUP_S else say("in the set-up {who} places a road now", who=s.names[seat]))
         if s.phase == ROAD_BUILDING and what != "road":
-            raise RuleViolation(P + "road_building", "Road Building: the free roads are placed first")
+            raise RuleViolation(P + "road_building", say("Road Building: the free roads are placed first"))
         if s.phase not in (SETUP_S, SETUP_R, MAIN, SBP, ROAD_BUILDING):
             rule = P + "roll" if s.phase == PRE_ROLL else P + "phase"
-            raise RuleViolation(rule, f"no building now (phase: {self.phase_names[s.phase]})")
+            raise RuleViolation(rule, say("no building now (now: {phase})", phase=self._phase_text(s)))
 
     def _a_build_settlement(self, s: State, seat: int, data: dict[str, Any]) -> State:
         self._build_check(s, seat, "settlement")
         v = data["vertex"]
         if s.built[seat][0] >= MAX_SETTLEMENTS:
-            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 5 settlements on the board")
+            raise RuleViolation(P + "pieces", say("{who} has all {n} settlements on the board", who=s.names[seat],
+                                                 n=MAX_SETTLEMENTS))
         if not self._distance_ok(s, v):
-            raise RuleViolation(P + "distance", f"intersection {v} is taken or next to a settlement or city")
+            raise RuleViolation(P + "distance", say("{place} is taken or next to a settlement or city",
+                                                   place=W.vertex(s.topo, v)))
         hands = s.hands
         bank = s.bank
         if s.phase != SETUP_S:
             if not any(s.roads[e] == seat for e in s.topo.vertex_edges[v]):
-                raise RuleViolation(P + "settlement_connect", f"intersection {v} touches none of {s.names[seat]}'s roads")
+                raise RuleViolation(P + "settlement_connect", say("{place} touches none of {who}'s roads",
+                                                                 place=W.vertex(s.topo, v), who=s.names[seat]))
             hands = self._pay(s, hands, seat, SETTLEMENT_COST)
             bank = _add(bank, SETTLEMENT_COST)
         b, c, r = s.built[seat]
@@ -793,14 +821,16 @@ class Catan(Game):
         self._build_check(s, seat, "road")
         e = data["edge"]
         if s.built[seat][2] >= MAX_ROADS:
-            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 15 roads on the board")
+            raise RuleViolation(P + "pieces", say("{who} has all {n} roads on the board", who=s.names[seat], n=MAX_ROADS))
         if s.roads[e] != -1:
-            raise RuleViolation(P + "road_connect", f"path {e} already has a road")
+            raise RuleViolation(P + "road_connect", say("{place} already has a road", place=W.edge(s.topo, e)))
         if not self._road_ok(s, seat, e):
             if s.phase == SETUP_R:
-                raise RuleViolation(P + "setup_road", f"path {e} does not touch the settlement just placed")
-            raise RuleViolation(P + "road_connect", f"path {e} does not connect to {s.names[seat]}'s roads or buildings "
-                                "(not through another player's building)")
+                raise RuleViolation(P + "setup_road", say("{place} does not touch the settlement just placed",
+                                                           place=W.edge(s.topo, e)))
+            raise RuleViolation(P + "road_connect", say("{place} does not connect to {who}'s roads or buildings (not "
+                                                     "through another player's building)", place=W.edge(s.topo, e),
+                                                     who=s.names[seat]))
         hands, bank = s.hands, s.bank
         if s.phase in (MAIN, SBP):
             hands = self._pay(s, hands, seat, ROAD_COST)
@@ -826,10 +856,11 @@ class Catan(Game):
         self._build_check(s, seat, "city")
         v = data["vertex"]
         if s.buildings[v] != seat * 2:
-            raise RuleViolation(P + "city_upgrade", f"intersection {v} holds no settlement of {s.names[seat]}")
+            raise RuleViolation(P + "city_upgrade", say("{place} holds no settlement of {who}", place=W.vertex(s.topo, v),
+                                                       who=s.names[seat]))
         b, c, r = s.built[seat]
         if c >= MAX_CITIES:
-            raise RuleViolation(P + "pieces", f"{s.names[seat]} has all 4 cities on the board")
+            raise RuleViolation(P + "pieces", say("{who} has all {n} cities on the board", who=s.names[seat], n=MAX_CITIES))
         hands = self._pay(s, s.hands, seat, CITY_COST)
         return s._replace(buildings=_put(s.buildings, v, seat * 2 + 1), built=_put(s.built, seat, (b - 1, c + 1, r)),
                           hands=hands, bank=_add(s.bank, CITY_COST))
@@ -976,18 +1007,19 @@ class Catan(Game):
 
     def _a_roll(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != PRE_ROLL:
-            raise RuleViolation(P + "roll", "the dice are rolled once, at the start of the turn")
+            raise RuleViolation(P + "roll", say("the dice are rolled once, at the start of the turn"))
         return s._replace(phase=DICE)
 
-    def _chance_due(self, s: State, phase: int, what: str) -> None:
+    def _chance_due(self, s: State, phase: int, what: Text) -> None:
         """Refuse a chance outcome of a kind not due now (a stolen card
         while the dice are due would skip the roll and take from nobody)."""
         if s.phase != phase:
-            raise RuleViolation(P + "chance_due", f"no {what} is due now (phase: {self.phase_names[s.phase]})")
+            raise RuleViolation(P + "chance_due", say("{what} is not due now (now: {phase})", what=what,
+                                                     phase=self._phase_text(s)))
 
     def _a_dice(self, s: State, seat, data: dict[str, Any]) -> State:
         if s.phase != DICE:
-            self._chance_due(s, DICE, "roll of the dice")
+            self._chance_due(s, DICE, say("a roll of the dice"))
         d = data["dice"]
         total = d[0] + d[1]
         hist = s.hist
@@ -1092,10 +1124,12 @@ class Catan(Game):
 
     def _a_discard(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != DISCARD or not s.pending[seat]:
-            raise RuleViolation(P + "seven_discard", f"{s.names[seat]} has nothing to discard now")
+            raise RuleViolation(P + "seven_discard", say("{who} has nothing to discard now", who=W.seat(s, seat)))
         cards = self._cards(data["cards"], "data.cards")
         if sum(cards) != s.pending[seat]:
-            raise RuleViolation(P + "seven_discard", f"{s.names[seat]} must discard {s.pending[seat]} cards, not {sum(cards)}")
+            raise RuleViolation(P + "seven_discard", say_n(s.pending[seat], "{who} must discard {n} card, not {given}",
+                                                            "{who} must discard {n} cards, not {given}",
+                                                            who=s.names[seat], given=sum(cards)))
         hands = self._pay(s, s.hands, seat, cards)
         pending = _put(s.pending, seat, 0)
         s = s._replace(hands=hands, bank=_add(s.bank, cards), pending=pending)
@@ -1115,32 +1149,36 @@ class Catan(Game):
     def _a_move_robber(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != ROBBER:
             if s.phase == DISCARD:
-                raise RuleViolation(P + "phase", "the discards come before the robber moves")
-            raise RuleViolation(P + "robber_move", "the robber moves only on a 7 or with a knight")
+                raise RuleViolation(P + "phase", say("the discards come before the robber moves"))
+            raise RuleViolation(P + "robber_move", say("the robber moves only on a 7 or with a knight"))
         h = s.topo.hex_index[tuple(data["hex"])]
         if h == s.robber:
-            raise RuleViolation(P + "robber_move", "the robber must move to another hex")
+            raise RuleViolation(P + "robber_move", say("the robber must move to another hex"))
         victims = self._victims(s, h, seat)
         with_cards = [p for p in victims if self._ref(s, p).size]
         victim = data.get("victim")
         if victim is None:
             if with_cards:
-                raise RuleViolation(P + "steal", f"name whom to steal from: {', '.join(s.names[p] for p in with_cards)}")
+                raise RuleViolation(P + "steal", say("name whom to steal from: {players}",
+                                                    players=[s.names[p] for p in with_cards]))
             return s._replace(robber=h, phase=s.ret)
         if victim not in victims:
-            raise RuleViolation(P + "steal", f"{s.names[victim]} moves the robber and cannot steal from themself"
-                                if victim == seat else f"{s.names[victim]} has no settlement or city on that hex")
+            raise RuleViolation(P + "steal", say("{who} moves the robber and cannot steal from themself",
+                                                 who=s.names[victim]) if victim == seat else
+                                say("{who} has no settlement or city on {place}", who=s.names[victim],
+                                    place=W.hex_place(s.topo, h)))
         if not self._ref(s, victim).size:
             return s._replace(robber=h, phase=s.ret)
         return s._replace(robber=h, phase=STEAL, victim=victim)
 
     def _a_steal(self, s: State, seat, data: dict[str, Any]) -> State:
         if s.phase != STEAL:
-            self._chance_due(s, STEAL, "stolen card (the robber's move names whom to steal from first)")
+            self._chance_due(s, STEAL, say("a stolen card (the robber's move names whom to steal from first)"))
         thief, victim = s.turn, s.victim
         n = s.cfg.n
         card = data["card"]
-        origins = s.origins + (f"the steal by {s.names[thief]} from {s.names[victim]} in turn {s.turn_no}",)
+        origins = s.origins + (say("the steal by {thief} from {victim} in turn {turn}", thief=s.names[thief],
+                                   victim=s.names[victim], turn=s.turn_no),)
         o = len(origins)
         s = s._replace(origins=origins)
         hands = list(s.hands)
@@ -1151,7 +1189,8 @@ class Catan(Game):
             try:
                 vrow[ref] = K.pay(vrow[ref], _one(r), o)
             except Contradiction as exc:
-                raise RuleViolation(P + "hand", f"{s.names[victim]} cannot hold a {card}: {exc}") from None
+                raise RuleViolation(P + "hand", say("{who} cannot hold {card}: {why}", who=s.names[victim],
+                                                                 card=W.resource(card), why=exc.text)) from None
             trow[ref] = K.add_one(trow[ref], r)
             seen_mask = 0
         else:
@@ -1184,15 +1223,15 @@ class Catan(Game):
     # development cards ------------------------------------------------------------------
     def _a_buy_dev(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase not in (MAIN, SBP):
-            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", "no buying now")
+            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", say("no buying now"))
         if s.deck == 0:
-            raise RuleViolation(P + "dev_buy", "the development deck is empty")
+            raise RuleViolation(P + "dev_buy", say("the development deck is empty"))
         hands = self._pay(s, s.hands, seat, DEV_COST)
         return s._replace(hands=hands, bank=_add(s.bank, DEV_COST), ret=s.phase, phase=DEV_DRAW)
 
     def _a_draw_dev(self, s: State, seat, data: dict[str, Any]) -> State:
         if s.phase != DEV_DRAW:
-            self._chance_due(s, DEV_DRAW, "development card (one is drawn after a purchase)")
+            self._chance_due(s, DEV_DRAW, say("a development card (one is drawn after a purchase)"))
         buyer = s.actor
         n = s.cfg.n
         ref = n + 1
@@ -1203,7 +1242,7 @@ class Catan(Game):
         if card is not None:
             k = DEV.index(card)
             if pools[ref][k] <= 0:
-                raise RuleViolation(P + "dev_buy", f"no {card} card can be left in the deck")
+                raise RuleViolation(P + "dev_buy", say("no {card} card can be left in the deck", card=W.dev_card(card)))
             known, unk = dev[ref]
             dev[ref] = (_add(known, _one(k)), unk)
             pools[ref] = _add(pools[ref], _one(k), -1)
@@ -1225,9 +1264,10 @@ class Catan(Game):
 
     def _play_dev(self, s: State, seat: int, k: int, name: str) -> State:
         if s.phase not in (PRE_ROLL, MAIN) or seat != s.turn:
-            raise RuleViolation(P + "sbp" if s.phase == SBP else P + "phase", f"{name} cannot be played now")
+            raise RuleViolation(P + "sbp" if s.phase == SBP else P + "phase", say("{card} cannot be played now",
+                                                                                   card=W.dev_card(DEV[k])))
         if k != VP and s.dev_played:
-            raise RuleViolation(P + "dev_one_per_turn", "one knight or progress card per turn")
+            raise RuleViolation(P + "dev_one_per_turn", say("one knight or progress card per turn"))
         n = s.cfg.n
         ref = n + 1
         known, unk = s.dev[seat][ref]
@@ -1240,9 +1280,11 @@ class Catan(Game):
         elif unk - fu > 0 and pool[k] > 0:
             use_known = False
         elif known[k] > 0 or (fu and pool[k] > 0):
-            raise RuleViolation(P + "dev_not_same_turn", f"{s.names[seat]}'s {name} was bought this turn")
+            raise RuleViolation(P + "dev_not_same_turn", say("{who}'s {card} was bought this turn", who=s.names[seat],
+                                                                card=W.dev_card(DEV[k])))
         else:
-            raise RuleViolation(P + "hand", f"{s.names[seat]} cannot hold a {name} card")
+            raise RuleViolation(P + "hand", say("{who} cannot hold a {card} card", who=s.names[seat],
+                                                 card=W.dev_card(DEV[k])))
         dev = list(s.dev[seat])
         pools = list(s.pools)
         for v in range(n + 2):
@@ -1327,9 +1369,11 @@ class Catan(Game):
             cards[RES_ALIASES[c]] += 1
         want = min(2, sum(s.bank))
         if sum(cards) != want:
-            raise RuleViolation(P + "year_of_plenty", f"Year of Plenty takes {want} cards from the bank, not {sum(cards)}")
+            raise RuleViolation(P + "year_of_plenty", say_n(want, "Year of Plenty takes {n} card from the bank, not {given}",
+                                                             "Year of Plenty takes {n} cards from the bank, not {given}",
+                                                             given=sum(cards)))
         if any(cards[r] > s.bank[r] for r in range(5)):
-            raise RuleViolation(P + "bank_limit", "the bank does not hold those cards")
+            raise RuleViolation(P + "bank_limit", say("the bank does not hold those cards"))
         s = self._play_dev(s, seat, PLENTY, "year of plenty")
         g = tuple(cards)
         return s._replace(hands=self._gain(s, s.hands, seat, g), bank=_add(s.bank, g, -1))
@@ -1347,15 +1391,18 @@ class Catan(Game):
             if str(p) in given:
                 c = given[str(p)]
                 if not lo <= c <= hi:
-                    raise RuleViolation(P + "monopoly", f"{s.names[p]} holds {lo}–{hi} {RES[r]} as far as the log knows, not {c}")
+                    raise RuleViolation(P + "monopoly", say("{who} holds {lo}–{hi} {resource} as far as the log knows, not {given}",
+                                                           who=s.names[p], lo=lo, hi=hi, resource=W.resource(RES[r]),
+                                                           given=c))
             elif lo == hi:
                 c = lo
             else:
-                raise RuleViolation(P + "monopoly", f"the log does not know how many {RES[r]} {s.names[p]} holds "
-                                    f"({lo}–{hi}): enter it in given")
+                raise RuleViolation(P + "monopoly", say("the log does not know how much {resource} {who} holds "
+                                                        "({lo}–{hi}): enter what {who} handed over",
+                                                        resource=W.resource(RES[r]), who=s.names[p], lo=lo, hi=hi))
             counts[p] = c
         s = self._play_dev(s, seat, MONOPOLY, "monopoly")
-        origins = s.origins + (f"the monopoly of {s.names[seat]} in turn {s.turn_no}",)
+        origins = s.origins + (say("the monopoly of {who} in turn {turn}", who=s.names[seat], turn=s.turn_no),)
         o = len(origins)
         s = s._replace(origins=origins)
         hands = s.hands
@@ -1368,7 +1415,7 @@ class Catan(Game):
 
     def _a_reveal_vp(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if seat != s.turn or s.phase not in (PRE_ROLL, MAIN):
-            raise RuleViolation(P + "dev_vp", "victory point cards are revealed in one's own turn")
+            raise RuleViolation(P + "dev_vp", say("victory point cards are revealed in one's own turn"))
         for _ in range(data["count"]):
             s = self._play_dev(s, seat, VP, "victory point")
         return s._replace(vp_shown=_put(s.vp_shown, seat, s.vp_shown[seat] + data["count"]))
@@ -1410,14 +1457,15 @@ class Catan(Game):
     def _a_trade_bank(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:
             raise RuleViolation(P + "sbp" if s.phase == SBP else P + "roll" if s.phase == PRE_ROLL else P + "phase",
-                                "no maritime trade now")
+                                say("no maritime trade now"))
         give, get, count = RES_ALIASES[data["give"]], RES_ALIASES[data["get"]], data["count"]
         if give == get:
-            raise RuleViolation(P + "trade_maritime", "a maritime trade gets a different resource")
+            raise RuleViolation(P + "trade_maritime", say("a maritime trade gets a different resource"))
         k = self.ratios(s, seat)[give] * count
         bank = s.bank
         if bank[get] < count:
-            raise RuleViolation(P + "bank_limit", f"the bank holds {bank[get]} {RES[get]}, not {count}")
+            raise RuleViolation(P + "bank_limit", say("the bank holds {n} {resource}, not {wanted}", n=bank[get],
+                                                     resource=W.resource(RES[get]), wanted=count))
         paid, got = _one(give, k), _one(get, count)
         hands = self._gain(s, self._pay(s, s.hands, seat, paid), seat, got)
         return s._replace(hands=hands, bank=(bank[0] + paid[0] - got[0], bank[1] + paid[1] - got[1],
@@ -1427,19 +1475,19 @@ class Catan(Game):
     def _a_trade(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != MAIN:
             raise RuleViolation(P + "sbp" if s.phase == SBP else P + "roll" if s.phase == PRE_ROLL else P + "phase",
-                                "no trade now")
+                                say("no trade now"))
         if s.step and s.cfg.paired:
-            raise RuleViolation(P + "paired_trade", f"{s.names[seat]} is Settler 2 of this paired turn: "
-                                "maritime trades only, no trade with other players")
+            raise RuleViolation(P + "paired_trade", say("{who} is Settler 2 of this paired turn: maritime trades "
+                                                        "only, no trade with other players", who=s.names[seat]))
         other = data["with"]
         if other == seat or other >= s.cfg.n:
-            raise RuleViolation(P + "trade_domestic", "a trade is with another player")
+            raise RuleViolation(P + "trade_domestic", say("a trade is with another player"))
         give = self._cards(data["give"], "data.give")
         get = self._cards(data["get"], "data.get")
         if not sum(give) or not sum(get):
-            raise RuleViolation(P + "trade_domestic", "both sides give at least one card (no gifts)")
+            raise RuleViolation(P + "trade_domestic", say("both sides give at least one card (no gifts)"))
         if any(give[r] and get[r] for r in range(5)):
-            raise RuleViolation(P + "trade_domestic", "no resource on both sides of a trade")
+            raise RuleViolation(P + "trade_domestic", say("no resource on both sides of a trade"))
         hands = self._pay(s, s.hands, seat, give)
         hands = self._pay(s, hands, other, get)
         hands = self._gain(s, hands, seat, get)
@@ -1454,7 +1502,7 @@ class Catan(Game):
                 return self._begin_turn(s._replace(step=0), (s.turn + 1) % n)
             return s._replace(step=nxt)
         if s.phase != MAIN:
-            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", "the turn cannot end now")
+            raise RuleViolation(P + "roll" if s.phase == PRE_ROLL else P + "phase", say("the turn cannot end now"))
         if s.cfg.sbp:
             return s._replace(phase=SBP, step=(s.turn + 1) % n)
         if s.cfg.paired:
@@ -1794,6 +1842,8 @@ class Catan(Game):
                 value = [[h.encode() for h in row] for row in value]
             elif name == "worlds" and value is not None:
                 value = sorted(value)
+            elif name == "origins":  # messages (a refusal names them in the reader's language)
+                value = [to_json(o) for o in value]
             out[name] = _jsonable(value)
         return out
 
@@ -1809,6 +1859,8 @@ class Catan(Game):
                 value = tuple(tuple(Hand.decode(h) for h in row) for row in value)
             elif name == "worlds" and value is not None:
                 value = frozenset(_tuplify(value))
+            elif name == "origins":
+                value = tuple(from_json(o) for o in value)
             else:
                 value = _tuplify(value)
             vals[name] = value
@@ -1816,7 +1868,7 @@ class Catan(Game):
 
     def info(self) -> dict[str, Any]:
         info = super().info()
-        info["data_kinds"] = {"boards": kind_info(self, "boards", "the standard board for the player count")}
+        info["data_kinds"] = {"boards": kind_info(self, "boards", say("the standard board for the player count"))}
         return info
 
 

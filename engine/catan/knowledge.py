@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..text import Text, say
+
 R = 5
 FULL = (1 << R) - 1
 ZERO = (0, 0, 0, 0, 0)
@@ -28,8 +30,10 @@ class Contradiction(ValueError):
     """The cards asked for cannot be in the hand; ``origins``: the events whose
     unseen cards were involved (empty: the known cards alone fall short)."""
 
-    def __init__(self, message: str, origins: tuple[int, ...] = ()) -> None:
-        super().__init__(message)
+    def __init__(self, message: Text, origins: tuple[int, ...] = ()) -> None:
+        super().__init__(str(message))
+        #: what it says, as a message (a refusal says it in the reader's language)
+        self.text = message
         self.origins = origins
 
 
@@ -149,9 +153,9 @@ def pay(h: Hand, counts: tuple[int, ...], origin: int = 0) -> Hand:
     else:  # one resource
         ok = len(cand) >= used
     if not ok:
-        names = "+".join(f"{counts[r]} {RESOURCE_NAMES[r]}" for r in range(R) if counts[r])
+        names = [say("{n} {resource}", n=counts[r], resource=_RES[r]) for r in range(R) if counts[r]]
         origins = tuple(sorted({o for _, o in unseen}))
-        raise Contradiction(f"{names} cannot be in a hand of {_show(h)}", origins)
+        raise Contradiction(say("{cards} cannot be in a hand of {hand}", cards=names, hand=_show(h)), origins)
     rest = [u for u in unseen if not u[0] & mask]
     if len(cand) > used:
         union = 0
@@ -177,7 +181,7 @@ def lose_random(h: Hand, origin: int) -> tuple[Hand, int]:
         union |= m
     back = kinds + len(unseen) - 1  # the cards left whose resource the viewer no longer knows
     if back < 0:
-        raise Contradiction("an empty hand has no card to lose")
+        raise Contradiction(say("an empty hand has no card to lose"))
     known = (k[0] - 1 if k[0] else 0, k[1] - 1 if k[1] else 0, k[2] - 1 if k[2] else 0, k[3] - 1 if k[3] else 0,
              k[4] - 1 if k[4] else 0)
     return _hand(Hand, (known, ((union, origin),) * back)), union
@@ -193,8 +197,8 @@ def give_all(h: Hand, r: int, count: int, origin: int) -> Hand:
     hi = lo + len(cand)
     if not lo <= count <= hi:
         origins = tuple(sorted({o for _, o in h.unseen}))
-        raise Contradiction(f"{count} {RESOURCE_NAMES[r]} cannot be all of them in a hand of {_show(h)} "
-                            f"(it holds {lo}–{hi})", origins)
+        raise Contradiction(say("{n} {resource} cannot be all of them in a hand of {hand} (it holds {lo}–{hi})",
+                                n=count, resource=_RES[r], hand=_show(h), lo=lo, hi=hi), origins)
     rest = [u for u in h.unseen if not u[0] & bit]
     left = len(cand) - (count - lo)
     if left:
@@ -219,12 +223,17 @@ def rule_out(h: Hand, r: int) -> Hand:
 RESOURCE_NAMES = ("lumber", "brick", "wool", "grain", "ore")
 
 
-def _show(h: Hand) -> str:
-    parts = [f"{h.known[r]} {RESOURCE_NAMES[r]}" for r in range(R) if h.known[r]]
+#: the resources as a refusal names them (the Dutch of the rules text: brick is "steen")
+_RES = (say("lumber"), say("brick"), say("wool"), say("grain"), say("ore"))
+
+
+def _show(h: Hand) -> Text:
+    """A hand as a refusal shows it: "2 wool, 1 unseen card (one of: lumber, brick; since event 12)"."""
+    parts = [say("{n} {resource}", n=h.known[r], resource=_RES[r]) for r in range(R) if h.known[r]]
     for m, o in h.unseen:
-        could = "/".join(RESOURCE_NAMES[r] for r in range(R) if m >> r & 1)
-        parts.append(f"1 unseen ({could}, since seq {o})")
-    return ", ".join(parts) or "no cards"
+        could = [_RES[r] for r in range(R) if m >> r & 1]
+        parts.append(say("1 unseen card (one of: {could}; since event {seq})", could=could, seq=o))
+    return say("{cards}", cards=parts) if parts else say("no cards")
 
 
 def describe(h: Hand) -> dict:

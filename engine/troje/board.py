@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 from ..catan import board as B
 from ..core import MalformedEvent
 from ..game_data import canonical_json, digest
+from ..text import Text, say
 
 P = "troje."
 PLAYERS = (4, 6)
@@ -60,10 +61,11 @@ class ShipTilesError(MalformedEvent):
     code = "invalid_ship_tiles"
 
 
-def _board_err(message: str, field: str, at: Any = None) -> B.BoardError:
+def _board_err(message: Text, field: str, at: Any = None) -> B.BoardError:
     if at is not None:
-        return B.BoardError(f"{field} (hex {list(at)}): {message}", field=field, hex=list(at))
-    return B.BoardError(f"{field}: {message}", field=field)
+        return B.BoardError(say("{field} (hex {at}): {why}", field=field, at=str(list(at)), why=message), field=field,
+                            hex=list(at))
+    return B.BoardError(say("{field}: {why}", field=field, why=message), field=field)
 
 
 def city_hexes(doc: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -80,9 +82,9 @@ def check_board(doc: Any) -> dict[str, Any]:
     ``troje.board_cut``); returns the canonical document."""
     canon = B.validate_board(doc)
     if not set(canon["players"]) <= set(PLAYERS):
-        raise _board_err("a Troje board is for 4 and/or 6 players", "players")
+        raise _board_err(say("a Troje board is for 4 and/or 6 players"), "players")
     if "robber" in canon:
-        raise _board_err("Troje has no robber on land (the sea people replace it)", "robber")
+        raise _board_err(say("Troje has no robber on land (the sea people replace it)"), "robber")
     cities: dict[str, list[int]] = {}
     for i, h in enumerate(canon["hexes"]):
         name = h.get("name", "").strip().lower()
@@ -90,20 +92,20 @@ def check_board(doc: Any) -> dict[str, Any]:
             cities.setdefault(CITY_NAMES[name], []).append(i)
     for city in ("troy", "mycenae"):
         if len(cities.get(city, [])) != 1:
-            raise _board_err(f"needs exactly one special hex named {city.capitalize()} (found "
-                             f"{len(cities.get(city, []))})", "hexes")
+            raise _board_err(say("needs exactly one special hex named {city} (found {n})", city=_CITY[city],
+                                 n=len(cities.get(city, []))), "hexes")
     if set(PLAYERS) <= set(canon["players"]) and "4" not in canon.get("variants", {}):
-        raise _board_err("a board for 4 and 6 players cuts the right third away for 4: "
-                         'variants {"4": {"exclude_regions": [...]}}', "variants")
+        raise _board_err(say('a board for 4 and 6 players cuts the right third away for 4: variants {"4": '
+                             '{"exclude_regions": [...]}}'), "variants")
     for p in canon["players"]:
         sea = sea_topology(canon, p)
         if not any(sea.ship_symbol):
-            raise _board_err(f"no sea hex with a ship symbol is in play with {p} players", "hexes")
+            raise _board_err(say("no sea hex with a ship symbol is in play with {n} players", n=p), "hexes")
         loc = city_hexes(canon)
         topo = B.topology(canon, p)
         for city, at in loc.items():
             if at not in topo.hex_index:
-                raise _board_err(f"{city.capitalize()} is cut away with {p} players", "variants", at)
+                raise _board_err(say("{city} is cut away with {n} players", city=_CITY[city], n=p), "variants", at)
     return canon
 
 
@@ -141,57 +143,64 @@ def _sea_topology(text: str, players: int) -> SeaTopology:
 
 # -- ship tiles -------------------------------------------------------------------------
 
-def _tiles_err(message: str, field: str) -> ShipTilesError:
-    return ShipTilesError(f"{field}: {message}", field=field)
+def _tiles_err(message: Text, field: str) -> ShipTilesError:
+    return ShipTilesError(say("{field}: {why}", field=field, why=message), field=field)
 
 
 def check_ship_tiles(doc: Any) -> dict[str, Any]:
     """Validate a ship-tile document; return its canonical form (advantages by
     their English names, colours in the order given: seat i takes colour i)."""
     if not isinstance(doc, dict):
-        raise _tiles_err("must be an object", "/")
+        raise _tiles_err(say("must be an object"), "/")
     extra = sorted(set(doc) - {"format", "name", "provenance", "notes", "colours"})
     if extra:
-        raise _tiles_err(f"unknown field(s) {', '.join(extra)}", "/")
+        raise _tiles_err(say("unknown field(s) {fields}", fields=extra), "/")
     if doc.get("format") != SHIP_TILES_FORMAT:
-        raise _tiles_err(f"must be {SHIP_TILES_FORMAT!r}", "format")
+        raise _tiles_err(say("must be {format}", format=repr(SHIP_TILES_FORMAT)), "format")
     out: dict[str, Any] = {"format": SHIP_TILES_FORMAT}
     for key in ("name", "notes"):
         if key in doc or key == "name":
             v = doc.get(key)
             if not isinstance(v, str) or not v.strip() or len(v) > B.MAX_TEXT:
-                raise _tiles_err(f"must be a non-empty string of at most {B.MAX_TEXT} characters", key)
+                raise _tiles_err(say("must be a non-empty string of at most {n} characters", n=B.MAX_TEXT), key)
             out[key] = v
     prov = doc.get("provenance", "user")
     if prov not in B.PROVENANCES:
-        raise _tiles_err(f"must be one of {', '.join(B.PROVENANCES)}", "provenance")
+        raise _tiles_err(say("must be one of {values}", values=list(B.PROVENANCES)), "provenance")
     out["provenance"] = prov
     colours = doc.get("colours")
     if not isinstance(colours, list) or not 4 <= len(colours) <= 6:
-        raise _tiles_err("must list 4–6 colours (one per seat, in seat order)", "colours")
+        raise _tiles_err(say("must list 4–6 colours (one per seat, in seat order)"), "colours")
     seen: set[str] = set()
     canon = []
     for i, c in enumerate(colours):
         field = f"colours[{i}]"
         if not isinstance(c, dict) or set(c) != {"colour", "tiles"}:
-            raise _tiles_err('must be {"colour": name, "tiles": [advantage, ...]}', field)
+            raise _tiles_err(say('must be {"colour": name, "tiles": [advantage, ...]}'), field)
         name = c["colour"]
         if not isinstance(name, str) or not name.strip() or len(name) > 20:
-            raise _tiles_err("must be a colour name of 1–20 characters", f"{field}.colour")
+            raise _tiles_err(say("must be a colour name of 1–20 characters"), f"{field}.colour")
         if name.lower() in seen:
-            raise _tiles_err(f"colour {name!r} is listed twice", f"{field}.colour")
+            raise _tiles_err(say("colour {name} is listed twice", name=repr(name)), f"{field}.colour")
         seen.add(name.lower())
         tiles = c["tiles"]
         if not isinstance(tiles, list) or not 1 <= len(tiles) <= MAX_TILES:
-            raise _tiles_err(f"must be a list of 1–{MAX_TILES} advantages", f"{field}.tiles")
+            raise _tiles_err(say("must be a list of 1–{n} advantages", n=MAX_TILES), f"{field}.tiles")
         kinds = []
         for j, t in enumerate(tiles):
             if not isinstance(t, str) or t.lower() not in ADVANTAGE_ALIASES:
-                raise _tiles_err(f"must be one of {', '.join(ADVANTAGES)}, not {t!r}", f"{field}.tiles[{j}]")
+                raise _tiles_err(say("must be one of {values}, not {value}", values=list(ADVANTAGES), value=repr(t)),
+                                 f"{field}.tiles[{j}]")
             kinds.append(ADVANTAGE_ALIASES[t.lower()])
         canon.append({"colour": name.lower(), "tiles": sorted(kinds, key=ADVANTAGES.index)})
     out["colours"] = canon
     return out
+
+
+#: a ship-tile list in a picker, by where it comes from
+_TILES_LABEL = {"standard": say("standard ship tiles"), "generated": say("generated ship tiles"),
+                "printed": say("printed ship tiles"), "user": say("user-entered ship tiles")}
+_CITY = {"troy": say("Troy"), "mycenae": say("Mycenae")}
 
 
 def tile_counts(doc: dict[str, Any], colour: int) -> tuple[int, ...]:
@@ -207,7 +216,8 @@ def ship_tiles_summary(doc: dict[str, Any]) -> dict[str, Any]:
         "name": doc["name"],
         "provenance": doc["provenance"],
         "placeholder": placeholder,
-        "label": "PLACEHOLDER distribution (not the printed tiles)" if placeholder else f"{doc['provenance']} ship tiles",
+        "label": say("PLACEHOLDER distribution (not the printed tiles)") if placeholder else
+        _TILES_LABEL.get(doc["provenance"]) or say("{provenance} ship tiles", provenance=doc["provenance"]),
         "colours": [c["colour"] for c in doc["colours"]],
         "tiles_per_colour": [len(c["tiles"]) for c in doc["colours"]],
     }

@@ -62,6 +62,9 @@ from . import support as SU
 from .phases import (BATTLE, CHIP, DEAL, OWN_TURN, PHASE_EVENT, RESUME_NEXT, RESUME_SBP, RESUME_SETTLER_2, REVEAL,
                      SHIP_COST, SHIP_TILE, STACK_DRAW, SWAP_BACK, TROJE_PHASES)
 from .rules import RULES, TERMS
+from ..catan import words as CW
+from ..text import N_, Text, Words, say, say_n
+from . import words as TW
 
 P = "troje."
 TABLE = "table"
@@ -99,19 +102,19 @@ def _side_ref(name: Any, field: str) -> str | None:
     try:
         return SG.side(name)
     except RuleViolation:
-        raise MalformedEvent(f"a decision card shows troy or mycenae (Dutch: troje, mykene), not {name!r}",
+        raise MalformedEvent(say("a decision card shows Troy or Mycenae, not {name}", name=repr(name)),
                              field=field) from None
 
 
 SIDE = {"type": ["string", "null"], "maxLength": 20,
-        "description": "Troy or Mycenae (Dutch: Troje, Mykene); unknown if the recorder did not see it"}
+        "description": N_("Troy or Mycenae (in Dutch: Troje, Mykene); unknown if the recorder did not see it")}
 SEA_TILE = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 1_000},
                       {"type": "array", "minItems": 2, "maxItems": 2,
                        "items": {"type": "integer", "minimum": -30, "maximum": 30}}],
-            "description": "a sea tile: its number in the view's sea_tiles, or its [q, r]"}
+            "description": N_("a sea tile: its number on the board (#3), or its [q, r]")}
 RES_OR_NULL = {"type": ["string", "null"], "maxLength": 20,
-               "description": "a resource (lumber, brick, wool, grain, ore; Dutch hout, steen, wol, graan, erts); "
-               "unknown if the recorder did not see it"}
+               "description": N_("a resource (lumber, brick, wool, grain, ore; in Dutch hout, steen, wol, graan, erts); "
+                                  "unknown if the recorder did not see it")}
 SEAT = {"type": ["integer", "null"], "minimum": 0, "maximum": 5}
 
 #: the scenario's terms, then the base game's Dutch names (dorp, straat, dobbelen, worp, ...: the events
@@ -144,9 +147,9 @@ class Troje(Catan):
     player_counts = TB.PLAYERS  # 4 or 6: the box holds 3 Troy and 3 Mycenae decision cards
     player_counts_rule = P + "players"
     says = True
-    summary = ("The Troje scenario on Catan for 4 or 6 players: secret allegiances, donations to a face-down support "
-               "stack, battles, the saga track, ships and the sea people (board and ship tiles: placeholders until "
-               "a table enters its own).")
+    summary = N_("The Troje scenario on Catan for 4 or 6 players: secret allegiances, donations to a face-down "
+                 "support stack, battles, the saga track, ships and the sea people (board and ship tiles: "
+                 "placeholders until a table enters its own).")
     rules = RULES
     def scene(self, view: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
         from .scene import scene
@@ -206,9 +209,6 @@ class Troje(Catan):
         trade_chip={"must_take": "moet pakken", "may_take": "mag pakken"},
         turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"},
         allegiances={"private": "in het geheim ingevoerd", "at_reveal": "onbekend tot het openleggen"})
-    summary_nl = ("Het scenario Troje op Catan voor 4 of 6 spelers: geheime keuze voor Troje of Mykene, kaarten "
-                  "afdragen op een gedekte ondersteuningsstapel, de strijd om Troje, de saga-lijst, schepen en het "
-                  "zeevolk (spelbord en scheepsfiches: voorlopig, tot een tafel de eigen invoert).")
     event_titles_nl = {
         "take_chip": "handelsfiche pakken",
         "stack_card": "kaart van de ondersteuningsstapel trekken",
@@ -224,7 +224,7 @@ class Troje(Catan):
             "Mycenae); a match names one by its SHA-256 in options.board",
             validate=TB.check_board,
             summary=lambda doc: {**B.summary(doc), "hash": digest(doc),
-                                 **({"placeholder": True, "label": "PLACEHOLDER layout (not the printed board)"}
+                                 **({"placeholder": True, "label": say("PLACEHOLDER layout (not the printed board)")}
                                     if doc.get("provenance") == "placeholder" else {})},
             builtin=TB.builtin_boards,
             option="board",
@@ -254,59 +254,63 @@ class Troje(Catan):
         **{k: Catan.event_types[k] for k in _CATAN_EVENTS},
         "steal": EventType("steal", CHANCE, _obj({"card": RES_OR_NULL, "from": {"type": "integer", "minimum": 0,
                                                                                   "maximum": 5}}, ["card"]),
-                           "The card the sea people's mover draws (seat: the mover); unknown when the recorder did not "
-                           "see it."),
+                           N_("The card the sea people's mover draws (seat: the mover); unknown when the recorder "
+                              "did not see it.")),
         "end_turn": EventType("end_turn", "seat", _obj({}, []),
-                              "End the turn (or one's Special Building Phase); a full support stack brings a battle."),
+                              N_("End the turn (or one's Special Building Phase); a full support stack brings a "
+                                 "battle.")),
         "decision_card": EventType("decision_card", CHANCE, _obj({"side": SIDE}, ["side"]),
-                                   "The decision card dealt to a seat (seat: that seat), seen by it alone; with "
-                                   "option allegiances private, one per seat in seat order before the set-up.",
+                                   N_("The decision card dealt to a seat (seat: that seat), seen by it alone; when "
+                                      "the decision cards are entered privately, one per seat in seat order before "
+                                      "the set-up."),
                                    aliases=("beslissingskaart",)),
         "donate": EventType("donate", "seat", _obj({
             "cards": {**CARDS, "type": ["object", "null"],
-                      "description": "the cards laid face down, as the recorder saw them; unknown if not seen"},
+                      "description": N_("the cards laid face down, as the recorder saw them; unknown if not seen")},
             "count": {"type": "integer", "minimum": 1, "maximum": 3,
-                      "description": "how many cards (needed when the cards were not seen)"}}, []),
-            "Donate 1–3 resource cards face down to the support stack: one trade point.", aliases=("afdragen",)),
+                      "description": N_("how many cards (needed when the cards were not seen)")}}, []),
+            N_("Donate 1–3 resource cards face down to the support stack: one trade point."), aliases=("afdragen",)),
         "build_ship": EventType("build_ship", "seat", _obj({"tile": SEA_TILE}, ["tile"]),
-                                "Build a ship on a sea tile with a ship symbol (one lumber, one wool, two trade "
-                                "points); the ship tile turned up follows, then the sea people move.",
+                                N_("Build a ship on a sea tile with a ship symbol (one lumber, one wool, two trade "
+                                   "points); the ship tile turned up follows, then the sea people move."),
                                 aliases=("schip",)),
         "ship_tile": EventType("ship_tile", CHANCE, _obj({"advantage": {"type": "string", "maxLength": 20}},
                                                          ["advantage"]),
-                               "The ship tile turned up from the builder's colour (seat: the builder): "
-                               "harbour_3to1, victory_point, swap, trade_chip or draw.", aliases=("scheepsfiche",)),
+                               N_("The ship tile turned up from the builder's colour (seat: the builder): 3:1 "
+                                  "harbour, victory point, swap, 2:1 trade chip or draw."), aliases=("scheepsfiche",)),
         "take_chip": EventType("take_chip", "seat", _obj({"resource": {"type": "string", "maxLength": 20}},
                                                          ["resource"]),
-                               "The trade chip (2:1) taken with a trade_chip ship.", aliases=("handelsfiche",)),
+                               N_("The trade chip (2:1) taken with a ship that gives one."), aliases=("handelsfiche",)),
         "decline_chip": EventType("decline_chip", "seat", _obj({}, []),
-                                  "Leave the trade chips after turning up a trade_chip ship (\"mag ... pakken\"): "
-                                  "only with option trade_chip may_take; the ship then gives no 2:1.",
+                                  N_("Leave the trade chips after turning up a ship with the 2:1 trade chip (\"mag "
+                                     "... pakken\"): only where the options let the builder leave them; the ship "
+                                     "then gives no 2:1."),
                                   aliases=("geen handelsfiche",)),
         "move_sea_people": EventType("move_sea_people", "seat", _obj({"tile": SEA_TILE, "victim": SEAT}, ["tile"]),
-                                     "Move the sea people (on a 7 and after a ship) and name whom to draw a card "
-                                     "from, or nobody.", aliases=("zeevolk",)),
+                                     N_("Move the sea people (on a 7 and after a ship) and name whom to draw a card "
+                                        "from, or nobody."), aliases=("zeevolk",)),
         "use_advantage": EventType("use_advantage", "seat", _obj({"ship": SEA_TILE}, ["ship"]),
-                                   "Use a swap or draw ship: one card drawn blind from the support stack follows.",
+                                   N_("Use a swap or draw ship: one card drawn blind from the support stack "
+                                      "follows."),
                                    aliases=("voordeel",)),
         "stack_card": EventType("stack_card", CHANCE, _obj({"card": RES_OR_NULL}, ["card"]),
-                                "The card drawn blind from the support stack (seat: the drawer)."),
+                                N_("The card drawn blind from the support stack (seat: the drawer).")),
         "return_card": EventType("return_card", "seat", _obj({"card": RES_OR_NULL}, ["card"]),
-                                 "After a swap: the hand card laid face down back on the stack."),
-        "battle": EventType("battle", CHANCE, _obj({"revealed": {**CARDS, "description": "the cards turned up"}},
+                                 N_("After a swap: the hand card laid face down back on the stack.")),
+        "battle": EventType("battle", CHANCE, _obj({"revealed": {**CARDS, "description": N_("the cards turned up")}},
                                                    ["revealed"]),
-                            "A battle: the cards turned up from the shuffled support stack (7 with 4 players, 10 "
-                            "with 6).", aliases=("strijd",)),
+                            N_("A battle: the cards turned up from the shuffled support stack (7 with 4 players, 10 "
+                               "with 6)."), aliases=("strijd",)),
         "claim_win": EventType("claim_win", "seat", _obj({}, []),
-                               "Claim 15 VP in one's own turn when the log does not know one's side; the reveal "
-                               "checks it."),
+                               N_("Claim 15 victory points in one's own turn when the log does not know one's "
+                                  "side; turning up the decision cards checks it.")),
         "reveal_allegiances": EventType("reveal_allegiances", TABLE, _obj({
             "sides": {"type": "array", "minItems": 4, "maxItems": 6, "items": SIDE}}, ["sides"]),
-            "At the end: every seat's decision card, in seat order."),
+            N_("At the end: every seat's decision card, in seat order.")),
         "buy_dev": EventType("buy_dev", "seat", _obj({}, []),
-                             "Not in Troje: refused (rule troje.no_development_cards)."),
+                             N_("Not in Troje: Troje has no development cards.")),
         "move_robber": EventType("move_robber", "seat", _obj({"hex": HEX, "victim": SEAT}, ["hex"]),
-                                 "Not in Troje: refused (rule troje.seven; move_sea_people instead)."),
+                                 N_("Not in Troje: the sea people move instead of a robber.")),
     }
 
     # -- set-up -----------------------------------------------------------------------
@@ -378,11 +382,12 @@ class Troje(Catan):
         sea = self.sea(s)
         if isinstance(ref, int):
             if not 0 <= ref < len(sea.tiles):
-                raise MalformedEvent(f"no sea tile {ref}: this board has 0–{len(sea.tiles) - 1} in play", field=field)
+                raise MalformedEvent(say("no sea tile #{n}: this board has #0–#{last} in play", n=ref,
+                                         last=len(sea.tiles) - 1), field=field)
             return ref
         i = sea.index.get((ref[0], ref[1]))
         if i is None:
-            raise MalformedEvent(f"{list(ref)} is no sea tile in play on this board", field=field)
+            raise MalformedEvent(say("that is no sea tile in play on this board"), field=field)
         return i
 
     @staticmethod
@@ -392,8 +397,8 @@ class Troje(Catan):
         except RuleViolation as exc:
             if exc.rule == P + "trade_points_not_resources":
                 raise
-            raise MalformedEvent(f"unknown resource {name!r}; one of {', '.join(RES)} (Dutch: hout, steen, wol, "
-                                 "graan, erts)", field=field) from None
+            raise MalformedEvent(say("unknown resource {name}; one of {resources}", name=repr(name),
+                                     resources=list(CW.RESOURCE.values())), field=field) from None
 
     def _troje_cards(self, data: dict[str, Any], field: str) -> tuple[int, ...]:
         out = [0, 0, 0, 0, 0]
@@ -408,14 +413,14 @@ class Troje(Catan):
         if type == "steal":
             mover = self.mover(s)
             if seat != mover:
-                raise MalformedEvent(f"enter the steal with seat {mover} ({s.names[mover]}), who draws the card",
-                                     field="seat")
+                raise MalformedEvent(say("enter the card drawn as {who}'s (seat {seat}), who draws it",
+                                         who=s.names[mover], seat=str(mover)), field="seat")
             card = data.get("card")
             out: dict[str, Any] = {"card": None if card is None else RES[self._resource(card, "data.card")]}
             out["from"] = s.victim if s.victim >= 0 else data.get("from", 0)
             if "from" in data and data["from"] != out["from"]:
-                raise MalformedEvent(f"the card is drawn from seat {out['from']}, not {data['from']}",
-                                     field="data.from")
+                raise MalformedEvent(say("the card is drawn from {victim}, not from seat {seat}",
+                                         victim=CW.seat(s, out["from"]), seat=str(data["from"])), field="data.from")
             return out
         if type in ("discard", "trade"):
             if type == "discard":
@@ -434,19 +439,19 @@ class Troje(Catan):
             count = data.get("count")
             if cards is None:
                 if count is None:
-                    raise MalformedEvent("a donation names its cards, or their count when the recorder did not see "
-                                         "them", field="data.count")
+                    raise MalformedEvent(say("a donation names its cards, or their count when the recorder did not "
+                                             "see them"), field="data.count")
                 return {"cards": None, "count": count}
             c = self._troje_cards(cards, "data.cards")
             if count is not None and count != sum(c):
-                raise MalformedEvent(f"count {count} but {sum(c)} cards named", field="data.count")
+                raise MalformedEvent(say("count {count} but {n} cards named", count=count, n=sum(c)), field="data.count")
             return {"cards": self._cards_dict(c), "count": sum(c)}
         if type in ("build_ship", "move_sea_people"):
             out = {"tile": list(self.sea(s).tiles[self._tile(s, data["tile"], "data.tile")])}
             if type == "move_sea_people":
                 victim = data.get("victim")
                 if victim is not None and victim >= s.cfg.n:
-                    raise MalformedEvent(f"no seat {victim}", field="data.victim")
+                    raise MalformedEvent(say("no seat {seat}", seat=str(victim)), field="data.victim")
                 out["victim"] = victim
             return out
         if type == "use_advantage":
@@ -455,8 +460,8 @@ class Troje(Catan):
             a = data["advantage"]
             key = a.strip().lower() if isinstance(a, str) else a
             if key not in TB.ADVANTAGE_ALIASES:
-                raise MalformedEvent(f"unknown advantage {a!r}; one of {', '.join(TB.ADVANTAGES)}",
-                                     field="data.advantage")
+                raise MalformedEvent(say("unknown advantage {name}; one of {advantages}", name=repr(a),
+                                         advantages=list(TB.ADVANTAGES)), field="data.advantage")
             return {"advantage": TB.ADVANTAGE_ALIASES[key]}
         if type == "take_chip":
             return {"resource": RES[self._resource(data["resource"], "data.resource")]}
@@ -468,7 +473,8 @@ class Troje(Catan):
         if type == "reveal_allegiances":
             sides = data["sides"]
             if len(sides) != s.cfg.n:
-                raise MalformedEvent(f"one side per seat: {s.cfg.n}, not {len(sides)}", field="data.sides")
+                raise MalformedEvent(say("one side per seat: {n}, not {given}", n=s.cfg.n, given=len(sides)),
+                                     field="data.sides")
             return {"sides": [_side_ref(x, f"data.sides[{i}]") for i, x in enumerate(sides)]}
         return data
 
@@ -476,14 +482,15 @@ class Troje(Catan):
     def apply(self, s: State, type: str, seat: int | None, data: dict[str, Any]) -> State:
         fn = _APPLY.get(type)
         if fn is None:
-            raise MalformedEvent(f"unknown event type {type!r}", field="type")
+            raise MalformedEvent(say("unknown event type {type}", type=repr(type)), field="type")
         if s.phase == OVER:
-            raise RuleViolation(P + "win_15", "the game is over")
+            raise RuleViolation(P + "win_15", say("the game is over"))
         want = PHASE_EVENT.get(s.phase)
         if want is not None and type != want and not (s.phase == CHIP and type == "decline_chip"):
             rule = {DEAL: "allegiance", SHIP_TILE: "ship_tile", CHIP: "adv_chip", STACK_DRAW: "hidden_cards",
                     SWAP_BACK: "adv_swap", BATTLE: "battle_reveal", REVEAL: "allegiance_knowledge"}[s.phase]
-            raise RuleViolation(P + rule, f"{want} comes next (phase: {TROJE_PHASES[s.phase]}), not {type}")
+            raise RuleViolation(P + rule, say("{want} comes next (now: {phase}), not {type}", want=self._move_name(want),
+                                               phase=self._phase_text(s), type=self._move_name(type)))
         after = self._check_win(fn(self, s, seat, data))
         for row in after.hands:
             if row[-1].unseen:  # only where the log missed cards (never in a simulated match)
@@ -507,17 +514,26 @@ class Troje(Catan):
             sum(1 for m in masks if not m & ~subset) <= sum(left[r] for r in range(5) if subset >> r & 1)
             for subset in range(1, 31))
         if not fits:
-            where = "; ".join(s.origins[o - 1] for o in sorted({o for row in s.hands for _, o in row[-1].unseen})
-                              if 0 < o <= len(s.origins))
-            raise RuleViolation(P + "hidden_cards", "no assignment of the unseen cards allows this: the bank and the "
-                                "known cards leave " + ", ".join(f"{left[r]} {RES[r]}" for r in range(5))
-                                + f" for the {len(masks)} unseen cards (unseen cards from: {where})")
+            where = [s.origins[o - 1] for o in sorted({o for row in s.hands for _, o in row[-1].unseen})
+                     if 0 < o <= len(s.origins)]
+            raise RuleViolation(P + "hidden_cards", say_n(
+                len(masks), "no assignment of the unseen cards allows this: the bank and the known cards leave {left} "
+                "for the {n} unseen card (unseen cards from: {where})", "no assignment of the unseen cards allows "
+                "this: the bank and the known cards leave {left} for the {n} unseen cards (unseen cards from: {where})",
+                left=[say("{n} {resource}", n=left[r], resource=CW.resource(RES[r])) for r in range(5)], where=where))
 
     def _worlds_step(self, s: State, type: str, seat: int | None, data: dict[str, Any], a: State) -> State:
         return a  # each hand's own knowledge (see the module docstring)
 
-    def _origin(self, s: State, what: str) -> tuple[State, int]:
-        origins = s.origins + (f"{what} in turn {s.turn_no}",)
+    def _move_name(self, type: str) -> Words:
+        """An event type as a refusal names it: its words (Dutch: the rules text's)."""
+        return Words(en=type.replace("_", " "), nl=self.event_title_nl(type) or type.replace("_", " "))
+
+    def holder_text(self, holder: int) -> Text:
+        return say("the support stack")
+
+    def _origin(self, s: State, what: Text) -> tuple[State, int]:
+        origins = s.origins + (say("{what} in turn {turn}", what=what, turn=s.turn_no),)
         return s._replace(origins=origins), len(origins)
 
     def _set(self, s: State, **changes: Any) -> State:
@@ -527,9 +543,10 @@ class Troje(Catan):
     def _a_decision_card(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         x = s.ext
         if s.phase != DEAL:
-            raise RuleViolation(P + "allegiance", "the decision cards are dealt before the set-up")
+            raise RuleViolation(P + "allegiance", say("the decision cards are dealt before the set-up"))
         if seat != x.dealt:
-            raise MalformedEvent(f"the decision cards are entered in seat order: seat {x.dealt} next", field="seat")
+            raise MalformedEvent(say("the decision cards are entered in seat order: {who}'s next",
+                                     who=CW.seat(s, x.dealt)), field="seat")
         alleg = _put(x.allegiances, seat, data["side"])
         SG.check_deal(alleg)
         s = self._set(s, allegiances=alleg, dealt=x.dealt + 1)
@@ -574,14 +591,14 @@ class Troje(Catan):
         n = s.cfg.n
         in_sbp = s.phase == SBP
         if s.phase not in (MAIN, SBP):
-            raise RuleViolation(P + "donate", f"no donation now (phase: {TROJE_PHASES[s.phase]})")
+            raise RuleViolation(P + "donate", say("no donation now (now: {phase})", phase=self._phase_text(s)))
         if seat != (s.step if in_sbp else s.turn):
-            raise RuleViolation(P + "donate", f"{s.names[seat]} is not to act now")
+            raise RuleViolation(P + "donate", say("{who} is not to act now", who=s.names[seat]))
         count = data["count"]
         cards = None if data["cards"] is None else self._troje_cards(data["cards"], "data.cards")
         SU.check_donation(count, x.donated[seat], not in_sbp, in_sbp, x.tcfg.donations_in_sbp,
                           s.hands[seat][n + 1].size)
-        s, o = self._origin(s, f"the donation by {s.names[seat]}")
+        s, o = self._origin(s, say("the donation by {who}", who=s.names[seat]))
         hands, tp = SU.donate(s.hands, x.trade_points, n, seat, cards, count, o)
         seen = x.donations
         if cards is not None:
@@ -596,19 +613,20 @@ class Troje(Catan):
         t = x.tcfg
         n = s.cfg.n
         if s.phase == SBP and not t.ships_in_sbp:
-            raise RuleViolation(P + "turn_options", "no ships in the Special Building Phase (option ships_in_sbp)")
+            raise RuleViolation(P + "turn_options", say("no ships in the Special Building Phase (not with these options)"))
         if s.phase not in (MAIN, SBP):
-            raise RuleViolation(P + "turn_options", f"no ship now (phase: {TROJE_PHASES[s.phase]})")
+            raise RuleViolation(P + "turn_options", say("no ship now (now: {phase})", phase=self._phase_text(s)))
         if seat != (s.step if s.phase == SBP else s.turn):
-            raise RuleViolation(P + "turn_options", f"{s.names[seat]} is not to act now")
+            raise RuleViolation(P + "turn_options", say("{who} is not to act now", who=s.names[seat]))
         sea = self.sea(s)
         tile = sea.index[tuple(data["tile"])]
         SH.check_payment(x.trade_points[seat])
         if not K.can_pay(s.hands[seat][n + 1], SHIP_COST):
-            raise RuleViolation(P + "ship_cost", f"a ship costs one lumber and one wool; {s.names[seat]} cannot pay")
+            raise RuleViolation(P + "ship_cost", say("a ship costs one lumber and one wool; {who} cannot pay",
+                                                    who=s.names[seat]))
         SH.check_site(sea, x.ships, s.buildings, seat, tile, t.city_counts)
         if not sum(x.tiles[seat]):
-            raise RuleViolation(P + "ship_tiles", f"{s.names[seat]} has no ship tiles left")
+            raise RuleViolation(P + "ship_tiles", say("{who} has no ship tiles left", who=s.names[seat]))
         hands = self._pay(s, s.hands, seat, SHIP_COST)
         s = s._replace(hands=hands, bank=_add(s.bank, SHIP_COST), ret=s.phase, phase=SHIP_TILE)
         return self._set(s, trade_points=_put(x.trade_points, seat, x.trade_points[seat] - SH.SHIP_TRADE_POINTS),
@@ -619,13 +637,13 @@ class Troje(Catan):
 
     def _a_ship_tile(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         if s.phase != SHIP_TILE:  # else a tile entered while the dice are due skipped the roll
-            raise RuleViolation(P + "ship_tile", f"no ship tile is due now (phase: {TROJE_PHASES[s.phase]}); one "
-                                "is turned up right after a ship is built")
+            raise RuleViolation(P + "ship_tile", say("no ship tile is due now (now: {phase}); one is turned up right "
+                                                     "after a ship is built", phase=self._phase_text(s)))
         x = s.ext
         builder = self._builder(s)
         if seat != builder:
-            raise MalformedEvent(f"enter the ship tile with seat {builder} ({s.names[builder]}), the builder",
-                                 field="seat")
+            raise MalformedEvent(say("enter the ship tile as {who}'s (seat {seat}), the builder", who=s.names[builder],
+                                     seat=str(builder)), field="seat")
         adv = TB.ADVANTAGES.index(data["advantage"])
         stack = SH.turn_tile(x.tiles[builder], adv)
         s = self._set(s, tiles=_put(x.tiles, builder, stack), ships=SH.place(x.ships, x.ship, builder, adv))
@@ -640,7 +658,8 @@ class Troje(Catan):
     def _a_take_chip(self, s: State, seat: int, data: dict[str, Any]) -> State:
         x = s.ext
         if s.phase != CHIP or seat != self._builder(s):
-            raise RuleViolation(P + "adv_chip", "a trade chip is taken right after turning up a trade_chip ship")
+            raise RuleViolation(P + "adv_chip", say("a trade chip is taken right after turning up a ship with the 2:1 "
+                                                   "trade chip"))
         r = RES_ALIASES[data["resource"]]
         supply = SH.take_chip(x.chip_supply, r)
         s = self._set(s, chip_supply=supply, chips=_put(x.chips, seat, x.chips[seat] + (SH.Chip(r, x.ship),)))
@@ -648,10 +667,11 @@ class Troje(Catan):
 
     def _a_decline_chip(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != CHIP or seat != self._builder(s):
-            raise RuleViolation(P + "adv_chip", "the trade chips are left right after turning up a trade_chip ship")
+            raise RuleViolation(P + "adv_chip", say("the trade chips are left right after turning up a ship with the 2:1 "
+                                                   "trade chip"))
         if not s.ext.tcfg.chip_optional:
-            raise RuleViolation(P + "adv_chip", "the builder takes a trade chip (option trade_chip: must_take; "
-                                "with may_take he may leave them)")
+            raise RuleViolation(P + "adv_chip", say("the builder takes a trade chip (with these options he may not "
+                                                    "leave them)"))
         return self._to_sea_people(s)
 
     # the sea people ---------------------------------------------------------------------------
@@ -661,10 +681,10 @@ class Troje(Catan):
         n = s.cfg.n
         if s.phase != ROBBER:
             if s.phase == DISCARD:
-                raise RuleViolation(P + "seven", "the discards come before the sea people move")
-            raise RuleViolation(P + "sea_people_when", "the sea people move on a 7 and after a ship is built")
+                raise RuleViolation(P + "seven", say("the discards come before the sea people move"))
+            raise RuleViolation(P + "sea_people_when", say("the sea people move on a 7 and after a ship is built"))
         if seat != self.mover(s):
-            raise RuleViolation(P + "sea_people_when", f"{s.names[self.mover(s)]} moves the sea people")
+            raise RuleViolation(P + "sea_people_when", say("{who} moves the sea people", who=s.names[self.mover(s)]))
         sea = self.sea(s)
         tile = sea.index[tuple(data["tile"])]
         SH.check_target(sea, x.sea_people, tile, t.sea_people_any_sea)
@@ -679,7 +699,7 @@ class Troje(Catan):
 
     def _a_steal(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         if s.phase != STEAL:
-            raise RuleViolation(P + "sea_people_steal", "a card is drawn right after the sea people move")
+            raise RuleViolation(P + "sea_people_steal", say("a card is drawn right after the sea people move"))
         if s.ret == SBP:  # the Special Building Phase's builder draws
             turn = s.turn
             return super()._a_steal(s._replace(turn=s.step), seat, data)._replace(turn=turn)
@@ -693,29 +713,32 @@ class Troje(Catan):
         tile = sea.index[tuple(data["ship"])]
         ship = x.ships[tile]
         if ship is None or ship[0] != seat:
-            raise RuleViolation(P + "ship_advantage", f"{s.names[seat]} has no ship on {list(sea.tiles[tile])}")
+            raise RuleViolation(P + "ship_advantage", say("{who} has no ship on {tile}", who=s.names[seat],
+                                                         tile=TW.sea_tile(tile)))
         kind = ship[1]
         if kind not in (SH.SWAP, SH.DRAW):
-            raise RuleViolation(P + "ship_advantage", f"a {TB.ADVANTAGES[kind]} ship's advantage is permanent: "
-                                "nothing to use")
+            raise RuleViolation(P + "ship_advantage", say("the advantage of a ship with {advantage} is permanent: "
+                                                          "nothing to use", advantage=TW.advantage(TB.ADVANTAGES[kind])))
         own = s.phase == MAIN and seat == s.turn
         SH.check_stack_advantage(seat, tile, kind, x.ships, x.sea_people, frozenset(x.used), x.tcfg.draws_per_ship,
                                  own)
         if SU.size(s.hands, n) == 0:
             raise RuleViolation(P + ("adv_swap" if kind == SH.SWAP else "adv_draw"),
-                                "the support stack is empty: there is no card to draw")
+                                say("the support stack is empty: there is no card to draw"))
         return self._set(s._replace(phase=STACK_DRAW), used=x.used + (tile,), ship=tile)
 
     def _a_stack_card(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         if s.phase != STACK_DRAW:  # else a blind draw entered while the dice are due skipped the roll
-            raise RuleViolation(P + "adv_draw", f"no card is to be drawn from the support stack now (phase: "
-                                f"{TROJE_PHASES[s.phase]}); one is drawn right after a swap or draw ship is used")
+            raise RuleViolation(P + "adv_draw", say("no card is to be drawn from the support stack now (now: {phase}); "
+                                                    "one is drawn right after a swap or draw ship is used",
+                                                    phase=self._phase_text(s)))
         x = s.ext
         n = s.cfg.n
         if seat != s.turn:
-            raise MalformedEvent(f"enter the card with seat {s.turn} ({s.names[s.turn]}), who draws it", field="seat")
+            raise MalformedEvent(say("enter the card as {who}'s (seat {seat}), who draws it", who=s.names[s.turn],
+                                     seat=str(s.turn)), field="seat")
         card = data["card"]
-        s, o = self._origin(s, f"the blind draw by {s.names[s.turn]} from the support stack")
+        s, o = self._origin(s, say("the blind draw by {who} from the support stack", who=s.names[s.turn]))
         hands = SU.from_stack(s.hands, n, s.turn, None if card is None else RES_ALIASES[card], o)
         s = s._replace(hands=hands)
         if x.ships[x.ship][1] == SH.SWAP:
@@ -724,27 +747,28 @@ class Troje(Catan):
 
     def _a_return_card(self, s: State, seat: int, data: dict[str, Any]) -> State:
         if s.phase != SWAP_BACK:  # else a card could be laid on the stack at any time, no swap behind it
-            raise RuleViolation(P + "adv_swap", f"no card is to be laid back now (phase: {TROJE_PHASES[s.phase]}); "
-                                "one is laid back right after the card a swap ship draws")
+            raise RuleViolation(P + "adv_swap", say("no card is to be laid back now (now: {phase}); one is laid back "
+                                                    "right after the card a swap ship draws", phase=self._phase_text(s)))
         n = s.cfg.n
         if seat != s.turn:
-            raise RuleViolation(P + "adv_swap", f"{s.names[s.turn]} lays a card back")
+            raise RuleViolation(P + "adv_swap", say("{who} lays a card back", who=s.names[s.turn]))
         card = data["card"]
         cards = None if card is None else _one(RES_ALIASES[card])
-        s, o = self._origin(s, f"the card {s.names[seat]} laid back on the support stack")
+        s, o = self._origin(s, say("the card {who} laid back on the support stack", who=s.names[seat]))
         hands = SU.to_stack(s.hands, n, seat, cards, 1, o)
         return self._set(s._replace(hands=hands, phase=MAIN), ship=-1)
 
     # the battle -------------------------------------------------------------------------------
     def _a_battle(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         if s.phase != BATTLE:  # else a battle entered while the dice are due skipped the roll
-            raise RuleViolation(P + "battle_reveal", f"no battle is due now (phase: {TROJE_PHASES[s.phase]}); "
-                                "a battle follows a full support stack at the end of a turn")
+            raise RuleViolation(P + "battle_reveal", say("no battle is due now (now: {phase}); a battle follows a "
+                                                         "full support stack at the end of a turn",
+                                                         phase=self._phase_text(s)))
         x = s.ext
         t = x.tcfg
         n = s.cfg.n
         revealed = self._troje_cards(data["revealed"], "data.revealed")
-        s, o = self._origin(s, "the battle")
+        s, o = self._origin(s, say("the battle"))
         hands = SU.battle(s.hands, n, revealed, t.battle_reveal, o)
         won = SU.winner(revealed)
         saga = SG.advance(x.saga, won, t.saga_track)
@@ -797,26 +821,27 @@ class Troje(Catan):
         x = s.ext
         t = x.tcfg
         if seat != s.turn or s.phase not in OWN_TURN:
-            raise RuleViolation(P + "win_15", "a player wins with 15 VP in his own turn")
+            raise RuleViolation(P + "win_15", say("a player wins with {n} victory points in his own turn", n=t.goal))
         if x.allegiances[seat] is not None:
-            raise RuleViolation(P + "allegiance_knowledge", "the log knows this player's side: the win counts by "
-                                "itself")
+            raise RuleViolation(P + "allegiance_knowledge", say("the log knows this player's side: the win counts by "
+                                                                "itself"))
         if not SG.could_win(self.public_vp(s, seat), x.saga, t.goal, t.saga_track):
-            raise RuleViolation(P + "win_15", f"{s.names[seat]} cannot have {t.goal} VP with either side's saga VP")
+            raise RuleViolation(P + "win_15", say("{who} cannot have {goal} victory points with either side's points "
+                                                 "of the saga track", who=s.names[seat], goal=t.goal))
         return self._set(s._replace(phase=REVEAL), claim=seat)
 
     def _a_reveal_allegiances(self, s: State, seat: int | None, data: dict[str, Any]) -> State:
         x = s.ext
         if s.phase != REVEAL:
-            raise RuleViolation(P + "allegiance", "the decision cards stay secret until the end")
+            raise RuleViolation(P + "allegiance", say("the decision cards stay secret until the end"))
         sides = tuple(data["sides"])
         if any(a is None for a in sides):
-            raise RuleViolation(P + "allegiance_knowledge", "at the end every decision card is turned up: name "
-                                "every side")
+            raise RuleViolation(P + "allegiance_knowledge", say("at the end every decision card is turned up: name "
+                                                                "every side"))
         for p, (known, shown) in enumerate(zip(x.allegiances, sides)):
             if known is not None and known != shown:
-                raise RuleViolation(P + "allegiance", f"{s.names[p]}'s decision card was entered as {known}, not "
-                                    f"{shown}")
+                raise RuleViolation(P + "allegiance", say("{who}'s decision card was entered as {known}, not {shown}",
+                                                          who=s.names[p], known=TW.side(known), shown=TW.side(shown)))
         SG.check_deal(sides)  # all named: so the sides are equal
         return self._finish(s, sides)
 
@@ -865,11 +890,10 @@ class Troje(Catan):
         return tuple(min(a, b) for a, b in zip(super().ratios(s, seat), ships))
 
     def _a_refused(self, s: State, seat: int, data: dict[str, Any]) -> State:
-        raise RuleViolation(P + "no_development_cards", "Troje has no development cards")
+        raise RuleViolation(P + "no_development_cards", say("Troje has no development cards"))
 
     def _a_no_robber(self, s: State, seat: int, data: dict[str, Any]) -> State:
-        raise RuleViolation(P + "seven", "Troje has no robber on land: the sea people move instead "
-                            "(move_sea_people)")
+        raise RuleViolation(P + "seven", say("Troje has no robber on land: the sea people move instead"))
 
     # -- legal moves ----------------------------------------------------------------------------
     def legal_moves(self, s: State, seat: int | None) -> list[Move]:
@@ -1131,8 +1155,8 @@ class Troje(Catan):
     def info(self) -> dict[str, Any]:
         info = Catan.__base__.info(self)
         info["data_kinds"] = {
-            "boards": kind_info(self, "boards", "the shipped PLACEHOLDER layout"),
-            "ship-tiles": kind_info(self, "ship-tiles", "the shipped PLACEHOLDER distribution"),
+            "boards": kind_info(self, "boards", say("the shipped PLACEHOLDER layout")),
+            "ship-tiles": kind_info(self, "ship-tiles", say("the shipped PLACEHOLDER distribution")),
         }
         return info
 

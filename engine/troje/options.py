@@ -59,6 +59,9 @@ import fastjsonschema
 from ..catan import board as B
 from ..core import InvalidOptions
 from ..game_data import check_embedded, digest
+from ..catan import words as CW
+from ..text import N_, say
+from . import words as TW
 from . import board as TB
 
 P = "troje."
@@ -71,68 +74,72 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "board": {**HASH_OR_NULL, "default": None,
-                  "description": "(§2.7.1) The board played on, one of the boards stored for Troje (the API names it by its SHA-256). "
-                  "If none is chosen: the shipped PLACEHOLDER layout."},
-        "board_doc": {"type": "object", "description": "The board itself, embedded so the log alone replays."},
+                  "description": N_("The board played on, one of the boards stored for Troje; if none is chosen, the "
+                                     "shipped PLACEHOLDER layout.")},
+        "board_doc": {"type": "object", "description": N_("The board itself, kept with the match so that its record alone "
+                                                     "replays it.")},
         "ship_tiles": {**HASH_OR_NULL, "default": None,
-                       "description": "(§2.7.2) The ship tiles played with, one of the lists stored for Troje (the API names it "
-                       "by its SHA-256). If none is chosen: the shipped PLACEHOLDER distribution."},
-        "ship_tiles_doc": {"type": "object", "description": "The ship-tile list itself, embedded."},
+                       "description": N_("The ship tiles played with, one of the lists stored for Troje; if none is chosen, "
+                                          "the shipped PLACEHOLDER distribution.")},
+        "ship_tiles_doc": {"type": "object", "description": N_("The ship-tile list itself, kept with the match.")},
         "revealed_cards": {"enum": ["bank", "removed"], "default": "bank",
-                           "description": "(§2.7.3) Where a battle's turned-up cards go: back to the bank, or out "
-                           "of the game."},
+                           "description": N_("Where a battle's turned-up cards go: back to the bank, or out of "
+                                              "the game.")},
         "sea_people_tiles": {"enum": ["any_sea", "ship_symbol"], "default": "any_sea",
-                             "description": "(§2.7.4) The sea people go to any sea tile, or only to tiles with a "
-                             "ship symbol."},
+                             "description": N_("The sea people go to any sea tile, or only to tiles with a ship "
+                                                "symbol.")},
         "city_counts_as_settlement": {"type": "boolean", "default": True,
-                                      "description": "(§2.7.5) A city counts as a settlement for placing ships and "
-                                      "for the sea people's theft."},
+                                      "description": N_("A city counts as a settlement for placing ships and for "
+                                                         "the sea people's theft.")},
         "blocked_ship_keeps_vp": {"type": "boolean", "default": True,
-                                  "description": "(§2.7.6) A VP ship keeps its point while the sea people stand on "
-                                  "it."},
+                                  "description": N_("A victory point ship keeps its point while the sea people "
+                                                     "stand on it.")},
         "blocked_ship_blocks_chip": {"type": "boolean", "default": True,
-                                     "description": "(§2.7.6) A trade chip taken with a ship cannot be used while the "
-                                     "sea people stand on that ship."},
+                                     "description": N_("A trade chip taken with a ship cannot be used while the sea "
+                                                        "people stand on that ship.")},
         "stack_draws": {"enum": ["per_ship", "per_player"], "default": "per_ship",
-                        "description": "(§2.7.7) The swap and draw advantages: once per turn for each such ship, or "
-                        "once per turn for the player whatever his ships."},
+                        "description": N_("The swap and draw advantages: once per turn for each such ship, or once "
+                                           "per turn for the player whatever his ships.")},
         "battle_timing": {"enum": ["before_sbp", "after_sbp"], "default": "before_sbp",
-                          "description": "(§2.7.8) With 6 players: the battle right after the turn, or after the "
-                          "Special Building Phase. With paired turns: after either part of the turn (before_sbp), or "
-                          "only after Settler 2's part (after_sbp)."},
+                          "description": N_("With 6 players: the battle right after the turn, or after the Special "
+                                             "Building Phase. With paired players: after either part of the turn, or "
+                                             "only after Settler 2's part.")},
         "ships_in_sbp": {"type": "boolean", "default": True,
-                         "description": "(§2.7.8) Ships can be built in the Special Building Phase."},
+                         "description": N_("Ships can be built in the Special Building Phase.")},
         "donations_in_sbp": {"type": "boolean", "default": False,
-                             "description": "(§2.7.8) Donations can be made in the Special Building Phase."},
+                             "description": N_("Donations can be made in the Special Building Phase.")},
         "trade_chip": {"enum": ["must_take", "may_take"], "default": "must_take",
-                       "description": "\"de speler mag een van de 2:1 handelskaartjes pakken\": a trade_chip ship's "
-                       "builder takes one of the chips left (must_take), or may also leave them (may_take: event "
-                       "decline_chip, Dutch geen handelsfiche)."},
+                       "description": N_("\"De speler mag een van de 2:1 handelskaartjes pakken\": the builder of a "
+                                          "ship with the 2:1 trade chip takes one of the chips left, or may also "
+                                          "leave them.")},
         "turn_model": {"enum": [None, "standard", "special_building", "paired"], "default": None,
-                       "description": "\"Bij zes spelers gelden ook de regels van de uitbreiding voor vijf en zes "
-                       "spelers\": how turns run, as Catan's option: special_building (the 5–6 extension's Special "
-                       "Building Phase), paired (the newer official paired players' turn, 6 players only) or "
-                       "standard (one player at a time); if not set, special building with 6 players and standard with 4."},
+                       "description": N_("\"Bij zes spelers gelden ook de regels van de uitbreiding voor vijf en zes "
+                                          "spelers\": how turns run, as in Catan: with the 5–6 extension's Special "
+                                          "Building Phase, as paired players (the newer official rule, 6 players "
+                                          "only) or one player at a time; if not set, the Special Building Phase "
+                                          "with 6 players and one player at a time with 4.")},
         "allegiances": {"enum": ["private", "at_reveal"], "default": "private",
-                        "description": "(§2.7.9) The recorder enters each decision card privately at the start, or "
-                        "they stay unknown until the reveal at the end (a claimed 15-VP win is checked then)."},
+                        "description": N_("The recorder enters each decision card privately at the start, or they "
+                                           "stay unknown until they are turned up at the end (a claimed win with 15 "
+                                           "victory points is checked then).")},
         "bank_per_resource": {"type": ["integer", "null"], "minimum": 1, "maximum": 100, "default": None,
-                              "description": "(§2.7.10) Cards of each resource in the bank; if not set, 19 with 4 players and 24 with 6."},
+                              "description": N_("Cards of each resource in the bank; if not set, 19 with 4 players and 24 "
+                                                 "with 6.")},
         "victory_points": {"type": "integer", "minimum": 3, "maximum": 40, "default": 15,
-                           "description": "VP that win in one's own turn (15 as printed)."},
+                           "description": N_("Victory points that win in one's own turn (15 as printed).")},
         "initial_stack": {**COUNTS, "default": {"lumber": 1, "grain": 1, "wool": 1, "ore": 1},
-                          "description": "The support stack at the start, face down (from the bank): 2 cards for "
-                          "Troy, 2 for Mycenae."},
+                          "description": N_("The support stack at the start, face down (from the bank): 2 cards "
+                                             "for Troy, 2 for Mycenae.")},
         "saga_track": {"type": "array", "minItems": 1, "maxItems": 10,
                        "items": {"type": "integer", "minimum": 1, "maximum": 20}, "default": [1, 2, 3, 4, 6],
-                       "description": "VP of each saga field outward from the start, per side; a marker on the last "
-                       "field ends the war."},
+                       "description": N_("The victory points of each field of the saga track outward from the "
+                                          "start, for each side; a marker on the last field ends the war.")},
         "sea_people_start": {"type": ["array", "null"], "minItems": 2, "maxItems": 2,
                              "items": {"type": "integer", "minimum": -30, "maximum": 30}, "default": None,
-                             "description": "The sea tile (its [q, r]) the sea people start on; if not set, they stay off the board until "
-                             "their first move."},
+                             "description": N_("The sea tile the sea people start on; if not set, they stay off the "
+                                                "board until their first move.")},
         "start_seat": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0,
-                       "description": "The start player (seats in clockwise order)."},
+                       "description": N_("The start player (the seats go clockwise).")},
     },
     "additionalProperties": False,
 }
@@ -197,8 +204,10 @@ def _resolve(o: dict[str, Any], key: str, doc_key: str, check, builtin, what: st
         (h,) = shipped
         return shipped[h], h
     if recorded not in shipped:
-        raise InvalidOptions(f"{what} {recorded} is not shipped with the engine; embed it as options.{doc_key}",
-                             field=f"options.{key}", rule=rule)
+        raise InvalidOptions(say("board {digest} is not shipped with the engine; embed it as options.board_doc",
+                                 digest=recorded) if key == "board" else
+                             say("ship-tile list {digest} is not shipped with the engine; embed it as "
+                                 "options.ship_tiles_doc", digest=recorded), field=f"options.{key}", rule=rule)
     return shipped[recorded], recorded
 
 
@@ -210,8 +219,8 @@ def turn_model(options: dict[str, Any], players: int) -> str:
     if model is None:
         return "special_building" if players == 6 else "standard"
     if model == "paired" and players != 6:
-        raise InvalidOptions("the paired players' turn is a rule of the 5–6 player extension: Troje with 6 players "
-                             "only", field="options.turn_model", rule=P + "base_rules")
+        raise InvalidOptions(say("the paired players' turn is a rule of the 5–6 player extension: Troje with 6 "
+                                 "players only"), field="options.turn_model", rule=P + "base_rules")
     return model
 
 
@@ -219,47 +228,52 @@ def check_options(options: dict[str, Any], players: int) -> Config:
     """The match's Troje options, checked; a bad value raises ``InvalidOptions``
     whose ``field`` names it."""
     if players not in TB.PLAYERS:
-        raise InvalidOptions(f"Troje is played by 4 or 6 players, not {players}", field="players",
+        raise InvalidOptions(say("Troje is played by 4 or 6 players, not {n}", n=players), field="players",
                              rule=P + "players")
     if not isinstance(options, dict):
-        raise InvalidOptions("options must be an object", field="options")
+        raise InvalidOptions(say("options must be an object"), field="options")
     o = fill_defaults(options)
     try:
         _validator()(o)
     except fastjsonschema.JsonSchemaException as exc:
-        raise InvalidOptions(f"invalid options: {exc.message}", field=_field(exc)) from None
+        raise InvalidOptions(say("invalid options: {why}", why=exc.message), field=_field(exc)) from None
     board, board_hash = _resolve(o, "board", "board_doc", TB.check_board, TB.builtin_boards, "board", "boards",
                                  P + "board_placeholder")
     if players not in board["players"]:
-        raise InvalidOptions(f"the board {board['name']!r} is for {board['players']} players, not {players}",
+        raise InvalidOptions(say("the board {name} is for {counts} players, not {players}", name=repr(board["name"]),
+                                 counts=list(board["players"]), players=players),
                              field="options.board", rule=P + "board_cut")
     tiles, tiles_hash = _resolve(o, "ship_tiles", "ship_tiles_doc", TB.check_ship_tiles, TB.builtin_ship_tiles,
                                  "ship-tile list", "ship-tiles", P + "ship_tiles")
     if len(tiles["colours"]) < players:
-        raise InvalidOptions(f"the ship-tile list has {len(tiles['colours'])} colours, fewer than {players} players",
+        raise InvalidOptions(say("the ship-tile list has {n} colours, fewer than {players} players",
+                                 n=len(tiles["colours"]), players=players),
                              field="options.ship_tiles", rule=P + "ship_tiles")
     bank = o["bank_per_resource"] or (19 if players == 4 else 24)
     stack = tuple(o["initial_stack"].get(r, 0) for r in RESOURCES)
     for r, k in zip(RESOURCES, stack):
         if k > bank:
-            raise InvalidOptions(f"{k} {r} on the initial stack, but the bank has {bank} of each resource",
+            raise InvalidOptions(say("{n} {resource} on the initial support stack, but the bank has {bank} of each "
+                                     "resource", n=k, resource=CW.resource(r), bank=bank),
                                  field=f"options.initial_stack.{r}", rule=P + "initial_stack")
     track = tuple(o["saga_track"])
     if any(b <= a for a, b in zip(track, track[1:])):
-        raise InvalidOptions("saga field values must rise outward from the start", field="options.saga_track",
+        raise InvalidOptions(say("the saga track's values must rise outward from the start"), field="options.saga_track",
                              rule=P + "saga_vp")
     start = None
     if o["sea_people_start"] is not None:
         start = tuple(o["sea_people_start"])
         sea = TB.sea_topology(board, players)
         if start not in sea.index:
-            raise InvalidOptions(f"{list(start)} is no sea tile in play with {players} players",
+            raise InvalidOptions(say("{at} is no sea tile in play with {n} players", at=str(list(start)), n=players),
                                  field="options.sea_people_start", rule=P + "sea_people_start")
         if o["sea_people_tiles"] == "ship_symbol" and not sea.ship_symbol[sea.index[start]]:
-            raise InvalidOptions(f"{list(start)} shows no ship symbol (sea_people_tiles is ship_symbol)",
+            raise InvalidOptions(say("{tile} shows no ship symbol, and the sea people go only to tiles with one",
+                                     tile=TW.sea_tile(sea.index[start])),
                                  field="options.sea_people_start", rule=P + "sea_people_tile")
     if o["start_seat"] >= players:
-        raise InvalidOptions(f"start_seat must be a seat 0–{players - 1}", field="options.start_seat")
+        raise InvalidOptions(say("the start player must be one of the {n} seats (0–{last})", n=players, last=players - 1),
+                             field="options.start_seat")
     turn_model(o, players)
     return Config(
         n=players, board_hash=board_hash, board=board, ship_tiles_hash=tiles_hash, ship_tiles=tiles,

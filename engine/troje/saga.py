@@ -20,6 +20,8 @@ from itertools import combinations
 from typing import NamedTuple
 
 from ..core import RuleViolation
+from ..text import say
+from . import words as W
 
 P = "troje."
 SIDES = ("troy", "mycenae")
@@ -41,7 +43,7 @@ def advance(saga: Saga, won: str | None, track: tuple[int, ...] = DEFAULT_TRACK)
     if won is None:
         return saga
     if war_won(saga, track) is not None:
-        raise RuleViolation(P + "war_end", "the war is over: no battle moves the track any more")
+        raise RuleViolation(P + "war_end", say("the war is over: no battle moves the track any more"))
     return saga._replace(**{won: saga.fields(won) + 1})
 
 
@@ -65,7 +67,8 @@ def side(name: str) -> str:
     try:
         return SIDE_ALIASES[name.strip().lower()]
     except (KeyError, AttributeError):
-        raise RuleViolation(P + "allegiance", f"a decision card shows Troy or Mycenae, not {name!r}") from None
+        raise RuleViolation(P + "allegiance", say("a decision card shows Troy or Mycenae, not {name}",
+                                                  name=repr(name))) from None
 
 
 def check_deal(allegiances: tuple[str | None, ...]) -> None:
@@ -75,8 +78,9 @@ def check_deal(allegiances: tuple[str | None, ...]) -> None:
     for s in SIDES:
         k = sum(1 for a in allegiances if a == s)
         if k > n // 2:
-            raise RuleViolation(P + "allegiance_teams", f"{k} players for {s}: the box has {n // 2} {s} decision "
-                                f"cards for {n} players")
+            raise RuleViolation(P + "allegiance_teams", say("{k} players for {side}: the box has {half} decision "
+                                                            "cards of {side} for {n} players", k=k, side=W.side(s),
+                                                            half=n // 2, n=n))
 
 
 def possible(known: tuple[str | None, ...]) -> list[tuple[str, ...]]:
@@ -134,8 +138,9 @@ def check_claim(public_vp: int, allegiance: str, saga: Saga, goal: int = 15,
     """A 15-VP win claimed while the sides were unknown, checked at the reveal."""
     total = total_vp(public_vp, allegiance, saga, track)
     if total < goal:
-        raise RuleViolation(P + "win_15", f"the claimed win does not hold: {public_vp} VP + {total - public_vp} for "
-                            f"{allegiance} = {total}, fewer than {goal}")
+        raise RuleViolation(P + "win_15", say("the claimed win does not hold: {public} VP + {saga} for {side} = "
+                                              "{total}, fewer than {goal}", public=public_vp, saga=total - public_vp,
+                                              side=W.side(allegiance), total=total, goal=goal))
 
 
 def war_winners(vps: tuple[int, ...], trade_points: tuple[int, ...]) -> tuple[int, ...]:

@@ -16,6 +16,8 @@ import random
 from typing import NamedTuple
 
 from ..core import RuleViolation
+from ..text import say
+from . import words as W
 from .board import ADVANTAGES, SeaTopology
 
 P = "troje."
@@ -36,7 +38,8 @@ def check_payment(trade_points: int) -> None:
     """Two trade points besides the cards (``troje.ship_cost``); the caller
     pays ``SHIP_COST`` from the hand as for any build."""
     if trade_points < SHIP_TRADE_POINTS:
-        raise RuleViolation(P + "ship_cost", f"a ship costs {SHIP_TRADE_POINTS} trade points; {trade_points} held")
+        raise RuleViolation(P + "ship_cost", say("a ship costs {n} trade points; {held} held", n=SHIP_TRADE_POINTS,
+                                                  held=trade_points))
 
 
 def _owns_building(buildings: tuple[int, ...], v: int, seat: int, city_counts: bool) -> bool:
@@ -49,18 +52,19 @@ def check_site(sea: SeaTopology, ships: tuple, buildings: tuple[int, ...], seat:
     """Can ``seat`` build a ship on sea tile ``tile``? The sea people's tile is
     allowed (``troje.ship_on_sea_people``): the figure moves away next."""
     if not 0 <= tile < len(sea.tiles):
-        raise RuleViolation(P + "ship_symbol", "that is no sea tile in play")
+        raise RuleViolation(P + "ship_symbol", say("that is no sea tile in play"))
     if not sea.ship_symbol[tile]:
-        raise RuleViolation(P + "ship_symbol", f"sea tile {list(sea.tiles[tile])} shows no ship symbol")
+        raise RuleViolation(P + "ship_symbol", say("{tile} shows no ship symbol", tile=W.sea_tile(tile)))
     if ships[tile] is not None:
-        raise RuleViolation(P + "ship_one_per_tile", f"sea tile {list(sea.tiles[tile])} already holds a ship")
+        raise RuleViolation(P + "ship_one_per_tile", say("{tile} already holds a ship", tile=W.sea_tile(tile)))
     if any(_owns_building(buildings, v, seat, city_counts) for v in sea.corners[tile]):
         return
     if any(ships[t] is not None and ships[t][0] == seat for t in sea.adj[tile]):
         return
-    what = "settlements or cities" if city_counts else "settlements"
-    raise RuleViolation(P + "ship_connect", f"sea tile {list(sea.tiles[tile])} has none of the player's "
-                        f"{what} on a corner and no ship of his next to it")
+    raise RuleViolation(P + "ship_connect", say("{tile} has none of the player's settlements or cities on a corner "
+                                                "and no ship of his next to it", tile=W.sea_tile(tile)) if city_counts
+                        else say("{tile} has none of the player's settlements on a corner and no ship of his next to "
+                                 "it", tile=W.sea_tile(tile)))
 
 
 def sites(sea: SeaTopology, ships: tuple, buildings: tuple[int, ...], seat: int,
@@ -81,9 +85,10 @@ def turn_tile(stack: tuple[int, ...], advantage: int) -> tuple[int, ...]:
     if not 0 <= advantage < len(ADVANTAGES):
         raise ValueError("advantage index")
     if stack[advantage] <= 0:
-        left = ", ".join(f"{k} {ADVANTAGES[a]}" for a, k in enumerate(stack) if k) or "none"
-        raise RuleViolation(P + "ship_tiles", f"no {ADVANTAGES[advantage]} tile is left in this colour's stack "
-                            f"(left: {left})")
+        left = [say("{n} {advantage}", n=k, advantage=W.advantage(ADVANTAGES[a])) for a, k in enumerate(stack) if k]
+        raise RuleViolation(P + "ship_tiles", say("no tile {advantage} is left in this colour's stack (left: {left})",
+                                                  advantage=W.advantage(ADVANTAGES[advantage]),
+                                                  left=left or say("none")))
     return stack[:advantage] + (stack[advantage] - 1,) + stack[advantage + 1:]
 
 
@@ -91,7 +96,7 @@ def draw_tile(rng: random.Random, stack: tuple[int, ...]) -> int:
     """A simulated turn of the colour's top tile."""
     tiles = [a for a, k in enumerate(stack) for _ in range(k)]
     if not tiles:
-        raise RuleViolation(P + "ship_tiles", "this colour has no ship tiles left")
+        raise RuleViolation(P + "ship_tiles", say("this colour has no ship tiles left"))
     return rng.choice(tiles)
 
 
@@ -115,7 +120,7 @@ def blocked(tile: int, sea_people: int) -> bool:
 def take_chip(supply: tuple[int, ...], resource: int) -> tuple[int, ...]:
     """The chip supply after a chip of ``resource`` was taken (``troje.adv_chip``, ``troje.trade_chips``)."""
     if supply[resource] <= 0:
-        raise RuleViolation(P + "trade_chips", "no trade chip of that resource is left in the supply")
+        raise RuleViolation(P + "trade_chips", say("no trade chip of that resource is left in the supply"))
     return supply[:resource] + (supply[resource] - 1,) + supply[resource + 1:]
 
 
@@ -150,16 +155,18 @@ def check_stack_advantage(seat: int, tile: int, kind: int, ships: tuple, sea_peo
     if kind not in (SWAP, DRAW):
         raise ValueError("kind is SWAP or DRAW")
     if not own_turn:
-        raise RuleViolation(rule, "the support stack is drawn from in one's own trade and build phase")
+        raise RuleViolation(rule, say("the support stack is drawn from in one's own trade and build phase"))
     if not 0 <= tile < len(ships) or ships[tile] is None or ships[tile][0] != seat:
-        raise RuleViolation(rule, "the player has no ship there")
+        raise RuleViolation(rule, say("the player has no ship there"))
     if ships[tile][1] != kind:
-        raise RuleViolation(rule, f"that ship's advantage is {ADVANTAGES[ships[tile][1]]}, not {ADVANTAGES[kind]}")
+        raise RuleViolation(rule, say("that ship's advantage is {has}, not {wanted}", has=W.advantage(ADVANTAGES[ships[tile][1]]),
+                                       wanted=W.advantage(ADVANTAGES[kind])))
     if blocked(tile, sea_people):
-        raise RuleViolation(P + "sea_people_block", "the sea people stand on that ship: its advantage is unusable")
+        raise RuleViolation(P + "sea_people_block", say("the sea people stand on that ship: its advantage is unusable"))
     if (tile in used) if draws_per_ship else bool(used):
-        raise RuleViolation(P + "advantage_use", "that advantage was used this turn" if draws_per_ship else
-                            "the player drew from the support stack this turn (option stack_draws: per_player)")
+        raise RuleViolation(P + "advantage_use", say("that advantage was used this turn") if draws_per_ship else
+                            say("the player drew from the support stack this turn (once per turn for a player, "
+                                "whatever his ships)"))
 
 
 # -- the sea people ---------------------------------------------------------------------------
@@ -173,9 +180,9 @@ def targets(sea: SeaTopology, sea_people: int, any_sea: bool = True) -> tuple[in
 
 def check_target(sea: SeaTopology, sea_people: int, tile: int, any_sea: bool = True) -> None:
     if tile not in targets(sea, sea_people, any_sea):
-        why = ("the figure stands there: it must move" if tile == sea_people else
-               "no sea tile in play" if not 0 <= tile < len(sea.tiles) else "it shows no ship symbol")
-        raise RuleViolation(P + "sea_people_tile", f"the sea people cannot go there: {why}")
+        why = (say("the figure stands there: it must move") if tile == sea_people else
+               say("no sea tile in play") if not 0 <= tile < len(sea.tiles) else say("it shows no ship symbol"))
+        raise RuleViolation(P + "sea_people_tile", say("the sea people cannot go there: {why}", why=why))
 
 
 def victims(sea: SeaTopology, tile: int, ships: tuple, buildings: tuple[int, ...], mover: int,
@@ -199,9 +206,9 @@ def check_victim(possible_victims: tuple[int, ...], victim: int | None) -> None:
     choose one and draw (``troje.sea_people_choose``)."""
     if victim is None:
         if len(possible_victims) > 1:
-            raise RuleViolation(P + "sea_people_choose", "several players can be drawn from here: the mover must "
-                                "choose one (victim)")
+            raise RuleViolation(P + "sea_people_choose", say("several players can be drawn from here: the mover must "
+                                                             "choose one"))
         return
     if victim not in possible_victims:
-        raise RuleViolation(P + "sea_people_steal", "that player has no settlement on a corner of the tile, no ship "
-                            "on it, or no cards (or is the mover)")
+        raise RuleViolation(P + "sea_people_steal", say("that player has no settlement on a corner of the tile, no "
+                                                        "ship on it, or no cards (or is the mover)"))

@@ -31,6 +31,8 @@ from ..catan import knowledge as K
 from ..catan.pieces import RES_ALIASES
 from ..catan.knowledge import Contradiction, Hand
 from ..core import RuleViolation
+from ..text import Text, say, say_n
+from ..catan import words as CW
 
 P = "troje."
 TROY_RESOURCES = (2, 4)  # wool, ore
@@ -49,10 +51,11 @@ def resource(name: str) -> int:
     are refused by name: they are no resource (``troje.trade_points_not_resources``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key in TRADE_POINT_NAMES:
-        raise RuleViolation(P + "trade_points_not_resources", "trade points are not resources: they cannot be "
-                            "traded, exchanged, donated, stolen or discarded")
+        raise RuleViolation(P + "trade_points_not_resources", say("trade points are not resources: they cannot be "
+                                                                  "traded, exchanged, donated, stolen or discarded"))
     if key not in RESOURCE_ALIASES:
-        raise RuleViolation(P + "donate_any", f"{name!r} is no resource (lumber, brick, wool, grain, ore)")
+        raise RuleViolation(P + "donate_any", say("{name} is no resource ({resources})", name=repr(name),
+                                                   resources=list(CW.RESOURCE.values())))
     return RESOURCE_ALIASES[key]
 
 
@@ -92,13 +95,15 @@ def _size_only(size_: int) -> Hand:
     return Hand(K.ZERO, tuple(sorted(((K.FULL, 0),) * size_)))
 
 
-def _referee_fails(exc: Contradiction, what: str) -> RuleViolation:
-    where = f" (unseen cards from events {', '.join(map(str, exc.origins))})" if exc.origins else ""
-    return RuleViolation(P + "hidden_cards", f"{what}: {exc}{where}")
+def _referee_fails(exc: Contradiction, what: Text) -> RuleViolation:
+    if exc.origins:
+        return RuleViolation(P + "hidden_cards", say("{what}: {why} (unseen cards from events {events})", what=what,
+                                                     why=exc.text, events=list(exc.origins)))
+    return RuleViolation(P + "hidden_cards", say("{what}: {why}", what=what, why=exc.text))
 
 
 def _move(hands: tuple, n: int, src: int, dst: int, cards: tuple[int, ...] | None, count: int, origin: int,
-          seen: frozenset[int], what: str) -> tuple:
+          seen: frozenset[int], what: Text) -> tuple:
     """``count`` cards go from holder ``src`` to holder ``dst``; the viewers in
     ``seen`` see which (``cards``), the others only that ``count`` went."""
     ref = n + 1
@@ -143,17 +148,17 @@ def to_stack(hands: tuple, n: int, seat: int, cards: tuple[int, ...] | None, cou
     if cards is not None and sum(cards) != count:
         raise ValueError("cards and count disagree")
     seen = frozenset({seat, n + 1}) if cards is not None else frozenset()
-    return _move(hands, n, seat, n, cards, count, origin, seen, "the cards laid on the support stack")
+    return _move(hands, n, seat, n, cards, count, origin, seen, say("the cards laid on the support stack"))
 
 
 def from_stack(hands: tuple, n: int, seat: int, card: int | None, origin: int) -> tuple:
     """``seat`` draws one card blind from the stack (advantages swap and draw);
     ``card`` the resource when the recorder saw it, else None."""
     if hands[n][n + 1].size == 0:
-        raise RuleViolation(P + "adv_draw", "the support stack is empty: there is no card to draw")
+        raise RuleViolation(P + "adv_draw", say("the support stack is empty: there is no card to draw"))
     seen = frozenset({seat, n + 1}) if card is not None else frozenset()
     return _move(hands, n, n, seat, None if card is None else _one(card), 1, origin, seen,
-                 "the card drawn from the support stack")
+                 say("the card drawn from the support stack"))
 
 
 # -- the battle ---------------------------------------------------------------------------------
@@ -179,8 +184,8 @@ def check_reveal(revealed: tuple[int, ...], stack_size: int, reveal: int) -> Non
     if len(revealed) != 5 or any(c < 0 for c in revealed):
         raise ValueError("revealed: five counts")
     if sum(revealed) != min(reveal, stack_size):
-        raise RuleViolation(P + "battle_reveal", f"a battle turns up {min(reveal, stack_size)} cards, not "
-                            f"{sum(revealed)}")
+        raise RuleViolation(P + "battle_reveal", say_n(min(reveal, stack_size), "a battle turns up {n} card, not {given}",
+                                                       "a battle turns up {n} cards, not {given}", given=sum(revealed)))
 
 
 def battle(hands: tuple, n: int, revealed: tuple[int, ...], reveal: int, origin: int) -> tuple:
@@ -197,7 +202,7 @@ def battle(hands: tuple, n: int, revealed: tuple[int, ...], reveal: int, origin:
                 done[h] = K.pay(h, revealed, origin)
             except Contradiction as exc:
                 if v == n + 1:
-                    raise _referee_fails(exc, "the cards turned up in the battle") from None
+                    raise _referee_fails(exc, say("the cards turned up in the battle")) from None
                 done[h] = _size_only(h.size - sum(revealed))
         row[v] = done[h]
     return hands[:n] + (tuple(row),) + hands[n + 1:]
@@ -231,15 +236,16 @@ def check_donation(count: int, donated_this_turn: bool, own_turn: bool, in_sbp: 
                    hand_size: int) -> None:
     """A donation of ``count`` cards may be made now (``troje.donate``)."""
     if not 1 <= count <= 3:
-        raise RuleViolation(P + "donate", f"a donation is 1, 2 or 3 cards, not {count}")
+        raise RuleViolation(P + "donate", say("a donation is 1, 2 or 3 cards, not {n}", n=count))
     if in_sbp and not donations_in_sbp:
-        raise RuleViolation(P + "donate", "no donations in the Special Building Phase (option donations_in_sbp)")
+        raise RuleViolation(P + "donate", say("no donations in the Special Building Phase (not with these options)"))
     if not own_turn and not in_sbp:
-        raise RuleViolation(P + "donate", "donations are made in one's own trade and build phase")
+        raise RuleViolation(P + "donate", say("donations are made in one's own trade and build phase"))
     if donated_this_turn:
-        raise RuleViolation(P + "donate", "a player donates once per trade and build phase")
+        raise RuleViolation(P + "donate", say("a player donates once per trade and build phase"))
     if hand_size < count:
-        raise RuleViolation(P + "donate", f"a hand of {hand_size} cards cannot donate {count}")
+        raise RuleViolation(P + "donate", say_n(hand_size, "a hand of {n} card cannot donate {count}",
+                                                 "a hand of {n} cards cannot donate {count}", count=count))
 
 
 def donate(hands: tuple, trade_points: tuple[int, ...], n: int, seat: int, cards: tuple[int, ...] | None,
