@@ -151,6 +151,7 @@ def board_zone(view: dict[str, Any], moves: list[dict[str, Any]]) -> Zone:
         if v in harbours:
             kind = harbours[v]
             shows["harbour"] = "3:1" if kind == "3:1" else f"2:1 {kind}"
+            shows["harbour_text"] = text(shows["harbour"], "3:1" if kind == "3:1" else f"2:1 {RES_NL.get(kind, kind)}")
             label = text(f"{label['en']}, harbour {shows['harbour']}",
                          f"{label['nl']}, haven {'3:1' if kind == '3:1' else '2:1 ' + RES_NL.get(kind, kind)}")
         ms = vertex_moves.get(v, [])
@@ -173,7 +174,7 @@ def board_zone(view: dict[str, Any], moves: list[dict[str, Any]]) -> Zone:
     title = text("The board", "Het speelbord")
     if (view.get("board") or {}).get("placeholder"):
         title = text(f"The board: {view['board'].get('label', 'PLACEHOLDER layout')}",
-                     "Het speelbord: PLACEHOLDER-indeling (niet het gedrukte bord)")
+                     "Het speelbord: voorlopige indeling (niet het gedrukte bord)")
     return Zone("board", "hexboard", title, elements)
 
 

@@ -221,7 +221,7 @@ def troje_zone(view: dict[str, Any], moves: list[dict[str, Any]]) -> Zone:
     tiles = T.get("ship_tiles") or {}
     if tiles.get("placeholder"):
         elements.append(Element("ship-tiles-placeholder", "label", text(tiles["label"],
-                                                                        "PLACEHOLDER-verdeling (niet de gedrukte fiches)")))
+                                                                        "voorlopige verdeling (niet de gedrukte fiches)")))
     return Zone("troje", "row", text("Troy and Mycenae", "Troje en Mykene"), elements)
 
 

@@ -57,8 +57,8 @@ POWER = {
 # -- names -----------------------------------------------------------------------------
 
 def short(card: str) -> str:
-    """"7♥" for "7H": how a label names a card in both languages."""
-    return card[:-1] + SYMBOL[card[-1]]
+    """"♥7" for "7H": how a label names a card in both languages, suit first as the engine's lines write it."""
+    return SYMBOL[card[-1]] + card[:-1]
 
 
 def noble_text(noble: str) -> dict[str, str]:

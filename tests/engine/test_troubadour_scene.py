@@ -267,10 +267,10 @@ def test_a_card_from_inside_a_village_goes_with_the_hearts_jack_a_run_with_its_v
                    trios=[["JH", "JC", "QC"], ["JC", "QC", "KC"]])
     by_id = {e.id: e for e in check(rec.ms, REFEREE).elements()}
     run = [m for m in by_id[village_id(0, 1)].targets[village_id(0, 2)]]
-    assert {m["data"]["card"]: m["label"]["en"] for m in run} == {"8H": "8♥ 7♠ from village 1 onto village 2"}
+    assert {m["data"]["card"]: m["label"]["en"] for m in run} == {"8H": "♥8 ♠7 from village 1 onto village 2"}
     jack = by_id[noble_id(0, "JH")]
     assert jack.targets[castle_id(0, "D")][0]["data"] == {"card": "5D", "to": "castle", "hearts_jack": True}
-    assert jack.targets[castle_id(0, "D")][0]["label"]["nl"] == "Harten boer: 5♦ uit dorp 1 op het kasteel"
+    assert jack.targets[castle_id(0, "D")][0]["label"]["nl"] == "Harten boer: ♦5 uit dorp 1 op het kasteel"
     assert not any(m["data"].get("hearts_jack") for e in by_id.values() if e.id != jack.id
                    for ms_ in e.targets.values() for m in ms_)
 

@@ -9,6 +9,9 @@ const Boards = (() => {
   const RANK_EN = { A: "ace", J: "jack", Q: "queen", K: "king" };
   /** A rank's letter on a Dutch table: B(oer), V(rouw), H(eer) (the engine's card faces say the same) */
   const RANK_NL = { J: "B", Q: "V", K: "H" };
+  /** A card's full name as a Dutch table says it ("schoppen boer", "harten 7"), for a card the game's aliases do not name. */
+  const SUIT_NL_WORD = { S: "schoppen", H: "harten", D: "ruiten", C: "klaver" };  // as both rules texts say
+  const RANK_NL_WORD = { A: "aas", J: "boer", Q: "vrouw", K: "heer" };
   const DUTCH = K.lang === "nl";
   const STD = /^(A|[2-9]|10|J|Q|K)([SHDC])$/;
   /** BraveRats' colours (a hand's ``colour``) */
@@ -41,10 +44,13 @@ const Boards = (() => {
       const g = this.game && this.game.id;
       if (g === "braverats") return BRAVERATS.includes(v) || v === "unknown";
       if (g === "ridder_toernooi") return /^[KL][0-9]{2}$/.test(v);
+      if (g === "troubadour" && v === "JQKS") return true;
       return STD.test(v);
     }
     of(v) {
       if (typeof v !== "string") return { text: String(v), red: false };
+      if (v === "JQKS") return DUTCH ? { text: "♠B ♠V ♠H", red: false, title: "schoppen boer, vrouw en heer" }
+        : { text: "♠J ♠Q ♠K", red: false, title: "jack, queen and king of spades" };
       const m = STD.exec(v);
       // a card reads as the page's language names it: largest its face, suit first as the engine's lines write
       // it (♥Q, a Dutch page ♥V), its full name
@@ -53,7 +59,7 @@ const Boards = (() => {
         const rank = m[1], suit = m[2];
         const en = `${RANK_EN[rank] || rank} of ${SUIT_EN[suit]}`;
         const red = suit === "H" || suit === "D";
-        if (DUTCH) return { text: SUITS[suit] + (RANK_NL[rank] || rank), red, title: this.dutch[v] || en };
+        if (DUTCH) return { text: SUITS[suit] + (RANK_NL[rank] || rank), red, title: this.dutch[v] || `${SUIT_NL_WORD[suit]} ${RANK_NL_WORD[rank] || rank}` };
         return { text: SUITS[suit] + rank, red, dutch: this.dutch[v], title: en };
       }
       if (this.game && this.game.id === "braverats" && BRAVERATS.includes(v)) {
@@ -82,6 +88,8 @@ const Boards = (() => {
     const desc = (schema && schema.description) || "";
     if (id === "braverats") return desc.includes("unknown") ? [...BRAVERATS, "unknown"] : BRAVERATS;
     if (id === "troubadour") {
+      // a power is spent nobles: the spades jack, queen or all three (an attack), the clubs queen or king (extra cards)
+      if (lastKey(path) === "power") return type === "extra_draw" ? ["QC", "KC"] : ["JS", "QS", "JQKS"];
       if (/noble/.test(path) || desc.startsWith("a noble")) return deckOf(["J", "Q", "K"], ["S", "D", "C", "H"]);
       return deckOf(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"], ["S", "D", "C", "H"]);
     }

@@ -36,7 +36,7 @@
       const choices = (nullable ? [{ hash: null, name: kind.default ? `${K.t("the default:")} ${kind.default}` : K.t("the default: the standard one"), what: kind.default }] : []).concat(items);
       const buttons = choices.map((it) => h("button.pick.document", { type: "button", "data-value": JSON.stringify(it.hash), "data-name": it.name || "", onclick: (e) => {
         chosen = it.hash; for (const b of buttons) b.classList.toggle("on", b === e.currentTarget);
-      } }, it.what ? h("span", K.t("the default:") + " ", h("span", { lang: K.enLang }, it.what)) : h("span", { translate: "no" }, it.name || K.t("unnamed")),
+      } }, it.what ? h("span", K.t("the default:") + " ", h("span", K.say(it.what))) : h("span", { translate: "no" }, it.name || K.t("unnamed")),
         it.label && it.label !== it.name ? h("small.muted", { translate: "no" }, " " + it.label) : null,
         it.players ? h("small.muted", " · " + K.t("{counts} players", { counts: it.players.join(orWord) })) : null));
       buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));

@@ -358,9 +358,10 @@ const Scene = (() => {
         if (other) done.add(other[0].id);
         const p = other ? mean([at, other[1]]) : at;
         const d = Math.hypot(p[0] - mid[0], p[1] - mid[1]) || 1;
-        const half = e.shows.harbour.length * 2.8;  // about half the text's width: kept inside the board
+        const word = e.shows.harbour_text ? say(e.shows.harbour_text, players) : e.shows.harbour;  // "2:1 wol" on a Dutch page
+        const half = word.length * 2.8;  // about half the text's width: kept inside the board
         const x = Math.min(Math.max(p[0] + (p[0] - mid[0]) / d * R * 0.7, box[0] + half + 2), box[0] + box[2] - half - 2);
-        layers.mark.append(svg("text", { class: "harbour", x: f(x), y: f(p[1] + (p[1] - mid[1]) / d * R * 0.7 + 3), "text-anchor": "middle" }, e.shows.harbour));
+        layers.mark.append(svg("text", { class: "harbour", x: f(x), y: f(p[1] + (p[1] - mid[1]) / d * R * 0.7 + 3), "text-anchor": "middle" }, word));
       }
       root2.append(layers.hex, layers.mark, layers.edge, layers.vertex);
       const spotted = z.elements.some((e) => (e.kind === "vertex" || e.kind === "edge") && tappable(e));
