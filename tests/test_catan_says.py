@@ -34,8 +34,8 @@ def test_catans_review_in_dutch_when_asked_and_in_english_by_default(client, sto
     validate_log(store, mid)
     english, dutch = review(client, mid), review(client, mid, NL)
     no_coordinates(english + dutch)
-    assert english[0]["summary"].endswith("(physical), the standard board (c6d240490bc0…)")
-    assert dutch[0]["summary"].endswith("(fysiek), het standaardbord (c6d240490bc0…)")
+    assert english[0]["summary"].endswith("(physical), the standard board")
+    assert dutch[0]["summary"].endswith("(fysiek), het standaardbord")
     assert english[1]["summary"] == "Ann builds a settlement (set-up) on the intersection of hills 6, desert and pasture 4"
     assert dutch[1]["summary"] == "Ann bouwt een dorp (opbouw) op het kruispunt van heuvelland 6, woestijn en weiland 4"
     assert english[2]["summary"] == "Ann builds a road on the path between hills 6 and desert"
@@ -62,10 +62,10 @@ def test_trojes_review_in_dutch_when_asked_and_in_english_by_default(client, sto
     validate_log(store, mid)
     english, dutch = review(client, mid), review(client, mid, NL)
     no_coordinates(english + dutch)
-    assert english[0]["summary"].endswith(", the placeholder board (not the printed one) (0c6d816ffc45…), the "
+    assert english[0]["summary"].endswith(", the placeholder board (not the printed one), the "
                                           "placeholder ship tiles (not the printed ones)")
-    assert dutch[0]["summary"].endswith(", het PLACEHOLDER-bord (niet het gedrukte) (0c6d816ffc45…), "
-                                        "PLACEHOLDER-scheepsfiches (niet de gedrukte)")
+    assert dutch[0]["summary"].endswith(", het voorlopige bord (niet het gedrukte), "
+                                        "voorlopige scheepsfiches (niet de gedrukte)")
     assert dutch[1]["summary"] == "Ann krijgt een beslissingskaart: Troje"
     assert dutch[11]["summary"] == "Dirk bouwt een dorp (opbouw) op het kruispunt van heuvelland 10, bos 5 en de zee"
     step, stap = english[ANN_DONATES - 1], dutch[ANN_DONATES - 1]

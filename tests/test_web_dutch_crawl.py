@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from .test_web import IMG, context, page_of
+from .support.games import project_games
+from .test_web_i18n import pick_game
 from .test_web_pages import DESKTOP, NAMES, PHONE, site, visit, watched  # noqa: F401  (fixtures)
 
 #: English words a Dutch page never shows
@@ -39,7 +41,7 @@ RAW = [
     ("a card's id", re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?![\w])|\bJQKS\b")),
     ("a coordinate", re.compile(r"\[\s*-?\d+\s*,\s*-?\d+\s*\]")),
     ("an id", re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")),
-    ("a hash", re.compile(r"\b[0-9a-f]{16,}\b")),
+    ("a hash", re.compile(r"\b[0-9a-f]{10,}")),
     ("a rating system's id", re.compile(r"glicko|openskill", re.I)),
     ("a user agent", re.compile(r"Mozilla/|AppleWebKit|HeadlessChrome")),
     ("a rules reference", re.compile(r"\bR\d+/E\d+\b|Open point|open punt", re.I)),
@@ -138,28 +140,30 @@ def test_a_dutch_reader_reads_no_english_and_no_raw_id_anywhere(server, browser,
     ctx.set_extra_http_headers({"Accept-Language": "nl-NL,nl;q=0.9"})
     page = watched(page_of(ctx))
     problems: list[str] = []
-    matches = {**{f"match {g}": m for g, m in site["matches"].items()},
-               **{f"new match {g}": m for g, m in site["fresh"].items()}}
+    # Kroniek's games: a test game this process may have registered for its other tests (tests.support) is not one
+    games = [g for g in site["games"] if g in {g.id for g in project_games()}]
+    matches = {**{f"match {g}": site["matches"][g] for g in games}, **{f"new match {g}": site["fresh"][g] for g in games}}
     for name, path, ready in site["pages"]:
         if path == "/api/docs" or path.startswith("/matches/"):
             continue  # the API's reference is in English, as the API is (docs/ui.md, "Languages"); matches below
         visit(page, base, path, ready)
+        # the home page's recent matches of those test games (other tests' matches on the same server) are not read
+        page.evaluate("(games) => { for (const a of document.querySelectorAll('#matches li a[data-game]'))"
+                      " if (!games.includes(a.dataset.game)) a.closest('li').remove(); }", games)
         open_everything(page)
         problems += problems_in(page, f"{name} ({path})")
     for name, mid in matches.items():
         game = name.split(" ")[-1]
         shot = IMG / f"{game}-nl.png" if viewport == PHONE and name.startswith("match ") else None
         problems += crawl_match(page, base, f"/matches/{mid}", name, shot)
-    for game, mid in site["matches"].items():
+    for game in games:
+        mid = site["matches"][game]
         visit(page, base, f"/matches/{mid}/review", "#steps li")
         open_everything(page)
         problems += problems_in(page, f"review {game}")
     visit(page, base, "/record", "#game-choices")
-    for game in site["games"]:
-        page.evaluate("() => document.getElementById('options').append(document.createElement('var'))")
-        page.locator(f"#game-choices input[value='{game}']").check()
-        page.wait_for_function("() => !document.querySelector('#options > var') && document.querySelector('#options > *')",
-                               timeout=10_000)
+    for game in games:
+        pick_game(page, game)
         open_everything(page)
         problems += problems_in(page, f"/record, {game} picked")
     problems = distinct(problems)

@@ -55,6 +55,14 @@ def english_in(page) -> list[str]:
     return found
 
 
+def pick_game(page, game: str) -> None:
+    """Pick ``game`` on the new-match form and wait until its options are drawn (not the last game's)."""
+    page.evaluate("() => document.getElementById('options').append(document.createElement('var'))")
+    page.locator(f"#game-choices input[value='{game}']").check()
+    page.wait_for_function("() => !document.querySelector('#options > var') && document.querySelector('#options > *')",
+                           timeout=10_000)
+
+
 def dutch_context(browser, token, viewport=PHONE):
     """A browser that asks for Dutch: Chromium sends Accept-Language nl-NL,nl."""
     ctx = context(browser, token, viewport=viewport)
@@ -85,10 +93,7 @@ def test_every_page_is_in_dutch_for_a_dutch_browser(server, browser, site):
             problems += page_in_dutch(name, path, ready)
     visit(page, base, "/record", "#game-choices")
     for game in site["games"]:
-        page.evaluate("() => document.getElementById('options').append(document.createElement('var'))")
-        page.locator(f"#game-choices input[value='{game}']").check()
-        page.wait_for_function("() => !document.querySelector('#options > var') && document.querySelector('#options > *')",
-                               timeout=10_000)
+        pick_game(page, game)
         problems += [f"/record, {game} picked: English {e}" for e in english_in(page)]
         problems += check(page, axe, f"/record, {game} picked")
     # The worker's notes on the review (a solver's, in the engine's English) are shown, not only when the

@@ -274,9 +274,9 @@ def board(state: Any) -> Text:
     """The board a match is played on, for the log's setup line."""
     topo = state.topo
     shipped = PROVENANCE.get(topo.provenance)
-    if shipped is not None:
-        return say("{board} ({hash}…)", board=shipped, hash=state.cfg.board_hash[:12])
-    return say("board {name} ({hash}…)", name=repr(topo.name), hash=state.cfg.board_hash[:12])
+    if shipped is not None:  # (its hash is the setup's, behind the review's details fold: never in a line one reads)
+        return shipped
+    return say("board {name}", name=repr(topo.name))
 
 
 def describe(game: Any, b: Any, type: str, seat: int | None, data: dict[str, Any], a: Any,
