@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .core import InvalidOptions, KroniekError
+from .text import Text
 
 
 def canonical_json(doc: Any) -> str:
@@ -61,7 +62,8 @@ def kind_info(game: Any, name: str, default: Any) -> dict[str, Any]:
     are, the option that names one, what it is, and what a match takes when
     it names none (``default``)."""
     dk = data_kinds(game)[name]
-    return {"url": f"/api/games/{game.id}/{name}", "option": dk.option, "description": dk.description,
+    # the description is marked N_ by its game: said in the reader's language at the edge
+    return {"url": f"/api/games/{game.id}/{name}", "option": dk.option, "description": Text(dk.description),
             "default": default, "title": dk.title, "title_nl": dk.title_nl}
 
 

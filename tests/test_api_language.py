@@ -139,6 +139,12 @@ def test_a_game_its_options_data_and_rules_in_dutch(anon):
          for g in anon.get("/api/games", headers=NL).get_json()["games"]]
     # what is the same in both languages stays the same
     assert dutch["aliases"] == english["aliases"] and dutch["player_counts"] == english["player_counts"]
+    # a game's own data (a club's boards, card sets, ship tiles): what it is, in the reader's language
+    for game, kind in (("catan", "boards"), ("ridder_toernooi", "card-sets"), ("catan-troje", "ship-tiles")):
+        en = anon.get(f"/api/games/{game}").get_json()["data_kinds"][kind]
+        nl = anon.get(f"/api/games/{game}", headers=NL).get_json()["data_kinds"][kind]
+        assert "format kroniek." in en["description"] and "kroniek." not in nl["description"], nl
+        assert {**nl, "description": en["description"], "default": en["default"]} == en
 
 
 @pytest.mark.parametrize("seat", ["referee", None])

@@ -265,7 +265,7 @@ class Catan(Game):
     data_kinds = {
         "boards": DataKind(
             name="boards",
-            description="Boards (format kroniek.catan.board/1); a match names one by its SHA-256 in options.board",
+            description=N_("Boards (format kroniek.catan.board/1); a match names one by its SHA-256 in options.board"),
             validate=B.validate_board,
             summary=B.summary,
             builtin=B.builtin_boards,

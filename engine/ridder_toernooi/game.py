@@ -277,8 +277,8 @@ class RidderToernooi(Game):
     data_kinds = {
         "card-sets": DataKind(
             name="card-sets",
-            description="Knight and lady cards (format kroniek.ridder-toernooi.cardset/1); a match names one by its "
-            "SHA-256 in options.card_set",
+            description=N_("Knight and lady cards (format kroniek.ridder-toernooi.cardset/1); a match names one by its "
+                           "SHA-256 in options.card_set"),
             validate=C.validate_card_set,
             summary=C.summary,
             builtin=C.builtin_sets,

@@ -220,8 +220,8 @@ class Troje(Catan):
     data_kinds = {
         "boards": DataKind(
             name="boards",
-            description="Troje boards (format kroniek.catan.board/1 with sea hexes, ship symbols, Troy and "
-            "Mycenae); a match names one by its SHA-256 in options.board",
+            description=N_("Troje boards (format kroniek.catan.board/1 with sea hexes, ship symbols, Troy and "
+                           "Mycenae); a match names one by its SHA-256 in options.board"),
             validate=TB.check_board,
             summary=lambda doc: {**B.summary(doc), "hash": digest(doc),
                                  **({"placeholder": True, "label": say("PLACEHOLDER layout (not the printed board)")}
@@ -236,8 +236,8 @@ class Troje(Catan):
         ),
         "ship-tiles": DataKind(
             name="ship-tiles",
-            description="Ship-tile lists (format kroniek.troje.ship_tiles/1): per colour, the advantages on the "
-            "backs of its tiles; a match names one by its SHA-256 in options.ship_tiles",
+            description=N_("Ship-tile lists (format kroniek.troje.ship_tiles/1): per colour, the advantages on the "
+                           "backs of its tiles; a match names one by its SHA-256 in options.ship_tiles"),
             validate=TB.check_ship_tiles,
             summary=TB.ship_tiles_summary,
             builtin=TB.builtin_ship_tiles,
