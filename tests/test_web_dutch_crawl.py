@@ -39,7 +39,7 @@ winner winners tie placeholder variants rule rules player's table's wait waiting
 #: reference ("R24/E1", "Open point 7"), the shipped set's shouting label, a JSON hint
 RAW = [
     ("a card's id", re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?![\w])|\bJQKS\b")),
-    ("a coordinate", re.compile(r"\[\s*-?\d+\s*,\s*-?\d+\s*\]")),
+    ("a coordinate", re.compile(r"\[\s*-?\d+\s*,\s*-?\d+\s*\]|\[q, ?r\]")),
     ("an id", re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")),
     ("a hash", re.compile(r"\b[0-9a-f]{10,}")),
     ("a rating system's id", re.compile(r"glicko|openskill", re.I)),
