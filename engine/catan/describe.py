@@ -21,20 +21,12 @@ from typing import Any
 from ..text import Text, say, say_n
 from . import knowledge as K
 from .pieces import CITY_COST, DEV_COST, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, OVER, RES, ROAD_COST, SETTLEMENT_COST
+from .words import DEV_CARD, RESOURCE, TERRAIN  # the names the refusals use too
 
 #: ways to roll each sum 2..12 with two dice, out of 36
 WAYS = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
 BUILDS = (("road", ROAD_COST), ("settlement", SETTLEMENT_COST), ("city", CITY_COST), ("development card", DEV_COST))
 
-#: the resources as the Dutch rules text names them (Troje: "steenkaarten", "Steen is neutraal")
-RESOURCE = {"lumber": say("lumber"), "brick": say("brick"), "wool": say("wool"), "grain": say("grain"),
-            "ore": say("ore")}
-#: the terrains as the base game's box names them
-TERRAIN = {"forest": say("forest"), "hills": say("hills"), "pasture": say("pasture"), "fields": say("fields"),
-           "mountains": say("mountains"), "desert": say("desert"), "special": say("special"), "sea": say("sea")}
-#: the development cards by the names on the cards
-DEV_CARD = {"knight": say("Knight"), "road_building": say("Road Building"), "year_of_plenty": say("Year of Plenty"),
-            "monopoly": say("Monopoly"), "victory_point": say("Victory Point")}
 #: what the build options of the table's view of a hand say (the trade note)
 BUILD = {"road": say("road"), "settlement": say("settlement"), "city": say("city"),
          "development card": say("development card")}

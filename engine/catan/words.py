@@ -8,12 +8,12 @@ from typing import Any
 
 from ..text import Text, Words, say
 
-#: the resources, in the order of ``pieces.RES``
+#: the resources, in the order of ``pieces.RES``, as the Dutch rules text names them (Troje: "steenkaarten")
 RESOURCE = {"lumber": say("lumber"), "brick": say("brick"), "wool": say("wool"), "grain": say("grain"),
             "ore": say("ore")}
 #: the development cards, in the order of ``pieces.DEV``
 DEV_CARD = {"knight": say("Knight"), "road_building": say("Road Building"), "year_of_plenty": say("Year of Plenty"),
-            "monopoly": say("Monopoly"), "victory_point": say("Victory point")}
+            "monopoly": say("Monopoly"), "victory_point": say("Victory Point")}
 TERRAIN = {"forest": say("forest"), "hills": say("hills"), "pasture": say("pasture"), "fields": say("fields"),
            "mountains": say("mountains"), "desert": say("desert"), "special": say("special"), "sea": say("sea")}
 #: what the table is doing in each phase (Catan's, then Troje's own)

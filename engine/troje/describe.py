@@ -20,11 +20,10 @@ from . import saga as SG
 from .phases import TROJE_PHASES
 from . import ships as SH
 from . import support as SU
+from .words import SIDE  # the two cities as the rules text names them (Troje, Mykene), as the refusals do
 
 _n = CD._n
 _cards = CD._cards
-#: the two cities, as the rules text names them (Troje, Mykene)
-SIDE = {"troy": say("Troy"), "mycenae": say("Mycenae")}
 #: what a ship tile gives, as the rules text says it
 ADVANTAGE_WORDS = {"harbour_3to1": say("a 3:1 harbour"), "victory_point": say("a victory point"),
                    "swap": say("a swap with the support stack"), "trade_chip": say("a 2:1 trade chip"),
