@@ -633,11 +633,22 @@ def hidden_summary(ms: MatchState, event: dict[str, Any]) -> Text:
     never anything the data decides (a game's own ``describe`` reads the
     data, so it is not asked)."""
     type_ = event["type"]
-    nl = ms.game.event_title_nl(type_) or type_.replace("_", " ")
     seat = event.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(ms.players):
-        return say("{who}: {what} (hidden from this view)", who=ms.players[seat], what=Words(en=type_, nl=nl))
-    return say("{What} (hidden from this view)", What=Words(en=type_.capitalize(), nl=nl[:1].upper() + nl[1:]))
+        return say("{who}: {what} (hidden from this view)", who=ms.players[seat], what=type_name(ms.game, type_))
+    return say("{What} (hidden from this view)", What=type_name(ms.game, type_, capital=True))
+
+
+def type_name(game: Any, type_: str, capital: bool = False) -> Words:
+    """An event type as a reader names it: in Dutch by the rules text's word (``event_title_nl``), in English
+    by its name in words (``steal_resource``: "steal resource"), never as the API's id."""
+    en = UNDO_WORDS[0] if type_ == UNDO else type_.replace("_", " ")
+    nl = UNDO_WORDS[1] if type_ == UNDO else game.event_title_nl(type_) or en
+    return Words(en=en[:1].upper() + en[1:], nl=nl[:1].upper() + nl[1:]) if capital else Words(en=en, nl=nl)
+
+
+#: the undo event's name in English and in Dutch (as the API's event types name it: service/api.py)
+UNDO_WORDS = ("undo", "ongedaan maken")
 
 
 def legal_moves(ms: MatchState, seat: int | None) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from engine import all_games, get
 from engine.core import REFEREE, KroniekError
-from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA
+from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA, UNDO_WORDS
 from engine.text import N_, SAID, translated
 from replays.hashing import utc_now
 
@@ -139,7 +139,7 @@ class Game(MethodView):
             "actor": "recorder",
             "description": speaks.gettext(UNDO_DESCRIPTION),
             "schema": translated(UNDO_SCHEMA, speaks),
-            "title_nl": "ongedaan maken",
+            "title_nl": UNDO_WORDS[1],
         }
         return {
             **game.info(),

@@ -27,7 +27,6 @@ import orjson
 
 from engine import match as M
 from engine import notation as N
-from engine.text import from_json
 from engine.core import REFEREE, KroniekError, MalformedEvent
 from engine.text import Words, from_json, say
 from replays import EventStore, audit_match, canonical, seal
@@ -575,7 +574,7 @@ class MatchService:
             "status": ms.status,
             "result": ms.result_dict if said else ms.result_english,
             "validation": validation,
-            "validation_details": self._public_verdict(match_id, ms, verdict),
+            "validation_details": said_verdict(self._public_verdict(match_id, ms, verdict)),
             "analysis": self._analysis(match_id, ms, verdict),
         }
 
@@ -595,9 +594,9 @@ class MatchService:
             hidden = True  # an event the game cannot even show: say nothing of it
         if not hidden:
             return verdict
-        public = {k: v for k, v in verdict.items() if k != "rule"}
-        public["message"] = (f"seq {bad} breaks a rule of the game; the event's data is hidden from the public "
-                             "until the match ends (the referee's log shows it)")
+        public = {k: v for k, v in verdict.items() if k not in ("rule", "said")}
+        public["message"] = say("seq {seq} breaks a rule of the game; the event's data is hidden from the public "
+                                "until the match ends (the referee's log shows it)", seq=bad)
         return public
 
     def _analysis(self, match_id: str, ms: M.MatchState, verdict: dict[str, Any] | None) -> str:
@@ -810,3 +809,13 @@ def kept_result(stored: str | None) -> dict[str, Any] | None:
     if result and "reason_said" in result:
         result["reason"] = from_json(result.pop("reason_said"))
     return result
+
+
+def said_verdict(verdict: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A verdict as its reader reads it: the message the engine said (``said``: a Text kept as JSON, said in the
+    reader's language where it is served), else the English it kept (verdicts written before messages)."""
+    if not verdict or "said" not in verdict:
+        return verdict
+    out = {k: v for k, v in verdict.items() if k != "said"}
+    out["message"] = from_json(verdict["said"])
+    return out

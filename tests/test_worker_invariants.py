@@ -12,7 +12,9 @@ from engine.catan import GAME as CATAN
 from engine.catan import game as catan_game
 from engine.catan.game import DICE, STEAL
 from engine.core import RuleViolation
+from engine.text import from_json, render
 from service.matches import MatchService
+from service.web import i18n
 from workers.jobs import validate_log
 
 
@@ -66,6 +68,13 @@ def test_a_log_the_reducer_accepts_but_that_makes_a_card_from_nowhere_is_invalid
     assert f"seq {seq}" in verdict["message"] and "conserved" in verdict["message"]
     assert store.verdict(mid)["status"] == "invalid" and store.verdict(mid)["invariant"] == "catan.cards_conserved"
     assert svc.match(mid)["validation"] == "invalid"
+    # the verdict keeps what the engine said, and says it in the reader's language: the invariant's statement,
+    # never its id
+    nl = i18n.language("nl")
+    said = render(from_json(store.verdict(mid)["said"]), nl)
+    assert said.startswith(f"nr. {seq}: na deze zet") and "grondstofkaarten" in said and "catan." not in said
+    served = svc.match(mid)["validation_details"]
+    assert "said" not in served and render(served["message"], nl).startswith(f"nr. {seq} ")
 
 
 def test_a_log_whose_every_state_keeps_the_invariants_is_valid(svc, store):

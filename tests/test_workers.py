@@ -11,7 +11,9 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 
+from engine.text import from_json, render
 from service.matches import MatchService
+from service.web import i18n
 from workers.jobs import validate_log
 from tests.support.tamper import rewrite_entry
 from tests.support.toy import ensure_registered
@@ -167,7 +169,9 @@ def test_an_undo_is_annotated_as_a_recording_correction(svc, store):
     validate_log(store, mid)
     (note,) = store.auto_annotations(mid)[4]
     assert note["kind"] == "correction" and note["undone"] == [3]
-    assert note["text"] == "Recording corrected: seq 3 (roll) undone"
+    assert render(from_json(note["text"])) == "Recording corrected: seq 3 (roll) undone"
+    # (the toy game gives its "roll" no Dutch name: the Dutch line names it as the API does)
+    assert render(from_json(note["text"]), i18n.language("nl")) == "Vastlegging verbeterd: nr. 3 (roll) ongedaan gemaakt"
 
 
 def recorded(store, game, seed):

@@ -18,7 +18,7 @@ import orjson
 from engine import match as M
 from engine import registry
 from engine.core import KroniekError, UnknownGame
-from engine.text import to_json
+from engine.text import Text, say, to_json
 from leagues import league as L
 from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues, rating_system
 from replays import EventStore, audit_match, canonical, check_chain
@@ -46,9 +46,11 @@ class InvariantBroken(KroniekError):
     status = 422
 
     def __init__(self, seq: int, game: Any, invariant: str) -> None:
-        text = game.invariant_rules.get(invariant, "")
-        super().__init__(f"seq {seq}: the game's invariant {invariant} does not hold after this event"
-                         + (f" ({text})" if text else ""), invariant=invariant, seq=seq)
+        rule = game.invariant_rules.get(invariant)  # a statement marked N_ (engine/*/invariants.py)
+        text = (say("seq {seq}: after this event the game breaks what always holds: {rule}", seq=seq,
+                    rule=Text(rule, {})) if rule else
+                say("seq {seq}: after this event the game breaks one of the things that always hold", seq=seq))
+        super().__init__(text, invariant=invariant, seq=seq)
 
 
 @dataclass
@@ -190,10 +192,10 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
             if event["type"] == M.UNDO:
                 # A correction at the table is a discrepancy in the recording:
                 # the review shows what was entered and then taken back.
-                undone = ", ".join(f"seq {s} ({events[s - 1]['type']})" for s in after.undone)
-                annotations[event["seq"]] = [
-                    {"kind": "correction", "undone": list(after.undone), "text": f"Recording corrected: {undone} undone"}
-                ]
+                undone = [say("seq {seq} ({move})", seq=s, move=M.type_name(after.game, events[s - 1]["type"]))
+                          for s in after.undone]
+                annotations[event["seq"]] = [{"kind": "correction", "undone": list(after.undone),
+                                              "text": to_json(say("Recording corrected: {moves} undone", moves=undone))}]
                 continue
             notes = after.game.annotate(before.state, event["type"], event["seat"], event["data"], after.state)
             if notes:  # an engine's message kept as JSON, to be said in each reader's language (engine/text.py)
@@ -205,6 +207,7 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
             "events": len(events),
             "first_invalid_seq": last_good + 1,
             "message": exc.message,
+            "said": to_json(exc.text),  # the message as the engine said it: served in the reader's language
             **({"rule": exc.details["rule"]} if "rule" in exc.details else {}),
             **({"invariant": exc.details["invariant"]} if "invariant" in exc.details else {}),
         }

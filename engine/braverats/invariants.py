@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from .state import DEAL, DRAFT
 
 P = "braverats."
@@ -14,12 +15,12 @@ P = "braverats."
 HAND = 8
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "Each seat plays a game with 8 cards: those in its hand and draw pile, the ones it "
-    "played in the game's rounds and the one face down now add up to 8 (once the cards are dealt).",
-    P + "hands": "What the log knows of a hand adds up: its unseen cards are the ones known to be its own plus "
-    "those from the shared face-down pool, and no count is negative.",
-    P + "score": "No score is negative.",
-    P + "winners": "At most one winner, a seat of the match; a draw has none.",
+    P + "cards_conserved": N_("Each seat plays a game with 8 cards: those in its hand and draw pile, the ones it "
+    "played in the game's rounds and the one face down now add up to 8 (once the cards are dealt)."),
+    P + "hands": N_("What the log knows of a hand adds up: its unseen cards are the ones known to be its own plus "
+    "those from the shared face-down pool, and no count is negative."),
+    P + "score": N_("No score is negative."),
+    P + "winners": N_("At most one winner, a seat of the match; a draw has none."),
 }
 
 

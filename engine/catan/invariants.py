@@ -11,22 +11,23 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..text import N_
 from .pieces import MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, STEAL
 
 P = "catan."
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "The resource cards are conserved: per resource, the bank plus every hand (as far as "
-    "the log knows it) holds the bank's size, and all of them together hold five times it.",
-    P + "never_negative": "No count is negative: the bank, the known cards of a hand, the development deck, the "
-    "cards to discard.",
-    P + "hand_sizes": "Every viewer counts the same number of cards in a hand (a hand's size is public).",
-    P + "pieces": "Each player's settlements, cities and roads on the board are the ones the board shows, within "
-    "5 settlements, 4 cities and 15 roads.",
-    P + "dev_cards": "The development cards are conserved: the deck, the hands and the played cards hold at most "
-    "the deck's size, and the cards the log has not seen are the deck's plus the unseen ones in hands.",
-    P + "robber": "The robber is on a land hex of the board; a victim is named only while a steal is due.",
-    P + "winners": "At most one winner, a seat of the match.",
+    P + "cards_conserved": N_("The resource cards are conserved: per resource, the bank plus every hand (as far as "
+    "the log knows it) holds the bank's size, and all of them together hold five times it."),
+    P + "never_negative": N_("No count is negative: the bank, the known cards of a hand, the development deck, the "
+    "cards to discard."),
+    P + "hand_sizes": N_("Every viewer counts the same number of cards in a hand (a hand's size is public)."),
+    P + "pieces": N_("Each player's settlements, cities and roads on the board are the ones the board shows, within "
+    "5 settlements, 4 cities and 15 roads."),
+    P + "dev_cards": N_("The development cards are conserved: the deck, the hands and the played cards hold at most "
+    "the deck's size, and the cards the log has not seen are the deck's plus the unseen ones in hands."),
+    P + "robber": N_("The robber is on a land hex of the board; a victim is named only while a steal is due."),
+    P + "winners": N_("At most one winner, a seat of the match."),
 }
 
 

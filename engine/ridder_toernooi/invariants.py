@@ -7,18 +7,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..text import N_
 from .state import ELIMINATED
 
 P = "ridder_toernooi."
 
 INVARIANTS: dict[str, str] = {
-    P + "premiums_conserved": "Premiums are conserved: every knight's and lady's premiums are the premiums awarded "
-    "to that card, and a day's premiums are part of the knight's premiums.",
-    P + "never_negative": "No count is negative: wounds, premiums, training points, dice lost; a knight keeps at "
-    "least one die and covers at most 2 fields per face.",
-    P + "wounds": "A knight still in the tournament has fewer wounds than put it out (10).",
-    P + "kerchiefs": "A knight wears a lady's kerchief exactly when that lady's kerchief is on that knight.",
-    P + "winners": "The winners are distinct seats.",
+    P + "premiums_conserved": N_("Premiums are conserved: every knight's and lady's premiums are the premiums awarded "
+    "to that card, and a day's premiums are part of the knight's premiums."),
+    P + "never_negative": N_("No count is negative: wounds, premiums, training points, dice lost; a knight keeps at "
+    "least one die and covers at most 2 fields per face."),
+    P + "wounds": N_("A knight still in the tournament has fewer wounds than put it out (10)."),
+    P + "kerchiefs": N_("A knight wears a lady's kerchief exactly when that lady's kerchief is on that knight."),
+    P + "winners": N_("The winners are distinct seats."),
 }
 
 #: wounds that put a knight out of the tournament (``game.ELIMINATED_AT``)

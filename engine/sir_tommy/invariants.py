@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from ..jogledor import invariants as J
 from ..jogledor.cards import RANK
 
 P = "sir_tommy."
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "Every card drawn from the stock is in exactly one place: in front of the player to "
-    "move, on a leftover row or on a foundation; no card is drawn twice.",
-    P + "foundations": "The Aces' player builds each foundation up from an Ace, the other player down from a King, "
-    "one rank at a time.",
-    P + "rows": "There are four leftover rows.",
-    P + "winners": "Both players win together, or nobody does.",
+    P + "cards_conserved": N_("Every card drawn from the stock is in exactly one place: in front of the player to "
+    "move, on a leftover row or on a foundation; no card is drawn twice."),
+    P + "foundations": N_("The Aces' player builds each foundation up from an Ace, the other player down from a King, "
+    "one rank at a time."),
+    P + "rows": N_("There are four leftover rows."),
+    P + "winners": N_("Both players win together, or nobody does."),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from ..jogledor import invariants as J
 from ..jogledor.cards import RANK
 from .rules import succ
@@ -11,11 +12,11 @@ from .rules import succ
 P = "stapelen."
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "Each of the 52 cards is in exactly one place: left in the tableau or on one "
-    "foundation; the cards on the foundations are the ones gone from the tops of the columns.",
-    P + "foundations": "Every foundation is built in sequence: each card one rank higher than the card below it "
-    "(an Ace on a King).",
-    P + "winners": "Both players win together, or nobody does.",
+    P + "cards_conserved": N_("Each of the 52 cards is in exactly one place: left in the tableau or on one "
+    "foundation; the cards on the foundations are the ones gone from the tops of the columns."),
+    P + "foundations": N_("Every foundation is built in sequence: each card one rank higher than the card below it "
+    "(an Ace on a King)."),
+    P + "winners": N_("Both players win together, or nobody does."),
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from ..catan import invariants as CI
 from ..catan.pieces import OVER
 
@@ -15,12 +16,12 @@ P = "catan-troje."
 
 INVARIANTS: dict[str, str] = {
     **CI.INVARIANTS,
-    CI.P + "cards_conserved": "The resource cards are conserved: per resource, the bank, every hand and the "
-    "support stack (as far as the log knows them) and, with option revealed_cards removed, the cards battles put "
-    "out of the game hold the bank's size.",
-    P + "trade_points": "Trade points are never negative.",
-    P + "sides": "At most half the seats are known to be on each side (Troy, Mycenae).",
-    P + "winners": "The winners are distinct seats, named only when the match is over.",
+    CI.P + "cards_conserved": N_("The resource cards are conserved: per resource, the bank, every hand and the "
+    "support stack (as far as the log knows them) and, where revealed cards leave the game, the cards battles put "
+    "out of the game hold the bank's size."),
+    P + "trade_points": N_("Trade points are never negative."),
+    P + "sides": N_("At most half the seats are known to be on each side (Troy, Mycenae)."),
+    P + "winners": N_("The winners are distinct seats, named only when the match is over."),
 }
 
 

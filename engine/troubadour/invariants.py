@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from .state import DEAL, FACE_DOWN, ORDERED, UNORDERED, cons_list
 
 P = "troubadour."
@@ -14,12 +15,12 @@ P = "troubadour."
 CARDS = 40
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "Each player's 40 building cards are conserved: villages, castles, discard pile and "
+    P + "cards_conserved": N_("Each player's 40 building cards are conserved: villages, castles, discard pile and "
     "draw pile hold 40 cards together, each card the log has located in one place only, and the cards it has "
-    "not located are exactly as many as the unknown places.",
-    P + "never_negative": "No pile or castle holds a negative number of cards; a castle holds at most its suit's "
-    "10 cards.",
-    P + "winners": "At most one winner, a seat of the match.",
+    "not located are exactly as many as the unknown places."),
+    P + "never_negative": N_("No pile or castle holds a negative number of cards; a castle holds at most its suit's "
+    "10 cards."),
+    P + "winners": N_("At most one winner, a seat of the match."),
 }
 
 

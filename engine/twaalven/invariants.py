@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..text import N_
 from ..jogledor import invariants as J
 from ..jogledor.cards import RANK
 from .rules import FOURTEEN, TWELVE, TYPE
@@ -11,10 +12,10 @@ from .rules import FOURTEEN, TWELVE, TYPE
 P = "twaalven."
 
 INVARIANTS: dict[str, str] = {
-    P + "cards_conserved": "Each of the 52 cards is in exactly one place: left in the tableau or in one pair "
-    "a player took; the cards taken are the ones gone from the tops of the columns.",
-    P + "pairs": "Every pair a player took is a pair of that player's own sum.",
-    P + "winners": "Both players win together, or nobody does.",
+    P + "cards_conserved": N_("Each of the 52 cards is in exactly one place: left in the tableau or in one pair "
+    "a player took; the cards taken are the ones gone from the tops of the columns."),
+    P + "pairs": N_("Every pair a player took is a pair of that player's own sum."),
+    P + "winners": N_("Both players win together, or nobody does."),
 }
 
 

@@ -217,7 +217,7 @@ METHODS = [("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "t": None, "tn": (2, 3)}
 #: The engines' messages (engine/text.py): say(msg, **values), say_n(n, one, many, **values), N_(msg), in the
 #: engines and in the service that serves them
-SAYING = [HERE.parent.parent / "engine", HERE.parent]
+SAYING = [HERE.parent.parent / "engine", HERE.parent, HERE.parent.parent / "workers"]
 SAY_KEYWORDS = {"say": None, "say_n": (2, 3), "N_": None}
 
 
