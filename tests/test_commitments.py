@@ -25,13 +25,15 @@ from click.testing import CliRunner
 import engine.troubadour  # noqa: F401  (registers the game)
 from engine import match as M
 from engine.braverats.cards import CARD_IDS, DECK
+from engine import get as get_game
 from engine.core import KroniekError
+from engine.text import to_json
 from replays import ChainCheck, EventStore, audit_match, canonical, check_chain, commitment, event_hash, seal
 from replays.hashing import COMMITMENTS, GENESIS, LEGACY, LEGACY_FIELDS
 from service.cli import main
 from tests.conftest import client_with_token
 from tests.support.tamper import rewrite_entry
-from workers.jobs import validate_log
+from workers.jobs import InvariantBroken, validate_log
 
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
@@ -503,11 +505,22 @@ def test_an_invalid_verdict_names_no_hidden_card_to_the_public(client, anon, sto
     details = get(anon, f"/api/matches/{mid}")["validation_details"]
     assert details["first_invalid_seq"] == 2 and "rule" not in details
     assert "princess" not in canonical(details).lower() and "seq 2 breaks a rule" in details["message"]
+    nl = get(anon, f"/api/matches/{mid}", lang="nl")["validation_details"]["message"]
+    assert nl.startswith("nr. 2 breekt een spelregel") and "princess" not in nl.lower()
     # about an event everyone sees, the message stands
     assert event(client, mid, "play", 1, {"card": "musician"})["status"] == "in_progress"
     store.save_verdict(mid, {"status": "invalid", "seq": 3, "events": 3, "first_invalid_seq": 2,
                              "message": "Red has no Princess left", "rule": "braverats.card_in_hand"}, {})
     assert get(anon, f"/api/matches/{mid}")["validation_details"]["message"] == "Red has no Princess left"
+    # a verdict that kept what the engine said is served in the reader's language, the message's JSON not shown
+    broken = InvariantBroken(3, get_game("braverats"), "braverats.score")
+    store.save_verdict(mid, {"status": "invalid", "seq": 3, "events": 3, "first_invalid_seq": 3,
+                             "message": broken.message, "said": to_json(broken.text), "invariant": "braverats.score"}, {})
+    assert get(anon, f"/api/matches/{mid}")["validation_details"]["message"] == (
+        "seq 3: after this event the game breaks what always holds: No score is negative.")
+    nl = get(anon, f"/api/matches/{mid}", lang="nl")["validation_details"]
+    assert nl["message"] == "nr. 3: na deze zet klopt niet meer wat in het spel altijd geldt: Geen score is negatief."
+    assert "said" not in nl
 
 
 # -- properties of the checker ---------------------------------------------------------------
