@@ -75,6 +75,25 @@ def test_the_catalogue_keeps_no_message_the_pages_no_longer_use(marked, dutch):
     assert not stale, f"in the catalogue but on no page (remove them): {stale}"
 
 
+#: what an API client types, never a word a Dutch reader reads: an options key (``options.board_doc``), a
+#: JSON document's shape (``{"colour": …}``), a snake_case id (``exclude_regions``), a format id
+API_WORDS = re.compile(r'options\.|\{"|\[\.\.\.\]|\bkroniek\.[a-z]|\b[a-z]+_[a-z_]+\b')
+
+
+def test_no_dutch_message_shows_an_api_identifier(dutch):
+    """The engines' refusals, editor errors and help reach the pages: their Dutch names a field as the pages
+    do (the error's ``field`` points the editor at it), not as the JSON document spells it."""
+    shown = []
+    for m in dutch:
+        if not m.id:
+            continue
+        for form in [m.string] if isinstance(m.string, str) else list(m.string):
+            words = re.sub(r"\{\w+\}|%\(\w+\)[sd]", "", form)
+            if API_WORDS.search(words):
+                shown.append(f"{ids(m)[0]!r} -> {form!r}")
+    assert not shown, "\n".join(shown)
+
+
 def test_plurals_are_one_and_many_in_both_languages(dutch):
     """K.tn (kroniek.js) takes the first form for exactly one and the second for every other count, as
     English does; the Dutch catalogue must say the same rule, or the scripts would pick the wrong form."""

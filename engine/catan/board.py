@@ -141,7 +141,7 @@ def validate_board(doc: Any) -> dict[str, Any]:
             regions.update(c["region"])
         if "ship_symbol" in h:
             if terrain != "sea" or not isinstance(h["ship_symbol"], bool):
-                raise _err(say("ship_symbol is true or false, on a sea hex only"), f"{field}.ship_symbol", at)
+                raise _err(say("a ship symbol can only be on a sea hex (true or false)"), f"{field}.ship_symbol", at)
             c["ship_symbol"] = h["ship_symbol"]
         canon_hexes.append(c)
     out["hexes"] = sorted(canon_hexes, key=lambda c: (c["at"][1], c["at"][0]))
@@ -190,7 +190,7 @@ def validate_board(doc: Any) -> dict[str, Any]:
             v = _only(v, {"exclude_regions"}, f"variants.{k}")
             ex = v.get("exclude_regions", [])
             if not isinstance(ex, list) or any(x not in regions for x in ex):
-                raise _err(say("exclude_regions must name regions used by hexes ({regions})",
+                raise _err(say("what a player count leaves out must be regions the hexes use ({regions})",
                                regions=sorted(regions) or say("none")),
                            f"variants.{k}.exclude_regions")
             if int(k) not in out["players"]:

@@ -95,8 +95,8 @@ def check_board(doc: Any) -> dict[str, Any]:
             raise _board_err(say("needs exactly one special hex named {city} (found {n})", city=_CITY[city],
                                  n=len(cities.get(city, []))), "hexes")
     if set(PLAYERS) <= set(canon["players"]) and "4" not in canon.get("variants", {}):
-        raise _board_err(say('a board for 4 and 6 players cuts the right third away for 4: variants {"4": '
-                             '{"exclude_regions": [...]}}'), "variants")
+        raise _board_err(say("a board for 4 and 6 players must say which regions it leaves out for 4 players "
+                             "(the right third)"), "variants")
     for p in canon["players"]:
         sea = sea_topology(canon, p)
         if not any(sea.ship_symbol):
@@ -176,7 +176,7 @@ def check_ship_tiles(doc: Any) -> dict[str, Any]:
     for i, c in enumerate(colours):
         field = f"colours[{i}]"
         if not isinstance(c, dict) or set(c) != {"colour", "tiles"}:
-            raise _tiles_err(say('must be {"colour": name, "tiles": [advantage, ...]}'), field)
+            raise _tiles_err(say("must name a colour and its tiles' advantages, and nothing else"), field)
         name = c["colour"]
         if not isinstance(name, str) or not name.strip() or len(name) > 20:
             raise _tiles_err(say("must be a colour name of 1–20 characters"), f"{field}.colour")

@@ -246,7 +246,7 @@ class Troje(Catan):
             max_bytes=20_000,
             default_for=lambda options, players: TB.default_ship_tiles_hash(),
             title="ship-tile list",
-            title_nl="lijst van scheepstegels",
+            title_nl="lijst van scheepsfiches",
         ),
     }
 
