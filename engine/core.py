@@ -105,29 +105,20 @@ def titled(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
     return {**schema, "properties": {k: {"title": titles[k], **p} for k, p in props.items()}}
 
 
-def titled_nl(schema: dict[str, Any], **titles: str) -> dict[str, Any]:
-    """The options schema with a Dutch title (``title_nl``) beside each English one
-    (``titled``), for the pages in Dutch: every property gets one, in the words
-    of the rules text, and none may name a property the schema lacks."""
-    props = schema.get("properties", {})
-    missing, unknown = sorted(set(props) - set(titles)), sorted(set(titles) - set(props))
-    if missing or unknown:
-        raise ValueError(f"Dutch option titles: missing for {missing}, unknown {unknown}")
-    return {**schema, "properties": {k: {**p, "title_nl": titles[k]} for k, p in props.items()}}
-
-
-def worded_nl(schema: dict[str, Any], **values: dict[str, str]) -> dict[str, Any]:
-    """The options schema with Dutch words (``enum_nl``) for the values of the named options: every
-    word-like value (not a letter such as BraveRats' variant "A") of each gets one, and no other."""
+def worded(schema: dict[str, Any], **values: dict[str, str]) -> dict[str, Any]:
+    """The options schema with words (``enum_titles``, marked ``N_``: said in the reader's language) for the
+    values of the named options, the way ``titled`` names the options: a picker shows "the attacker first", never
+    ``attacker_first``. Every word-like value (not a letter such as BraveRats' variant "A") of each gets words,
+    and no other."""
     props = dict(schema.get("properties", {}))
     for key, words in values.items():
         if key not in props:
-            raise ValueError(f"Dutch option values: no option {key!r}")
+            raise ValueError(f"option values: no option {key!r}")
         wanted = {v for v in _enum_of(props[key]) if isinstance(v, str) and len(v) > 1}
         if set(words) != wanted:
-            raise ValueError(f"Dutch option values of {key}: missing {sorted(wanted - set(words))}, "
+            raise ValueError(f"option values of {key}: missing {sorted(wanted - set(words))}, "
                              f"unknown {sorted(set(words) - wanted)}")
-        props[key] = {**props[key], "enum_nl": dict(words)}
+        props[key] = {**props[key], "enum_titles": dict(words)}
     return {**schema, "properties": props}
 
 

@@ -48,9 +48,8 @@ class DataKind:
     #: schema default is null: ``default_for(options, players)`` (a board
     #: depends on the player count); None: nothing to embed
     default_for: Callable[[dict[str, Any], int], str | None] | None = None
-    #: what one document is, in a page's words: English, and Dutch as the table says it
+    #: what one document is, in a page's words (marked N_: said in the reader's language, Dutch as the table says it)
     title: str = "document"
-    title_nl: str = "document"
 
 
 def data_kinds(game: Any) -> dict[str, DataKind]:
@@ -64,7 +63,7 @@ def kind_info(game: Any, name: str, default: Any) -> dict[str, Any]:
     dk = data_kinds(game)[name]
     # the description is marked N_ by its game: said in the reader's language at the edge
     return {"url": f"/api/games/{game.id}/{name}", "option": dk.option, "description": Text(dk.description),
-            "default": default, "title": dk.title, "title_nl": dk.title_nl}
+            "default": default, "title": Text(dk.title)}
 
 
 def check_embedded(doc: Any, recorded: str | None, *, validate: Callable[[Any], Any], hash_of: Callable[[Any], str],

@@ -208,10 +208,12 @@ def localized(value: Any, catalog: Catalog = ENGLISH) -> Any:
 
 
 def translated(schema: Any, catalog: Catalog = ENGLISH) -> Any:
-    """A JSON schema with its ``title``s and ``description``s (marked ``N_``) in the reader's language."""
+    """A JSON schema with its ``title``s, ``description``s and values' words (``enum_titles``: engine/core.py's
+    ``worded``), all marked ``N_``, in the reader's language."""
     if isinstance(schema, dict):
         return {k: (catalog.gettext(v) if k in ("title", "description") and isinstance(v, str) else
-                    translated(v, catalog)) for k, v in schema.items()}
+                    {value: catalog.gettext(w) for value, w in v.items()} if k == "enum_titles" and isinstance(v, dict)
+                    else translated(v, catalog)) for k, v in schema.items()}
     if isinstance(schema, list):
         return [translated(v, catalog) for v in schema]
     return schema

@@ -144,7 +144,8 @@ def test_a_game_its_options_data_and_rules_in_dutch(anon):
         en = anon.get(f"/api/games/{game}").get_json()["data_kinds"][kind]
         nl = anon.get(f"/api/games/{game}", headers=NL).get_json()["data_kinds"][kind]
         assert "format kroniek." in en["description"] and "kroniek." not in nl["description"], nl
-        assert {**nl, "description": en["description"], "default": en["default"]} == en
+        assert nl["title"] != en["title"] and "_" not in nl["title"]  # what one document is called
+        assert {**nl, "description": en["description"], "default": en["default"], "title": en["title"]} == en
 
 
 @pytest.mark.parametrize("seat", ["referee", None])

@@ -183,31 +183,45 @@ def test_the_app_compiles_the_catalogue_as_pybabel_would(dutch):
 # -- the games' own words ---------------------------------------------------------------------------
 
 
-def test_every_game_has_dutch_option_titles_a_dutch_summary_and_dutch_move_names():
+def test_every_game_names_its_options_and_their_values_in_words_said_in_dutch_and_its_moves_in_dutch(dutch):
+    """An option's title and the words for its values are messages (marked N_, said by the API in the reader's
+    language): a picker never shows ``attacker_first``, in either language."""
+    nl = i18n.language("nl")
     # the project's games (a test process may also hold the tests' toy games, which no page offers)
     for g in [g for g in all_games() if type(g).__module__.startswith("engine.")]:
-        assert g.summary_said(i18n.language("nl")) != g.summary, g.id
+        assert g.summary_said(nl) != g.summary, g.id
         for key, prop in g.options_schema["properties"].items():
-            assert prop.get("title_nl") and "_" not in prop["title_nl"] and prop["title_nl"] != prop["title"], (g.id, key)
+            assert "_" not in prop["title"] and dutch.get(prop["title"]) and nl.gettext(prop["title"]) != prop["title"], (g.id, key)
             worded = {v for v in _enum_of(prop) if isinstance(v, str) and len(v) > 1}
-            assert set(prop.get("enum_nl", {})) == worded, (g.id, key, "every value of an option in Dutch words too")
-            assert all(w and "_" not in w for w in prop.get("enum_nl", {}).values()), (g.id, key)
+            titles = prop.get("enum_titles", {})
+            for alt in prop.get("anyOf", []) + prop.get("oneOf", []):
+                titles = titles or alt.get("enum_titles", {})
+            assert set(titles) == worded, (g.id, key, "every value of an option in words")
+            assert all("_" not in w and dutch.get(w) and dutch.get(w).string for w in titles.values()), (g.id, key)
         for event_type in g.event_types:
             assert g.event_title_nl(event_type), (g.id, event_type)
 
 
-def test_a_game_with_an_option_but_no_dutch_title_for_it_is_refused():
-    from engine.core import titled_nl, worded_nl
+def test_the_api_says_an_options_title_and_its_values_words_in_the_readers_language(anon):
+    en = anon.get("/api/games/ridder_toernooi").get_json()["options"]["properties"]["both_eliminated"]
+    nl = anon.get("/api/games/ridder_toernooi", headers={"Accept-Language": "nl"}).get_json()["options"]["properties"]["both_eliminated"]
+    assert en["title"] == "Both knights reach 10 wounds" and nl["title"] == "Beide ridders bereiken 10 wonden"
+    assert en["enum_titles"]["attacker_first"] == "the attacker first" and nl["enum_titles"]["attacker_first"] == "de aanvaller eerst"
+    assert en["enum"] == nl["enum"]  # the values stay the API's
+
+
+def test_a_game_with_an_option_but_no_title_or_no_words_for_a_value_is_refused():
+    from engine.core import titled, worded
 
     schema = {"type": "object", "properties": {"first_seat": {"type": "integer"}, "variant": {"type": "string"}}}
     with pytest.raises(ValueError, match="missing for \\['variant'\\]"):
-        titled_nl(schema, first_seat="Wie begint")
+        titled(schema, first_seat="Who starts")
     with pytest.raises(ValueError, match="unknown \\['nope'\\]"):
-        titled_nl(schema, first_seat="Wie begint", variant="Variant", nope="x")
+        titled(schema, first_seat="Who starts", variant="Variant", nope="x")
     schema["properties"]["variant"]["enum"] = ["replay", "counts", "A"]
     with pytest.raises(ValueError, match="missing \\['counts'\\]"):
-        worded_nl(schema, variant={"replay": "opnieuw"})
-    assert worded_nl(schema, variant={"replay": "opnieuw", "counts": "telt"})["properties"]["variant"]["enum_nl"]["counts"] == "telt"
+        worded(schema, variant={"replay": "replayed"})
+    assert worded(schema, variant={"replay": "replayed", "counts": "counts"})["properties"]["variant"]["enum_titles"]["counts"] == "counts"
 
 
 def test_the_api_names_each_move_in_dutch(anon):

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from service.web import i18n
 from engine import match as M
 
 
@@ -52,7 +53,7 @@ def test_the_data_editor_is_there_for_each_kind_of_a_game_and_only_those(anon):
         html = anon.get(f"/games/{game_id}/{kind}/new").get_data(as_text=True)
         assert f"Enter a {dk.title}" in html and f'data-kind="{kind}"' in html and f'data-option="{dk.option}"' in html
         dutch = anon.get(f"/games/{game_id}/{kind}/new", headers={"Accept-Language": "nl"}).get_data(as_text=True)
-        assert f"Een {dk.title_nl} invoeren" in dutch
+        assert f"Een {i18n.language('nl').gettext(dk.title)} invoeren" in dutch
     assert anon.get("/games/braverats/card-sets/new").status_code == 404
     assert anon.get("/games/nope/boards/new").status_code == 404
 

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl, worded_nl
+from ..core import worded
 from ..text import N_, Text, say, say_n
 from ..primitives import HiddenHand, NotHeld, ms, ms_contains, ms_remove, ms_remove_all
 from .cards import (
@@ -176,23 +176,13 @@ class BraveRats(Game):
         "additionalProperties": False,
     }
     options_schema = titled(
-        options_schema, variants="Variants (A–G)", princess_attack_seat="Princess attack: who gives up the Prince",
-        draft_first_seat="Draft: who draws first", musician_cancels_lasting_powers="The Musician cancels lasting powers",
-        wizard_cancels_general_bonus="The Wizard cancels the General's bonus", wizard_cancels_spy="The Wizard cancels the Spy",
-        series_draw="A drawn game in a series")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
+        options_schema, variants=N_("Variants (A–G)"), princess_attack_seat=N_("Princess attack: who gives up the Prince"),
+        draft_first_seat=N_("Draft: who draws first"), musician_cancels_lasting_powers=N_("The Musician cancels lasting powers"),
+        wizard_cancels_general_bonus=N_("The Wizard cancels the General's bonus"), wizard_cancels_spy=N_("The Wizard cancels the Spy"),
+        series_draw=N_("A drawn game in a series"))
+    options_schema = worded(
         options_schema,
-        variants="Varianten (A–G)",
-        princess_attack_seat="Prinsesaanval: wie de Prins opgeeft",
-        draft_first_seat="Kaarten kiezen: wie eerst trekt",
-        musician_cancels_lasting_powers="De Muzikant heft blijvende eigenschappen op",
-        wizard_cancels_general_bonus="De Tovenaar heft de bonus van de Generaal op",
-        wizard_cancels_spy="De Tovenaar heft de Spion op",
-        series_draw="Een gelijkspel in een reeks")
-    options_schema = worded_nl(
-        options_schema,
-        series_draw={"replay": "opnieuw spelen", "counts": "telt als een van de 3"})
+        series_draw={"replay": N_("replayed"), "counts": N_("counts as one of the 3")})
     event_titles_nl = {
         "round": "ronde",
         "play": "kaart spelen",

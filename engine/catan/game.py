@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..core import CHANCE, REFEREE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl, worded_nl
+from ..core import worded
 from ..game_data import DataKind, check_embedded, kind_info
 from . import board as B
 from . import knowledge as K
@@ -238,24 +238,12 @@ class Catan(Game):
                                 "play_knight", "play_road_building", "play_year_of_plenty"})
     aliases = ALIASES
     options_schema = titled(
-        OPTIONS_SCHEMA, board="Board", board_doc="Board document", board_seed="Random board from a seed",
-        victory_points="Victory points to win", discard_limit="Cards kept on a 7", bank_per_resource="Bank cards per resource",
-        special_building_phase="Special Building Phase", turn_model="How turns run", start_seat="Start player")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
+        OPTIONS_SCHEMA, board=N_("Board"), board_doc=N_("Board document"), board_seed=N_("Random board from a seed"),
+        victory_points=N_("Victory points to win"), discard_limit=N_("Cards kept on a 7"), bank_per_resource=N_("Bank cards per resource"),
+        special_building_phase=N_("Special Building Phase"), turn_model=N_("How turns run"), start_seat=N_("Start player"))
+    options_schema = worded(
         options_schema,
-        board="Spelbord",
-        board_doc="Document van het spelbord",
-        board_seed="Willekeurig spelbord uit een startgetal",
-        victory_points="Overwinningspunten om te winnen",
-        discard_limit="Kaarten die je houdt bij een 7",
-        bank_per_resource="Kaarten per grondstof in de bank",
-        special_building_phase="Extra bouwfase",
-        turn_model="Hoe de beurten lopen",
-        start_seat="Startspeler")
-    options_schema = worded_nl(
-        options_schema,
-        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"})
+        turn_model={"standard": N_("one player per turn"), "special_building": N_("with the Special Building Phase"), "paired": N_("paired players")})
     event_titles_nl = {
         "draw_dev": "ontwikkelingskaart trekken",
         "reveal_vp": "overwinningspunten tonen",
@@ -275,8 +263,7 @@ class Catan(Game):
             default_for=lambda options, players: (
                 None if isinstance(options, dict) and options.get("board_seed") is not None
                 else B.standard_hashes().get(players)),
-            title="board",
-            title_nl="bord",
+            title=N_("board"),
         )
     }
 

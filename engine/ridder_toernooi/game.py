@@ -18,7 +18,7 @@ from typing import Any
 
 from ..game_data import DataKind, check_embedded, kind_info
 from ..core import CHANCE, EventType, Game, InvalidOptions, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl, worded_nl
+from ..core import worded
 from ..text import N_, Text, Words, localized, say, say_n
 from . import cards as C
 from . import invariants as INV
@@ -217,63 +217,33 @@ class RidderToernooi(Game):
     #: Every card lies open and every die is rolled in view: seat views are the public view.
     hidden_information = False
     options_schema = titled(
-        OPTIONS_SCHEMA, days="Tournament days", card_set="Card set", cards="Card set document", ladies="Play with ladies",
-        wound_penalty="Wounded knights roll fewer dice", e2_penalty_7_9="Dice lost with 7–9 wounds",
-        training_optional="Training points may be left unspent", dice_min="Fewest dice a knight rolls",
-        participation_order="Order of announcing participation", kerchief_turns="Kerchief turns",
-        kerchief_reoffer="A rejected lady's next offer", kerchief_tie_break="Tie-break between kerchief offers",
-        challenge_required="A fit knight must challenge", woedend="Rerolls after a round without hits (woedend)",
-        woedend_die="The extra woedend die", give_up_after_mounted="Giving up after the mounted round",
-        both_eliminated="Both knights reach 10 wounds", day_winner_metric="Who wins the day",
-        lady_bonus_after_loss="Day bonus for the lady after a lost duel", rejected_lady_next="A rejected lady is offered again first",
-        final_bonus_ties="Final bonus when tied", eliminated_return="Eliminated knights return",
-        start_rotation="Start player each day", deciding_duel="Deciding duels between tied winners",
-        dice_supply="Dice supply", give_up_advice="Giving up when hopeless", bare_knight="A knight without a kerchief")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
+        OPTIONS_SCHEMA, days=N_("Tournament days"), card_set=N_("Card set"), cards=N_("Card set document"), ladies=N_("Play with ladies"),
+        wound_penalty=N_("Wounded knights roll fewer dice"), e2_penalty_7_9=N_("Dice lost with 7–9 wounds"),
+        training_optional=N_("Training points may be left unspent"), dice_min=N_("Fewest dice a knight rolls"),
+        participation_order=N_("Order of announcing participation"), kerchief_turns=N_("Kerchief turns"),
+        kerchief_reoffer=N_("A rejected lady's next offer"), kerchief_tie_break=N_("Tie-break between kerchief offers"),
+        challenge_required=N_("A fit knight must challenge"), woedend=N_("Rerolls after a round without hits (woedend)"),
+        woedend_die=N_("The extra woedend die"), give_up_after_mounted=N_("Giving up after the mounted round"),
+        both_eliminated=N_("Both knights reach 10 wounds"), day_winner_metric=N_("Who wins the day"),
+        lady_bonus_after_loss=N_("Day bonus for the lady after a lost duel"), rejected_lady_next=N_("A rejected lady is offered again first"),
+        final_bonus_ties=N_("Final bonus when tied"), eliminated_return=N_("Eliminated knights return"),
+        start_rotation=N_("Start player each day"), deciding_duel=N_("Deciding duels between tied winners"),
+        dice_supply=N_("Dice supply"), give_up_advice=N_("Giving up when hopeless"), bare_knight=N_("A knight without a kerchief"))
+    options_schema = worded(
         options_schema,
-        days="Toernooidagen",
-        card_set="Kaartset",
-        cards="Document van de kaartset",
-        ladies="Spelen met minnen",
-        wound_penalty="Gewonde ridders gooien met minder dobbelstenen",
-        e2_penalty_7_9="Dobbelstenen minder bij 7–9 wonden",
-        training_optional="Trainingspunten mogen ongebruikt blijven",
-        dice_min="Minste dobbelstenen voor een ridder",
-        participation_order="Volgorde waarin deelname wordt gemeld",
-        kerchief_turns="Beurten voor de doeken",
-        kerchief_reoffer="Het volgende aanbod van een afgewezen minne",
-        kerchief_tie_break="Beslissing tussen gelijke doekaanbiedingen",
-        challenge_required="Een fitte ridder moet uitdagen",
-        woedend="Opnieuw gooien na een ronde zonder treffers (woedend)",
-        woedend_die="De extra woedend-dobbelsteen",
-        give_up_after_mounted="Opgeven na de ronde te paard",
-        both_eliminated="Beide ridders bereiken 10 wonden",
-        day_winner_metric="Wie de dag wint",
-        lady_bonus_after_loss="Dagbonus voor de minne na een verloren duel",
-        rejected_lady_next="Een afgewezen minne wordt eerst weer aangeboden",
-        final_bonus_ties="Eindbonus bij gelijke stand",
-        eliminated_return="Uitgeschakelde ridders keren terug",
-        start_rotation="Startspeler per dag",
-        deciding_duel="Beslissingsduels tussen gelijke winnaars",
-        dice_supply="Voorraad dobbelstenen",
-        give_up_advice="Opgeven als het hopeloos is",
-        bare_knight="Een ridder zonder doek")
-    options_schema = worded_nl(
-        options_schema,
-        participation_order={"seat_order": "in volgorde van de plaatsen"},
-        kerchief_turns={"one_per_turn_must_place": "één per beurt, leggen verplicht"},
-        kerchief_reoffer={"never_to_rejecter": "nooit aan wie haar afwees"},
-        kerchief_tie_break={"lexicographic": "rang voor rang vergelijken", "best_match": "beste paar", "rank_sum": "som van de rangen"},
-        woedend={"every": "elke keer", "first_only": "alleen de eerste keer", "cumulative": "oplopend"},
-        woedend_die={"required": "verplicht", "optional": "mag"},
-        both_eliminated={"no_winner": "geen winnaar", "attacker_first": "de aanvaller eerst"},
-        day_winner_metric={"day": "premies van deze dag", "total": "alle premies", "survivors": "overgebleven ridders"},
-        final_bonus_ties={"all": "allemaal", "none": "geen"},
-        start_rotation={"clockwise": "met de klok mee"},
-        dice_supply={"unlimited": "onbeperkt"},
-        give_up_advice={"advice_only": "alleen een advies"},
-        bare_knight={"fights_without_lady": "vecht zonder minne"})
+        participation_order={"seat_order": N_("in seat order")},
+        kerchief_turns={"one_per_turn_must_place": N_("one per turn, must place")},
+        kerchief_reoffer={"never_to_rejecter": N_("never to the knight who rejected her")},
+        kerchief_tie_break={"lexicographic": N_("rank by rank"), "best_match": N_("best match"), "rank_sum": N_("sum of ranks")},
+        woedend={"every": N_("every time"), "first_only": N_("the first time only"), "cumulative": N_("rising")},
+        woedend_die={"required": N_("must be used"), "optional": N_("may be used")},
+        both_eliminated={"no_winner": N_("no winner"), "attacker_first": N_("the attacker first")},
+        day_winner_metric={"day": N_("this day's premiums"), "total": N_("all premiums"), "survivors": N_("knights still fit")},
+        final_bonus_ties={"all": N_("all"), "none": N_("none")},
+        start_rotation={"clockwise": N_("clockwise")},
+        dice_supply={"unlimited": N_("unlimited")},
+        give_up_advice={"advice_only": N_("advice only")},
+        bare_knight={"fights_without_lady": N_("fights without a lady")})
     data_kinds = {
         "card-sets": DataKind(
             name="card-sets",
@@ -285,8 +255,7 @@ class RidderToernooi(Game):
             option="card_set",
             embed="cards",
             max_bytes=200_000,
-            title="card set",
-            title_nl="kaartset",
+            title=N_("card set"),
         )
     }
 

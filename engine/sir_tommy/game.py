@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
-from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, DECK, RANK, card_face, card_name, parse_card, rank_name, rank_said
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
 from ..text import N_, Text, say, say_n
@@ -140,13 +139,8 @@ class SirTommy(JogledorGame):
                               "more this turn; true = building and placing may alternate within a turn."),
         },
     )
-    options_schema = titled(options_schema, up_seat="Who builds up from the Aces",
-                            interleave_placing="Building and placing may alternate")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
-        options_schema,
-        up_seat="Wie opbouwt vanaf de azen",
-        interleave_placing="Opbouwen en neerleggen mogen elkaar afwisselen")
+    options_schema = titled(options_schema, up_seat=N_("Who builds up from the Aces"),
+                            interleave_placing=N_("Building and placing may alternate"))
     event_types = {
         "draw": EventType(
             "draw",

@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, MalformedEvent, Move, RuleViolation, titled
-from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_face, card_name, parse_card, rank_said
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
 from ..text import N_, Text, say, say_n
@@ -148,11 +147,7 @@ class Stapelen(JogledorGame):
     terms = TERMS
 
     options_schema = options(first_seat=seat_option(N_("The seat that starts (it has no influence on the game).")))
-    options_schema = titled(options_schema, first_seat="Who starts")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
-        options_schema,
-        first_seat="Wie begint")
+    options_schema = titled(options_schema, first_seat=N_("Who starts"))
     event_types = {
         "deal": DEAL_EVENT,
         "take": EventType(

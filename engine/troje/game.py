@@ -51,7 +51,7 @@ from ..catan.game import ALIASES as CATAN_ALIASES
 from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl, worded_nl
+from ..core import worded
 from ..game_data import DataKind, digest, kind_info
 from . import board as TB
 from . import invariants as INV
@@ -166,49 +166,24 @@ class Troje(Catan):
 
     aliases = ALIASES
     options_schema = titled(
-        O.OPTIONS_SCHEMA, board="Board", board_doc="Board document", ship_tiles="Ship tiles",
-        ship_tiles_doc="Ship-tile document", revealed_cards="Cards turned up in a battle",
-        sea_people_tiles="Where the sea people may go", city_counts_as_settlement="A city counts as a settlement",
-        blocked_ship_keeps_vp="A blocked ship keeps its point", blocked_ship_blocks_chip="A blocked ship blocks its trade chip",
-        stack_draws="Swap and draw advantages", battle_timing="When the battle comes", ships_in_sbp="Ships in the Special Building Phase",
-        donations_in_sbp="Donations in the Special Building Phase", trade_chip="Trade chip of a ship",
-        turn_model="How turns run", allegiances="Decision cards", bank_per_resource="Bank cards per resource",
-        victory_points="Victory points to win", initial_stack="Support stack at the start", saga_track="Saga track",
-        sea_people_start="Where the sea people start", start_seat="Start player")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
+        O.OPTIONS_SCHEMA, board=N_("Board"), board_doc=N_("Board document"), ship_tiles=N_("Ship tiles"),
+        ship_tiles_doc=N_("Ship-tile document"), revealed_cards=N_("Cards turned up in a battle"),
+        sea_people_tiles=N_("Where the sea people may go"), city_counts_as_settlement=N_("A city counts as a settlement"),
+        blocked_ship_keeps_vp=N_("A blocked ship keeps its point"), blocked_ship_blocks_chip=N_("A blocked ship blocks its trade chip"),
+        stack_draws=N_("Swap and draw advantages"), battle_timing=N_("When the battle comes"), ships_in_sbp=N_("Ships in the Special Building Phase"),
+        donations_in_sbp=N_("Donations in the Special Building Phase"), trade_chip=N_("Trade chip of a ship"),
+        turn_model=N_("How turns run"), allegiances=N_("Decision cards"), bank_per_resource=N_("Bank cards per resource"),
+        victory_points=N_("Victory points to win"), initial_stack=N_("Support stack at the start"), saga_track=N_("Saga track"),
+        sea_people_start=N_("Where the sea people start"), start_seat=N_("Start player"))
+    options_schema = worded(
         options_schema,
-        board="Spelbord",
-        board_doc="Document van het spelbord",
-        ship_tiles="Scheepsfiches",
-        ship_tiles_doc="Document van de scheepsfiches",
-        revealed_cards="Omgedraaide kaarten in de strijd",
-        sea_people_tiles="Waar het zeevolk heen mag",
-        city_counts_as_settlement="Een stad telt als dorp",
-        blocked_ship_keeps_vp="Een geblokkeerd schip houdt zijn punt",
-        blocked_ship_blocks_chip="Een geblokkeerd schip blokkeert zijn handelsfiche",
-        stack_draws="Voordelen ruilen en trekken",
-        battle_timing="Wanneer de strijd komt",
-        ships_in_sbp="Schepen in de extra bouwfase",
-        donations_in_sbp="Afdragen in de extra bouwfase",
-        trade_chip="Handelsfiche van een schip",
-        turn_model="Hoe de beurten lopen",
-        allegiances="Beslissingskaarten",
-        bank_per_resource="Kaarten per grondstof in de bank",
-        victory_points="Overwinningspunten om te winnen",
-        initial_stack="Ondersteuningsstapel bij het begin",
-        saga_track="Saga-lijst",
-        sea_people_start="Waar het zeevolk begint",
-        start_seat="Startspeler")
-    options_schema = worded_nl(
-        options_schema,
-        revealed_cards={"bank": "terug naar de bank", "removed": "uit het spel"},
-        sea_people_tiles={"any_sea": "elke zeetegel", "ship_symbol": "alleen met scheepssymbool"},
-        stack_draws={"per_ship": "per schip", "per_player": "per speler"},
-        battle_timing={"before_sbp": "voor de extra bouwfase", "after_sbp": "na de extra bouwfase"},
-        trade_chip={"must_take": "moet pakken", "may_take": "mag pakken"},
-        turn_model={"standard": "één speler per beurt", "special_building": "extra bouwfase", "paired": "spelersparen"},
-        allegiances={"private": "in het geheim ingevoerd", "at_reveal": "onbekend tot het openleggen"})
+        revealed_cards={"bank": N_("back to the bank"), "removed": N_("out of the game")},
+        sea_people_tiles={"any_sea": N_("any sea hex"), "ship_symbol": N_("only with a ship symbol")},
+        stack_draws={"per_ship": N_("per ship"), "per_player": N_("per player")},
+        battle_timing={"before_sbp": N_("before the Special Building Phase"), "after_sbp": N_("after the Special Building Phase")},
+        trade_chip={"must_take": N_("must take"), "may_take": N_("may take")},
+        turn_model={"standard": N_("one player per turn"), "special_building": N_("with the Special Building Phase"), "paired": N_("paired players")},
+        allegiances={"private": N_("entered in secret"), "at_reveal": N_("unknown until revealed")})
     event_titles_nl = {
         "take_chip": "handelsfiche pakken",
         "stack_card": "kaart van de ondersteuningsstapel trekken",
@@ -231,8 +206,7 @@ class Troje(Catan):
             embed="board_doc",
             max_bytes=100_000,
             default_for=lambda options, players: TB.default_board_hash(),
-            title="board",
-            title_nl="bord",
+            title=N_("board"),
         ),
         "ship-tiles": DataKind(
             name="ship-tiles",
@@ -245,8 +219,7 @@ class Troje(Catan):
             embed="ship_tiles_doc",
             max_bytes=20_000,
             default_for=lambda options, players: TB.default_ship_tiles_hash(),
-            title="ship-tile list",
-            title_nl="lijst van scheepsfiches",
+            title=N_("ship-tile list"),
         ),
     }
 

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import CHANCE, REFEREE, EventType, Game, MalformedEvent, Move, Result, RuleViolation, titled
-from ..core import titled_nl, worded_nl
+from ..core import worded
 from ..text import N_, Text, say, say_n
 from .cards import (
     ALIASES,
@@ -220,19 +220,13 @@ class Troubadour(Game):
         },
         "additionalProperties": False,
     }
-    options_schema = titled(options_schema, tie_break="Tie-break between equal trios",
-                            protected_attack="An attack on a protected player", turn_order="Turn order with 3–4 players")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
+    options_schema = titled(options_schema, tie_break=N_("Tie-break between equal trios"),
+                            protected_attack=N_("An attack on a protected player"), turn_order=N_("Turn order with 3–4 players"))
+    options_schema = worded(
         options_schema,
-        tie_break="Beslissing tussen gelijke trio's",
-        protected_attack="Een aanval op een beschermde speler",
-        turn_order="Beurtvolgorde met 3–4 spelers")
-    options_schema = worded_nl(
-        options_schema,
-        tie_break={"die": "dobbelsteen", "nobles": "nog een edele"},
-        protected_attack={"stopped": "tegengehouden", "refused": "geweigerd"},
-        turn_order={"rank": "naar rang", "clockwise": "met de klok mee"})
+        tie_break={"die": N_("a die"), "nobles": N_("another noble")},
+        protected_attack={"stopped": N_("stopped"), "refused": N_("refused")},
+        turn_order={"rank": N_("by rank"), "clockwise": N_("clockwise")})
 
     event_types = {
         "deal": EventType(

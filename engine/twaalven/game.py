@@ -10,7 +10,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core import CHANCE, EventType, InvalidOptions, MalformedEvent, Move, RuleViolation, titled
-from ..core import titled_nl
 from ..jogledor.cards import CARD_IDS, CARD_SCHEMA, RANK, card_face, card_name, parse_card, rank_said
 from ..jogledor.game import JogledorGame, data_schema, note, options, seat_option, who as _who
 from ..text import N_, Text, Words, say, say_n
@@ -155,12 +154,7 @@ class Twaalven(JogledorGame):
         first_seat=seat_option(N_("The player who starts; if not set, chosen at the table after the deal (roles event)."),
                                default=None),
     )
-    options_schema = titled(options_schema, twelves_seat="Who collects the twelves", first_seat="Who starts")
-    # the pages in Dutch (docs/ui.md, "Languages"): the options, the summary and the moves in the rules text's words
-    options_schema = titled_nl(
-        options_schema,
-        twelves_seat="Wie de twaalven verzamelt",
-        first_seat="Wie begint")
+    options_schema = titled(options_schema, twelves_seat=N_("Who collects the twelves"), first_seat=N_("Who starts"))
     event_types = {
         "deal": DEAL_EVENT,
         "roles": EventType(

@@ -210,7 +210,7 @@ def data_editor(game_id: str, kind: str):
     dk = data_kinds(game).get(kind)
     if dk is None or dk.option is None:
         abort(404)
-    what = dk.title_nl if i18n.lang() == "nl" else dk.title
+    what = i18n.language(i18n.lang()).gettext(dk.title)  # marked N_ by its game
     return render_template("data_editor.html", start="dataEditor", game_id=game.id, game_name=game.name, kind=kind,
                            option=dk.option, what=what, page="record")
 

@@ -42,7 +42,7 @@
       buttons.forEach((b, i) => b.classList.toggle("on", choices[i].hash === chosen));
       grid.append(...buttons);
       if (!r.ok) grid.append(h("small.muted", K.t("The stored ones could not be listed: {why}", { why: K.errorText(r) })));
-      const what = (K.lang === "nl" && kind.title_nl) || kind.title;
+      const what = kind.title;  // (in the page's language: the API says it so)
       if (what) grid.append(h("a.button.small.edlink", { href: `/games/${encodeURIComponent(game.id)}/${kind.url.split("/").pop()}/new`, "data-editor": k }, "+ " + K.t("enter your own {what}", { what })));
       return { node: grid, get: () => chosen };
     };

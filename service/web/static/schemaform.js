@@ -13,7 +13,7 @@ const SchemaForm = (() => {
     // other kinds of value: the object's form offers them (objectField)
     if (alts && !(schema.type || schema.properties)) {
       const nonNull = alts.filter((s) => s.type !== "null");
-      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description, enum_nl: nonNull[0].enum_nl || schema.enum_nl }, nullable: nonNull.length < alts.length };
+      return { main: { ...nonNull[0], description: nonNull[0].description || schema.description, enum_titles: nonNull[0].enum_titles || schema.enum_titles }, nullable: nonNull.length < alts.length };
     }
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
@@ -48,11 +48,11 @@ const SchemaForm = (() => {
     twelves: K.t("twelves"), variants: K.t("variants"), vertex: K.t("intersection"), victim: K.t("robbed player"),
     village: K.t("village"), with: K.t("with"), seat: K.t("seat"),
   };
-  /** A field's label: its schema's title (in the page's language where it has one: title_nl, or said by the API in
-      the page's language for a game that speaks through messages), else the field's words, else its key in words. */
-  const titleOf = (schema, key) => (schema && K.lang !== "en" && schema[`title_${K.lang}`]) || (schema && schema.title) || FIELDS[key] || words(key);
+  /** A field's label: its schema's title (said by the API in the page's language for a game that speaks through
+      messages), else the field's words, else its key in words. */
+  const titleOf = (schema, key) => (schema && schema.title) || FIELDS[key] || words(key);
   /** The language of titleOf's words where it is not the page's: "en" for an English title or key on a Dutch page. */
-  const tongue = (schema, key) => (K.lang === "en" || (schema && schema[`title_${K.lang}`]) || (schema && schema.title && !K.engineLang)
+  const tongue = (schema, key) => (K.lang === "en" || (schema && schema.title && !K.engineLang)
     || (!(schema && schema.title) && FIELDS[key]) ? null : "en");
   /** A description as help for a person: the API's own notes (where to GET a list, a hash, what the event's
       seat field holds: the page has its own picker for that) left out. */
@@ -85,8 +85,8 @@ const SchemaForm = (() => {
     }
     // a string: an enum, a card, or free text (never JSON)
     if (Array.isArray(main.enum)) {
-      // an option's values in the page's language where its game gives them (enum_nl), else its English words
-      const names = K.lang !== "en" && main[`enum_${K.lang}`];
+      // an option's values in words (enum_titles, said by the API in the page's language), else as the API names them
+      const names = main.enum_titles;
       return pickOne(main.enum, path, ctx, main.default, names ? null : tongue(null), names || null);
     }
     const deck = Boards.deck(ctx.game, ctx.type, path, main, ctx.view);
