@@ -911,7 +911,9 @@ def test_a_six_player_catan_match_starts_from_the_page_with_the_turn_model_picke
             page.click("#add-player")
         assert page.locator("#players input").count() == 6
         if picked:
-            page.click(f"#options [data-path=turn_model] button[data-value='\"{picked}\"']")
+            choice = page.locator(f"#options [data-path=turn_model] button[data-value='\"{picked}\"']")
+            assert choice.inner_text() == "paired players"  # the value in words, never the API's id
+            choice.click()
         page.click("#start")
         page.wait_for_url(re.compile(r"/matches/[^/]+$"))
         match_id = page.url.rsplit("/", 1)[1]
