@@ -101,7 +101,9 @@ class Part:
 
 @dataclass
 class Chance:
-    """A chance outcome the table enters where it sees it: ``count`` values
+    """A picker on the drawing: a chance outcome the table enters where it sees it, or a move made of values
+    picked from what an element holds (a domestic trade from a hand, with its ``parts``; the name, and the
+    scene's ``chance`` key, are from when it only entered chance outcomes). ``count`` values
     from ``values`` (distinct unless ``repeat``) fill ``data[field]`` of an
     event ``type`` for ``seat``; ``scalar``: one value, not a list;
     ``groups``: the values fill one list per group of these sizes, in turn
@@ -145,36 +147,36 @@ class Chance:
             return False
         if any(data[k] != v for k, v in self.data.items()):
             return False
-        for part in self.parts:
-            value = data[part.field]
-            if part.counts:
-                if not isinstance(value, dict) or not all(isinstance(k, int) and k > 0 for k in value.values()):
-                    return False
-                value = [v for v, k in value.items() for _ in range(k)]
-            if not isinstance(value, list) or not part.least <= len(value) <= part.count:
-                return False
-            if not part.repeat and len(set(map(json.dumps, value))) != len(value):
-                return False
-            if not all(v in part.values for v in value):
-                return False
+        if not all(picked(data[p.field], p.values, p.least, p.count, repeat=p.repeat, counts=p.counts)
+                   for p in self.parts):
+            return False
         value = data[self.field]
         if self.numeric:  # a number goes as one, its button says it as text
             value = [str(v) for v in value] if isinstance(value, list) else str(value)
-        if self.counts:
-            if not isinstance(value, dict) or not all(isinstance(k, int) and k > 0 for k in value.values()):
-                return False
-            value = [v for v, k in value.items() for _ in range(k)]
         if self.scalar:
-            return value in self.values
+            return not self.counts and value in self.values
         if self.groups is not None:  # one list per group, in turn
             if not isinstance(value, list) or [len(v) if isinstance(v, list) else -1 for v in value] != self.groups:
                 return False
             value = [v for group in value for v in group]
-        if not isinstance(value, list) or not (self.least if self.least is not None else self.count) <= len(value) <= self.count:
+        least = self.least if self.least is not None else self.count
+        return picked(value, self.values, least, self.count, repeat=self.repeat, counts=self.counts)
+
+
+def picked(value: Any, values: list[str], least: int, most: int, *, repeat: bool, counts: bool) -> bool:
+    """Whether ``value`` is what one row of a picker sends: ``least`` to ``most`` of ``values`` (distinct unless
+    ``repeat``), as a list or, with ``counts``, as ``{value: times picked}``. One check for a picker's first
+    row and for its parts (a trade's cards got), so the two cannot drift apart."""
+    if counts:
+        if not isinstance(value, dict) or not all(isinstance(k, int) and not isinstance(k, bool) and k > 0
+                                                  for k in value.values()):
             return False
-        if not self.repeat and len({json.dumps(v) for v in value}) != len(value):
-            return False
-        return all(v in self.values for v in value)
+        value = [v for v, k in value.items() for _ in range(k)]
+    if not isinstance(value, list) or not least <= len(value) <= most:
+        return False
+    if not repeat and len({json.dumps(v) for v in value}) != len(value):
+        return False
+    return all(v in values for v in value)
 
 
 @dataclass
