@@ -652,9 +652,10 @@ class RidderToernooi(Game):
             room_d, room_c = self.capacity(s, k)
             if spend < min(pts, room_d + room_c):
                 raise RuleViolation(rule, say_n(min(pts, room_d + room_c),
-                                                "training is mandatory (option: training points may be left unspent, "
-                                                "off): spend {n} point", "training is mandatory (option: training "
-                                                "points may be left unspent, off): spend {n} points"))
+                                                "training is mandatory (the option “Training points may be left "
+                                                "unspent” is off): spend {n} point", "training is mandatory (the "
+                                                "option “Training points may be left unspent” is off): spend {n} "
+                                                "points"))
         kn = kn._replace(dice=kn.dice + dice, cover=tuple(new_cover))
         s = s._replace(knights=_put(s.knights, k, kn), points=_put(s.points, k, 0))
         return self._after_training(s) if not any(s.points) else s
