@@ -408,8 +408,8 @@ class BraveRats(Game):
         if phase == CHOOSE:
             return RuleViolation(
                 "braverats.variant_g",
-                say("game {lost} is over: {who}, who lost it, first chooses the variants of game {next} "
-                    "(choose_variant); no {what} now", lost=state.game_no - 1, who=_who(state, state.chooser),
+                say("game {lost} is over: {who}, who lost it, first chooses the variants of game {next}; "
+                    "no {what} now", lost=state.game_no - 1, who=_who(state, state.chooser),
                     next=state.game_no, what=what),
             )
         if phase == DRAW and state.rounds:

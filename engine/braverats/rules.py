@@ -108,21 +108,21 @@ RULES: dict[str, str] = {
     ),
     # -- house rules (options) -----------------------------------------------------------
     "braverats.house.musician_cancels_lasting_powers": N_(
-        "House rule musician_cancels_lasting_powers (default on): a General or Spy played against the "
+        "House rule “The Musician cancels lasting powers” (default on): a General or Spy played against the "
         "Musician has no effect on the next round (De Muzikant annuleert alle speciale eigenschappen); "
         "off: the Musician only puts the round on hold."
     ),
     "braverats.house.wizard_cancels_general_bonus": N_(
-        "House rule wizard_cancels_general_bonus (default on): a General played against a Wizard gives no "
+        "House rule “The Wizard cancels the General's bonus” (default on): a General played against a Wizard gives no "
         "+2 in the next round; off: the Wizard only cancels abilities for the current round."
     ),
     "braverats.house.wizard_cancels_spy": N_(
-        "House rule wizard_cancels_spy (default on): a Spy played against a Wizard does not make the other "
+        "House rule “The Wizard cancels the Spy” (default on): a Spy played against a Wizard does not make the other "
         "player play first next round; off: the Wizard only cancels abilities for the current round."
     ),
     "braverats.house.series_draw": N_(
-        "House rule series_draw (variant G): \"replay\" (default) — a drawn game is not one of the series' "
-        "games and is replayed with the same variants; \"counts\" — it is one of the 3 games, won by nobody. "
+        "House rule “A drawn game in a series” (variant G): “replay” (default) — a drawn game is not one of the "
+        "series' games and is replayed with the same variants; “counts” — it is one of the 3 games, won by nobody. "
         "After a draw nobody chooses: the drawn game's variants stay."
     ),
 }

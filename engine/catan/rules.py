@@ -78,7 +78,7 @@ RULES: dict[str, str] = {
     "turn wins at the start of one's own turn."),
     P + "sbp": N_("5–6 players: after each turn every other player in turn order may build and buy development cards "
     "(extra bouwfase, Special Building Phase) but not trade, play development cards or win."),
-    P + "paired_order": N_("Paired players' turn (option turn_model \"paired\", 5–6 players; the newer official "
+    P + "paired_order": N_("Paired players' turn (the option “How turns run” set to “paired”, 5–6 players; the newer official "
     "alternative to the Special Building Phase): two players share each turn. Settler 1 rolls for everyone's "
     "production and plays their turn as usual; when Settler 1 ends it, Settler 2 — the third player to Settler 1's "
     "left — takes a part of the same turn; when Settler 2 ends it, the player to Settler 1's left is the next "

@@ -74,67 +74,68 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "days": {"type": "integer", "minimum": 2, "maximum": 20, "default": 4,
-                 "description": N_("R24/E1: tournament days; 4 as printed, 2–3 agreed beforehand, more (E1) with the day bonus rising.")},
+                 "description": N_("Tournament days: 4 as printed, 2–3 if agreed beforehand, more with the expansion, the day bonus rising with the day.")},
         "card_set": {"type": "string", "pattern": "^[0-9a-f]{64}$", "default": C.placeholder_hash(),
                      "description": N_("The knights' and ladies' cards played with, one of the card sets stored for this game (the API names it by its "
                      "SHA-256, listed at GET /api/games/ridder_toernooi/card-sets). If none is chosen: the shipped PLACEHOLDER set.")},
         "cards": {"type": "object", "description": N_("The card set itself, embedded so the log alone replays; filled in by the server from card_set.")},
-        "ladies": {"type": "boolean", "default": True, "description": N_("E3: false plays without ladies (no kerchiefs).")},
-        "wound_penalty": {"type": "boolean", "default": False, "description": N_("E2: fewer dice for wounded knights at the start of a day.")},
+        "ladies": {"type": "boolean", "default": True, "description": N_("Off: play without ladies (an expansion; no kerchiefs).")},
+        "wound_penalty": {"type": "boolean", "default": False, "description": N_("An expansion: wounded knights get fewer dice at the start of a day.")},
         "e2_penalty_7_9": {"type": "integer", "enum": [2, 3], "default": 3,
-                           "description": N_("Open point 16: dice lost with 7–9 wounds under E2 (3 as printed; 2 if read as a typo).")},
+                           "description": N_("Dice lost with 7–9 wounds under the option “Wounded knights roll fewer dice” (3 as printed; 2 if read as a typo).")},
         "training_optional": {"type": "boolean", "default": True,
-                              "description": N_("Open point 1: training points may be left unspent (true) or must be spent where possible.")},
+                              "description": N_("On: training points may be left unspent; off: they must be spent where possible.")},
         "dice_min": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1,
-                     "description": N_("Open point 2: the fewest dice a knight rolls (matters with E2); also the card set's track minimum.")},
+                     "description": N_("The fewest dice a knight rolls (matters with the option “Wounded knights roll fewer dice”); also the card set's track minimum.")},
         "participation_order": {"type": "string", "enum": ["seat_order"], "default": "seat_order",
-                                "description": N_("Open point 3: participation is announced in seat order from the start player, publicly.")},
+                                "description": N_("Participation is announced in seat order from the start player, publicly.")},
         "kerchief_turns": {"type": "string", "enum": ["one_per_turn_must_place"], "default": "one_per_turn_must_place",
-                           "description": N_("Open point 4: one kerchief per player-turn; a player with a placeable lady must place one, else he is skipped.")},
+                           "description": N_("One kerchief per player-turn; a player with a placeable lady must place one, else he is skipped.")},
         "kerchief_reoffer": {"type": "string", "enum": ["never_to_rejecter"], "default": "never_to_rejecter",
-                             "description": N_("Open point 5: a lady never re-offers to a knight who rejected her that day (deferred acceptance, always ends).")},
+                             "description": N_("A lady never re-offers to a knight who rejected her that day (deferred acceptance, always ends).")},
         "kerchief_tie_break": {"type": "string", "enum": ["lexicographic", "best_match", "rank_sum"], "default": "lexicographic",
-                               "description": N_("Open point 6: on equal match counts compare the sorted ranks of the matches lexicographically, only the best match, or the sum of ranks.")},
+                               "description": N_("On equal match counts compare the sorted ranks of the matches lexicographically, only the best match, or the sum of ranks.")},
         "challenge_required": {"type": "boolean", "default": True,
-                               "description": N_("Open point 7: a player with a fit knight must challenge (true) or may pass (false; the day ends when all pass in turn).")},
+                               "description": N_("On: a player with a fit knight must challenge; off: he may pass (the day ends when all pass in turn).")},
         "woedend": {"type": "string", "enum": ["every", "first_only", "cumulative"], "default": "every",
-                    "description": N_("Open point 8 (R11): after a round without hits both reroll with +1 die every time, only the first time, or +1 more each time.")},
+                    "description": N_("After a round without hits both reroll with +1 die every time, only the first time, or +1 more each time.")},
         "woedend_die": {"type": "string", "enum": ["required", "optional"], "default": "required",
-                        "description": N_("R11 ('ze mogen echter allebei een slagdobbelsteen extra gebruiken'): required "
-                        "(default): a woedend roll has the extra die; optional: each knight may leave it out, and the "
+                        "description": N_("'Ze mogen echter allebei een slagdobbelsteen extra gebruiken' (they may both use one extra attack "
+                        "die): “required” (default): a woedend roll has the extra die; “optional”: each knight may leave it out, and the "
                         "number of faces entered says whether he used it (his own dice up to his own plus the woedend dice).")},
         "give_up_after_mounted": {"type": "boolean", "default": True,
-                                  "description": N_("Open point 9: a knight may give up after the mounted round in which both fell (true) or only after foot rounds. The attacker declares first.")},
+                                  "description": N_("On: a knight may give up after the mounted round in which both fell; off: only after foot rounds. The attacker declares first.")},
         "both_eliminated": {"type": "string", "enum": ["no_winner", "attacker_first"], "default": "no_winner",
-                            "description": N_("Open point 10 (R13, 'Eerst gooit de aanvaller'): no_winner (default): both rolls of a "
+                            "description": N_("'Eerst gooit de aanvaller' (the attacker rolls first): “no winner” (default): both rolls of a "
                             "round count, both at 10+ wounds are both out and nobody wins (exactly one: the other wins); "
-                            "attacker_first: the attacker's hits count first, a defender they put at 10+ wounds is out "
+                            "“attacker first”: the attacker's hits count first, a defender they put at 10+ wounds is out "
                             "before he strikes back (he does not roll) and the attacker wins.")},
         "day_winner_metric": {"type": "string", "enum": ["day", "total", "survivors"], "default": "day",
-                              "description": N_("Open point 11: premiums won this day among the day's knights (needs ≥ 1), total premiums of the day's knights, or this day's among the knights still fit.")},
+                              "description": N_("Premiums won this day among the day's knights (needs ≥ 1), total premiums of the day's knights, or this day's among the knights still fit.")},
         "lady_bonus_after_loss": {"type": "boolean", "default": True,
-                                  "description": N_("Open point 12 (R15, 'De minne kan deze dag geen premies meer verzamelen'): "
-                                  "true (default): the day winner's lady gets the day bonus even if he lost a duel later that "
-                                  "day; false: a day winner who lost that day brings his lady no bonus.")},
+                                  "description": N_("'De minne kan deze dag geen premies meer verzamelen' (the lady can collect no more premiums that "
+                                  "day): on (default): the day winner's lady gets the day bonus even if he lost a duel later that "
+                                  "day; off: a day winner who lost that day brings his lady no bonus.")},
         "rejected_lady_next": {"type": "boolean", "default": False,
-                               "description": N_("R6 ('Podica moet haar doek aan een andere ridder aanbieden, als de speler weer aan "
-                               "de beurt is'): true: a player whose lady was rejected or displaced must offer her again on "
-                               "his next kerchief turn, before any other lady (while a knight is left for her); false "
+                               "description": N_("'Podica moet haar doek aan een andere ridder aanbieden, als de speler weer aan "
+                               "de beurt is' (Podica must offer her kerchief to another knight when her player is at turn "
+                               "again): on: a player whose lady was rejected or displaced must offer her again on "
+                               "his next kerchief turn, before any other lady (while a knight is left for her); off "
                                "(default): he may offer any of his free ladies first.")},
         "final_bonus_ties": {"type": "string", "enum": ["all", "none"], "default": "all",
-                             "description": N_("Open point 13: tied for most premiums at the end, every tied card gets +4 (all) or none does.")},
+                             "description": N_("Tied for most premiums at the end: every tied card gets +4 (“all”) or none does (“none”).")},
         "eliminated_return": {"type": "boolean", "enum": [False], "default": False,
-                              "description": N_("Open point 14: eliminated knights do not heal or return.")},
+                              "description": N_("Eliminated knights do not heal or return.")},
         "start_rotation": {"type": "string", "enum": ["clockwise"], "default": "clockwise",
-                           "description": N_("Open point 15: the start player moves one seat clockwise every day.")},
+                           "description": N_("The start player moves one seat clockwise every day.")},
         "deciding_duel": {"type": "boolean", "default": True,
-                          "description": N_("R27 / open point 17: tied winners fight deciding duels (knights still in, wounds carry over, earlier seat from the last start player attacks, 3+ tied: winner stays on); false: a shared win.")},
+                          "description": N_("On: tied winners fight deciding duels (knights still in, wounds carry over, earlier seat from the last start player attacks, 3+ tied: winner stays on); off: a shared win.")},
         "dice_supply": {"type": "string", "enum": ["unlimited"], "default": "unlimited",
-                        "description": N_("Open point 18: the 24 physical dice are not a limit.")},
+                        "description": N_("The 24 physical dice are not a limit.")},
         "give_up_advice": {"type": "string", "enum": ["advice_only"], "default": "advice_only",
-                           "description": N_("Open point 19: 'men moet dan opgeven' is advice, not a rule.")},
+                           "description": N_("'Men moet dan opgeven' (one must give up then) is advice, not a rule.")},
         "bare_knight": {"type": "string", "enum": ["fights_without_lady"], "default": "fights_without_lady",
-                        "description": N_("Open point 20: a knight without a kerchief still fights; no lady premium.")},
+                        "description": N_("A knight without a kerchief still fights; no lady premium.")},
     },
     "additionalProperties": False,
 }
@@ -266,36 +267,36 @@ class RidderToernooi(Game):
             "cards": {"type": "array", "maxItems": 40, "items": CARD_REF,
                       "description": N_("instead of knights and ladies: the cards as the table deals them, one list; the "
                       "knights among them go to the seats in order (as many to each), and so do the ladies")},
-        }, []), N_("R1: the knights (and ladies) dealt to each player, one list per player in seat order (or the "
+        }, []), N_("The knights (and ladies) dealt to each player, one list per player in seat order (or the "
             "cards in dealing order, one list; stored as knights and ladies).")),
         "train": EventType("train", "seat", _obj({
             "knight": CARD_REF,
             "dice": {"type": "integer", "minimum": 0, "maximum": 2},
             "cover": {"type": "array", "maxItems": 2, "items": {"type": "integer", "minimum": 1, "maximum": 6}},
-        }, ["knight"]), N_("R3/R21: spend a knight's training points: extra dice and/or extra covered fields (faces 1–6).")),
+        }, ["knight"]), N_("Spend a knight's training points: extra dice and/or extra covered fields (faces 1–6).")),
         "start_roll": EventType("start_roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 2, "maxItems": 10, "items": FACE_OR_NULL},
-        }, ["faces"]), N_("R4: each rolling player's die for the start player, in seat order (none for a player not rolling again).")),
+        }, ["faces"]), N_("Each rolling player's die for the start player, in seat order (none for a player not rolling again).")),
         "participate": EventType("participate", "seat", _obj({
             "knights": {"type": "array", "maxItems": 2, "items": CARD_REF},
-        }, ["knights"]), N_("R5: the knights this seat sends to the day ([] for none).")),
+        }, ["knights"]), N_("The knights this seat sends to the day ([] for none).")),
         "kerchief": EventType("kerchief", "seat", _obj({"lady": CARD_REF, "knight": CARD_REF}, ["lady", "knight"]),
-                              N_("R6: lay a lady's kerchief on a participating knight.")),
+                              N_("Lay a lady's kerchief on a participating knight.")),
         "prefer": EventType("prefer", "seat", _obj({"lady": CARD_REF}, ["lady"]),
-                            N_("R6: identical matches: the knight's player keeps one of the two ladies.")),
+                            N_("Identical matches: the knight's player keeps one of the two ladies.")),
         "challenge": EventType("challenge", "seat", _obj({"knight": CARD_REF, "target": CARD_REF}, ["knight", "target"]),
-                               N_("R8: challenge a fit knight of another player with a fit knight of one's own.")),
-        "pass": EventType("pass", "seat", _obj({}, []), N_("Open point 7 (challenge_required false only): do not challenge now.")),
+                               N_("Challenge a fit knight of another player with a fit knight of one's own.")),
+        "pass": EventType("pass", "seat", _obj({}, []), N_("Do not challenge now (only with the option “A fit knight must challenge” off).")),
         "roll": EventType("roll", CHANCE, _obj({
             "faces": {"type": "array", "minItems": 1, "maxItems": MAX_DICE_ROLLED, "items": {"type": "integer", "minimum": 1, "maximum": 6}},
             "knight": CARD_REF,
-        }, ["faces"]), N_("R9/R11/R12: the faces of the dice one knight rolls (the attacker first, then the defender).")),
-        "give_up": EventType("give_up", "seat", _obj({}, []), N_("R12: the knight on foot gives up (opgeven) and loses.")),
-        "fight_on": EventType("fight_on", "seat", _obj({}, []), N_("R12: the knight on foot fights on (doorvechten).")),
+        }, ["faces"]), N_("The faces of the dice one knight rolls (the attacker first, then the defender).")),
+        "give_up": EventType("give_up", "seat", _obj({}, []), N_("The knight on foot gives up (opgeven) and loses.")),
+        "fight_on": EventType("fight_on", "seat", _obj({}, []), N_("The knight on foot fights on (doorvechten).")),
         "day_winner": EventType("day_winner", "seat", _obj({"knight": CARD_REF}, ["knight"]),
-                                N_("R18: a tie between knights of one player: he names the day winner.")),
+                                N_("A tie between knights of one player: he names the day winner.")),
         "duel_knight": EventType("duel_knight", "seat", _obj({"knight": CARD_REF}, ["knight"]),
-                                 N_("R27: a tied player chooses his knight for the deciding duel.")),
+                                 N_("A tied player chooses his knight for the deciding duel.")),
     }
 
     # -- set-up -----------------------------------------------------------------------
@@ -334,7 +335,8 @@ class RidderToernooi(Game):
                                  field="options.cards", rule=P + "R1")
         if o["ladies"] and len(cards.ladies) < per * players:
             raise InvalidOptions(say("the card set has {have} ladies; {players} players need {need} (or play without "
-                                     "ladies, E3)", have=len(cards.ladies), players=players, need=per * players),
+                                     "ladies: the option “Play with ladies” off)", have=len(cards.ladies), players=players,
+                                     need=per * players),
                                  field="options.cards", rule=P + "R1")
 
     def setup(self, players: tuple[str, ...], options: dict[str, Any]) -> State:
@@ -450,7 +452,8 @@ class RidderToernooi(Game):
                 ladies = ids(data.get("ladies", []), s.cards.lady_index, "ladies")
                 result["ladies"] = [[s.cards.ladies[i].id for i in row] for row in ladies]
             elif data.get("ladies"):
-                raise RuleViolation(P + "E3", say("this tournament is played without ladies (E3)"))
+                raise RuleViolation(P + "E3", say("this tournament is played without ladies (the option “Play with "
+                                                  "ladies” is off)"))
             else:
                 result["ladies"] = []
             return result
@@ -487,9 +490,10 @@ class RidderToernooi(Game):
                                                           "{knight} rolls {n} dice now, not {rolled}", knight=name,
                                                           rolled=len(data["faces"])))
                 raise RuleViolation(P + "dice", say_n(n - least, "{knight} rolls {least} to {most} dice now (the woedend "
-                                                      "die is his choice, option woedend_die), not {rolled}",
+                                                      "die is his choice under the option “The extra woedend die”), not {rolled}",
                                                       "{knight} rolls {least} to {most} dice now (the woedend dice are "
-                                                      "his choice, option woedend_die), not {rolled}", knight=name,
+                                                      "his choice under the option “The extra woedend die”), not {rolled}",
+                                                      knight=name,
                                                       least=least, most=n, rolled=len(data["faces"])))
             return {"faces": list(data["faces"]), "knight": self.kid(s, roller)}
         if type == "start_roll":
@@ -535,7 +539,8 @@ class RidderToernooi(Game):
             values = dict(players=s.n, n=per * s.n, knights=len(knights), ladies=len(ladies))
             raise RuleViolation(P + "R1", say("{players} players are dealt {n} knights and {n} ladies, not {knights} and "
                                               "{ladies}", **values) if s.cfg.ladies else
-                                say("{players} players are dealt {n} knights (no ladies, E3), not {knights} and {ladies}",
+                                say("{players} players are dealt {n} knights (no ladies: the option “Play with ladies” "
+                                    "is off), not {knights} and {ladies}",
                                     **values))
         return {"knights": [knights[i * per:(i + 1) * per] for i in range(s.n)],
                 "ladies": [ladies[i * per:(i + 1) * per] for i in range(s.n)] if s.cfg.ladies else []}
@@ -616,9 +621,10 @@ class RidderToernooi(Game):
             room_d, room_c = self.capacity(s, k)
             if spend < min(pts, room_d + room_c):
                 raise RuleViolation(rule, say_n(min(pts, room_d + room_c),
-                                                "training is mandatory (option: training points may be left unspent, "
-                                                "off): spend {n} point", "training is mandatory (option: training "
-                                                "points may be left unspent, off): spend {n} points"))
+                                                "training is mandatory (the option “Training points may be left "
+                                                "unspent” is off): spend {n} point", "training is mandatory (the "
+                                                "option “Training points may be left unspent” is off): spend {n} "
+                                                "points"))
         kn = kn._replace(dice=kn.dice + dice, cover=tuple(new_cover))
         s = s._replace(knights=_put(s.knights, k, kn), points=_put(s.points, k, 0))
         return self._after_training(s) if not any(s.points) else s
@@ -707,7 +713,8 @@ class RidderToernooi(Game):
         due = self.due_again(s, seat)
         if due and x not in due:
             raise RuleViolation(P + "R6", say("{due} was rejected and offers her kerchief again now that her player is "
-                                              "at turn (option rejected_lady_next), before {lady}",
+                                              "at turn (the option “A rejected lady is offered again first”), before "
+                                              "{lady}",
                                               due=[self.lname(s, y) for y in due], lady=self.lname(s, x)))
         if kn.status != FIT:
             raise RuleViolation(P + "R6", say("{knight} does not take part in the day (or is beaten)", knight=self.kname(s, k)))
@@ -782,7 +789,8 @@ class RidderToernooi(Game):
 
     def _a_pass(self, s: State, seat, data) -> State:
         if s.cfg.challenge_required:
-            raise RuleViolation(P + "R8", say("a player with a fit knight must challenge (option challenge_required)"))
+            raise RuleViolation(P + "R8", say("a player with a fit knight must challenge (the option “A fit knight "
+                                              "must challenge”)"))
         s = s._replace(passes=s.passes + 1)
         if s.passes >= len(self.fit_owners(s)):
             return self._end_day(s)

@@ -135,8 +135,8 @@ class SirTommy(JogledorGame):
         interleave_placing={
             "type": "boolean",
             "default": False,
-            "description": N_("Reading: false (default) = once a drawn card is put on a row the player builds no "
-                              "more this turn; true = building and placing may alternate within a turn."),
+            "description": N_("Reading: off (default) = once a drawn card is put on a row the player builds no "
+                              "more this turn; on = building and placing may alternate within a turn."),
         },
     )
     options_schema = titled(options_schema, up_seat=N_("Who builds up from the Aces"),

@@ -58,7 +58,8 @@ RULES: dict[str, str] = {
     ),
     "sir_tommy.place_last": N_(
         "Reading chosen: the leftovers are put on the rows at the end of the turn; once the player has put a "
-        "drawn card on a row he builds no more this turn (option interleave_placing lifts this)."
+        "drawn card on a row he builds no more this turn (the option “Building and placing may alternate” lifts "
+        "this)."
     ),
     "sir_tommy.after_stock": N_(
         "When the stock is empty the players go on in turns, building fitting top cards of the rows on their "

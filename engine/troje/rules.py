@@ -33,7 +33,7 @@ RULES: dict[str, str] = {
     # -- the game in general (Spelverloop) -------------------------------------------------
     P + "base_rules": N_("The rules of the base game apply; with six players also those of the 5–6 player extension "
     "(its bank, and its turn: the Special Building Phase, or the paired players' turn or one player at a time, "
-    "option turn_model); the rules below add to or replace them."),
+    "the option “How turns run”); the rules below add to or replace them."),
     P + "production": N_("Production phase (opbrengstfase): the player whose turn it is rolls the dice; resources "
     "(grondstoffen) are handed out as in the base game."),
     P + "no_development_cards": N_("In the trade and build phase (handels- en bouwfase) roads, settlements and cities "
@@ -49,23 +49,23 @@ RULES: dict[str, str] = {
     P + "trade_point": N_("For donating 1, 2 or 3 cards (free choice) the player gets one trade point (handelspunt) "
     "from the supply: one per donation, not per card."),
     P + "initial_stack": N_("The game starts with a support stack of 4 face-down cards, 2 favouring Troy and 2 "
-    "favouring Mycenae (option initial_stack)."),
+    "favouring Mycenae (the option “Support stack at the start”)."),
     # -- 2b the battle (strijd om Troje) ------------------------------------------------------
     P + "battle_trigger": N_("A battle episode is fought when a player has ended his turn and the support stack holds "
     "10 or more cards with 4 players, 13 or more with 6 (with the Special Building Phase before or after it, with "
-    "paired turns after either part or after the whole turn: option battle_timing)."),
+    "paired turns after either part or after the whole turn: the option “When the battle comes”)."),
     P + "battle_reveal": N_("The player who just ended his turn takes all cards of the support stack, shuffles them "
     "and turns up 7 cards with 4 players, 10 with 6."),
     P + "battle_remainder": N_("The cards not turned up stay face down as the first cards of the next support stack."),
     P + "battle_score": N_("Of the turned-up cards every ore (erts) and wool (wol) is a point for Troy, every lumber "
     "(hout) and grain (graan) a point for Mycenae; brick (steen) is neutral and scores nothing."),
-    P + "battle_cards": N_("The turned-up cards go back to the bank (option revealed_cards)."),
+    P + "battle_cards": N_("The turned-up cards go back to the bank (the option “Cards turned up in a battle”)."),
     P + "saga_move": N_("The battles are kept on the saga track (sage-lijst): if Troy has more points, Troy's "
     "victory point card moves one field toward the brown arrow; if Mycenae has more, Mycenae's moves one field "
     "toward the green arrow."),
     P + "saga_tie": N_("On a tie neither victory point card moves."),
     P + "saga_vp": N_("A city's victory point card shows how many victory points every player with that city's "
-    "decision card has (fields worth 1, 2, 3, 4 and 6 outward from the start; option saga_track)."),
+    "decision card has (fields worth 1, 2, 3, 4 and 6 outward from the start; the option “Saga track”)."),
     # -- 2c ships (schepen bouwen) ------------------------------------------------------------
     P + "ship_cost": N_("A ship costs one wool, one lumber and two trade points."),
     P + "ship_tile": N_("Having paid, the player turns over the topmost ship tile (scheepsfiche) of his colour and "
@@ -86,15 +86,15 @@ RULES: dict[str, str] = {
     "stack, blind, and in return put one of his hand cards back on the stack (it may be the card just taken)."),
     P + "adv_chip": N_("Advantage trade chip: the player takes one of the 2:1 trade chips (handelsfiches); from now on "
     "he trades the chip's resource 2:1 for any resource (a 2:1 harbour of the base game). The text says he may "
-    "(mag) take one: option trade_chip says whether he must or may also leave them."),
+    "(mag) take one: the option “Trade chip of a ship” says whether he must or may also leave them."),
     P + "adv_draw": N_("Advantage draw: in his trade and build phase the ship's owner may draw one card from the "
     "support stack without putting one back."),
     P + "ship_tiles": N_("Each colour has its own face-down stack of ship tiles, shuffled, whose advantages the "
-    "table knows as a whole but not in order (7 per colour; the distribution is option ship_tiles)."),
+    "table knows as a whole but not in order (7 per colour; the distribution is the option “Ship tiles”)."),
     P + "trade_chips": N_("There are 10 trade chips, two per resource; an advantage asks for a chip that is still "
     "in the supply."),
     P + "advantage_use": N_("An advantage that is used in the trade and build phase (swap, draw) is used at most once "
-    "per turn for each ship that has it (option stack_draws)."),
+    "per turn for each ship that has it (the option “Swap and draw advantages”)."),
     # -- the seven and the sea people (zeevolk) ----------------------------------------------
     P + "seven": N_("On a 7 the rules of the base game apply (discarding), but the sea people figure is moved "
     "instead of the robber; there is no robber on land."),
@@ -106,8 +106,8 @@ RULES: dict[str, str] = {
     P + "sea_people_choose": N_("If the mover could draw from more than one other player, he must choose one and draw "
     "from him."),
     P + "sea_people_block": N_("As long as the figure stands on a ship tile, that ship's advantages cannot be used."),
-    P + "sea_people_start": N_("The sea people start off the board (or on the tile of option sea_people_start) and "
-    "enter it on their first move."),
+    P + "sea_people_start": N_("The sea people start off the board (or on the tile the option “Where the sea people start” "
+    "names) and enter it on their first move."),
     # -- other rules (Overig) ----------------------------------------------------------------
     P + "trade_points_not_resources": N_("Trade points are not resources: they cannot be traded or exchanged (nor "
     "stolen or discarded)."),

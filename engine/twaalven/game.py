@@ -196,7 +196,8 @@ class Twaalven(JogledorGame):
     def check_options(self, options: dict[str, Any], players: int) -> None:
         if (options.get("twelves_seat") is None) != (options.get("first_seat") is None):
             raise InvalidOptions(
-                say("give both twelves_seat and first_seat, or neither (then the table chooses after the deal)"),
+                say("choose both “Who collects the twelves” and “Who starts”, or neither (then the table chooses after "
+                    "the deal)"),
                 field="options",
                 rule="twaalven.roles",
             )

@@ -177,7 +177,7 @@ def test_rejected_lady_next_true_podica_is_offered_on_her_players_next_turn():
     moves = GAME.legal_moves(t.s, 0)
     assert moves and {m.data["lady"] for m in moves} == {"L02"}
     exc = refused(P + "R6", t, "kerchief", 0, lady="L03", knight="K03")
-    assert "Podica" in exc.message and "rejected_lady_next" in exc.message
+    assert "Podica" in exc.message and "A rejected lady is offered again first" in exc.message
     refused(P + "R6", t, "kerchief", 0, lady="L02", knight="K01")  # never to the knight who rejected her
     t.ev("kerchief", 0, lady="Podica", knight="K03")
     assert t.knight("K03")["kerchief"] == "L02"
@@ -259,7 +259,7 @@ def test_woedend_die_optional_each_knight_may_leave_the_extra_die_out():
     assert duel["dice_to_roll"] == 4 and duel["dice_to_roll_min"] == 3
     for wrong in ([1, 1], [1, 1, 1, 1, 1]):
         exc = refused(P + "dice", t, "roll", None, faces=wrong)
-        assert "3 to 4 dice" in exc.message and "woedend_die" in exc.message
+        assert "3 to 4 dice" in exc.message and "The extra woedend die" in exc.message
     before = t.s
     t.roll(3, 4, 5)  # Apollonius leaves the extra die out
     assert describe_last(t, before).startswith("Apollonius von Wolkenburg rolls 3, 4, 5 (mounted, woedend, without the extra die)")
