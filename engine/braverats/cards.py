@@ -82,7 +82,7 @@ def parse_card(value: Any, field: str, allow_unknown: bool = False) -> int | Non
         ) from None
     if card is None and not allow_unknown:
         raise MalformedEvent(
-            say("{field}: \"unknown\" is only allowed for cards drawn or dealt face down (draw, deal events)",
+            say("{field}: \"unknown\" is only allowed for cards drawn or dealt face down",
                 field=field),
             field=field,
         )

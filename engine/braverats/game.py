@@ -274,7 +274,7 @@ class BraveRats(Game):
                 },
                 ["variants"],
             ),
-            N_("Variant G: the loser of a game chooses the variants (A–F, [] for the base game) of the next."),
+            N_("Variant G: the loser of a game chooses the variants (A–F, none for the base game) of the next."),
         ),
     }
 
@@ -415,7 +415,7 @@ class BraveRats(Game):
         if phase == DRAW and state.rounds:
             return RuleViolation(
                 "braverats.variant_b",
-                say("after a round each player first draws 1 card (draw event); no {what} now", what=what)
+                say("after a round each player first draws 1 card; no {what} now", what=what)
             )
         step = {
             DRAFT: say("the draft (variant D)"),
@@ -457,7 +457,7 @@ class BraveRats(Game):
             who = _who(state, 0 if state.pending[0] is not None else 1)
             raise RuleViolation(
                 "braverats.one_card_per_round",
-                say("{who} has already played a card face down this round; enter the other card as a play event, "
+                say("{who} has already played a card face down this round; enter the other card on its own, "
                     "not a whole round", who=who),
             )
         c0 = parse_card(data["cards"][0], "cards[0]")
@@ -471,7 +471,7 @@ class BraveRats(Game):
         if state.phase != PLAY:
             raise self._phase_error(state, "play")
         if seat not in (0, 1):
-            raise MalformedEvent(say("a play event needs the seat (0 or 1) that plays"), field="seat")
+            raise MalformedEvent(say("a card played needs the seat (0 or 1) that plays it"), field="seat")
         pending = state.pending
         if pending[seat] is not None:
             raise RuleViolation(

@@ -279,7 +279,7 @@ class RidderToernooi(Game):
         }, ["faces"]), N_("Each rolling player's die for the start player, in seat order (none for a player not rolling again).")),
         "participate": EventType("participate", "seat", _obj({
             "knights": {"type": "array", "maxItems": 2, "items": CARD_REF},
-        }, ["knights"]), N_("The knights this seat sends to the day ([] for none).")),
+        }, ["knights"]), N_("The knights this seat sends to the day (possibly none).")),
         "kerchief": EventType("kerchief", "seat", _obj({"lady": CARD_REF, "knight": CARD_REF}, ["lady", "knight"]),
                               N_("Lay a lady's kerchief on a participating knight.")),
         "prefer": EventType("prefer", "seat", _obj({"lady": CARD_REF}, ["lady"]),

@@ -150,8 +150,8 @@ class Twaalven(JogledorGame):
 
     options_schema = options(
         twelves_seat=seat_option(N_("The player collecting the pairs of twelve; if not set, chosen at the table after the "
-                                    "deal (roles event). Set both or neither of this and who starts."), default=None),
-        first_seat=seat_option(N_("The player who starts; if not set, chosen at the table after the deal (roles event)."),
+                                    "deal. Set both or neither of this and who starts."), default=None),
+        first_seat=seat_option(N_("The player who starts; if not set, chosen at the table after the deal."),
                                default=None),
     )
     options_schema = titled(options_schema, twelves_seat=N_("Who collects the twelves"), first_seat=N_("Who starts"))
