@@ -47,6 +47,7 @@ import redis
 from engine.core import KroniekError
 
 from .errors import BadRequest, Busy, NotFound
+from .next_path import check as check_next
 
 TOKEN_PREFIX = "kr_"
 LINK_PREFIX = "kl_"
@@ -332,7 +333,9 @@ class Accounts:
     def issue_link(self, name: str, by: str, now: str = "", next_path: str = "/",
                    seconds: int = LINK_SECONDS) -> tuple[str, str]:
         """A one-time sign-in link's secret for ``name`` and when it expires;
-        only its SHA-256 is stored, and it is spent on first use."""
+        only its SHA-256 is stored, and it is spent on first use.
+        ``next_path``: the page the tap opens, a path of this app (``next_path.check``)."""
+        check_next(next_path)
         self.user(name)
         secret = new_link_secret()
         expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + seconds))

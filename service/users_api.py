@@ -13,7 +13,7 @@ from replays.hashing import utc_now
 
 from flask import request
 
-from . import signin
+from . import next_path, signin
 from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
 from .errors import Forbidden, NotFound
@@ -87,9 +87,8 @@ class Me(MethodView):
 
 
 class LinkIn(Schema):
-    next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(
-        r"^/(?!/)[^\\\x00-\x1f\x7f]*$", error="next is a path of this app: one /, then no backslash or control "
-                                            "character")],
+    next = fields.String(load_default="/", validate=[validate.Length(max=next_path.MAX_CHARS),
+                                                     FullMatch(next_path.PATTERN, error=next_path.RULE)],
                          metadata={"description": "the page the link opens once signed in (a path of this app)",
                                    "example": "/matches/1b88dec3265a4cd4"})
 
