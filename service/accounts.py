@@ -333,7 +333,7 @@ class Accounts:
     def issue_link(self, name: str, by: str, now: str = "", next_path: str = "/",
                    seconds: int = LINK_SECONDS) -> tuple[str, str]:
         """A one-time sign-in link's secret for ``name`` and when it expires;
-        only its SHA-256 is stored, and it is spent on first use.
+        only its SHA-256 is stored, and it is spent on first use (``sign_in``).
         ``next_path``: the page the tap opens, a path of this app (``next_path.check``)."""
         check_next(next_path)
         self.user(name)
@@ -348,13 +348,40 @@ class Accounts:
         raw = self.r.get(self._link_key(token_digest(secret))) if looks_like_link_secret(secret) else None
         return self._live_link(raw)
 
-    def spend_link(self, secret: str) -> dict[str, Any]:
-        """The link's record, spent in the same step: a second use, even at the
-        same moment, finds it used."""
+    def sign_in(self, secret: str, now: str = "", agent: str = "") -> tuple[dict[str, Any], str]:
+        """The tap on a sign-in link: the link's record and a new session's
+        cookie secret (only its SHA-256 is stored). The link is spent and the
+        session started in one transaction, so either both happen or neither:
+        never a spent link without its session, nor a session no device holds.
+        A second use, even at the same moment, finds the link used."""
         if not looks_like_link_secret(secret):
-            return self._live_link(None)
-        raw = self.r.set(self._link_key(token_digest(secret)), "used", keepttl=True, xx=True, get=True)
-        return self._live_link(raw)
+            self._live_link(None)
+        key = self._link_key(token_digest(secret))
+        cookie = secrets.token_urlsafe(32)
+        digest = token_digest(cookie)
+        with self.r.pipeline(transaction=True) as pipe:
+            for _ in range(WRITE_ATTEMPTS):
+                try:
+                    pipe.watch(key, self._users)
+                    link = self._live_link(pipe.get(key))
+                    raw = pipe.hget(self._users, link["user"])
+                    if raw is None:  # the account is gone: the link can sign no one in
+                        raise LinkSpent("this sign-in link's account is gone", why="expired")
+                    user = orjson.loads(raw)
+                    record = {"user": user["name"], "admin": user["admin"], "id": digest[:12], "created_at": now,
+                              "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
+                    pipe.multi()
+                    pipe.set(key, "used", keepttl=True, xx=True)
+                    pipe.sadd(self._signed_in, user["name"])  # from now on only they (or an admin) make their links
+                    pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
+                    pipe.hset(self._sessions_key(user["name"]), record["id"],
+                              orjson.dumps({**record, "digest": digest}))
+                    pipe.expire(self._sessions_key(user["name"]), SESSION_SECONDS)
+                    pipe.execute()
+                    return link, cookie
+                except redis.WatchError:
+                    continue
+        raise Busy("too many accounts were changed at once; tap the link again")
 
     @staticmethod
     def _live_link(raw: Any) -> dict[str, Any]:
@@ -363,21 +390,6 @@ class Accounts:
         if raw in ("used", b"used"):
             raise LinkSpent("this sign-in link was used already: a link signs in one device, once", why="used")
         return orjson.loads(raw)
-
-    def start_session(self, name: str, now: str = "", agent: str = "") -> str:
-        """A new session for ``name`` on one device: the cookie's secret (only its SHA-256 is stored)."""
-        user = self.user(name)
-        secret = secrets.token_urlsafe(32)
-        digest = token_digest(secret)
-        record = {"user": user.name, "admin": user.admin, "id": digest[:12], "created_at": now,
-                  "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
-        with self.r.pipeline(transaction=True) as pipe:
-            pipe.sadd(self._signed_in, user.name)  # from now on only they (or an admin) make their links
-            pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
-            pipe.hset(self._sessions_key(user.name), record["id"], orjson.dumps({**record, "digest": digest}))
-            pipe.expire(self._sessions_key(user.name), SESSION_SECONDS)
-            pipe.execute()
-        return secret
 
     def session(self, secret: str, acl_of: tuple[str, str] | None = None) -> Session | None:
         """The device's session (None: ended, expired or never), read fresh

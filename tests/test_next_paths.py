@@ -181,3 +181,31 @@ def test_a_link_whose_stored_next_is_bad_signs_in_whole_and_goes_home(app, accou
     sessions = accounts.sessions(name)
     assert len(sessions) == 1 and browser.get("/api/me").get_json()["session"] == sessions[0]["id"]
     assert browser.post(f"/signin/{secret}", headers={"Origin": HERE}).status_code == 410  # spent, once
+
+
+def test_a_tap_cut_off_halfway_leaves_the_link_as_it_was_and_no_session(admin, make_user, monkeypatch):
+    """The store goes away as the tap writes: the answer is a 503 (never a 500), and nothing of the tap is kept,
+    neither a spent link nor a session no device holds; the same link signs in once the store is back."""
+    import redis
+
+    name, _ = make_user("ann")
+    path = admin.post(f"/api/users/{name}/sign-in-links", json={"next": "/record"}).get_json()["path"]
+    real, cut = redis.client.Pipeline.execute, []
+
+    def cut_once(self, *args, **kwargs):
+        if not cut:  # the first write of the tap never reaches Redis
+            cut.append(True)
+            self.reset()
+            raise redis.ConnectionError("the network went away")
+        return real(self, *args, **kwargs)
+
+    browser = client_with_token(admin.application, None)
+    monkeypatch.setattr(redis.client.Pipeline, "execute", cut_once)
+    r = browser.post(path, headers={"Origin": HERE})
+    monkeypatch.undo()
+    assert cut and r.status_code == 503 and r.get_json()["error"]["code"] == "store_unavailable"
+    assert admin.get(f"/api/users/{name}/sessions").get_json()["sessions"] == []
+    assert browser.get("/api/me").get_json()["name"] == "anonymous"
+    again = browser.post(path, headers={"Origin": HERE})
+    assert again.status_code == 303 and again.headers["Location"] == "/record"
+    assert browser.get("/api/me").get_json()["name"] == name

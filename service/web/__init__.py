@@ -259,13 +259,13 @@ def signin(secret: str):
     same_site(request)  # another site's page must not sign this browser in to an account of its choosing
     accounts = _accounts()
     try:
-        link = accounts.spend_link(secret)
+        # spent and signed in in one step: a tap that fails leaves the link as it was and no session behind
+        link, cookie = accounts.sign_in(secret, utc_now(), request.user_agent.string)
     except LinkSpent as exc:
         return _no_store(Response(render_template("signin.html", spent=exc.details["why"], page="signin"), 410))
     before = getattr(request._get_current_object(), "kroniek_session", None)
     if before is not None:  # this browser was signed in (as someone): that session ends, it is not left behind
         accounts.end_session(before.user.name, before.id)
-    cookie = accounts.start_session(link["user"], utc_now(), request.user_agent.string)
     # a link stored with a next that is not a path of this app (made before the rule) opens home
     response = redirect(next_path.or_home(link.get("next", "/")), code=303)
     response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="Lax",
