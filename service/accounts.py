@@ -18,10 +18,13 @@ Cluster slot so a user and their first token are written together):
 - ``P:{auth}:users``   hash name -> JSON ``{"name", "admin", "created_at"}``
 - ``P:{auth}:tokens``  hash sha256(token) -> JSON ``{"user", "id", "created_at"}``
 - ``P:{auth}:link:D``   a sign-in link's record (``D`` the SHA-256 of its
-  secret): JSON ``{"user", "by", "next", "created_at", "expires_at"}``,
+  secret): JSON ``{"user", "by", "next", "created_at", "expires_at", "revocation"}``,
   expiring with the link; ``used`` once spent, until it would have expired
 - ``P:{auth}:signed-in``  set of the users who ever signed in with a link
   (whoever added them may no longer make their links)
+- ``P:{auth}:revocations``  hash name -> how often the user was revoked
+  (``revoke_user``); a link records it when it is made (``"revocation"``) and
+  signs in only while it is unchanged
 - ``P:{auth}:session:D``  a signed-in device's session (``D`` the SHA-256 of
   its cookie): JSON ``{"user", "admin", "id", "created_at", "agent"}``,
   expiring after ``SESSION_SECONDS``; ``P:{auth}:sessions:U`` hash id ->
@@ -245,13 +248,22 @@ class Accounts:
         self.r.hset(self._tokens, token_digest(token), self._token_record(user, token, now))
         return token
 
-    def revoke_tokens(self, name: str) -> int:
+    def revoke_user(self, name: str) -> dict[str, int]:
+        """Take every way in from ``name``, as "revoke" means to whoever asks for
+        it: their tokens, their signed-in devices (``end_sessions``) and the
+        sign-in links made for them that no one has tapped yet (a link carries
+        the user's revocation count when it was made, ``sign_in`` wants it
+        unchanged). A link made afterwards is a new way in. ``{"revoked": the
+        tokens revoked, "ended": the sessions ended}``."""
         self.user(name)
+        # First the count: a tap racing this either started its session before it (ended below) or finds the
+        # count changed (``sign_in`` watches it) and signs no one in.
+        self.r.hincrby(self._revocations, name, 1)
         gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
         removed = self.r.hdel(self._tokens, *gone) if gone else 0
         for digest in gone:
             RECENT.forget((self.prefix, "token", digest))
-        return removed
+        return {"revoked": removed, "ended": self.end_sessions(name)}
 
     def user(self, name: str) -> User:
         raw = self.r.hget(self._users, name)
@@ -314,6 +326,10 @@ class Accounts:
     def _signed_in(self) -> str:
         return f"{self.prefix}:{{auth}}:signed-in"
 
+    @property
+    def _revocations(self) -> str:
+        return f"{self.prefix}:{{auth}}:revocations"
+
     def may_issue_link(self, caller: User, name: str) -> bool:
         """An admin may make anyone's sign-in link; a user their own (a new
         device); whoever added a user who is not an admin, theirs until that
@@ -336,17 +352,25 @@ class Accounts:
         only its SHA-256 is stored, and it is spent on first use (``sign_in``).
         ``next_path``: the page the tap opens, a path of this app (``next_path.check``)."""
         check_next(next_path)
-        self.user(name)
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.hexists(self._users, name)
+            pipe.hget(self._revocations, name)
+            exists, revoked = pipe.execute()
+        if not exists:
+            raise NotFound(f"no user {name!r}")
         secret = new_link_secret()
         expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + seconds))
-        record = {"user": name, "by": by, "next": next_path, "created_at": now, "expires_at": expires}
+        record = {"user": name, "by": by, "next": next_path, "created_at": now, "expires_at": expires,
+                  "revocation": int(revoked or 0)}
         self.r.set(self._link_key(token_digest(secret)), orjson.dumps(record), ex=seconds)
         return secret, expires
 
     def peek_link(self, secret: str) -> dict[str, Any]:
         """The link's record, not spent (the page that asks "sign in as …?")."""
         raw = self.r.get(self._link_key(token_digest(secret))) if looks_like_link_secret(secret) else None
-        return self._live_link(raw)
+        link = self._live_link(raw)
+        self._not_revoked(link, self.r.hget(self._revocations, link["user"]))
+        return link
 
     def sign_in(self, secret: str, now: str = "", agent: str = "") -> tuple[dict[str, Any], str]:
         """The tap on a sign-in link: the link's record and a new session's
@@ -362,8 +386,9 @@ class Accounts:
         with self.r.pipeline(transaction=True) as pipe:
             for _ in range(WRITE_ATTEMPTS):
                 try:
-                    pipe.watch(key, self._users)
+                    pipe.watch(key, self._users, self._revocations)
                     link = self._live_link(pipe.get(key))
+                    self._not_revoked(link, pipe.hget(self._revocations, link["user"]))
                     raw = pipe.hget(self._users, link["user"])
                     if raw is None:  # the account is gone: the link can sign no one in
                         raise LinkSpent("this sign-in link's account is gone", why="expired")
@@ -382,6 +407,13 @@ class Accounts:
                 except redis.WatchError:
                     continue
         raise Busy("too many accounts were changed at once; tap the link again")
+
+    @staticmethod
+    def _not_revoked(link: dict[str, Any], revoked: Any) -> None:
+        """Refuse a link made before its user was last revoked (``revoke_user``); a link made before
+        revocations were counted counts as made at none."""
+        if link.get("revocation", 0) != int(revoked or 0):
+            raise LinkSpent("this sign-in link was made before its account's access was revoked", why="revoked")
 
     @staticmethod
     def _live_link(raw: Any) -> dict[str, Any]:

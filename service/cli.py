@@ -454,11 +454,13 @@ def _echo_sign_in(accounts, name: str, base: str, next_path: str = "/") -> None:
 @user.command("revoke")
 @click.argument("name")
 def user_revoke(name: str) -> None:
-    """Revoke every token of NAME."""
+    """Revoke every way in of NAME: their tokens, their signed-in devices and their unused sign-in links."""
     from engine.core import KroniekError
 
     try:
-        click.echo(f"revoked {_accounts().revoke_tokens(name)} token(s) of {name}")
+        done = _accounts().revoke_user(name)
+        click.echo(f"revoked {done['revoked']} token(s) of {name}, ended {done['ended']} signed-in device(s); "
+                   "the sign-in links made for them before now no longer sign in")
     except KroniekError as exc:
         raise click.ClickException(exc.message) from None
 

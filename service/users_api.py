@@ -69,9 +69,14 @@ class Tokens(MethodView):
     @users.response(200)
     @_doc_errors(users, 401, 403, 404)
     def delete(self, name):
-        """Revoke every token of the user (an admin's, or the user's own)"""
+        """Revoke the user's tokens, signed-in devices and unused sign-in links (an admin's, or the user's own)
+
+        `revoked` counts the tokens revoked, `ended` the signed-in devices
+        signed out (as `DELETE /api/users/<name>/sessions` would); the
+        sign-in links made for them before now no longer sign anyone in. A
+        link made afterwards does."""
         _self_or_admin(name)
-        return {"name": name, "revoked": access().accounts.revoke_tokens(name)}
+        return {"name": name, **access().accounts.revoke_user(name)}
 
 
 @users.route("/me")

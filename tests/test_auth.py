@@ -253,7 +253,7 @@ def test_a_revocation_in_this_process_counts_at_once(app, client, world, make_us
     assert helper.post(f"/api/matches/{match}/events", json=round_).status_code == 201
     accounts.revoke("m", match, name, "recorder")
     assert helper.post(f"/api/matches/{match}/events", json={"type": "undo"}).status_code == 403
-    accounts.revoke_tokens(name)
+    accounts.revoke_user(name)
     assert helper.post(f"/api/matches/{match}/events", json={"type": "undo"}).status_code == 401
 
 
