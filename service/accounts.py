@@ -6,11 +6,15 @@ a lookup to one HGET per request (the reasoning GitHub and others use for
 their API tokens).
 
 A request's token and the roles on the match or league it names are read in
-one round trip, and a process keeps what it read for ``TRUST_SECONDS`` (one
-second): a revocation made in the process counts at once, one made elsewhere
-(another server process, ``kroniek user revoke``) within that second. What it
-keeps only ever lets a request in: a refusal is decided on a fresh read, so
-a role just given counts at once everywhere.
+one round trip. The token is read every time, so a token revoked anywhere
+(another server process, ``kroniek user revoke``) is refused at the next
+request (issue 36: a second's trust let a revoked token in after the command
+had returned). The role table a process read it keeps for ``TRUST_SECONDS``
+(one second), which saves no round trip of its own (the token's read is made
+anyway) but the table's read and decoding: what it keeps only ever lets a
+request in, a refusal is decided on a fresh read, so a role just given counts
+at once everywhere; a role taken away in this process counts at once, one
+taken away elsewhere within that second.
 
 Key layout (``P`` is the prefix; ``{auth}`` keeps the account keys in one
 Cluster slot so a user and their first token are written together):
@@ -66,7 +70,7 @@ EVERYONE = "*"
 #: a write that retries must stop some time)
 WRITE_ATTEMPTS = 16
 LEAGUE_FIELD = "@league"
-#: how long a process trusts a token or a role table it read (see the module docstring)
+#: how long a process trusts a role table it read (see the module docstring); never a token
 TRUST_SECONDS = 1.0
 
 #: roles per kind of object; a player's role names its seat (``player:0``)
@@ -160,10 +164,9 @@ def check_role(kind: str, role: Any, seat: Any = None, seats: int | None = None)
 
 
 class Recent:
-    """What a process read of tokens and role tables in the last
-    ``TRUST_SECONDS``, shared by every ``Accounts`` of the process (so a
-    revocation through any of them is seen by all). Bounded: when full, it
-    starts again empty."""
+    """What a process read of role tables in the last ``TRUST_SECONDS``,
+    shared by every ``Accounts`` of the process (so a role taken away through
+    any of them is seen by all). Bounded: when full, it starts again empty."""
 
     LIMIT = 10_000
 
@@ -260,9 +263,7 @@ class Accounts:
         # count changed (``sign_in`` watches it) and signs no one in.
         self.r.hincrby(self._revocations, name, 1)
         gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
-        removed = self.r.hdel(self._tokens, *gone) if gone else 0
-        for digest in gone:
-            RECENT.forget((self.prefix, "token", digest))
+        removed = self.r.hdel(self._tokens, *gone) if gone else 0  # the next request with one of them is refused
         return {"revoked": removed, "ended": self.end_sessions(name)}
 
     def user(self, name: str) -> User:
@@ -292,25 +293,20 @@ class Accounts:
         return raw
 
     def user_for_token(self, token: str, acl_of: tuple[str, str] | None = None) -> User | None:
-        """The token's user (None: no such token). ``acl_of`` (kind, id): a
+        """The token's user (None: no such token), read fresh every time, so a
+        token revoked anywhere is refused at once. ``acl_of`` (kind, id): a
         role table to read in the same round trip, kept for ``roles``."""
         digest = token_digest(token)
-        user = RECENT.get((self.prefix, "token", digest))
-        if user is not None:
-            return user
         raw = self._read_with_acl(lambda client: client.hget(self._tokens, digest), acl_of)
         if raw is None:
             return None
         record = orjson.loads(raw)
         if "admin" in record:
-            user = User(record["user"], record["admin"])
-        else:
-            try:
-                user = self.user(record["user"])
-            except NotFound:
-                return None
-        RECENT.put((self.prefix, "token", digest), user)
-        return user
+            return User(record["user"], record["admin"])
+        try:
+            return self.user(record["user"])
+        except NotFound:
+            return None
 
     # -- sign-in links and sessions --------------------------------------------------
     def _link_key(self, digest: str) -> str:
