@@ -52,10 +52,10 @@ def problem(value: Any) -> str | None:
         return "next is a path of this app, as text"
     if len(value) > MAX_CHARS:
         return f"next is a path of this app of at most {MAX_CHARS} characters"
-    if _CONTROL.search(value) or "\\" in value:
+    if _CONTROL.search(value) or "\\" in value or not value.startswith("/") or value.startswith("//"):
         return RULE
-    seen = as_browser_reads(value)
-    if value != seen or not seen.startswith("/") or seen.startswith("//"):
+    seen = as_browser_reads(value)  # what is left to read differently (a space at the end): never another site
+    if not seen.startswith("/") or seen.startswith("//"):
         return RULE
     return None
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.access import SESSION_COOKIE
 from tests.conftest import client_with_token
@@ -29,7 +31,7 @@ OFF_SITE = [
 TOO_LONG = "/" + "a" * 200
 #: paths of this app, kept as they are
 LOCAL = ["/", "/record", "/matches/1b88dec3265a4cd4", "/leagues/abc?tab=rounds#r2", "/%09/evil.example",
-         "/%2F/evil.example", "/café", "/a b"]
+         "/%2F/evil.example", "/café", "/a b", "/a ", "/a/ "]
 
 
 def as_a_browser_reads(location: str) -> str:
@@ -87,6 +89,19 @@ def test_the_rule_keeps_a_path_of_this_app(path):
 
     assert check(path) == path and or_home(path) == path and FullMatch(PATTERN)(path) == path
     assert stays_on_the_site(path)
+
+
+@given(st.text(alphabet=st.sampled_from("/\\:. \t\n\r\x00\x1f\x7f\x85\x9f\xa0aZé%?#\u2028"), max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_the_rule_and_the_openapi_pattern_agree(path):
+    """The API's schema refuses by the pattern, the rest of the app by the function: the same paths."""
+    import re
+
+    from service.next_path import PATTERN, problem
+
+    assert (problem(path) is None) == (re.fullmatch(PATTERN, path) is not None), path
+    if problem(path) is None:
+        assert stays_on_the_site(path)
 
 
 def test_home_replaces_what_is_not_text_at_all():
