@@ -19,9 +19,11 @@ accounts and matches created with a token still need the right token.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from flask import request
+
+from engine.core import CHANCE
 
 from .accounts import ANONYMOUS, EVERYONE, Accounts, User
 from .errors import CrossSite, Forbidden, Unauthorized
@@ -139,17 +141,29 @@ class Access:
             needs=sorted(needed),
         )
 
-    def require_append(self, match_id: str, seat: Any, event_type: str, user: User) -> User:
+    def require_append(self, match_id: str, seat: Any, event_type: str, user: User,
+                       actor_of: Callable[[str], str | None] | None = None) -> User:
         """``match.append``, or a player's own move: a player (``player:N``)
         may enter the moves of seat N, and nothing else (not the table's,
-        not a chance outcome, not an undo)."""
+        not a chance outcome, not an undo). ``actor_of(event_type)``: who
+        enters that kind of event in the match's game (``"seat"``,
+        ``"table"``, ``"chance"``; None: no such kind, which the rules
+        refuse); a chance outcome names the seat that receives it, so the
+        seat alone does not make it the player's (issue 36)."""
         try:
             return self.require("match.append", match_id, user)
         except Forbidden:
             if isinstance(seat, int) and not isinstance(seat, bool) and event_type != "undo":
                 for fresh in (False, True):
                     if f"player:{seat}" in self.accounts.roles("m", match_id, user, fresh):
-                        return user
+                        actor = "seat" if actor_of is None else actor_of(event_type)
+                        if actor in ("seat", None):
+                            return user
+                        what = (f"a chance outcome ({event_type}: what is dealt, drawn or rolled)"
+                                if actor == CHANCE else f"the table's move ({event_type})")
+                        raise Forbidden(f"match.append: a player enters only their own seat's moves, not {what}, "
+                                        f"even for seat {seat}; a recorder or referee enters it",
+                                        user=user.name, needs=["recorder", "referee"]) from None
             players = sorted(r for r in self.accounts.roles("m", match_id, user) if r.startswith("player:"))
             if not players:
                 raise

@@ -6,11 +6,15 @@ a lookup to one HGET per request (the reasoning GitHub and others use for
 their API tokens).
 
 A request's token and the roles on the match or league it names are read in
-one round trip, and a process keeps what it read for ``TRUST_SECONDS`` (one
-second): a revocation made in the process counts at once, one made elsewhere
-(another server process, ``kroniek user revoke``) within that second. What it
-keeps only ever lets a request in: a refusal is decided on a fresh read, so
-a role just given counts at once everywhere.
+one round trip. The token is read every time, so a token revoked anywhere
+(another server process, ``kroniek user revoke``) is refused at the next
+request (issue 36: a second's trust let a revoked token in after the command
+had returned). The role table a process read it keeps for ``TRUST_SECONDS``
+(one second), which saves no round trip of its own (the token's read is made
+anyway) but the table's read and decoding: what it keeps only ever lets a
+request in, a refusal is decided on a fresh read, so a role just given counts
+at once everywhere; a role taken away in this process counts at once, one
+taken away elsewhere within that second.
 
 Key layout (``P`` is the prefix; ``{auth}`` keeps the account keys in one
 Cluster slot so a user and their first token are written together):
@@ -18,10 +22,13 @@ Cluster slot so a user and their first token are written together):
 - ``P:{auth}:users``   hash name -> JSON ``{"name", "admin", "created_at"}``
 - ``P:{auth}:tokens``  hash sha256(token) -> JSON ``{"user", "id", "created_at"}``
 - ``P:{auth}:link:D``   a sign-in link's record (``D`` the SHA-256 of its
-  secret): JSON ``{"user", "by", "next", "created_at", "expires_at"}``,
+  secret): JSON ``{"user", "by", "next", "created_at", "expires_at", "revocation"}``,
   expiring with the link; ``used`` once spent, until it would have expired
 - ``P:{auth}:signed-in``  set of the users who ever signed in with a link
   (whoever added them may no longer make their links)
+- ``P:{auth}:revocations``  hash name -> how often the user was revoked
+  (``revoke_user``); a link records it when it is made (``"revocation"``) and
+  signs in only while it is unchanged
 - ``P:{auth}:session:D``  a signed-in device's session (``D`` the SHA-256 of
   its cookie): JSON ``{"user", "admin", "id", "created_at", "agent"}``,
   expiring after ``SESSION_SECONDS``; ``P:{auth}:sessions:U`` hash id ->
@@ -47,6 +54,7 @@ import redis
 from engine.core import KroniekError
 
 from .errors import BadRequest, Busy, NotFound
+from .next_path import check as check_next
 
 TOKEN_PREFIX = "kr_"
 LINK_PREFIX = "kl_"
@@ -62,7 +70,7 @@ EVERYONE = "*"
 #: a write that retries must stop some time)
 WRITE_ATTEMPTS = 16
 LEAGUE_FIELD = "@league"
-#: how long a process trusts a token or a role table it read (see the module docstring)
+#: how long a process trusts a role table it read (see the module docstring); never a token
 TRUST_SECONDS = 1.0
 
 #: roles per kind of object; a player's role names its seat (``player:0``)
@@ -156,10 +164,9 @@ def check_role(kind: str, role: Any, seat: Any = None, seats: int | None = None)
 
 
 class Recent:
-    """What a process read of tokens and role tables in the last
-    ``TRUST_SECONDS``, shared by every ``Accounts`` of the process (so a
-    revocation through any of them is seen by all). Bounded: when full, it
-    starts again empty."""
+    """What a process read of role tables in the last ``TRUST_SECONDS``,
+    shared by every ``Accounts`` of the process (so a role taken away through
+    any of them is seen by all). Bounded: when full, it starts again empty."""
 
     LIMIT = 10_000
 
@@ -244,13 +251,20 @@ class Accounts:
         self.r.hset(self._tokens, token_digest(token), self._token_record(user, token, now))
         return token
 
-    def revoke_tokens(self, name: str) -> int:
+    def revoke_user(self, name: str) -> dict[str, int]:
+        """Take every way in from ``name``, as "revoke" means to whoever asks for
+        it: their tokens, their signed-in devices (``end_sessions``) and the
+        sign-in links made for them that no one has tapped yet (a link carries
+        the user's revocation count when it was made, ``sign_in`` wants it
+        unchanged). A link made afterwards is a new way in. ``{"revoked": the
+        tokens revoked, "ended": the sessions ended}``."""
         self.user(name)
+        # First the count: a tap racing this either started its session before it (ended below) or finds the
+        # count changed (``sign_in`` watches it) and signs no one in.
+        self.r.hincrby(self._revocations, name, 1)
         gone = [digest for digest, raw in self.r.hscan_iter(self._tokens) if orjson.loads(raw)["user"] == name]
-        removed = self.r.hdel(self._tokens, *gone) if gone else 0
-        for digest in gone:
-            RECENT.forget((self.prefix, "token", digest))
-        return removed
+        removed = self.r.hdel(self._tokens, *gone) if gone else 0  # the next request with one of them is refused
+        return {"revoked": removed, "ended": self.end_sessions(name)}
 
     def user(self, name: str) -> User:
         raw = self.r.hget(self._users, name)
@@ -279,25 +293,20 @@ class Accounts:
         return raw
 
     def user_for_token(self, token: str, acl_of: tuple[str, str] | None = None) -> User | None:
-        """The token's user (None: no such token). ``acl_of`` (kind, id): a
+        """The token's user (None: no such token), read fresh every time, so a
+        token revoked anywhere is refused at once. ``acl_of`` (kind, id): a
         role table to read in the same round trip, kept for ``roles``."""
         digest = token_digest(token)
-        user = RECENT.get((self.prefix, "token", digest))
-        if user is not None:
-            return user
         raw = self._read_with_acl(lambda client: client.hget(self._tokens, digest), acl_of)
         if raw is None:
             return None
         record = orjson.loads(raw)
         if "admin" in record:
-            user = User(record["user"], record["admin"])
-        else:
-            try:
-                user = self.user(record["user"])
-            except NotFound:
-                return None
-        RECENT.put((self.prefix, "token", digest), user)
-        return user
+            return User(record["user"], record["admin"])
+        try:
+            return self.user(record["user"])
+        except NotFound:
+            return None
 
     # -- sign-in links and sessions --------------------------------------------------
     def _link_key(self, digest: str) -> str:
@@ -312,6 +321,10 @@ class Accounts:
     @property
     def _signed_in(self) -> str:
         return f"{self.prefix}:{{auth}}:signed-in"
+
+    @property
+    def _revocations(self) -> str:
+        return f"{self.prefix}:{{auth}}:revocations"
 
     def may_issue_link(self, caller: User, name: str) -> bool:
         """An admin may make anyone's sign-in link; a user their own (a new
@@ -332,26 +345,71 @@ class Accounts:
     def issue_link(self, name: str, by: str, now: str = "", next_path: str = "/",
                    seconds: int = LINK_SECONDS) -> tuple[str, str]:
         """A one-time sign-in link's secret for ``name`` and when it expires;
-        only its SHA-256 is stored, and it is spent on first use."""
-        self.user(name)
+        only its SHA-256 is stored, and it is spent on first use (``sign_in``).
+        ``next_path``: the page the tap opens, a path of this app (``next_path.check``)."""
+        check_next(next_path)
+        with self.r.pipeline(transaction=False) as pipe:
+            pipe.hexists(self._users, name)
+            pipe.hget(self._revocations, name)
+            exists, revoked = pipe.execute()
+        if not exists:
+            raise NotFound(f"no user {name!r}")
         secret = new_link_secret()
         expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + seconds))
-        record = {"user": name, "by": by, "next": next_path, "created_at": now, "expires_at": expires}
+        record = {"user": name, "by": by, "next": next_path, "created_at": now, "expires_at": expires,
+                  "revocation": int(revoked or 0)}
         self.r.set(self._link_key(token_digest(secret)), orjson.dumps(record), ex=seconds)
         return secret, expires
 
     def peek_link(self, secret: str) -> dict[str, Any]:
         """The link's record, not spent (the page that asks "sign in as …?")."""
         raw = self.r.get(self._link_key(token_digest(secret))) if looks_like_link_secret(secret) else None
-        return self._live_link(raw)
+        link = self._live_link(raw)
+        self._not_revoked(link, self.r.hget(self._revocations, link["user"]))
+        return link
 
-    def spend_link(self, secret: str) -> dict[str, Any]:
-        """The link's record, spent in the same step: a second use, even at the
-        same moment, finds it used."""
+    def sign_in(self, secret: str, now: str = "", agent: str = "") -> tuple[dict[str, Any], str]:
+        """The tap on a sign-in link: the link's record and a new session's
+        cookie secret (only its SHA-256 is stored). The link is spent and the
+        session started in one transaction, so either both happen or neither:
+        never a spent link without its session, nor a session no device holds.
+        A second use, even at the same moment, finds the link used."""
         if not looks_like_link_secret(secret):
-            return self._live_link(None)
-        raw = self.r.set(self._link_key(token_digest(secret)), "used", keepttl=True, xx=True, get=True)
-        return self._live_link(raw)
+            self._live_link(None)
+        key = self._link_key(token_digest(secret))
+        cookie = secrets.token_urlsafe(32)
+        digest = token_digest(cookie)
+        with self.r.pipeline(transaction=True) as pipe:
+            for _ in range(WRITE_ATTEMPTS):
+                try:
+                    pipe.watch(key, self._users, self._revocations)
+                    link = self._live_link(pipe.get(key))
+                    self._not_revoked(link, pipe.hget(self._revocations, link["user"]))
+                    raw = pipe.hget(self._users, link["user"])
+                    if raw is None:  # the account is gone: the link can sign no one in
+                        raise LinkSpent("this sign-in link's account is gone", why="expired")
+                    user = orjson.loads(raw)
+                    record = {"user": user["name"], "admin": user["admin"], "id": digest[:12], "created_at": now,
+                              "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
+                    pipe.multi()
+                    pipe.set(key, "used", keepttl=True, xx=True)
+                    pipe.sadd(self._signed_in, user["name"])  # from now on only they (or an admin) make their links
+                    pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
+                    pipe.hset(self._sessions_key(user["name"]), record["id"],
+                              orjson.dumps({**record, "digest": digest}))
+                    pipe.expire(self._sessions_key(user["name"]), SESSION_SECONDS)
+                    pipe.execute()
+                    return link, cookie
+                except redis.WatchError:
+                    continue
+        raise Busy("too many accounts were changed at once; tap the link again")
+
+    @staticmethod
+    def _not_revoked(link: dict[str, Any], revoked: Any) -> None:
+        """Refuse a link made before its user was last revoked (``revoke_user``); a link made before
+        revocations were counted counts as made at none."""
+        if link.get("revocation", 0) != int(revoked or 0):
+            raise LinkSpent("this sign-in link was made before its account's access was revoked", why="revoked")
 
     @staticmethod
     def _live_link(raw: Any) -> dict[str, Any]:
@@ -360,21 +418,6 @@ class Accounts:
         if raw in ("used", b"used"):
             raise LinkSpent("this sign-in link was used already: a link signs in one device, once", why="used")
         return orjson.loads(raw)
-
-    def start_session(self, name: str, now: str = "", agent: str = "") -> str:
-        """A new session for ``name`` on one device: the cookie's secret (only its SHA-256 is stored)."""
-        user = self.user(name)
-        secret = secrets.token_urlsafe(32)
-        digest = token_digest(secret)
-        record = {"user": user.name, "admin": user.admin, "id": digest[:12], "created_at": now,
-                  "agent": "".join(c for c in agent[:AGENT_CHARS] if c.isprintable())}
-        with self.r.pipeline(transaction=True) as pipe:
-            pipe.sadd(self._signed_in, user.name)  # from now on only they (or an admin) make their links
-            pipe.set(self._session_key(digest), orjson.dumps(record), ex=SESSION_SECONDS)
-            pipe.hset(self._sessions_key(user.name), record["id"], orjson.dumps({**record, "digest": digest}))
-            pipe.expire(self._sessions_key(user.name), SESSION_SECONDS)
-            pipe.execute()
-        return secret
 
     def session(self, secret: str, acl_of: tuple[str, str] | None = None) -> Session | None:
         """The device's session (None: ended, expired or never), read fresh

@@ -203,7 +203,8 @@ class Events(MethodView):
             body = matches.ARGUMENTS_PARSER.parse(S.EventIn, req, location="json", error_status_code=400)
         svc = app.extensions["kroniek"]
         user = _or_404(lambda: app.extensions["kroniek.access"].require_append(
-            match_id, body["seat"], body["type"], user_of(req)).name, svc.store, match_id)
+            match_id, body["seat"], body["type"], user_of(req), lambda kind: svc.actor_of(match_id, kind)).name,
+            svc.store, match_id)
         key = req.environ.get("HTTP_IDEMPOTENCY_KEY")  # what req.headers.get("Idempotency-Key") reads
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise MalformedRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",

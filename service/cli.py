@@ -55,6 +55,17 @@ def _checked_public_url(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+def _checked_next(ctx, param, value):
+    """A sign-in link's ``--next``: a path of this app, refused up front (before the link is made) when it is
+    not, as the API refuses it."""
+    from .next_path import problem
+
+    why = problem(value)
+    if why is not None:
+        raise click.BadParameter(f"{why}; got {value!r}")
+    return value
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
@@ -412,7 +423,8 @@ def user_token(name: str) -> None:
 @click.argument("name")
 @click.option("--url", "base", envvar="KRONIEK_PUBLIC_URL", default="http://127.0.0.1:8000", show_default=True,
               callback=_checked_public_url, help="the app's address as a phone reaches it (or KRONIEK_PUBLIC_URL)")
-@click.option("--next", "next_path", default="/", show_default=True, help="the page the link opens")
+@click.option("--next", "next_path", default="/", show_default=True, callback=_checked_next,
+              help="the page the link opens: a path of this app (/matches/<id>)")
 def user_link(name: str, base: str, next_path: str) -> None:
     """Print a one-time sign-in link for NAME and its QR code: opened on a
     phone, one tap signs that phone in (good for 24 hours, once)."""
@@ -432,7 +444,7 @@ def _echo_sign_in(accounts, name: str, base: str, next_path: str = "/") -> None:
 
     from .signin import PATH, qr_text, terminal_takes_color
 
-    secret, expires = accounts.issue_link(name, "kroniek", utc_now(), next_path if next_path.startswith("/") else "/")
+    secret, expires = accounts.issue_link(name, "kroniek", utc_now(), next_path)
     url = base.rstrip("/") + PATH + secret
     color = terminal_takes_color()
     click.echo(f"Sign-in link for {name} (one device, once, until {expires}; scan it with a phone):\n  {url}")
@@ -442,11 +454,13 @@ def _echo_sign_in(accounts, name: str, base: str, next_path: str = "/") -> None:
 @user.command("revoke")
 @click.argument("name")
 def user_revoke(name: str) -> None:
-    """Revoke every token of NAME."""
+    """Revoke every way in of NAME: their tokens, their signed-in devices and their unused sign-in links."""
     from engine.core import KroniekError
 
     try:
-        click.echo(f"revoked {_accounts().revoke_tokens(name)} token(s) of {name}")
+        done = _accounts().revoke_user(name)
+        click.echo(f"revoked {done['revoked']} token(s) of {name}, ended {done['ended']} signed-in device(s); "
+                   "the sign-in links made for them before now no longer sign in")
     except KroniekError as exc:
         raise click.ClickException(exc.message) from None
 

@@ -537,6 +537,15 @@ class MatchService:
         entry.head_hash = head_hash
         return found
 
+    def actor_of(self, match_id: str, type: Any) -> str | None:
+        """Who enters events of ``type`` (or its Dutch alias) in this match's
+        game: ``"seat"``, ``"table"`` or ``"chance"``; None for a type the game
+        has not (its rules refuse it). The game never changes, so the cached
+        match will do, as it is."""
+        game = self._entry(match_id).ms.game
+        event_type = game.event_types.get(M.canonical_type(game, type))
+        return None if event_type is None else event_type.actor
+
     def current(self, match_id: str) -> M.MatchState:
         entry = self._entry(match_id)
         with entry.lock:

@@ -99,7 +99,9 @@ def sign_in_link(name: str, next_path: str = "/") -> dict[str, Any]:
     from replays.hashing import utc_now
 
     from .errors import Forbidden
+    from .next_path import check as check_next
 
+    check_next(next_path)  # before anything else: a 400, nothing made
     access = current_app.extensions["kroniek.access"]
     caller = access.require_user()
     access.accounts.user(name)  # 404 for an unknown user

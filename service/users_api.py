@@ -13,7 +13,7 @@ from replays.hashing import utc_now
 
 from flask import request
 
-from . import signin
+from . import next_path, signin
 from .accounts import ANONYMOUS, NAME
 from .api import _doc_errors, access
 from .errors import Forbidden, NotFound
@@ -69,9 +69,14 @@ class Tokens(MethodView):
     @users.response(200)
     @_doc_errors(users, 401, 403, 404)
     def delete(self, name):
-        """Revoke every token of the user (an admin's, or the user's own)"""
+        """Revoke the user's tokens, signed-in devices and unused sign-in links (an admin's, or the user's own)
+
+        `revoked` counts the tokens revoked, `ended` the signed-in devices
+        signed out (as `DELETE /api/users/<name>/sessions` would); the
+        sign-in links made for them before now no longer sign anyone in. A
+        link made afterwards does."""
         _self_or_admin(name)
-        return {"name": name, "revoked": access().accounts.revoke_tokens(name)}
+        return {"name": name, **access().accounts.revoke_user(name)}
 
 
 @users.route("/me")
@@ -87,9 +92,8 @@ class Me(MethodView):
 
 
 class LinkIn(Schema):
-    next = fields.String(load_default="/", validate=[validate.Length(max=200), FullMatch(
-        r"^/(?!/)[^\\\x00-\x1f\x7f]*$", error="next is a path of this app: one /, then no backslash or control "
-                                            "character")],
+    next = fields.String(load_default="/", validate=[validate.Length(max=next_path.MAX_CHARS),
+                                                     FullMatch(next_path.PATTERN, error=next_path.RULE)],
                          metadata={"description": "the page the link opens once signed in (a path of this app)",
                                    "example": "/matches/1b88dec3265a4cd4"})
 

@@ -145,3 +145,26 @@ def test_a_finished_match_on_a_cluster_is_compacted_and_reads_back_the_same(clus
     assert audit_match(store, mid).valid and store.head_seq(mid)[0] == len(before)
     assert svc.append(mid, "undo", None, {})["seq"] == len(before) + 1
     assert audit_match(store, mid).length == len(before) + 1
+
+
+@pytest.mark.redis
+def test_accounts_on_a_cluster_sign_in_with_a_link_and_revoke_every_way_in(cluster):
+    """Issue 36's transactions on a Cluster: the tap spends the link and starts the session in one MULTI/EXEC
+    (every key in the {auth} slot), and revoking ends the sessions and the unused links."""
+    from service.accounts import Accounts, LinkSpent
+
+    accounts = Accounts(cluster, f"kc-{random.randrange(10**9)}")
+    user, token = accounts.add_user("ann")
+    secret, _ = accounts.issue_link("ann", "admin", next_path="/record")
+    unused, _ = accounts.issue_link("ann", "admin")
+    link, cookie = accounts.sign_in(secret, agent="phone")
+    assert link["next"] == "/record" and accounts.session(cookie).user == user
+    with pytest.raises(LinkSpent):
+        accounts.sign_in(secret)
+    assert accounts.revoke_user("ann") == {"revoked": 1, "ended": 1}
+    assert accounts.session(cookie) is None and accounts.user_for_token(token) is None
+    with pytest.raises(LinkSpent) as refused:
+        accounts.sign_in(unused)
+    assert refused.value.details["why"] == "revoked" and accounts.sessions("ann") == []
+    again, _ = accounts.issue_link("ann", "admin")
+    assert accounts.session(accounts.sign_in(again)[1]).user == user

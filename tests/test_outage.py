@@ -80,8 +80,8 @@ def test_store_down_answers_503_and_the_app_recovers_by_itself(own_redis, signin
     assert health.status_code == 200 and health.get_json()["redis"]["reachable"] is True
 
     stop(own_redis)
-    # A token read in the last TRUST_SECONDS is trusted without Redis (by design); forget it, so
-    # /api/me below has to look the token up (the stop used to take longer than that by itself).
+    # A token is looked up at every request; what the process keeps (role tables read in the last
+    # TRUST_SECONDS) is forgotten too, so nothing below is answered from memory.
     RECENT.forget()
     # Reads, writes, a bad token's check and the queue: 503, JSON, Retry-After.
     unavailable(anon.get(f"/api/matches/{mid}/state"))

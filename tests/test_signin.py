@@ -226,3 +226,84 @@ def test_a_device_is_named_by_its_browser_and_system_not_its_raw_user_agent(admi
         assert browser.post(path, headers={"Origin": HERE}).status_code in (200, 303)
     listed = admin.get(f"/api/users/{name}/sessions").get_json()["sessions"]
     assert {s["agent"]: s["device"] for s in listed} == phones
+
+
+@pytest.mark.parametrize("how", ["api", "cli"])
+def test_revoking_a_user_ends_their_sessions_and_their_unused_links_too(admin, make_user, monkeypatch, prefix,
+                                                                         redis_client, how):
+    """Issue 36: after ``DELETE /api/users/<name>/tokens`` (or ``kroniek user revoke``) the person's phones
+    could still write. Revoking takes every way in: their tokens, their signed-in devices, and the sign-in
+    links made for them that nobody tapped yet; a link made afterwards signs in again."""
+    from click.testing import CliRunner
+
+    from service.cli import main
+    from tests.conftest import client_with_token
+
+    app = admin.application
+    name, token = make_user("ann")
+
+    def link():
+        return admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
+
+    phone, _ = sign_in(app, link())
+    tablet, _ = sign_in(app, link())
+    unused = link()
+    body = {"game": "toy", "players": ["Ann", "Bob"]}
+    assert phone.post("/api/matches", json=body, headers={"Origin": HERE}).status_code == 201
+    if how == "api":
+        answer = admin.delete(f"/api/users/{name}/tokens")
+        assert answer.status_code == 200 and answer.get_json() == {"name": name, "revoked": 1, "ended": 2}
+    else:
+        monkeypatch.setenv("KRONIEK_PREFIX", prefix)
+        answer = CliRunner().invoke(main, ["user", "revoke", name])
+        assert answer.exit_code == 0, answer.output
+        assert "revoked 1 token(s)" in answer.output and "ended 2 signed-in device(s)" in answer.output
+    for device in (phone, tablet):
+        assert device.get("/api/me").get_json()["name"] == "anonymous"
+        refused = device.post("/api/matches", json=body, headers={"Origin": HERE})
+        assert refused.status_code == 401, refused.get_json()
+    assert client_with_token(app, token).get("/api/me").status_code == 401
+    assert admin.get(f"/api/users/{name}/sessions").get_json()["sessions"] == []
+    # the link nobody tapped yet signs no one in: its page says so, the tap is refused and makes no session
+    page = cookie_client(app).get(unused).get_data(as_text=True)
+    assert "signin-button" not in page and "revoked" in page
+    assert cookie_client(app).post(unused, headers={"Origin": HERE}).status_code == 410
+    assert admin.get(f"/api/users/{name}/sessions").get_json()["sessions"] == []
+    # a link made after the revocation is a new way in
+    again, answer = sign_in(app, link())
+    assert answer.status_code == 303 and again.get("/api/me").get_json()["name"] == name
+
+
+@pytest.mark.rule("match.append")
+def test_a_player_enters_no_chance_outcome_not_even_for_their_own_seat(client, app):
+    """Issue 36: a seated player's session recorded Sir Tommy's draw (a chance outcome: its actor is chance) for
+    its own seat. What the stock deals is the recorder's or referee's to enter, as README and docs/ui.md say: a
+    403 that says why, by its name or its Dutch alias, and the log unchanged; the player's own moves still go in."""
+    match = client.post("/api/matches", json={"game": "sir_tommy", "players": ["Ann", "Bob"]}).get_json()["id"]
+    added = client.post(f"/api/matches/{match}/people", json={"user": f"ann-{match[:6]}", "role": "player",
+                                                               "seat": 0}).get_json()
+    phone, _ = sign_in(app, added["sign_in"]["path"])
+    post = lambda event: phone.post(f"/api/matches/{match}/events", json=event, headers={"Origin": HERE})  # noqa: E731
+    draw = {"seat": 0, "data": {"cards": ["AS", "2H", "KD"]}}
+    for kind in ("draw", "trekken"):
+        refused = post({"type": kind, **draw})
+        assert refused.status_code == 403, (kind, refused.get_json())
+        error = refused.get_json()["error"]
+        assert error["code"] == "forbidden" and error["needs"] == ["recorder", "referee"]
+        assert "chance outcome" in error["message"] and "recorder or referee" in error["message"], error
+    assert [e["type"] for e in client.get(f"/api/matches/{match}/events").get_json()["events"]] == ["setup"]
+    # the recorder enters the draw; the player then builds with it
+    assert client.post(f"/api/matches/{match}/events", json={"type": "draw", **draw}).status_code == 201
+    built = post({"type": "build", "seat": 0, "data": {"card": "AS"}})
+    assert built.status_code == 201, built.get_json()
+    # the toy's die, rolled "for" the player's seat: refused as well
+    toy = new_toy(client)
+    toy_player = client.post(f"/api/matches/{toy}/people", json={"user": f"bo-{toy[:6]}", "role": "player",
+                                                                  "seat": 0}).get_json()
+    toy_phone, _ = sign_in(app, toy_player["sign_in"]["path"])
+    toy_post = lambda event: toy_phone.post(f"/api/matches/{toy}/events", json=event,  # noqa: E731
+                                            headers={"Origin": HERE})
+    assert toy_post({"type": "add", "seat": 0, "data": {"n": 2}}).status_code == 201
+    rolled = toy_post({"type": "roll", "seat": 0, "data": {"value": 6}})
+    assert rolled.status_code == 403 and "chance outcome" in rolled.get_json()["error"]["message"]
+    assert len(client.get(f"/api/matches/{toy}/events").get_json()["events"]) == 2

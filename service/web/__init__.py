@@ -24,6 +24,7 @@ from engine import all_games
 from engine.core import KroniekError
 from engine.text import SAID, render
 
+from .. import next_path
 from . import i18n
 
 HERE = Path(__file__).resolve().parent
@@ -111,7 +112,7 @@ def set_language():
     lang = request.form.get("lang", "")
     if lang not in i18n.LANGS:
         abort(400)
-    response = redirect(_local(request.form.get("next", "/")), code=303)
+    response = redirect(next_path.or_home(request.form.get("next", "/")), code=303)
     from service.signin import base_url
 
     response.set_cookie(i18n.COOKIE, lang, max_age=i18n.COOKIE_AGE, samesite="Lax", httponly=True,
@@ -258,14 +259,15 @@ def signin(secret: str):
     same_site(request)  # another site's page must not sign this browser in to an account of its choosing
     accounts = _accounts()
     try:
-        link = accounts.spend_link(secret)
+        # spent and signed in in one step: a tap that fails leaves the link as it was and no session behind
+        link, cookie = accounts.sign_in(secret, utc_now(), request.user_agent.string)
     except LinkSpent as exc:
         return _no_store(Response(render_template("signin.html", spent=exc.details["why"], page="signin"), 410))
     before = getattr(request._get_current_object(), "kroniek_session", None)
     if before is not None:  # this browser was signed in (as someone): that session ends, it is not left behind
         accounts.end_session(before.user.name, before.id)
-    cookie = accounts.start_session(link["user"], utc_now(), request.user_agent.string)
-    response = redirect(_local(link.get("next", "/")), code=303)
+    # a link stored with a next that is not a path of this app (made before the rule) opens home
+    response = redirect(next_path.or_home(link.get("next", "/")), code=303)
     response.set_cookie(SESSION_COOKIE, cookie, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="Lax",
                         secure=base_url(request).startswith("https:"))
     return _no_store(response)
@@ -286,11 +288,6 @@ def signout():
 
 def _accounts():
     return current_app.extensions["kroniek.access"].accounts
-
-
-def _local(path: str) -> str:
-    """A path of this app, or home (a link never sends anyone elsewhere)."""
-    return path if path.startswith("/") and not path.startswith("//") and "\\" not in path else "/"
 
 
 def _no_store(response: Response) -> Response:
