@@ -72,9 +72,12 @@ test-redis: $(STAMP)
 screenshots: $(STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)
 	KRONIEK_SCREENSHOTS=docs/img $(BIN)/python -m pytest -n $(TEST_WORKERS) tests/test_web.py tests/test_web_*.py
 
-## The legality property over every game with its deep profile (many more, longer matches; minutes).
+## The legality property over every game with its deep profile (many more, longer matches), and the worked
+## Swiss league run 20 times, four at a time (the suite runs it 8 times); minutes.
 test-deep: $(STAMP)
-	KRONIEK_LEGALITY_PROFILE=deep $(PYTEST) --timeout=3600 tests/engine/test_every_game_legality.py -p no:cacheprovider
+	KRONIEK_LEGALITY_PROFILE=deep KRONIEK_SWISS_RUNS=20 $(PYTEST) --timeout=3600 -p no:cacheprovider \
+		tests/engine/test_every_game_legality.py \
+		tests/test_worker_faults.py::test_the_swiss_league_example_completes_every_time_four_leagues_at_a_time
 
 bench: $(STAMP) $(PYODIDE_STAMP)
 	$(BIN)/python -m bench
