@@ -1,12 +1,9 @@
-"""The pages in Dutch, in a real Chromium (issue 19, point 4): a browser that
-asks for Dutch (Accept-Language nl) gets every page of tests/test_web_pages.py
-in Dutch: ``<html lang="nl">``, no common English word in what it shows
-(what an engine only says in English, a move's summary, a rule's help, an
-option's values, is marked ``lang="en"`` and left out, and so are names
-marked ``translate="no"``), and the same checks as every page (axe,
-nothing past the edge, no "undefined"). The language switch in the header is
-reached by the keyboard, and what it chose is remembered from page to page,
-over what the browser asks for."""
+"""The pages in Dutch, in a real Chromium (issue 19, point 4): the language
+switch in the header is reached by the keyboard, and what it chose is
+remembered from page to page, over what the browser asks for; the moves of a
+game are listed in Dutch. That every page is in Dutch for a browser that asks
+for it (``<html lang="nl">``, no English word, axe and the pages' own checks)
+is tests/test_web_dutch_crawl.py's phone pass."""
 
 from __future__ import annotations
 
@@ -14,8 +11,8 @@ import re
 
 import pytest
 
-from .test_web import api, context, page_of, wait_until
-from .test_web_pages import NAMES, PHONE, axe_source, check, site, visit, watched  # noqa: F401  (fixtures)
+from .test_web import api, context, page_of
+from .test_web_pages import NAMES, PHONE, site, visit, watched  # noqa: F401  (fixtures)
 
 #: English words that a Dutch page never shows in its own text
 ENGLISH = {"the", "and", "with", "from", "move", "moves", "player", "players", "match", "matches", "record", "recorded",
@@ -70,42 +67,8 @@ def dutch_context(browser, token, viewport=PHONE):
     return ctx
 
 
-@pytest.mark.slow(40)
-def test_every_page_is_in_dutch_for_a_dutch_browser(server, browser, site):
-    axe = axe_source()
-    base, token = server
-    page = watched(page_of(dutch_context(browser, token)))
-    problems: list[str] = []
-
-    def page_in_dutch(where, path, ready):
-        visit(page, base, path, ready)
-        where = f"{where} ({path})"
-        lang = page.evaluate("document.documentElement.lang")
-        return ([f"{where}: <html lang={lang!r}>"] if lang != "nl" else []) + \
-            [f"{where}: English {e}" for e in english_in(page)] + check(page, axe, where)
-
-    twaalven = site["matches"]["twaalven"]
-    review = f"/matches/{twaalven}/review"
-    for name, path, ready in site["pages"]:
-        if path == "/api/docs":
-            continue  # the API's reference (Swagger UI), in English like the API itself (docs/ui.md, "Languages")
-        if path != review:  # last, below, with the worker's notes
-            problems += page_in_dutch(name, path, ready)
-    visit(page, base, "/record", "#game-choices")
-    for game in site["games"]:
-        pick_game(page, game)
-        problems += [f"/record, {game} picked: English {e}" for e in english_in(page)]
-        problems += check(page, axe, f"/record, {game} picked")
-    # The worker's notes on the review (a solver's, in the engine's English) are shown, not only when the
-    # worker happened to be done first: a note shown unmarked on the Dutch review went by unseen while the
-    # worker was slow. The notes come from the analysis queue, which this server's earlier tests may have
-    # filled (a Sir Tommy game's analysis may take its whole 120 s, at a low priority): looked at last, and
-    # waited for as long as two such analyses ahead of it.
-    wait_until(lambda: any(a.get("source") == "solver" for s in api(base, token, "GET", review).json()["steps"]
-                           for a in s["annotations"]), timeout=300, step=1.0,
-               what="the solver's notes on the Twaalven match")
-    problems += page_in_dutch("review", review, "#steps li")
-    assert not problems, "\n".join(problems)
+# Every page in Dutch (<html lang="nl">, no English, axe-core, the solver's notes on a review): the phone pass of
+# tests/test_web_dutch_crawl.py, which opens every fold and form as it reads them.
 
 
 @pytest.mark.slow(10)
