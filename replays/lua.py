@@ -94,6 +94,23 @@ APPEND_IDEMPOTENT = _APPEND.replace(
 if prior then return {'dup', prior} end""").replace(
     "IDEM_STORE", "redis.call('SET', KEYS[3], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
 
+# KEYS: log, packed, idem
+# Returns {'dup', stored idempotency record} | {'head', top id, top hash} | {'missing'}
+# One atomic read for a request with an Idempotency-Key that cannot be
+# appended as it stands (its expected_seq is not the cached head, or its move
+# is refused by the cached state): the record first, so a copy of the same
+# request that got in first (an outbox resending it while the first copy was
+# being written) is answered with the first answer; only where there is no
+# record is the head read, in the same step, to decide a conflict. Read
+# apart, a copy could see the head the first copy wrote and no record yet
+# (or a stale cache and a record it never looked for) and answer 409.
+RECORD_OR_HEAD = "\n".join([
+    """local prior = redis.call('GET', KEYS[3])
+if prior then return {'dup', prior} end""",
+    _top("{'missing'}"),
+    "return {'head', top_id, top_hash or ''}",
+])
+
 # KEYS: head, log, acl
 # ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in
 # APPEND, then the roles on the new stream (user, roles json, ...): a match or

@@ -146,6 +146,7 @@ class EventStore:
         self._append_one_script = client.register_script(lua.APPEND_ONE)
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
+        self._record_or_head = client.register_script(lua.RECORD_OR_HEAD)
         self._create = client.register_script(lua.CREATE)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
@@ -365,6 +366,22 @@ class EventStore:
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
+
+    def record_or_head(self, match_id: str, idem_key: str) -> tuple[str | None, tuple[int, str] | None]:
+        """In one atomic step (``lua.RECORD_OR_HEAD``): the idempotency record
+        of ``idem_key`` if there is one (``(record, None)``), else the log's
+        head as ``head_seq`` gives it (``(None, (seq, hash))``, or
+        ``(None, None)``: no such match). With no record, the head read is the
+        head at a moment when no request with that key had been written."""
+        res = self._record_or_head(keys=[self.key(match_id, "log"), self.key(match_id, "packed"),
+                                         self.key(match_id, f"idem:{idem_key}")])
+        if res[0] == "dup":
+            return res[1], None
+        if res[0] == "missing":
+            return None, None
+        if res[0] != "head":
+            raise StoreError(f"unexpected answer from the idempotency script: {res!r}")
+        return None, (int(res[1].split("-", 1)[0]), res[2])
 
     # -- reading ------------------------------------------------------------
     def head(self, match_id: str) -> dict[str, str] | None:
