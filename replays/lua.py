@@ -131,8 +131,18 @@ end
 for i = 0, na - 1 do
   redis.call('HSET', KEYS[3], ARGV[b + i * 2], ARGV[b + 1 + i * 2])
 end
+INDEX
 return {'ok'}
 """
+
+#: CREATE with the new stream listed in the same step (KEYS[4]: the index,
+#: a sorted set; the last two ARGV: the stream's id and its score), so a
+#: stream never exists unlisted: the script and a ZADD after it, apart, left
+#: a match unlisted when Redis ran the script after its client had given up
+#: waiting (a frozen Redis runs, as it wakes, what it was sent). The index is
+#: in another slot than the stream's keys: on a Cluster the two stay apart.
+CREATE_INDEXED = CREATE.replace("INDEX", "redis.call('ZADD', KEYS[4], ARGV[#ARGV], ARGV[#ARGV - 1])")
+CREATE = CREATE.replace("INDEX\n", "")
 
 #: Lua: HSET the field, value pairs ARGV[first..] into ``key``, in chunks
 #: (unpack has a small stack limit)

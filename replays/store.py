@@ -148,6 +148,7 @@ class EventStore:
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
         self._record_or_head = client.register_script(lua.RECORD_OR_HEAD)
         self._create = client.register_script(lua.CREATE)
+        self._create_indexed = client.register_script(lua.CREATE_INDEXED)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
@@ -184,24 +185,29 @@ class EventStore:
         acl: dict[str, str] | None = None,
     ) -> bool:
         """Write a new stream's first events, listing fields and roles (``acl``)
-        atomically; False if the id exists (nothing written). Any other answer
-        raises StoreError: a caller retrying on False must never loop on it."""
+        and its entry in the index atomically (on a Cluster, where the index
+        is in another slot, the entry right after); False if the id exists
+        (nothing written). Any other answer raises StoreError: a caller
+        retrying on False must never loop on it."""
         fields: list[Any] = []
         for name, value in head.items():
             fields += [name, value]
         roles: list[Any] = []
         for name, value in (acl or {}).items():
             roles += [name, value]
-        res = self._create(
-            keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")],
-            args=[len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles],
-        )
+        keys = [self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")]
+        args = [len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles]
+        if self._cluster:
+            res = self._create(keys=keys, args=args)
+        else:
+            res = self._create_indexed(keys=[*keys, self.index_key], args=[*args, match_id, created_ts])
         answer = res[0] if isinstance(res, list) and res else res
         if answer == "exists":
             return False
         if answer != "ok":
             raise StoreError(f"unexpected answer from the create script: {res!r}")
-        self.r.zadd(self.index_key, {match_id: created_ts})
+        if self._cluster:
+            self.r.zadd(self.index_key, {match_id: created_ts})
         return True
 
     def exists(self, stream_id: str) -> bool:
