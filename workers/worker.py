@@ -43,7 +43,7 @@ from rq.registry import StartedJobRegistry
 from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
 
-from .connection import key_prefix, load_plugins, queue_client, store_client
+from .connection import key_prefix, load_plugins, queue_client, store_client, worker_queue_client
 from .jobs import OVERDUE, requeue_overdue, sweep
 from .queue import ANALYSE, ROLES, VALIDATE, KroniekJob, queue_names, tidy_queue
 
@@ -429,7 +429,8 @@ def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> Non
             # Before taking jobs, queue whatever is owed (a job lost between
             # an append and its enqueue, or with a Redis that crashed).
             sweep(prefix)
-            worker = KroniekWorker(names, connection=queue_client(), prefix=prefix)
+            # RQ's blocking pop waits up to DEQUEUE_TIMEOUT: on a client of its own, whose reads may last that long
+            worker = KroniekWorker(names, connection=worker_queue_client(DEQUEUE_TIMEOUT), prefix=prefix)
             worker.work(with_scheduler=True, burst=burst)
         except REDIS_ERRORS as exc:
             log.warning("Redis went away (%s); the worker carries on when it is back", exc)
