@@ -20,7 +20,9 @@ its client stayed connected.
 A connection that fails is closed by redis-py as it fails; the commands then
 go through the client's ordinary pipeline, with the client's retries, exactly
 as they would have without this (commands lost mid-way are sent again there
-too, as the client's retries would). An error reply (a refused XADD) is
+too, as the client's retries would). A read that times out (Redis hangs) is
+raised, as the client raises it: sent again, the commands would wait as long
+again. An error reply (a refused XADD) is
 given in its command's place, as a pipeline's ``execute(raise_on_error=False)``
 gives it, and leaves the connection usable. After a fork the child makes its
 own connections (the parent's socket is never shared).
@@ -105,7 +107,15 @@ class OwnConnection:
                     replies.append(conn.read_response())
                 except redis.ResponseError as exc:  # the reply was read whole: the connection is in step
                     replies.append(exc)
-        except (redis.ConnectionError, redis.TimeoutError):
+        except redis.TimeoutError:
+            # Redis did not answer in time (it hangs): sent again through the
+            # client, they would wait as long again, and Redis may still run
+            # these. The caller answers 503; an append is retried with its key.
+            self._lent -= 1
+            if conn is not None:
+                conn.disconnect()
+            raise
+        except redis.ConnectionError:
             # redis-py closed the connection as it failed (the next call
             # reconnects it): these go the client's way, with its retries.
             self._lent -= 1

@@ -94,6 +94,23 @@ APPEND_IDEMPOTENT = _APPEND.replace(
 if prior then return {'dup', prior} end""").replace(
     "IDEM_STORE", "redis.call('SET', KEYS[3], ARGV[#ARGV], 'EX', ARGV[#ARGV - 1])")
 
+# KEYS: log, packed, idem
+# Returns {'dup', stored idempotency record} | {'head', top id, top hash} | {'missing'}
+# One atomic read for a request with an Idempotency-Key that cannot be
+# appended as it stands (its expected_seq is not the cached head, or its move
+# is refused by the cached state): the record first, so a copy of the same
+# request that got in first (an outbox resending it while the first copy was
+# being written) is answered with the first answer; only where there is no
+# record is the head read, in the same step, to decide a conflict. Read
+# apart, a copy could see the head the first copy wrote and no record yet
+# (or a stale cache and a record it never looked for) and answer 409.
+RECORD_OR_HEAD = "\n".join([
+    """local prior = redis.call('GET', KEYS[3])
+if prior then return {'dup', prior} end""",
+    _top("{'missing'}"),
+    "return {'head', top_id, top_hash or ''}",
+])
+
 # KEYS: head, log, acl
 # ARGV: n_fields, n_events, n_acl, head fields (name, value, ...), events as in
 # APPEND, then the roles on the new stream (user, roles json, ...): a match or
@@ -114,8 +131,18 @@ end
 for i = 0, na - 1 do
   redis.call('HSET', KEYS[3], ARGV[b + i * 2], ARGV[b + 1 + i * 2])
 end
+INDEX
 return {'ok'}
 """
+
+#: CREATE with the new stream listed in the same step (KEYS[4]: the index,
+#: a sorted set; the last two ARGV: the stream's id and its score), so a
+#: stream never exists unlisted: the script and a ZADD after it, apart, left
+#: a match unlisted when Redis ran the script after its client had given up
+#: waiting (a frozen Redis runs, as it wakes, what it was sent). The index is
+#: in another slot than the stream's keys: on a Cluster the two stay apart.
+CREATE_INDEXED = CREATE.replace("INDEX", "redis.call('ZADD', KEYS[4], ARGV[#ARGV], ARGV[#ARGV - 1])")
+CREATE = CREATE.replace("INDEX\n", "")
 
 #: Lua: HSET the field, value pairs ARGV[first..] into ``key``, in chunks
 #: (unpack has a small stack limit)

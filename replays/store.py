@@ -146,7 +146,9 @@ class EventStore:
         self._append_one_script = client.register_script(lua.APPEND_ONE)
         self._append = client.register_script(lua.APPEND)
         self._append_idem = client.register_script(lua.APPEND_IDEMPOTENT)
+        self._record_or_head = client.register_script(lua.RECORD_OR_HEAD)
         self._create = client.register_script(lua.CREATE)
+        self._create_indexed = client.register_script(lua.CREATE_INDEXED)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
@@ -183,24 +185,29 @@ class EventStore:
         acl: dict[str, str] | None = None,
     ) -> bool:
         """Write a new stream's first events, listing fields and roles (``acl``)
-        atomically; False if the id exists (nothing written). Any other answer
-        raises StoreError: a caller retrying on False must never loop on it."""
+        and its entry in the index atomically (on a Cluster, where the index
+        is in another slot, the entry right after); False if the id exists
+        (nothing written). Any other answer raises StoreError: a caller
+        retrying on False must never loop on it."""
         fields: list[Any] = []
         for name, value in head.items():
             fields += [name, value]
         roles: list[Any] = []
         for name, value in (acl or {}).items():
             roles += [name, value]
-        res = self._create(
-            keys=[self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")],
-            args=[len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles],
-        )
+        keys = [self.key(match_id, "head"), self.key(match_id, "log"), self.key(match_id, "acl")]
+        args = [len(head), len(events), len(roles) // 2, *fields, *_flatten(events), *roles]
+        if self._cluster:
+            res = self._create(keys=keys, args=args)
+        else:
+            res = self._create_indexed(keys=[*keys, self.index_key], args=[*args, match_id, created_ts])
         answer = res[0] if isinstance(res, list) and res else res
         if answer == "exists":
             return False
         if answer != "ok":
             raise StoreError(f"unexpected answer from the create script: {res!r}")
-        self.r.zadd(self.index_key, {match_id: created_ts})
+        if self._cluster:
+            self.r.zadd(self.index_key, {match_id: created_ts})
         return True
 
     def exists(self, stream_id: str) -> bool:
@@ -365,6 +372,22 @@ class EventStore:
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
+
+    def record_or_head(self, match_id: str, idem_key: str) -> tuple[str | None, tuple[int, str] | None]:
+        """In one atomic step (``lua.RECORD_OR_HEAD``): the idempotency record
+        of ``idem_key`` if there is one (``(record, None)``), else the log's
+        head as ``head_seq`` gives it (``(None, (seq, hash))``, or
+        ``(None, None)``: no such match). With no record, the head read is the
+        head at a moment when no request with that key had been written."""
+        res = self._record_or_head(keys=[self.key(match_id, "log"), self.key(match_id, "packed"),
+                                         self.key(match_id, f"idem:{idem_key}")])
+        if res[0] == "dup":
+            return res[1], None
+        if res[0] == "missing":
+            return None, None
+        if res[0] != "head":
+            raise StoreError(f"unexpected answer from the idempotency script: {res!r}")
+        return None, (int(res[1].split("-", 1)[0]), res[2])
 
     # -- reading ------------------------------------------------------------
     def head(self, match_id: str) -> dict[str, str] | None:

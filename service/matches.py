@@ -312,6 +312,20 @@ class MatchService:
             for _ in range(MAX_ATTEMPTS):
                 ms = entry.ms
                 if expected_seq is not None and expected_seq != ms.seq:
+                    if idempotency_key is not None:
+                        # A copy of this very request may have moved the match on (an outbox resending while
+                        # the first copy was being written): its record and the head are read in one step.
+                        stored, head = self._record_or_head(match_id, idempotency_key)
+                        if stored is not None:
+                            return self._replayed(match_id, stored, fingerprint)
+                        # No copy had been written when this head was read; a copy is written only at
+                        # expected_seq, which this head is not: a true conflict.
+                        if self._refresh(match_id, entry, head) == WENT_BACK:
+                            raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
+                        if entry.ms.seq == expected_seq:  # the cache was behind
+                            fresh = True
+                            continue
+                        raise SeqConflict(expected_seq, entry.ms.seq)
                     if expected_seq > ms.seq and not fresh:
                         if self._refresh(match_id, entry) == WENT_BACK:
                             raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
@@ -328,18 +342,20 @@ class MatchService:
                     entry.ms = self._replay_all(match_id, ms.seq)
                     continue
                 except KroniekError:
+                    # A copy of this request that got in first answers it, whatever the state is now (read
+                    # with the head in one step: see above).
+                    stored, head = self._record_or_head(match_id, idempotency_key)
+                    if stored is not None:
+                        return self._replayed(match_id, stored, fingerprint)
                     # An error against a cached state counts only once we know
                     # the cache was the latest state.
                     if not fresh:
-                        found = self._refresh(match_id, entry)
+                        found = self._refresh(match_id, entry, head)
                         if found == WENT_BACK:
                             raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq) from None
                         if found:
                             fresh = True
                             continue
-                    prior = self._prior_answer(match_id, idempotency_key, fingerprint)
-                    if prior is not None:
-                        return prior
                     raise
                 now = self.clock()
                 try:
@@ -376,10 +392,10 @@ class MatchService:
                 if outcome.status == "deleted":
                     raise CorruptLog(f"match {match_id}: events after seq {ms.seq} were deleted from its stream "
                                      "(the audit names them); nothing can be appended", seq=ms.seq + 1)
-                prior = self._prior_answer(match_id, idempotency_key, fingerprint)
-                if prior is not None:
-                    return prior
-                if self._refresh(match_id, entry) == WENT_BACK:
+                stored, head = self._record_or_head(match_id, idempotency_key)
+                if stored is not None:
+                    return self._replayed(match_id, stored, fingerprint)
+                if self._refresh(match_id, entry, head) == WENT_BACK:
                     # The move was made against events the store lost: never write it elsewhere.
                     raise StoreWentBack(expected_seq, entry.ms.seq, ms.seq)
                 fresh = True
@@ -393,6 +409,17 @@ class MatchService:
             return None
         stored = self.store.idempotent_response(match_id, key)
         return None if stored is None else self._replayed(match_id, stored, fingerprint)
+
+    def _record_or_head(self, match_id: str, key: str | None) -> tuple[str | None, tuple[int, str] | None]:
+        """The record of Idempotency-Key ``key``, or else the head, read in one
+        atomic step (``EventStore.record_or_head``); without a key, no record
+        and no head (``_refresh`` reads it)."""
+        if key is None:
+            return None, None
+        stored, head = self.store.record_or_head(match_id, key)
+        if stored is None and head is None:
+            raise NotFound(f"no match {match_id!r}")
+        return stored, head
 
     def _replayed(self, match_id: str, stored: str, fingerprint: str | None) -> Any:
         """The first answer again, rebuilt from the idempotency record: the
@@ -513,13 +540,15 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
 
-    def _refresh(self, match_id: str, entry: _Cached) -> int:
-        """Bring the cached state to the stored head. ``SAME`` (0) if it was
-        the head; ``BEHIND`` if the store had more events (read now);
-        ``WENT_BACK`` if the store no longer holds the cached head (it is
-        behind it, or holds other events up to or beyond its seq: Redis
+    def _refresh(self, match_id: str, entry: _Cached, head: tuple[int, str] | None = None) -> int:
+        """Bring the cached state to the stored head (``head``, the seq and
+        hash just read, if the caller read it; else read now). ``SAME`` (0)
+        if it was the head; ``BEHIND`` if the store had more events (read
+        now); ``WENT_BACK`` if the store no longer holds the cached head (it
+        is behind it, or holds other events up to or beyond its seq: Redis
         lost writes), and the state is read from the store again."""
-        head = self.store.head_seq(match_id)
+        if head is None:
+            head = self.store.head_seq(match_id)
         if head is None:
             raise NotFound(f"no match {match_id!r}")
         seq, head_hash = head

@@ -33,12 +33,17 @@ RETRY_AFTER = 5
 
 def unavailable_body(exc: BaseException | None = None) -> dict[str, Any]:
     reason = "the store (Redis) is unavailable"
+    written = "nothing was written by this request unless its answer said so"
     if isinstance(exc, rex.BusyLoadingError):
         reason = "the store (Redis) is still loading its data"
+    elif isinstance(exc, rex.TimeoutError):
+        # Redis took the request and did not answer in time (it hangs): it may still carry it out when it wakes
+        reason = "the store (Redis) is unavailable: it did not answer in time"
+        written = "a write this request sent may still be made, whole, when it answers again"
     return {
         "error": {
             "code": "store_unavailable",
-            "message": f"{reason}; nothing was written by this request unless its answer said so. "
+            "message": f"{reason}; {written}. "
             f"Try again in {RETRY_AFTER} s (an append with the same Idempotency-Key is safe to retry)",
         }
     }

@@ -310,3 +310,159 @@ def test_a_store_that_went_back_in_time_gets_no_hole(own_redis):
         except Exception:
             proc.kill()
         client.close()
+
+
+@pytest.mark.slow(8)
+def test_every_route_answers_503_within_two_seconds_while_redis_is_frozen(own_redis):
+    """Redis stopped with SIGSTOP (hung, swapping, a network dropping packets:
+    it takes connections and answers nothing) under a real ``kroniek serve``:
+    creating a match, appending, reading a match, the list, the token's own
+    page and the audit each answer 503 ``store_unavailable`` (JSON,
+    ``Retry-After``) within 2 s; they hung for 15 s (redis-py's 5 s timeout,
+    tried three times). After SIGCONT the same server serves again, and
+    nothing is half-written, though Redis runs, as it wakes, what the frozen
+    requests had sent it: the log is whole (its audit valid), a match is
+    listed if and only if it was created (with its roles), and the append
+    sent while Redis was frozen, retried with its Idempotency-Key, is
+    written exactly once."""
+    import os
+    import signal
+    import threading
+    import time
+
+    import requests
+
+    prefix = f"fz{uuid.uuid4().hex[:6]}"
+    sock = str(own_redis["socket"])
+    client = redis.Redis(unix_socket_path=sock, decode_responses=True)
+    accounts = Accounts(client, prefix)
+    auth = {"Authorization": f"Bearer {accounts.add_user('ann', admin=True)[1]}"}
+    other = {"Authorization": f"Bearer {accounts.add_user('bob', admin=True)[1]}"}
+    proc, base = _serve(sock, prefix)
+    pid = own_redis["proc"].pid
+    try:
+        created = requests.post(f"{base}/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]},
+                                headers=auth, timeout=10)
+        assert created.status_code == 201, created.text
+        mid = created.json()["id"]
+        move = {"type": "add", "seat": 0, "data": {"n": 1}, "expected_seq": 1}
+        keyed = {**other, "Idempotency-Key": "frozen-1"}
+        answers, slow = {}, []
+
+        def timed(what, call):
+            start = time.monotonic()
+            try:
+                res = call()
+            except requests.Timeout:
+                slow.append(f"{what}: no answer in 10 s")
+                return
+            took = time.monotonic() - start
+            if took >= 2.5:
+                slow.append(f"{what}: {took:.1f} s")
+            answers[what] = res
+
+        # Both tokens read just now: the server trusts them for a second, so the writes below reach Redis.
+        for headers in (auth, other):
+            assert requests.get(f"{base}/api/me", headers=headers, timeout=10).status_code == 200
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            writes = [
+                ("POST a match", lambda: requests.post(f"{base}/api/matches", headers=auth, timeout=10,
+                                                       json={"game": "toy", "players": ["Cas", "Dee"]})),
+                ("POST an event", lambda: requests.post(f"{base}/api/matches/{mid}/events", json=move,
+                                                        headers=keyed, timeout=10)),
+            ]
+            threads = [threading.Thread(target=timed, args=w) for w in writes]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            for what, call in [
+                ("GET a match", lambda: requests.get(f"{base}/api/matches/{mid}", timeout=10)),
+                ("GET the list", lambda: requests.get(f"{base}/api/matches", timeout=10)),
+                ("GET /api/me", lambda: requests.get(f"{base}/api/me", headers=auth, timeout=10)),
+                ("GET the audit", lambda: requests.get(f"{base}/api/matches/{mid}/audit", timeout=10)),
+            ]:
+                timed(what, call)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert not slow, f"with Redis frozen, answers took too long: {slow}"
+        assert len(answers) == 6, answers
+        for what, res in answers.items():
+            assert res.status_code == 503, (what, res.status_code, res.text)
+            assert res.headers["Retry-After"] == str(RETRY_AFTER), what
+            error = res.json()["error"]
+            assert error["code"] == "store_unavailable" and "Redis" in error["message"], (what, error)
+            assert "did not answer in time" in error["message"], (what, error)  # and a write may still be made
+
+        # The same server serves again.
+        deadline = time.monotonic() + 10
+        while requests.get(f"{base}/api/matches/{mid}", timeout=10).status_code != 200:
+            assert time.monotonic() < deadline, "the server did not serve again after SIGCONT"
+            time.sleep(0.1)
+        # Every match whose log exists is listed, and every listed match has its log, listing and roles.
+        logs = {key.split("{m:")[1].split("}")[0] for key in client.scan_iter(match=f"{prefix}:{{m:*}}:log")}
+        listed = set(client.zrange(f"{prefix}:matches", 0, -1))
+        assert logs == listed, f"matches not listed: {logs - listed}; listed without a log: {listed - logs}"
+        for m in listed:
+            assert client.exists(f"{prefix}:{{m:{m}}}:head", f"{prefix}:{{m:{m}}}:acl") == 2, m
+        # The append, retried with its key, is written once (by the frozen request, which Redis ran as it woke,
+        # or by this one), and the log stays whole.
+        again = requests.post(f"{base}/api/matches/{mid}/events", json=move, headers=keyed, timeout=10)
+        assert again.status_code == 201, again.text
+        log = client.xrange(f"{prefix}:{{m:{mid}}}:log")
+        assert [e[0] for e in log] == ["1-0", "2-0"], log
+        assert requests.get(f"{base}/api/matches/{mid}/audit", timeout=10).json()["valid"] is True
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except Exception:
+            proc.kill()
+        client.close()
+
+
+def test_commands_time_out_quickly_and_blocking_reads_still_fit(redis_url, monkeypatch):
+    """The API's, the CLI's and the jobs' clients wait ``KRONIEK_REDIS_TIMEOUT``
+    (1 s) for an answer and never send a timed-out command again; the reads
+    that block longer on purpose stay within their client's timeout: a live
+    stream's XREAD blocks at most half of it, and a worker's wait for a job
+    (RQ's blocking pop, DEQUEUE_TIMEOUT) has a client whose timeout outlasts
+    it, which RQ leaves as it is."""
+    import redis.exceptions as rex
+    from rq import Queue
+
+    from service.stream_api import longest_block_ms
+    from service.watch import JOIN_MS
+    from workers import connection
+    from workers.worker import DEQUEUE_TIMEOUT, KroniekWorker
+
+    connection._cached.cache_clear()
+    connection._cached_worker.cache_clear()
+    try:
+        for client in (connection.store_client(), connection.queue_client()):
+            kwargs = client.connection_pool.connection_kwargs
+            assert kwargs["socket_timeout"] == kwargs["socket_connect_timeout"] == connection.redis_timeout() == 1.0
+            retry = kwargs["retry"]
+            assert rex.ConnectionError in retry._supported_errors
+            assert not any(issubclass(e, (rex.TimeoutError, TimeoutError)) for e in retry._supported_errors)
+        assert 2 * longest_block_ms(connection.store_client()) <= 1000 * connection.redis_timeout()
+        assert JOIN_MS < 1000 * connection.redis_timeout()
+
+        waiting = connection.worker_queue_client(DEQUEUE_TIMEOUT)
+        worker = KroniekWorker(["kt-blocking"], connection=waiting, prefix="kt-blocking")
+        assert waiting.connection_pool.connection_kwargs["socket_timeout"] == worker.connection_timeout > DEQUEUE_TIMEOUT
+        # A two-second wait for a job on an empty queue: it ends empty (RQ says so), where the short client times out.
+        from rq.exceptions import DequeueTimeout
+
+        with pytest.raises(DequeueTimeout):
+            Queue.dequeue_any([Queue("kt-blocking", connection=waiting)], 2, connection=waiting)
+        with pytest.raises(rex.TimeoutError):
+            Queue.dequeue_any([Queue("kt-blocking", connection=connection.queue_client())], 2,
+                              connection=connection.queue_client())
+        monkeypatch.setenv("KRONIEK_REDIS_TIMEOUT", "2.5")
+        connection._cached.cache_clear()
+        assert connection.store_client().connection_pool.connection_kwargs["socket_timeout"] == 2.5
+    finally:
+        connection._cached.cache_clear()
+        connection._cached_worker.cache_clear()

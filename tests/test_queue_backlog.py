@@ -122,7 +122,8 @@ def test_one_waiting_job_per_match_and_kind(store, prefix, monkeypatch):
     assert [j.args[1] for j in get_queue().get_jobs()].count("m1") == 1
     assert time.time() - store.oldest_owed("validation")[1] < 5
 
-    # A claim left by an enqueue that died half-way stands 10 s, then is taken over.
+    # A claim, which an enqueue of an earlier release wrote while it queued its job (and left if it died half-way),
+    # stands 10 s, then is taken over.
     key = live_key(prefix, VALIDATE, (prefix, "m3"))
     queue_client().set(key, f"claim:dead {time.time():.3f}")
     assert enqueue_validation(prefix, "m3") is None

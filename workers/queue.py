@@ -9,10 +9,12 @@ import time
 import uuid
 from datetime import timedelta
 
+import redis
 from rq import Queue, Retry
 from rq.job import Job, JobStatus
 from rq.registry import DeferredJobRegistry, ScheduledJobRegistry
-from rq.utils import str_to_date
+from rq.results import Result
+from rq.utils import now as rq_now, str_to_date
 
 from .connection import queue_client
 
@@ -58,7 +60,7 @@ def queue_names(roles: list[str] | tuple[str, ...] = ROLES) -> list[str]:
 
 
 def get_queue(name: str | None = None) -> Queue:
-    return Queue(name or queue_name(), connection=queue_client())
+    return Queue(name or queue_name(), connection=queue_client(), job_class=KroniekJob)
 
 
 # -- one waiting job per piece of work ------------------------------------------------
@@ -71,24 +73,25 @@ def get_queue(name: str | None = None) -> Queue:
 # take, and counts as live then (for ``LIVE_GRACE`` at most). A key naming a
 # job that RQ no longer has waiting (it ran, failed for good, or was lost) is
 # taken over; one a worker popped that is not yet started counts as waiting
-# for ``LIVE_GRACE`` from when it was first seen in no queue. While a job is
-# being queued its key says ``claim:<id> <time>``; a claim older than
-# ``LIVE_GRACE`` was abandoned.
+# for ``LIVE_GRACE`` from when it was first seen in no queue.
+#
+# The key and the job it names are written in one transaction (``_enqueue``:
+# WATCH on the key, then RQ's writes of the job and the key in one
+# MULTI/EXEC), so a Redis killed mid-way keeps both or neither. (Written one
+# after the other, a kill between them left the job queued and the key a
+# claim that, past its grace, let a second job be queued beside the first.)
+# A job RQ retries takes the key the same way, or gives its turn to the job
+# that holds it (``KroniekJob.retry``); and a worker drops queue entries
+# whose job is gone or no longer queued (``tidy_queue``).
 
-#: how long (s) a claim stands before the job it names is in RQ
+#: how long (s) a job just popped or started counts as live before its take;
+#: also how long a claim (``claim:<id> <time>``, which an enqueue of an
+#: earlier release wrote while it queued the job) stands
 LIVE_GRACE = 10.0
 #: a live key expires after this long (s) even if its job never started
 LIVE_TTL = 7 * 24 * 3600
 WAITING = {JobStatus.QUEUED.value, JobStatus.SCHEDULED.value, JobStatus.DEFERRED.value}
 
-#: KEYS[1]: the live key; ARGV: what it must hold, what it is to hold, its TTL
-_SWAP = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
-  return 1
-end
-return 0
-"""
 #: KEYS[1]: the live key; ARGV[1]: the job id that lets it go
 _RELEASE = """
 local held = redis.call('GET', KEYS[1])
@@ -183,39 +186,168 @@ def started(job: str, args: tuple) -> None:
     current.connection.eval(_RELEASE, 1, live_key(current.origin, job, args), current.id)
 
 
+#: tries of an enqueue whose live key changed under it (another caller, a job starting)
+ENQUEUE_ATTEMPTS = 5
+
+
 def _enqueue(job: str, args: tuple, description: str, delay: float, queue: str | None = None,
              timeout: int = 600) -> Job | None:
     """Queue ``job`` with retries, starting ``delay`` seconds from now at the
     soonest (RQ's scheduler, which every kroniek worker runs, moves it to the
     queue then; RQ counts in whole seconds, so it may start up to a second
     sooner: nothing relies on the delay but batching). None, and nothing
-    queued, if a job for the same function and arguments waits already."""
+    queued, if a job for the same function and arguments waits already (a
+    scheduled one is brought forward to start by then).
+
+    The job and its live key are written in one MULTI/EXEC, under a WATCH of
+    the key: if the key changed since it was read, nothing is written and it
+    is read again."""
     q = get_queue(queue)
     connection = q.connection
     key = live_key(q.name, job, args)
-    job_id = uuid.uuid4().hex
-    now = time.time()
-    claim = f"claim:{job_id} {now:.3f}"
-    if not connection.set(key, claim, nx=True, ex=LIVE_TTL):
-        held = connection.get(key)
-        if _live(connection, held, now):
-            return None
-        if held is None:
-            if not connection.set(key, claim, nx=True, ex=LIVE_TTL):
-                return None  # another caller claimed it just now
-        elif not connection.eval(_SWAP, 1, key, held, claim, LIVE_TTL):
-            return None  # another caller took the stale key over just now
-    # A job's work is in the store (a verdict, annotations); its return value is read by nothing. Kept an hour,
-    # a finished job cost ~6.7 KB (its hash and a result stream): over HTTP, 223 B of every live event's 679
-    # (bench.bytes_per_event). A failed one stays a week, for `rq info` and health.
-    options = dict(retry=RETRY, job_timeout=timeout, result_ttl=0, failure_ttl=7 * 24 * 3600,
-                   description=description, job_id=job_id)
-    if delay > 0:
-        queued = q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
-    else:
-        queued = q.enqueue(job, *args, **options)
-    connection.eval(_SWAP, 1, key, claim, job_id, LIVE_TTL)  # unless the job started already
-    return queued
+    for _ in range(ENQUEUE_ATTEMPTS):
+        with connection.pipeline() as pipe:
+            try:
+                pipe.watch(key)
+                held = pipe.get(key)
+                now = time.time()
+                if _live(connection, held, now):
+                    _bring_forward(q, held, now + delay)
+                    return None
+                pipe.multi()
+                # A job's work is in the store (a verdict, annotations); its return value is read by nothing.
+                # Kept an hour, a finished job cost ~6.7 KB (its hash and a result stream): over HTTP, 223 B of
+                # every live event's 679 (bench.bytes_per_event). A failed one stays a week, for `rq info` and
+                # health.
+                options = dict(retry=RETRY, job_timeout=timeout, result_ttl=0, failure_ttl=7 * 24 * 3600,
+                               description=description, job_id=uuid.uuid4().hex, pipeline=pipe)
+                if delay > 0:
+                    queued = q.enqueue_in(timedelta(seconds=delay), job, *args, **options)
+                else:
+                    queued = q.enqueue(job, *args, **options)
+                pipe.set(key, queued.id, ex=LIVE_TTL)
+                pipe.execute()
+                return queued
+            except redis.WatchError:
+                continue  # the key changed meanwhile: read it again
+    return None  # others kept changing it: their jobs cover this work
+
+
+def _bring_forward(q: Queue, held: bytes | None, when: float) -> None:
+    """The job ``held`` names, if it waits in the scheduled registry to start
+    after ``when`` (a retry's back-off), starts by then: the work asked for
+    now is not held up behind it."""
+    if held is None or held.startswith(b"claim:"):
+        return
+    q.connection.zadd(ScheduledJobRegistry(queue=q).key, {held: int(when)}, xx=True, lt=True)
+
+
+#: KEYS: the live key, the job's key, where it goes (the scheduled registry or
+#: the queue), the queue, the scheduled registry, RQ's set of queues
+#: ARGV: job id, 'S' (scheduled) | 'Q' (queued) | 'F' (queued at the front),
+#: when (for 'S'), the live key's TTL, the prefix of job keys, the job's results
+#: key, then the job's fields (name, value, ...)
+#: The job takes the live key and waits again, unless another job for the
+#: same work waits (queued, scheduled, or started and not yet at its mark):
+#: that one reads the log when it starts, so this one is deleted instead (and
+#: the other brought forward to this one's start). Returns 1 if it waits, 0
+#: if it gave way.
+_RETRY = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] and string.sub(held, 1, 6) ~= 'claim:' then
+  local status = redis.call('HGET', ARGV[5] .. held, 'status')
+  local waits = status == 'started'
+  if status == 'queued' then
+    waits = redis.call('LPOS', KEYS[4], held) ~= false
+  elseif status == 'scheduled' then
+    waits = redis.call('ZSCORE', KEYS[5], held) ~= false
+    if waits then redis.call('ZADD', KEYS[5], 'XX', 'LT', ARGV[3], held) end
+  end
+  if waits then
+    redis.call('DEL', KEYS[2], ARGV[6])
+    return 0
+  end
+end
+redis.call('HSET', KEYS[2], unpack(ARGV, 7))
+if ARGV[2] == 'S' then
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+  redis.call('SADD', KEYS[6], KEYS[4])
+elseif ARGV[2] == 'F' then
+  redis.call('LPUSH', KEYS[3], ARGV[1])
+else
+  redis.call('RPUSH', KEYS[3], ARGV[1])
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
+return 1
+"""
+
+
+class KroniekJob(Job):
+    """RQ's job, whose retry keeps the queue at one waiting job per piece of
+    work. RQ retries a job that failed (Redis went away under it) or whose
+    worker was killed; meanwhile the work may have got a job of its own (a
+    move, the sweep after Redis restarted, the overdue re-queue). Both
+    waited, one beside the other: after Redis was killed again and again the
+    analysis queue held 83 jobs for 79 matches. A retry now goes through the
+    live key as a new job does, in one script (``_RETRY``) in the caller's
+    pipeline: it waits only if no other job for its work does, and then
+    holds the key, so what is asked for later finds it (and brings it
+    forward from its back-off)."""
+
+    def retry(self, queue: Queue, pipeline) -> None:
+        interval = self.get_retry_interval()
+        self.retries_left = (self.retries_left or 1) - 1
+        when = int(time.time() + interval)
+        registry = ScheduledJobRegistry(queue=queue)
+        if interval:
+            self._status, mode, target = JobStatus.SCHEDULED, "S", registry.key
+        else:  # as RQ's: queued again at once (at the front if asked)
+            self._status = JobStatus.QUEUED
+            self.enqueued_at = rq_now()
+            mode, target = ("F" if self.enqueue_at_front_on_retry else "Q"), queue.key
+        self.origin = queue.name
+        fields: list = []
+        for name, value in self.to_dict().items():
+            if value is not None:
+                fields += [name, value]
+        key = live_key(queue.name, self.func_name, tuple(self.args))
+        pipeline.eval(_RETRY, 6, key, self.key, target, queue.key, registry.key, Queue.redis_queues_keys,
+                      self.id, mode, when, LIVE_TTL, Job.redis_job_namespace_prefix, Result.get_key(self.id),
+                      *fields)
+
+
+#: KEYS[1]: a queue; ARGV[1]: the prefix of job keys
+#: Drops the entries whose job is gone or not queued (it ran, or runs, and was
+#: pushed again), and every entry of a job but its first; the others keep
+#: their order. Returns how many were dropped.
+_TIDY = """
+local ids = redis.call('LRANGE', KEYS[1], 0, -1)
+local keep, seen = {}, {}
+for _, id in ipairs(ids) do
+  if not seen[id] and redis.call('HGET', ARGV[1] .. id, 'status') == 'queued' then
+    keep[#keep + 1] = id
+  end
+  seen[id] = true
+end
+local dropped = #ids - #keep
+if dropped > 0 then
+  redis.call('DEL', KEYS[1])
+  for i = 1, #keep, 1000 do
+    redis.call('RPUSH', KEYS[1], unpack(keep, i, math.min(i + 999, #keep)))
+  end
+end
+return dropped
+"""
+
+
+def tidy_queue(q: Queue) -> int:
+    """Drop the entries of queue ``q`` whose job record is gone (lost in a
+    Redis restart, or deleted as it finished while a second entry of it
+    waited), or whose job is no longer queued, and every entry of a job but
+    its first, in one atomic step; how many were dropped. A worker would skip
+    a gone job as it reached it, but behind a backlog such entries stayed
+    for long, counted as waiting."""
+    return int(q.connection.eval(_TIDY, 1, q.key, Job.redis_job_namespace_prefix))
 
 
 VALIDATE = "workers.jobs.validate_match"

@@ -10,6 +10,7 @@ after blocking up to seven minutes for one. Here:
   whose heartbeat stopped ``STALE_AFTER`` s ago is taken over; a started job
   whose execution has not had a heartbeat for ``STALE_AFTER`` s is handed to
   RQ's own abandoned-job handling (retried, or failed once out of retries);
+  queue entries whose job is gone are dropped (``queue.tidy_queue``);
   matches owed a job for too long get one (``jobs.requeue_overdue``); after
   Redis restarted, or every ``SWEEP_INTERVAL`` s, the whole store is swept;
 - the scheduler runs in every worker, with or without its lock, retries
@@ -42,9 +43,9 @@ from rq.registry import StartedJobRegistry
 from rq.scheduler import RQScheduler
 from rq.scripts import release_lock
 
-from .connection import key_prefix, load_plugins, queue_client, store_client
+from .connection import key_prefix, load_plugins, queue_client, store_client, worker_queue_client
 from .jobs import OVERDUE, requeue_overdue, sweep
-from .queue import ANALYSE, ROLES, VALIDATE, queue_names
+from .queue import ANALYSE, ROLES, VALIDATE, KroniekJob, queue_names, tidy_queue
 
 log = logging.getLogger("kroniek.worker")
 
@@ -161,6 +162,7 @@ class KroniekWorker(Worker):
         kwargs.setdefault("worker_ttl", DEQUEUE_TIMEOUT + 15)  # RQ blocks worker_ttl - 15 s at most
         kwargs.setdefault("job_monitoring_interval", JOB_MONITORING)
         kwargs.setdefault("maintenance_interval", MAINTENANCE_INTERVAL)
+        kwargs.setdefault("job_class", KroniekJob)  # its retries keep one waiting job per match and kind
         super().__init__(*args, **kwargs)
         if not any(isinstance(f, QuietMaintenance) for f in self.log.filters):
             self.log.addFilter(QuietMaintenance())
@@ -274,6 +276,7 @@ class KroniekWorker(Worker):
             self.recover_abandoned()
             self.clean_registries()
             self.clean_group_registries()
+            self.tidy_queues()
             requeue_overdue(self.prefix)
             self.maybe_sweep()
         except REDIS_ERRORS as exc:
@@ -285,7 +288,7 @@ class KroniekWorker(Worker):
         was killed) to RQ's abandoned-job handling now, not when their lease
         ends (a minute or more later)."""
         for queue in self.queues:
-            registry = StartedJobRegistry(queue=queue)
+            registry = StartedJobRegistry(queue=queue, job_class=self.job_class)
             entries = self.connection.zrange(registry.key, 0, -1)
             stale = []
             for entry in entries:
@@ -298,6 +301,15 @@ class KroniekWorker(Worker):
                                  self.name, len(stale), queue.name)
                 self.connection.zadd(registry.key, {c: 0 for c in stale}, xx=True)
                 registry.cleanup(exception_handlers=self._exc_handlers)
+
+    def tidy_queues(self) -> None:
+        """Drop the queue entries whose job is gone or no longer queued
+        (``queue.tidy_queue``), before the overdue re-queue looks."""
+        for queue in self.queues:
+            dropped = tidy_queue(queue)
+            if dropped:
+                self.log.warning("Worker %s: dropped %d entr%s of %s whose job was gone or not queued",
+                                 self.name, dropped, "y" if dropped == 1 else "ies", queue.name)
 
     def maybe_sweep(self) -> None:
         """Sweep the store when Redis restarted (jobs may be lost with it) or
@@ -417,7 +429,8 @@ def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> Non
             # Before taking jobs, queue whatever is owed (a job lost between
             # an append and its enqueue, or with a Redis that crashed).
             sweep(prefix)
-            worker = KroniekWorker(names, connection=queue_client(), prefix=prefix)
+            # RQ's blocking pop waits up to DEQUEUE_TIMEOUT: on a client of its own, whose reads may last that long
+            worker = KroniekWorker(names, connection=worker_queue_client(DEQUEUE_TIMEOUT), prefix=prefix)
             worker.work(with_scheduler=True, burst=burst)
         except REDIS_ERRORS as exc:
             log.warning("Redis went away (%s); the worker carries on when it is back", exc)
