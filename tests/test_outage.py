@@ -12,6 +12,7 @@ test.
 from __future__ import annotations
 
 import logging
+import signal
 import uuid
 from datetime import timedelta
 
@@ -27,6 +28,16 @@ from service.app import create_app
 from service.outage import RETRY_AFTER
 from tests.conftest import client_with_token
 from workers.connection import quick_retry
+
+
+def stop_serving(proc, client) -> None:
+    """A `kroniek serve` stopped as a service manager would (killed if it hangs), and the test's client closed."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except Exception:
+        proc.kill()
+    client.close()
 
 
 @pytest.fixture
@@ -165,7 +176,6 @@ def test_health_answers_within_two_seconds_while_redis_is_frozen(own_redis, sign
     it answers within 2 s that the store is unavailable; after SIGCONT it is
     well again, with the same app."""
     import os
-    import signal
     import time
 
     sock = str(own_redis["socket"])
@@ -235,7 +245,6 @@ def test_a_store_that_went_back_in_time_gets_no_hole(own_redis):
     store's head, so the log has no hole and its audit stays valid."""
     import os
     import shutil
-    import signal
 
     import requests
 
@@ -304,12 +313,7 @@ def test_a_store_that_went_back_in_time_gets_no_hole(own_redis):
             audit = requests.get(f"{base}/api/matches/{mid}/audit", timeout=10).json()
             assert audit["valid"] is True, audit
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except Exception:
-            proc.kill()
-        client.close()
+        stop_serving(proc, client)
 
 
 @pytest.mark.slow(8)
@@ -326,7 +330,6 @@ def test_every_route_answers_503_within_two_seconds_while_redis_is_frozen(own_re
     sent while Redis was frozen, retried with its Idempotency-Key, is
     written exactly once."""
     import os
-    import signal
     import threading
     import time
 
@@ -414,12 +417,7 @@ def test_every_route_answers_503_within_two_seconds_while_redis_is_frozen(own_re
         assert [e[0] for e in log] == ["1-0", "2-0"], log
         assert requests.get(f"{base}/api/matches/{mid}/audit", timeout=10).json()["valid"] is True
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except Exception:
-            proc.kill()
-        client.close()
+        stop_serving(proc, client)
 
 
 def test_commands_time_out_quickly_and_blocking_reads_still_fit(redis_url, monkeypatch):
