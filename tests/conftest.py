@@ -209,10 +209,16 @@ def server(tmp_path_factory):
     """One ``kroniek run`` per test process for every browser test module: a
     start and stop per module cost each process seconds of CPU (an embedded
     Redis, a worker and the API, each importing the app) for no difference
-    the tests rely on (each makes its own matches, leagues and users)."""
+    the tests rely on (each makes its own matches, leagues and users).
+    Its solver analysis of each match recorded stops after 15 s, not the
+    shipped 120: a whole Sir Tommy game's analysis took its 120 s of CPU
+    beside the browser tests, and no browser test reads past what 15 s
+    decide (the crawl reads a Twaalven review's notes, solved in well under
+    a second; the analysis itself is tests/test_workers.py's)."""
     from tests.test_run import free_port, start, stop
 
-    proc, base, token = start(tmp_path_factory.mktemp("web") / "var", free_port())
+    proc, base, token = start(tmp_path_factory.mktemp("web") / "var", free_port(),
+                              env={"KRONIEK_ANALYSIS_SECONDS": "15"})
     try:
         yield base, token
     finally:
