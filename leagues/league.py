@@ -29,6 +29,7 @@ from engine.core import MalformedEvent, RuleViolation
 
 from . import pairing_v1, pairing_v2
 from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
+from .roster import Roster, roster
 
 #: The pairing system a new league records in its setup: 3 is the FIDE Dutch
 #: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it, closer to
@@ -83,10 +84,18 @@ class LeagueState:
     format: str
     planned_rounds: int | None
     rules: Rules
-    players: tuple[str, ...] = ()
+    #: in registration order (their pairing numbers); a tuple given is kept as a Roster
+    players: Roster = field(default_factory=Roster)
     withdrawn: frozenset[str] = frozenset()
     rounds: tuple[Round, ...] = ()
     pairing_system: int = 1
+    #: what was computed from this state (its standings): the state never changes, so neither does it.
+    #: Not a field of the state (not compared, not copied by ``replace``)
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, Roster):
+            object.__setattr__(self, "players", roster(self.players))
 
     @property
     def active(self) -> list[str]:
@@ -188,7 +197,7 @@ def _register(state: LeagueState, data: dict[str, Any]) -> LeagueState:
         raise RuleViolation("league.register", "registration closed when round 1 was paired")
     if player in state.players:
         raise RuleViolation("league.register", f"{player} is registered already")
-    return replace(state, players=(*state.players, player))
+    return replace(state, players=state.players.plus(player))  # O(1): the old state keeps its own players
 
 
 def _withdraw(state: LeagueState, data: dict[str, Any]) -> LeagueState:
