@@ -39,7 +39,7 @@ from .roster import Roster, roster
 #: league replays and verifies with the system it recorded.
 PAIRING_SYSTEM = 3
 PAIRING_SYSTEMS = (1, 2, 3)
-from .standings import LeagueResult, Rules, standings
+from .standings import LeagueResult, Rules, Standing, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
 
@@ -121,8 +121,14 @@ class LeagueState:
             out += [b.outcome for b in rnd.boards if b.outcome is not None]
         return out
 
-    def standings(self):
-        return standings(self.results(), self.rules, self.players)
+    def standings(self) -> list[Standing]:
+        """The table (``leagues.standings``), worked out once per state: a
+        round's pairing and a read of the standings after the same results
+        share it."""
+        table = self._memo.get("standings")
+        if table is None:
+            table = self._memo["standings"] = standings(self.results(), self.rules, self.players)
+        return list(table)
 
 
 def start(data: dict[str, Any]) -> LeagueState:
@@ -148,7 +154,27 @@ def start(data: dict[str, Any]) -> LeagueState:
 
 
 def next_pairing(state: LeagueState) -> dict[str, Any]:
-    """The pairing of the next round, as the league's system gives it."""
+    """The pairing of the next round, as the league's system gives it:
+    worked out once per state (a round is paired by the service and then
+    checked by the reducer against the same state, which never changes;
+    a replay pairs every round afresh from states of its own). Each call
+    gets its own copy, so what one caller does to it reaches no other."""
+    paired = state._memo.get("pairing")
+    if paired is None:
+        paired = state._memo["pairing"] = _next_pairing(state)
+    return _copy(paired)
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a pairing's JSON value, to any depth."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _next_pairing(state: LeagueState) -> dict[str, Any]:
     number = len(state.rounds) + 1
     if number > state.total_rounds:
         raise RuleViolation("league.rounds", f"the league has {state.total_rounds} rounds; all are paired")
