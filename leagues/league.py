@@ -23,6 +23,7 @@ Events (``type`` → ``data``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from engine.core import MalformedEvent, RuleViolation
@@ -39,7 +40,7 @@ from .roster import Roster, roster
 #: league replays and verifies with the system it recorded.
 PAIRING_SYSTEM = 3
 PAIRING_SYSTEMS = (1, 2, 3)
-from .standings import LeagueResult, Rules, Standing, standings
+from .standings import LeagueResult, Rules, Standing, player_points, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
 
@@ -130,6 +131,16 @@ class LeagueState:
             table = self._memo["standings"] = standings(self.results(), self.rules, self.players)
         return list(table)
 
+    def points(self) -> dict[str, Fraction]:
+        """Each player's points (the standings' without their tiebreaks), worked out once per state."""
+        table = self._memo.get("standings")
+        if table is not None:
+            return {s.player: s.points for s in table}
+        points = self._memo.get("points")
+        if points is None:
+            points = self._memo["points"] = player_points(self.results(), self.rules, self.players)
+        return dict(points)
+
 
 def start(data: dict[str, Any]) -> LeagueState:
     fmt = data.get("format")
@@ -194,7 +205,7 @@ def _next_pairing(state: LeagueState) -> dict[str, Any]:
             else:
                 boards.append([a, b])
         return {"round": number, "boards": boards, "bye": bye if bye not in state.withdrawn else None}
-    points = {s.player: s.points for s in state.standings()}
+    points = state.points()
     order = [(p, points.get(p, 0)) for p in state.active]
     if state.format == "swiss":
         history = [Pairings.from_dict(r.pairings) for r in state.rounds]

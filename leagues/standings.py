@@ -287,13 +287,7 @@ def standings(results: Iterable[LeagueResult], rules: Rules = Rules(), players: 
     names = list(pos)
 
     per_result = [_points(rules, res) for res in results]
-    unit = 1
-    for x in (rules.win, rules.draw, rules.loss):
-        unit = lcm(unit, x.denominator)
-    for got in per_result:
-        for x in got.values():
-            if unit % x.denominator:
-                unit = lcm(unit, x.denominator)
+    unit = _unit(rules, per_result)
     share = 1  # W: one game against each of the k-1 opponents at a table counts 1/(k-1)
     for res in results:
         if res.played and res.team_won is None and share % (len(res.players) - 1):
@@ -406,6 +400,40 @@ def standings(results: Iterable[LeagueResult], rules: Rules = Rules(), players: 
                                   c.byes, c.forfeits))
         rank += len(g)
     return table
+
+
+def player_points(results: Iterable[LeagueResult], rules: Rules = Rules(),
+                  players: Sequence[str] = ()) -> dict[str, Fraction]:
+    """Each player's points, as ``standings`` gives them, without the
+    tiebreaks and ranks (what a pairing needs); ``players`` adds entrants
+    without results yet."""
+    per_result = [_points(rules, res) for res in results]
+    unit = _unit(rules, per_result)
+    total: dict[str, int] = dict.fromkeys(players, 0)
+    for got in per_result:
+        for p, x in got.items():
+            total[p] = total.get(p, 0) + x.numerator * (unit // x.denominator)
+    exact: dict[int, Fraction] = {}
+    out = {}
+    for p, n in total.items():
+        x = exact.get(n)
+        if x is None:
+            x = exact[n] = Fraction(n, unit)
+        out[p] = x
+    return out
+
+
+def _unit(rules: Rules, per_result: list[dict[str, Fraction]]) -> int:
+    """D: the least common multiple of the denominators of the two-player
+    points and of every result's points, so each is a whole number of 1/D."""
+    unit = 1
+    for x in (rules.win, rules.draw, rules.loss):
+        unit = lcm(unit, x.denominator)
+    for got in per_result:
+        for x in got.values():
+            if unit % x.denominator:
+                unit = lcm(unit, x.denominator)
+    return unit
 
 
 class _Tally:
