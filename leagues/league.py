@@ -90,6 +90,9 @@ class LeagueState:
     withdrawn: frozenset[str] = frozenset()
     rounds: tuple[Round, ...] = ()
     pairing_system: int = 1
+    #: (match, round, board) of each board's match, in the order they were linked: an index of ``rounds``
+    #: (``board_of``), carried from state to state like the players (not compared: ``rounds`` says it all)
+    links: Roster = field(default_factory=Roster, repr=False, compare=False)
     #: what was computed from this state (its standings): the state never changes, so neither does it.
     #: Not a field of the state (not compared, not copied by ``replace``)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
@@ -97,6 +100,11 @@ class LeagueState:
     def __post_init__(self) -> None:
         if not isinstance(self.players, Roster):
             object.__setattr__(self, "players", roster(self.players))
+
+    def board_of(self, match: str) -> tuple[int, int] | None:
+        """(round, board) of the board whose match ``match`` is, or None."""
+        found = self.links.find(_match_of, match)
+        return None if found is None else (found[1], found[2])
 
     @property
     def active(self) -> list[str]:
@@ -253,6 +261,10 @@ def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
     return replace(state, rounds=(*state.rounds, rnd))
 
 
+def _match_of(link: tuple[str, int, int]) -> str:
+    return link[0]
+
+
 def _board(state: LeagueState, data: dict[str, Any]) -> tuple[int, int, Board]:
     r, b = data.get("round"), data.get("board")
     if not isinstance(r, int) or not 1 <= r <= len(state.rounds):
@@ -276,7 +288,9 @@ def _link(state: LeagueState, data: dict[str, Any]) -> LeagueState:
         raise RuleViolation("league.link", f"round {r} board {b} has match {board.match} already")
     if list(board.players) != list(data.get("players", board.players)):
         raise RuleViolation("league.link", "the match's players are not the board's players in seat order")
-    return _with_board(state, r, b, replace(board, match=str(data["match"])))
+    match = str(data["match"])
+    state = replace(state, links=state.links.plus((match, r, b)))
+    return _with_board(state, r, b, replace(board, match=match))
 
 
 def _outcome(state: LeagueState, data: dict[str, Any], r: int, board: Board) -> LeagueResult:

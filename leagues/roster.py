@@ -15,14 +15,17 @@ own, as a tuple would have.
 Membership and positions come from an index kept beside the list, and so do
 lookups by a derived key (``find``: a name ignoring case, as the service
 compares names at a table), each index built on first use and then kept up
-to date by the appends.
+to date by the appends. The items may be anything hashable: a league's
+links are a Roster of (match, round, board), found by match.
 """
 
 from __future__ import annotations
 
 import threading
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Sequence, overload
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar, overload
+
+T = TypeVar("T")
 
 
 class _Shared:
@@ -30,33 +33,33 @@ class _Shared:
 
     __slots__ = ("names", "first", "keyed", "lock")
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[Any]) -> None:
         self.names = names
-        self.first: dict[str, int] = {}  # name -> its first position
+        self.first: dict[Any, int] = {}  # name -> its first position
         for i, name in enumerate(names):
             self.first.setdefault(name, i)
         #: key function -> (key -> the first position of a name with that key)
-        self.keyed: dict[Callable[[str], Any], dict[Any, int]] = {}
+        self.keyed: dict[Callable[[Any], Any], dict[Any, int]] = {}
         self.lock = threading.Lock()
 
 
-class Roster(Sequence[str]):
-    """Names in order; equal to a Roster or tuple of the same names."""
+class Roster(Sequence[T]):
+    """Names (items) in order; equal to a Roster or tuple of the same ones."""
 
     __slots__ = ("_shared", "_n")
 
-    def __init__(self, names: Iterable[str] = ()) -> None:
+    def __init__(self, names: Iterable[T] = ()) -> None:
         self._shared = _Shared(list(names))
         self._n = len(self._shared.names)
 
     @classmethod
-    def _view(cls, shared: _Shared, n: int) -> Roster:
+    def _view(cls, shared: _Shared, n: int) -> Roster[T]:
         roster = cls.__new__(cls)
         roster._shared = shared
         roster._n = n
         return roster
 
-    def plus(self, name: str) -> Roster:
+    def plus(self, name: T) -> Roster[T]:
         """These names and ``name`` after them (this roster is unchanged)."""
         shared = self._shared
         with shared.lock:
@@ -69,12 +72,12 @@ class Roster(Sequence[str]):
                 return Roster._view(shared, position + 1)
         return Roster([*self, name])  # a branch from an older roster: a list of its own
 
-    def position(self, name: str) -> int | None:
+    def position(self, name: T) -> int | None:
         """Where ``name`` first stands (0-based), or None if it is not here."""
         i = self._shared.first.get(name)
         return i if i is not None and i < self._n else None
 
-    def find(self, key: Callable[[str], Any], value: Any) -> str | None:
+    def find(self, key: Callable[[T], Any], value: Any) -> T | None:
         """The first name whose ``key(name)`` is ``value``, or None. ``key`` must be
         a pure function of the name (one function object per key: its index
         is kept by it)."""
@@ -94,23 +97,26 @@ class Roster(Sequence[str]):
         return self._n
 
     def __contains__(self, name: object) -> bool:
-        i = self._shared.first.get(name) if isinstance(name, str) else None
+        try:
+            i = self._shared.first.get(name)
+        except TypeError:  # unhashable: never an item
+            return False
         return i is not None and i < self._n
 
     @overload
-    def __getitem__(self, i: int) -> str: ...
+    def __getitem__(self, i: int) -> T: ...
 
     @overload
-    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, i: slice) -> tuple[T, ...]: ...
 
-    def __getitem__(self, i: int | slice) -> str | tuple[str, ...]:
+    def __getitem__(self, i: int | slice) -> T | tuple[T, ...]:
         if isinstance(i, slice):
             return tuple(self)[i]
         if not -self._n <= i < self._n:
             raise IndexError("roster index out of range")
         return self._shared.names[i % self._n]
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[T]:
         # appends past _n by a newer roster never move the names before it
         return islice(self._shared.names, self._n)
 
@@ -135,6 +141,6 @@ class Roster(Sequence[str]):
         return (Roster, (tuple(self),))
 
 
-def roster(names: Sequence[str] | Roster) -> Roster:
+def roster(names: Sequence[T] | Roster[T]) -> Roster[T]:
     """``names`` as a Roster (a Roster as it is)."""
     return names if isinstance(names, Roster) else Roster(names)

@@ -253,11 +253,10 @@ class LeagueService:
             state = self.state(league_id)
         except NotFound:
             return None
-        for r in state.rounds:
-            for i, b in enumerate(r.boards):
-                if b.match == match_id:
-                    return {"id": league_id, "name": state.name, "round": r.number, "board": i + 1}
-        return None
+        where = state.board_of(match_id)
+        if where is None:
+            return None
+        return {"id": league_id, "name": state.name, "round": where[0], "board": where[1]}
 
     def _append(self, league_id: str, type: str, data: dict[str, Any] | Callable[[L.LeagueState], dict[str, Any]],
                 recorded_by: str, check: Callable[[L.LeagueState], None] | None = None,
@@ -380,10 +379,10 @@ class LeagueService:
         its whole log, and with the log's final hash, so an auditor can check
         the result against the moves."""
         state = self.state(league_id)
-        where = [(r.number, i + 1) for r in state.rounds for i, b in enumerate(r.boards) if b.match == match_id]
-        if not where:
+        where = state.board_of(match_id)
+        if where is None:
             raise RuleViolation("league.result", f"match {match_id} is not linked to a board of this league")
-        (round_no, board_no), = where
+        round_no, board_no = where
         match = self.matches.match(match_id)
         if match["status"] != "finished":
             raise RuleViolation("league.result", f"match {match_id} has not finished")

@@ -88,3 +88,19 @@ def test_registering_leaves_the_state_before_as_it_was():
     # a state given its players as a tuple keeps them as a Roster, equal to the one the reducer made
     assert L.LeagueState(name="L", game="braverats", format="swiss", planned_rounds=3, rules=state.rules,
                          players=("Ann", "Bob", "Cas"), pairing_system=1) == states[3]
+
+
+def test_a_state_finds_the_board_of_a_match_as_its_rounds_say():
+    state = L.start({"name": "L", "game": "braverats", "format": "round_robin", "rules": {}})
+    for name in ("Ann", "Bob", "Cas", "Dirk"):
+        state = L.apply(state, "register", {"player": name})
+    state = L.apply(state, "pair", L.next_pairing(state))
+    before = state
+    for board, players in ((2, state.rounds[0].boards[1].players), (1, state.rounds[0].boards[0].players)):
+        state = L.apply(state, "link", {"round": 1, "board": board, "match": f"m{board}", "players": list(players)})
+    assert state.board_of("m1") == (1, 1) and state.board_of("m2") == (1, 2) and state.board_of("m3") is None
+    assert before.board_of("m1") is None  # linked after it
+    every = {b.match: (r.number, i + 1) for r in state.rounds for i, b in enumerate(r.boards) if b.match}
+    assert every == {m: state.board_of(m) for m in every}
+    other = L.apply(before, "link", {"round": 1, "board": 1, "match": "x", "players": list(before.rounds[0].boards[0].players)})
+    assert other.board_of("x") == (1, 1) and other.board_of("m2") is None and state.board_of("x") is None
