@@ -22,9 +22,10 @@ Events (``type`` → ``data``):
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from engine.core import MalformedEvent, RuleViolation
 
@@ -40,7 +41,7 @@ from .roster import Roster, roster
 #: league replays and verifies with the system it recorded.
 PAIRING_SYSTEM = 3
 PAIRING_SYSTEMS = (1, 2, 3)
-from .standings import LeagueResult, Rules, Standing, player_points, standings
+from .standings import LeagueResult, Rules, Standing, Table, player_points, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
 
@@ -78,6 +79,25 @@ class Round:
         return all(b.outcome is not None for b in self.boards)
 
 
+class _Counted:
+    """The standings of one line of states, kept result by result (a
+    ``Table``, made when first read): ``version`` counts the changes to its
+    results, and a state whose ``counted_at`` is that version reads it. A
+    state that changes the results moves it on, if it was at its version; a
+    state left behind (an older one, or a sibling of the one that moved it
+    on) works its standings out from its results instead."""
+
+    __slots__ = ("table", "version", "lock")
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self.version = 0
+        self.lock = threading.Lock()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy starts a line of its own, made when read
+        return (_Counted, ())
+
+
 @dataclass(frozen=True)
 class LeagueState:
     name: str
@@ -93,6 +113,9 @@ class LeagueState:
     #: (match, round, board) of each board's match, in the order they were linked: an index of ``rounds``
     #: (``board_of``), carried from state to state like the players (not compared: ``rounds`` says it all)
     links: Roster = field(default_factory=Roster, repr=False, compare=False)
+    #: the standings kept result by result, and the version of them this state reads (not compared either)
+    counted: _Counted = field(default_factory=_Counted, repr=False, compare=False)
+    counted_at: int = field(default=0, repr=False, compare=False)
     #: what was computed from this state (its standings): the state never changes, so neither does it.
     #: Not a field of the state (not compared, not copied by ``replace``)
     _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
@@ -130,24 +153,68 @@ class LeagueState:
             out += [b.outcome for b in rnd.boards if b.outcome is not None]
         return out
 
+    def keyed_results(self) -> list[tuple[tuple[int, int], LeagueResult]]:
+        """``results()``, each with its (round, board); a round's bye is its board 0."""
+        out: list[tuple[tuple[int, int], LeagueResult]] = []
+        for rnd in self.rounds:
+            if rnd.bye is not None:
+                out.append(((rnd.number, 0), LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True)))
+            out += [((rnd.number, i), b.outcome) for i, b in enumerate(rnd.boards, 1) if b.outcome is not None]
+        return out
+
+    def _counted_table(self, read: Callable[[Table], Any]) -> Any:
+        """``read`` of the standings kept result by result, if this state is at
+        their version (they are made from its results if not made yet); else None."""
+        line = self.counted
+        with line.lock:
+            if line.version != self.counted_at:
+                return None
+            if line.table is None:
+                line.table = Table.of(self.keyed_results(), self.rules)
+            return read(line.table)
+
     def standings(self) -> list[Standing]:
-        """The table (``leagues.standings``), worked out once per state: a
-        round's pairing and a read of the standings after the same results
-        share it."""
+        """The table (``leagues.standings``), from the standings kept result by
+        result, or worked out from the results by a state they have moved on
+        from; once per state, so a round's pairing and a read of the
+        standings after the same results share it."""
         table = self._memo.get("standings")
         if table is None:
-            table = self._memo["standings"] = standings(self.results(), self.rules, self.players)
+            table = self._counted_table(lambda t: t.standings(self.players))
+            if table is None:
+                table = standings(self.results(), self.rules, self.players)
+            self._memo["standings"] = table
         return list(table)
 
     def points(self) -> dict[str, Fraction]:
-        """Each player's points (the standings' without their tiebreaks), worked out once per state."""
+        """Each player's points (the standings' without their tiebreaks), once per state."""
         table = self._memo.get("standings")
         if table is not None:
             return {s.player: s.points for s in table}
         points = self._memo.get("points")
         if points is None:
-            points = self._memo["points"] = player_points(self.results(), self.rules, self.players)
+            points = self._counted_table(lambda t: t.player_points(self.players))
+            if points is None:
+                points = player_points(self.results(), self.rules, self.players)
+            self._memo["points"] = points
         return dict(points)
+
+
+def _recounted(state: LeagueState, key: tuple[int, int], old: LeagueResult | None,
+               new: LeagueResult | None) -> dict[str, Any]:
+    """The ``counted`` and ``counted_at`` of a state whose result ``key`` is
+    ``new`` where ``state``'s is ``old``: the standings moved on by one result
+    if ``state`` is at their version, else a line of its own (made when read)."""
+    line = state.counted
+    with line.lock:
+        if line.version == state.counted_at and line.table is not None and (new is None or line.table.fits(new)):
+            if old is not None:
+                line.table.remove(key)
+            if new is not None:
+                line.table.add(key, new)
+            line.version += 1
+            return {"counted": line, "counted_at": line.version}
+    return {"counted": _Counted(), "counted_at": 0}
 
 
 def start(data: dict[str, Any]) -> LeagueState:
@@ -258,7 +325,9 @@ def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
         raise RuleViolation("league.pair", f"round {expected['round']} is not paired as the league's system pairs it")
     boards = tuple(Board(players=tuple(b)) for b in expected["boards"])
     rnd = Round(number=expected["round"], boards=boards, bye=expected.get("bye"), pairings=expected)
-    return replace(state, rounds=(*state.rounds, rnd))
+    counted = {} if rnd.bye is None else _recounted(
+        state, (rnd.number, 0), None, LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True))
+    return replace(state, rounds=(*state.rounds, rnd), **counted)
 
 
 def _match_of(link: tuple[str, int, int]) -> str:
@@ -279,7 +348,9 @@ def _with_board(state: LeagueState, r: int, b: int, board: Board) -> LeagueState
     rnd = state.rounds[r - 1]
     boards = (*rnd.boards[: b - 1], board, *rnd.boards[b:])
     rounds = (*state.rounds[: r - 1], replace(rnd, boards=boards), *state.rounds[r:])
-    return replace(state, rounds=rounds)
+    before = rnd.boards[b - 1].outcome
+    counted = {} if board.outcome is before else _recounted(state, (r, b), before, board.outcome)
+    return replace(state, rounds=rounds, **counted)
 
 
 def _link(state: LeagueState, data: dict[str, Any]) -> LeagueState:

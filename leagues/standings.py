@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import lcm
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Container, Hashable, Iterable, Mapping, Sequence
 
 from engine.core import MalformedEvent
 
@@ -345,14 +345,27 @@ def standings(results: Iterable[LeagueResult], rules: Rules = Rules(), players: 
                 encounters[(p, q)] += vs
             rounds[p].append(opponents * weight)
 
+    return _ranked(names, pos, points, counts, rules, unit, share, lambda p: rounds[p], sonneborn, encounters,
+                   encounters)
+
+
+def _ranked(names: list[str], pos: Mapping[str, int], points: Mapping[str, int], counts: Mapping[str, _Tally],
+            rules: Rules, unit: int, share: int, rounds: Callable[[str], Iterable[int]],
+            sonneborn: Mapping[str, int], encounters: Mapping[tuple[str, str], int],
+            met: Container[tuple[str, str]]) -> list[Standing]:
+    """The table from the counts ``standings`` and ``Table`` keep: points in
+    units of 1/D (``unit``), each player's rounds' opponent points in units
+    of 1/(D·W) (``share``: W), Sonneborn-Berger in 1/(D²·W), the points each
+    scored against each other (1/D) and which pairs ``met`` in a played game."""
     scale = {"buchholz": unit * share, "buchholz_cut1": unit * share, "sonneborn_berger": unit * unit * share,
              "direct_encounter": unit, "wins": 1}
 
     def static(p: str, name: str) -> int:
         if name == "buchholz":
-            return sum(rounds[p])
+            return sum(rounds(p))
         if name == "buchholz_cut1":
-            return sum(rounds[p]) - min(rounds[p]) if rounds[p] else 0
+            values = list(rounds(p))
+            return sum(values) - min(values) if values else 0
         if name == "sonneborn_berger":
             return sonneborn[p]
         if name == "wins":
@@ -374,7 +387,7 @@ def standings(results: Iterable[LeagueResult], rules: Rules = Rules(), players: 
                 refined.append(g)
                 continue
             if name == "direct_encounter":
-                complete = all((a, b) in encounters for a, b in combinations(g, 2))
+                complete = all((a, b) in met for a, b in combinations(g, 2))
                 for p in g:
                     values[p][k] = sum(encounters[(p, q)] for q in g if q != p) if complete else 0
             g = sorted(g, key=lambda p: (-values[p][k], pos[p]))
@@ -421,6 +434,194 @@ def player_points(results: Iterable[LeagueResult], rules: Rules = Rules(),
             x = exact[n] = Fraction(n, unit)
         out[p] = x
     return out
+
+
+class Table:
+    """The standings kept up to date result by result: ``add`` and ``remove``
+    a result (by a key of the caller's: a league's round and board) in time
+    that does not grow with the league, and ``standings`` reads the table
+    the ``standings`` function gives for the same results, exactly.
+
+    It keeps what ``standings`` counts, in the same integer units: each
+    player's points, tallies, each round's opponent points (Buchholz), and
+    Sonneborn-Berger; and, per player, who counts their points (their
+    opponents, and their own unplayed rounds when those count as a game
+    against their own points). A result moves its players' points, and each
+    move updates the rounds that count them, so adding a result costs
+    O(table size² + rounds) and a read O(players · log players + players ·
+    rounds), not O(results). Units are fixed when it is made (``of``): a
+    result that needs finer ones (``fits`` says) is not added; the caller
+    makes a new table of all its results."""
+
+    def __init__(self, rules: Rules, unit: int | None = None, share: int = 1) -> None:
+        self.rules = rules
+        self.unit = unit if unit is not None else _unit(rules, [])
+        self.share = share
+        self.own = rules.unplayed == "own"
+        self.results: dict[Hashable, tuple[LeagueResult, dict[str, int]]] = {}
+        self.points: dict[str, int] = defaultdict(int)
+        self.counts: dict[str, _Tally] = defaultdict(_Tally)
+        self.rounds: dict[str, dict[Hashable, int]] = defaultdict(dict)  # p -> key -> opponents' points, 1/(D·W)
+        self.sonneborn: dict[str, int] = defaultdict(int)  # 1/(D²·W)
+        #: q -> (p, key) -> (weight, p's points vs q): p met q in the result ``key``
+        self.counted_by: dict[str, dict[tuple[str, Hashable], tuple[int, int]]] = defaultdict(dict)
+        self.unplayed: dict[str, dict[Hashable, int]] = defaultdict(dict)  # p -> key -> p's points there, 1/D
+        self.encounters: dict[tuple[str, str], int] = defaultdict(int)
+        self.met: dict[tuple[str, str], int] = {}  # played games of p against q
+        self.seats: dict[str, int] = {}  # p -> the results p is in: the players of the table
+
+    @classmethod
+    def of(cls, results: Iterable[tuple[Hashable, LeagueResult]], rules: Rules) -> Table:
+        """A table of these (key, result) pairs, in units fine enough for them."""
+        results = list(results)
+        per_result = [_points(rules, res) for _, res in results]
+        share = 1
+        for _, res in results:
+            if res.played and res.team_won is None and share % (len(res.players) - 1):
+                share = lcm(share, len(res.players) - 1)
+        table = cls(rules, _unit(rules, per_result), share)
+        for (key, res), got in zip(results, per_result):
+            table._add(key, res, got)
+        return table
+
+    def fits(self, result: LeagueResult) -> bool:
+        """Whether ``result`` can be counted in this table's units."""
+        if any(self.unit % x.denominator for x in _points(self.rules, result).values()):
+            return False
+        return not (result.played and result.team_won is None and self.share % (len(result.players) - 1))
+
+    def add(self, key: Hashable, result: LeagueResult) -> None:
+        """Count ``result`` (it ``fits``; ``key`` is not counted yet)."""
+        assert key not in self.results and self.fits(result)
+        self._add(key, result, _points(self.rules, result))
+
+    def _whole(self, x: Fraction) -> int:
+        return x.numerator * (self.unit // x.denominator)
+
+    def _vs(self, mine: int, theirs: int) -> int:
+        return self._whole(_pair_points(self.rules, mine, theirs))
+
+    def _add(self, key: Hashable, res: LeagueResult, got: dict[str, Fraction]) -> None:
+        gained = {p: self._whole(x) for p, x in got.items()}
+        self.results[key] = (res, gained)
+        for p in res.players:
+            self.seats[p] = self.seats.get(p, 0) + 1
+        self._count(res, 1)
+        points, share = self.points, self.share
+        if res.team_won is None and not res.played:
+            for p in res.players:
+                dummy = points[p] if self.own else 0
+                self.rounds[p][key] = dummy * share
+                self.sonneborn[p] += gained[p] * dummy * share
+                self.unplayed[p][key] = gained[p]
+        elif res.team_won is None:
+            weight = share // (len(res.players) - 1)
+            for p, r in zip(res.players, res.ranks):
+                opponents = 0
+                for q, r2 in zip(res.players, res.ranks):
+                    if q == p:
+                        continue
+                    vs = self._vs(r, r2)
+                    opponents += points[q] * weight
+                    self.sonneborn[p] += vs * points[q] * weight
+                    self.counted_by[q][(p, key)] = (weight, vs)
+                    self.encounters[(p, q)] += vs
+                    self.met[(p, q)] = self.met.get((p, q), 0) + 1
+                self.rounds[p][key] = opponents
+        for p, x in gained.items():
+            self._move(p, x)
+
+    def remove(self, key: Hashable) -> None:
+        """Count the result ``key`` no more."""
+        res, gained = self.results.pop(key)
+        for p, x in gained.items():
+            self._move(p, -x)
+        self._count(res, -1)
+        points = self.points
+        if res.team_won is None and not res.played:
+            for p in res.players:
+                dummy = points[p] if self.own else 0
+                del self.rounds[p][key]
+                self.sonneborn[p] -= gained[p] * dummy * self.share
+                del self.unplayed[p][key]
+        elif res.team_won is None:
+            for p, r in zip(res.players, res.ranks):
+                for q, r2 in zip(res.players, res.ranks):
+                    if q == p:
+                        continue
+                    weight, vs = self.counted_by[q].pop((p, key))
+                    self.sonneborn[p] -= vs * points[q] * weight
+                    self.encounters[(p, q)] -= vs
+                    self.met[(p, q)] -= 1
+                    if not self.met[(p, q)]:
+                        del self.met[(p, q)]
+                del self.rounds[p][key]
+        for p in res.players:
+            self.seats[p] -= 1
+            if not self.seats[p]:  # in no result now: nothing of theirs is left but zeros
+                del self.seats[p]
+                for kept in (self.points, self.counts, self.rounds, self.sonneborn, self.counted_by, self.unplayed):
+                    kept.pop(p, None)
+
+    def _move(self, p: str, delta: int) -> None:
+        """p's points move by ``delta``, and so does every count of them."""
+        if not delta:
+            return
+        self.points[p] += delta
+        rounds, sonneborn = self.rounds, self.sonneborn
+        for (other, key), (weight, vs) in self.counted_by[p].items():
+            moved = delta * weight
+            rounds[other][key] += moved
+            sonneborn[other] += vs * moved
+        if self.own:
+            moved = delta * self.share
+            for key, gained in self.unplayed[p].items():
+                rounds[p][key] += moved
+                sonneborn[p] += gained * moved
+
+    def _count(self, res: LeagueResult, sign: int) -> None:
+        for p in res.players:
+            c = self.counts[p]
+            if res.bye:
+                c.byes += sign
+                continue
+            c.games += sign
+            if res.forfeit is not None:
+                c.forfeits += sign
+            if _won(res, p):
+                c.wins += sign
+            elif res.played and res.team_won is None and _drew(res, p):
+                c.draws += sign
+            else:
+                c.losses += sign
+
+    def standings(self, players: Sequence[str]) -> list[Standing] | None:
+        """The table with ``players`` (their order breaks full ties, and those
+        without results are in it); None if a result's player is not among
+        them (``standings`` orders those by their results)."""
+        pos: dict[str, int] = {}
+        for p in players:
+            pos.setdefault(p, len(pos))
+        if any(p not in pos for p in self.seats):
+            return None
+        names = list(pos)
+        points = {p: self.points.get(p, 0) for p in names}
+        counts = {p: self.counts.get(p) or _Tally() for p in names}
+        rounds = self.rounds
+        return _ranked(names, pos, points, counts, self.rules, self.unit, self.share,
+                       lambda p: rounds[p].values() if p in rounds else (), self.sonneborn, self.encounters, self.met)
+
+    def player_points(self, players: Sequence[str]) -> dict[str, Fraction]:
+        """``player_points`` of the results counted."""
+        exact: dict[int, Fraction] = {}
+        out = {}
+        for p in [*players, *(q for q in self.seats if q not in players)]:
+            n = self.points.get(p, 0)
+            x = exact.get(n)
+            if x is None:
+                x = exact[n] = Fraction(n, self.unit)
+            out[p] = x
+        return out
 
 
 def _unit(rules: Rules, per_result: list[dict[str, Fraction]]) -> int:

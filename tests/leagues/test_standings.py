@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import MalformedEvent
-from leagues.standings import TIEBREAKS, LeagueResult, Rules, apply_result, player_points, standings
+from leagues.standings import TIEBREAKS, LeagueResult, Rules, Table, apply_result, player_points, standings
 from tests.leagues.reference_standings import reference_standings
 
 
@@ -275,3 +275,36 @@ def test_a_table_of_many_tied_players_agrees_with_the_fractions_too():
     for rules in (Rules(), Rules(win=3, draw=1, tiebreaks=("direct_encounter", "sonneborn_berger", "buchholz_cut1")),
                   Rules(unplayed="zero", draw=F(1, 3))):
         assert standings(results, rules, sorted(names)) == reference_standings(results, rules, sorted(names))
+
+
+# -- the table kept result by result agrees with the table of all the results --------------------
+
+@settings(max_examples=200, deadline=None)
+@given(_league(), st.data())
+def test_a_table_kept_result_by_result_reads_as_the_table_of_its_results(league, data):
+    """Results added, removed and replaced in any order (a correction is a
+    remove and an add); after each change the kept table reads exactly as
+    the table of the results it holds. A result that needs finer units is
+    not added (``fits``): the table is made again from all of them."""
+    results, rules, players = league
+    table = Table(rules)
+    held: dict[int, LeagueResult] = {}
+    for i, res in enumerate(results):
+        if held and data.draw(st.integers(0, 3)) == 0:  # take one out, or put another result in its place
+            key = data.draw(st.sampled_from(sorted(held)))
+            table.remove(key)
+            del held[key]
+            if data.draw(st.booleans()):
+                res = LeagueResult(round=res.round, players=res.players, ranks=tuple(reversed(res.ranks)),
+                                   match=res.match) if res.played and res.team_won is None else res
+        if table.fits(res):
+            table.add(i, res)
+        else:
+            table = Table.of([*held.items(), (i, res)], rules)
+        held[i] = res
+        everyone = [*players, *(p for r in held.values() for p in r.players if p not in players)]
+        expected = reference_standings(list(held.values()), rules, everyone)
+        assert table.standings(everyone) == expected
+        assert table.player_points(everyone) == {s.player: s.points for s in expected}
+    if any(p not in players for r in held.values() for p in r.players):
+        assert table.standings(players) is None  # the unregistered are ordered by their results: the caller's
