@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from engine.core import MalformedEvent, RuleViolation
 
@@ -67,12 +67,70 @@ class Board:
     outcome: LeagueResult | None = None
 
 
+class Boards(Sequence[Board]):
+    """A round's boards: a tuple kept in chunks, so a new round with one board
+    changed (a link, a result) copies one chunk and the list of chunks, not
+    every board (2,048 a round at 4,096 players, twice a board). Equal to a
+    Boards or tuple of the same boards."""
+
+    __slots__ = ("_chunks", "_n")
+    CHUNK = 64
+
+    def __init__(self, boards: Iterable[Board] = ()) -> None:
+        items = tuple(boards)
+        self._chunks = tuple(items[i:i + self.CHUNK] for i in range(0, len(items), self.CHUNK))
+        self._n = len(items)
+
+    def replaced(self, i: int, board: Board) -> Boards:
+        """These boards with the one at ``i`` (0-based) replaced by ``board``."""
+        if not 0 <= i < self._n:
+            raise IndexError("board index out of range")
+        k, j = divmod(i, self.CHUNK)
+        chunk = self._chunks[k]
+        out = Boards.__new__(Boards)
+        out._chunks = (*self._chunks[:k], (*chunk[:j], board, *chunk[j + 1:]), *self._chunks[k + 1:])
+        out._n = self._n
+        return out
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        if not -self._n <= i < self._n:
+            raise IndexError("board index out of range")
+        k, j = divmod(i % self._n, self.CHUNK)
+        return self._chunks[k][j]
+
+    def __iter__(self) -> Iterator[Board]:
+        for chunk in self._chunks:
+            yield from chunk
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Boards):
+            return self._chunks == other._chunks
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Boards({tuple(self)!r})"
+
+
 @dataclass(frozen=True)
 class Round:
     number: int
-    boards: tuple[Board, ...]
+    boards: Boards
     bye: str | None = None
     pairings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.boards, Boards):
+            object.__setattr__(self, "boards", Boards(self.boards))
 
     @property
     def complete(self) -> bool:
@@ -323,7 +381,7 @@ def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
     expected = next_pairing(state)
     if data != expected:
         raise RuleViolation("league.pair", f"round {expected['round']} is not paired as the league's system pairs it")
-    boards = tuple(Board(players=tuple(b)) for b in expected["boards"])
+    boards = Boards(Board(players=tuple(b)) for b in expected["boards"])
     rnd = Round(number=expected["round"], boards=boards, bye=expected.get("bye"), pairings=expected)
     counted = {} if rnd.bye is None else _recounted(
         state, (rnd.number, 0), None, LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True))
@@ -346,7 +404,7 @@ def _board(state: LeagueState, data: dict[str, Any]) -> tuple[int, int, Board]:
 
 def _with_board(state: LeagueState, r: int, b: int, board: Board) -> LeagueState:
     rnd = state.rounds[r - 1]
-    boards = (*rnd.boards[: b - 1], board, *rnd.boards[b:])
+    boards = rnd.boards.replaced(b - 1, board)
     rounds = (*state.rounds[: r - 1], replace(rnd, boards=boards), *state.rounds[r:])
     before = rnd.boards[b - 1].outcome
     counted = {} if board.outcome is before else _recounted(state, (r, b), before, board.outcome)

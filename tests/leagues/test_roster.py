@@ -104,3 +104,23 @@ def test_a_state_finds_the_board_of_a_match_as_its_rounds_say():
     assert every == {m: state.board_of(m) for m in every}
     other = L.apply(before, "link", {"round": 1, "board": 1, "match": "x", "players": list(before.rounds[0].boards[0].players)})
     assert other.board_of("x") == (1, 1) and other.board_of("m2") is None and state.board_of("x") is None
+
+
+def test_a_rounds_boards_change_one_at_a_time_and_the_old_ones_stay():
+    for n in (0, 1, 63, 64, 65, 130):
+        boards = tuple(L.Board(players=(f"a{i}", f"b{i}")) for i in range(n))
+        kept = L.Boards(boards)
+        assert kept == boards and boards == kept and len(kept) == n and list(kept) == list(boards)
+        assert hash(kept) == hash(boards) and kept[0:3] == boards[0:3]
+        for i in (0, n // 2, n - 1) if n else ():
+            changed = kept.replaced(i, L.Board(players=("x", "y"), match="m"))
+            assert changed[i].match == "m" and changed[i - n].match == "m" and kept[i].match is None
+            assert [b for j, b in enumerate(changed) if j != i] == [b for j, b in enumerate(boards) if j != i]
+            assert changed != kept and kept == boards
+        try:
+            kept.replaced(n, boards[0] if n else L.Board(players=("x", "y")))
+        except IndexError:
+            pass
+        else:
+            raise AssertionError("past the last board")
+    assert L.Round(number=1, boards=(L.Board(players=("a", "b")),)).boards == (L.Board(players=("a", "b")),)
