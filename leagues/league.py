@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from engine.core import MalformedEvent, RuleViolation
 
 from . import pairing_v1, pairing_v2
-from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
+from .pairing import Pairings, berger_round, swiss_pairings, table_groups
 from .roster import Roster, roster
 
 #: The pairing system a new league records in its setup: 3 is the FIDE Dutch
@@ -327,10 +327,11 @@ def _next_pairing(state: LeagueState) -> dict[str, Any]:
     if len(state.active) < 2:
         raise RuleViolation("league.pair", "a round needs at least two active players")
     if state.format in ("round_robin", "double_round_robin"):
-        berger = berger_round_robin if state.pairing_system >= 2 else pairing_v1.berger_round_robin
-        table = berger(list(state.players), double=state.format == "double_round_robin")
+        # as berger_round_robin (system 2 on) or pairing_v1's (system 1) give it: the seam swapped or not
+        this_round = berger_round(list(state.players), number, double=state.format == "double_round_robin",
+                                  seam_swap=state.pairing_system >= 2)
         boards, bye = [], None
-        for a, b in table[number - 1]:
+        for a, b in this_round:
             if a is None or b is None:
                 bye = a or b
             elif a in state.withdrawn or b in state.withdrawn:
