@@ -235,13 +235,15 @@ class LeagueService:
 
     def replayed(self, league_id: str, events: list[dict[str, Any]]) -> L.LeagueState:
         """The league after ``events`` (its stored log, read by the caller):
-        the state this process holds if it is at their last event, else
-        ``L.replay(events)``."""
+        the state this process holds, brought to the stored head, if that is
+        their last event; else ``L.replay(events)``."""
         held = self._entry(league_id)
         with held.lock:
+            if not (len(events) == held.seq and events[-1]["hash"] == held.head):
+                self._refresh(league_id, held)  # behind them, most likely: brought to the stored head
             if len(events) == held.seq and events[-1]["hash"] == held.head:
                 return held.state
-        return L.replay(events)
+        return L.replay(events)  # the log moved on (or back) since the caller read it
 
     def state(self, league_id: str) -> L.LeagueState:
         return self._current(league_id).state

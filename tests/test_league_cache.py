@@ -104,3 +104,22 @@ def test_a_log_that_went_back_is_read_again_and_refuses_writes(two, leagues_stor
     with pytest.raises(CorruptLog):  # Redis remembers it held seq 4: nothing is written past the hole
         a.register(lid, "Dirk")
     assert len(a.events(lid)) == 3
+
+
+def test_the_league_after_a_log_a_caller_read_is_the_held_one_brought_up_to_it(two, monkeypatch):
+    """``replayed(events)`` (the proof endpoint reads the log itself): a
+    process behind those events reads the ones it lacks rather than
+    replaying the whole log; events the log has moved on from are replayed."""
+    a, b = two
+    lid = a.create("L", "braverats", "swiss", 3, {}, ["Ann", "Bob", "Cas"])["id"]
+    b.register(lid, "Dirk")
+    events = b.events(lid)
+    expected = L.replay(events)
+    replays = []
+    real = L.replay
+    monkeypatch.setattr(L, "replay", lambda evs: replays.append(len(evs)) or real(evs))
+    assert a.replayed(lid, events) == expected and replays == []
+    b.register(lid, "Eva")
+    assert a.replayed(lid, events) == expected and replays == []  # a holds the league at them still
+    assert a.get(lid)["seq"] == 6
+    assert a.replayed(lid, events) == expected and replays == [5]  # behind the head a holds: replayed
