@@ -102,7 +102,8 @@ def test_a_state_finds_the_board_of_a_match_as_its_rounds_say():
     assert before.board_of("m1") is None  # linked after it
     every = {b.match: (r.number, i + 1) for r in state.rounds for i, b in enumerate(r.boards) if b.match}
     assert every == {m: state.board_of(m) for m in every}
-    other = L.apply(before, "link", {"round": 1, "board": 1, "match": "x", "players": list(before.rounds[0].boards[0].players)})
+    other = L.apply(before, "link", {"round": 1, "board": 1, "match": "x",
+                                     "players": list(before.rounds[0].boards[0].players)})
     assert other.board_of("x") == (1, 1) and other.board_of("m2") is None and state.board_of("x") is None
 
 
