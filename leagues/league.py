@@ -22,13 +22,16 @@ Events (``type`` → ``data``):
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
-from typing import Any
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from engine.core import MalformedEvent, RuleViolation
 
 from . import pairing_v1, pairing_v2
-from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
+from .pairing import Pairings, berger_round, swiss_pairings, table_groups
+from .roster import Roster, roster
 
 #: The pairing system a new league records in its setup: 3 is the FIDE Dutch
 #: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it, closer to
@@ -38,7 +41,7 @@ from .pairing import Pairings, berger_round_robin, swiss_pairings, table_groups
 #: league replays and verifies with the system it recorded.
 PAIRING_SYSTEM = 3
 PAIRING_SYSTEMS = (1, 2, 3)
-from .standings import LeagueResult, Rules, standings
+from .standings import LeagueResult, Rules, Standing, Table, player_points, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
 
@@ -64,16 +67,93 @@ class Board:
     outcome: LeagueResult | None = None
 
 
+class Boards(Sequence[Board]):
+    """A round's boards: a tuple kept in chunks, so a new round with one board
+    changed (a link, a result) copies one chunk and the list of chunks, not
+    every board (2,048 a round at 4,096 players, twice a board). Equal to a
+    Boards or tuple of the same boards."""
+
+    __slots__ = ("_chunks", "_n")
+    CHUNK = 64
+
+    def __init__(self, boards: Iterable[Board] = ()) -> None:
+        items = tuple(boards)
+        self._chunks = tuple(items[i:i + self.CHUNK] for i in range(0, len(items), self.CHUNK))
+        self._n = len(items)
+
+    def replaced(self, i: int, board: Board) -> Boards:
+        """These boards with the one at ``i`` (0-based) replaced by ``board``."""
+        if not 0 <= i < self._n:
+            raise IndexError("board index out of range")
+        k, j = divmod(i, self.CHUNK)
+        chunk = self._chunks[k]
+        out = Boards.__new__(Boards)
+        out._chunks = (*self._chunks[:k], (*chunk[:j], board, *chunk[j + 1:]), *self._chunks[k + 1:])
+        out._n = self._n
+        return out
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        if not -self._n <= i < self._n:
+            raise IndexError("board index out of range")
+        k, j = divmod(i % self._n, self.CHUNK)
+        return self._chunks[k][j]
+
+    def __iter__(self) -> Iterator[Board]:
+        for chunk in self._chunks:
+            yield from chunk
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Boards):
+            return self._chunks == other._chunks
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Boards({tuple(self)!r})"
+
+
 @dataclass(frozen=True)
 class Round:
     number: int
-    boards: tuple[Board, ...]
+    boards: Boards
     bye: str | None = None
     pairings: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.boards, Boards):
+            object.__setattr__(self, "boards", Boards(self.boards))
 
     @property
     def complete(self) -> bool:
         return all(b.outcome is not None for b in self.boards)
+
+
+class _Counted:
+    """The standings of one line of states, kept result by result (a
+    ``Table``, made when first read): ``version`` counts the changes to its
+    results, and a state whose ``counted_at`` is that version reads it. A
+    state that changes the results moves it on, if it was at its version; a
+    state left behind (an older one, or a sibling of the one that moved it
+    on) works its standings out from its results instead."""
+
+    __slots__ = ("table", "version", "lock")
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self.version = 0
+        self.lock = threading.Lock()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy starts a line of its own, made when read
+        return (_Counted, ())
 
 
 @dataclass(frozen=True)
@@ -83,10 +163,29 @@ class LeagueState:
     format: str
     planned_rounds: int | None
     rules: Rules
-    players: tuple[str, ...] = ()
+    #: in registration order (their pairing numbers); a tuple given is kept as a Roster
+    players: Roster = field(default_factory=Roster)
     withdrawn: frozenset[str] = frozenset()
     rounds: tuple[Round, ...] = ()
     pairing_system: int = 1
+    #: (match, round, board) of each board's match, in the order they were linked: an index of ``rounds``
+    #: (``board_of``), carried from state to state like the players (not compared: ``rounds`` says it all)
+    links: Roster = field(default_factory=Roster, repr=False, compare=False)
+    #: the standings kept result by result, and the version of them this state reads (not compared either)
+    counted: _Counted = field(default_factory=_Counted, repr=False, compare=False)
+    counted_at: int = field(default=0, repr=False, compare=False)
+    #: what was computed from this state (its standings): the state never changes, so neither does it.
+    #: Not a field of the state (not compared, not copied by ``replace``)
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, Roster):
+            object.__setattr__(self, "players", roster(self.players))
+
+    def board_of(self, match: str) -> tuple[int, int] | None:
+        """(round, board) of the board whose match ``match`` is, or None."""
+        found = self.links.find(_match_of, match)
+        return None if found is None else (found[1], found[2])
 
     @property
     def active(self) -> list[str]:
@@ -112,8 +211,68 @@ class LeagueState:
             out += [b.outcome for b in rnd.boards if b.outcome is not None]
         return out
 
-    def standings(self):
-        return standings(self.results(), self.rules, self.players)
+    def keyed_results(self) -> list[tuple[tuple[int, int], LeagueResult]]:
+        """``results()``, each with its (round, board); a round's bye is its board 0."""
+        out: list[tuple[tuple[int, int], LeagueResult]] = []
+        for rnd in self.rounds:
+            if rnd.bye is not None:
+                out.append(((rnd.number, 0), LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True)))
+            out += [((rnd.number, i), b.outcome) for i, b in enumerate(rnd.boards, 1) if b.outcome is not None]
+        return out
+
+    def _counted_table(self, read: Callable[[Table], Any]) -> Any:
+        """``read`` of the standings kept result by result, if this state is at
+        their version (they are made from its results if not made yet); else None."""
+        line = self.counted
+        with line.lock:
+            if line.version != self.counted_at:
+                return None
+            if line.table is None:
+                line.table = Table.of(self.keyed_results(), self.rules)
+            return read(line.table)
+
+    def standings(self) -> list[Standing]:
+        """The table (``leagues.standings``), from the standings kept result by
+        result, or worked out from the results by a state they have moved on
+        from; once per state, so a round's pairing and a read of the
+        standings after the same results share it."""
+        table = self._memo.get("standings")
+        if table is None:
+            table = self._counted_table(lambda t: t.standings(self.players))
+            if table is None:
+                table = standings(self.results(), self.rules, self.players)
+            self._memo["standings"] = table
+        return list(table)
+
+    def points(self) -> dict[str, Fraction]:
+        """Each player's points (the standings' without their tiebreaks), once per state."""
+        table = self._memo.get("standings")
+        if table is not None:
+            return {s.player: s.points for s in table}
+        points = self._memo.get("points")
+        if points is None:
+            points = self._counted_table(lambda t: t.player_points(self.players))
+            if points is None:
+                points = player_points(self.results(), self.rules, self.players)
+            self._memo["points"] = points
+        return dict(points)
+
+
+def _recounted(state: LeagueState, key: tuple[int, int], old: LeagueResult | None,
+               new: LeagueResult | None) -> dict[str, Any]:
+    """The ``counted`` and ``counted_at`` of a state whose result ``key`` is
+    ``new`` where ``state``'s is ``old``: the standings moved on by one result
+    if ``state`` is at their version, else a line of its own (made when read)."""
+    line = state.counted
+    with line.lock:
+        if line.version == state.counted_at and line.table is not None and (new is None or line.table.fits(new)):
+            if old is not None:
+                line.table.remove(key)
+            if new is not None:
+                line.table.add(key, new)
+            line.version += 1
+            return {"counted": line, "counted_at": line.version}
+    return {"counted": _Counted(), "counted_at": 0}
 
 
 def start(data: dict[str, Any]) -> LeagueState:
@@ -139,7 +298,27 @@ def start(data: dict[str, Any]) -> LeagueState:
 
 
 def next_pairing(state: LeagueState) -> dict[str, Any]:
-    """The pairing of the next round, as the league's system gives it."""
+    """The pairing of the next round, as the league's system gives it:
+    worked out once per state (a round is paired by the service and then
+    checked by the reducer against the same state, which never changes;
+    a replay pairs every round afresh from states of its own). Each call
+    gets its own copy, so what one caller does to it reaches no other."""
+    paired = state._memo.get("pairing")
+    if paired is None:
+        paired = state._memo["pairing"] = _next_pairing(state)
+    return _copy(paired)
+
+
+def _copy(value: Any) -> Any:
+    """A copy of a pairing's JSON value, to any depth."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _next_pairing(state: LeagueState) -> dict[str, Any]:
     number = len(state.rounds) + 1
     if number > state.total_rounds:
         raise RuleViolation("league.rounds", f"the league has {state.total_rounds} rounds; all are paired")
@@ -148,10 +327,11 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
     if len(state.active) < 2:
         raise RuleViolation("league.pair", "a round needs at least two active players")
     if state.format in ("round_robin", "double_round_robin"):
-        berger = berger_round_robin if state.pairing_system >= 2 else pairing_v1.berger_round_robin
-        table = berger(list(state.players), double=state.format == "double_round_robin")
+        # as berger_round_robin (system 2 on) or pairing_v1's (system 1) give it: the seam swapped or not
+        this_round = berger_round(list(state.players), number, double=state.format == "double_round_robin",
+                                  seam_swap=state.pairing_system >= 2)
         boards, bye = [], None
-        for a, b in table[number - 1]:
+        for a, b in this_round:
             if a is None or b is None:
                 bye = a or b
             elif a in state.withdrawn or b in state.withdrawn:
@@ -159,7 +339,7 @@ def next_pairing(state: LeagueState) -> dict[str, Any]:
             else:
                 boards.append([a, b])
         return {"round": number, "boards": boards, "bye": bye if bye not in state.withdrawn else None}
-    points = {s.player: s.points for s in state.standings()}
+    points = state.points()
     order = [(p, points.get(p, 0)) for p in state.active]
     if state.format == "swiss":
         history = [Pairings.from_dict(r.pairings) for r in state.rounds]
@@ -188,7 +368,7 @@ def _register(state: LeagueState, data: dict[str, Any]) -> LeagueState:
         raise RuleViolation("league.register", "registration closed when round 1 was paired")
     if player in state.players:
         raise RuleViolation("league.register", f"{player} is registered already")
-    return replace(state, players=(*state.players, player))
+    return replace(state, players=state.players.plus(player))  # O(1): the old state keeps its own players
 
 
 def _withdraw(state: LeagueState, data: dict[str, Any]) -> LeagueState:
@@ -202,9 +382,15 @@ def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
     expected = next_pairing(state)
     if data != expected:
         raise RuleViolation("league.pair", f"round {expected['round']} is not paired as the league's system pairs it")
-    boards = tuple(Board(players=tuple(b)) for b in expected["boards"])
+    boards = Boards(Board(players=tuple(b)) for b in expected["boards"])
     rnd = Round(number=expected["round"], boards=boards, bye=expected.get("bye"), pairings=expected)
-    return replace(state, rounds=(*state.rounds, rnd))
+    counted = {} if rnd.bye is None else _recounted(
+        state, (rnd.number, 0), None, LeagueResult(round=rnd.number, players=(rnd.bye,), bye=True))
+    return replace(state, rounds=(*state.rounds, rnd), **counted)
+
+
+def _match_of(link: tuple[str, int, int]) -> str:
+    return link[0]
 
 
 def _board(state: LeagueState, data: dict[str, Any]) -> tuple[int, int, Board]:
@@ -219,9 +405,11 @@ def _board(state: LeagueState, data: dict[str, Any]) -> tuple[int, int, Board]:
 
 def _with_board(state: LeagueState, r: int, b: int, board: Board) -> LeagueState:
     rnd = state.rounds[r - 1]
-    boards = (*rnd.boards[: b - 1], board, *rnd.boards[b:])
+    boards = rnd.boards.replaced(b - 1, board)
     rounds = (*state.rounds[: r - 1], replace(rnd, boards=boards), *state.rounds[r:])
-    return replace(state, rounds=rounds)
+    before = rnd.boards[b - 1].outcome
+    counted = {} if board.outcome is before else _recounted(state, (r, b), before, board.outcome)
+    return replace(state, rounds=rounds, **counted)
 
 
 def _link(state: LeagueState, data: dict[str, Any]) -> LeagueState:
@@ -230,7 +418,9 @@ def _link(state: LeagueState, data: dict[str, Any]) -> LeagueState:
         raise RuleViolation("league.link", f"round {r} board {b} has match {board.match} already")
     if list(board.players) != list(data.get("players", board.players)):
         raise RuleViolation("league.link", "the match's players are not the board's players in seat order")
-    return _with_board(state, r, b, replace(board, match=str(data["match"])))
+    match = str(data["match"])
+    state = replace(state, links=state.links.plus((match, r, b)))
+    return _with_board(state, r, b, replace(board, match=match))
 
 
 def _outcome(state: LeagueState, data: dict[str, Any], r: int, board: Board) -> LeagueResult:

@@ -59,22 +59,49 @@ def berger_round_robin(players: list[str], double: bool = False) -> list[list[tu
     n = count + (count % 2)
     m = n - 1
     slot: list[str | None] = list(players) + [None] * (n - count)
-
-    def number(k: int) -> int:  # 1..m
-        return (k - 1) % m + 1
-
-    rounds: list[list[tuple[str | None, str | None]]] = []
-    for r in range(1, m + 1):
-        a = (r + 1) // 2 if r % 2 else (r + 1 + m) // 2
-        first = (a, n) if r % 2 else (n, a)
-        boards = [first] + [(number(a + k), number(a - k)) for k in range(1, n // 2)]
-        rounds.append([(slot[w - 1], slot[b - 1]) for w, b in boards])
+    rounds = [_berger_boards(slot, n, r) for r in range(1, m + 1)]
     if double:
         second = [[(b, w) for w, b in boards] for boards in rounds]
         if m >= 3:
             rounds[-2], rounds[-1] = rounds[-1], rounds[-2]
         rounds += second
     return rounds
+
+
+def _berger_boards(slot: list[str | None], n: int, r: int) -> list[tuple[str | None, str | None]]:
+    """Round ``r`` (1 .. n-1) of the Berger table of ``n`` (even) slots."""
+    m = n - 1
+
+    def number(k: int) -> int:  # 1..m
+        return (k - 1) % m + 1
+
+    a = (r + 1) // 2 if r % 2 else (r + 1 + m) // 2
+    first = (a, n) if r % 2 else (n, a)
+    boards = [first] + [(number(a + k), number(a - k)) for k in range(1, n // 2)]
+    return [(slot[w - 1], slot[b - 1]) for w, b in boards]
+
+
+def berger_round(players: list[str], number: int, double: bool = False,
+                 seam_swap: bool = True) -> list[tuple[str | None, str | None]]:
+    """Round ``number`` (from 1) of ``berger_round_robin(players, double)``,
+    worked out alone: a league pairs one round at a time, and the whole
+    table of 4,096 players is 8,190 rounds of 2,048 boards (4 s and 1.2 GB
+    for each round paired). ``seam_swap=False``: the double round robin as
+    the first releases (``pairing_v1``) played it, without the swap of the
+    first cycle's last two rounds. IndexError for a round the table has not."""
+    if len(set(players)) != len(players):
+        raise ValueError("players must be distinct")
+    count = len(players)
+    n = count + (count % 2)
+    m = n - 1
+    if count < 2 or not 1 <= number <= m * (2 if double else 1):
+        raise IndexError(f"the table has no round {number}")
+    slot: list[str | None] = list(players) + [None] * (n - count)
+    if number > m:  # the second cycle: the first's rounds (before its seam swap), colours reversed
+        return [(b, w) for w, b in _berger_boards(slot, n, number - m)]
+    if double and seam_swap and m >= 3 and number >= m - 1:
+        number = 2 * m - 1 - number  # m - 1 <-> m
+    return _berger_boards(slot, n, number)
 
 
 # -- Swiss ------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from .access import Access
 from .accounts import Accounts
 from .errors import error_body
 from .web import i18n
-from .leagues import LeagueService
+from .leagues import LeagueService, Written
 from .limits import MAX_BODY_BYTES
 from .matches import MatchService
 from .openapi import KroniekSpecPlugin
@@ -68,10 +68,13 @@ class _Routed(RequestContext):
 
 
 class KroniekJSONProvider(DefaultJSONProvider):
-    """Flask's JSON, saying an engine's message (engine/text.py) in the answer's language."""
+    """Flask's JSON, saying an engine's message (engine/text.py) in the answer's language, and rendering
+    a league write's answer (``Written``: the league's view, made only when it is sent)."""
 
     @staticmethod
     def default(o: Any) -> Any:
+        if isinstance(o, Written):
+            return o.render()
         return i18n.said(o) if isinstance(o, SAID) else DefaultJSONProvider.default(o)
 
 

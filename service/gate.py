@@ -117,11 +117,14 @@ def _check_text(text: str, path: str, location: str, limit: int, what: str = "a 
         )
 
 
-def _fine(value: Any, depth: int) -> bool:
+def _fine(value: Any, depth: int, items: int | None = None) -> bool:
     """True when every part of ``value`` is within the limits: the quick pass
     (no paths built), run first; ``_check`` then finds and names a problem.
     A string or an integer inside an object or array is checked in the loop
-    itself, not by a call of its own (most of a body's values are such)."""
+    itself, not by a call of its own (most of a body's values are such).
+    ``items``: as ``check_value`` takes it."""
+    if items is None:
+        items = MAX_ITEMS
     t = type(value)
     if t is str:  # an ASCII string (CPython knows it without a scan) holds no surrogate
         return len(value) <= MAX_STRING and (value.isascii() or not _SURROGATE.search(value))
@@ -142,11 +145,11 @@ def _fine(value: Any, depth: int) -> bool:
             elif t is int:
                 if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                     return False
-            elif not _fine(item, depth + 1):
+            elif not _fine(item, depth + 1, items):
                 return False
         return True
     if t is list:
-        if depth > MAX_DEPTH or len(value) > MAX_ITEMS:
+        if depth > MAX_DEPTH or len(value) > items:
             return False
         for item in value:
             t = type(item)
@@ -156,20 +159,25 @@ def _fine(value: Any, depth: int) -> bool:
             elif t is int:
                 if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                     return False
-            elif not _fine(item, depth + 1):
+            elif not _fine(item, depth + 1, items):
                 return False
         return True
     return False  # floats, refused literals, anything else: _check says what
 
 
-def check_value(value: Any, field: str = ROOT, location: str = "body", depth: int = 1) -> None:
+def check_value(value: Any, field: str = ROOT, location: str = "body", depth: int = 1,
+                items: int | None = None) -> None:
     """Refuse (LimitExceeded or InvalidValue, naming ``field``'s path) any
-    part of a JSON value past the API's limits."""
-    if not _fine(value, depth):
-        _check(value, field, location, depth)
+    part of a JSON value past the API's limits. ``items``: the most items
+    an array may hold, for a value the server made itself (a round's
+    pairing of a league larger than the API's array limit); else that limit."""
+    if not _fine(value, depth, items):
+        _check(value, field, location, depth, items)
 
 
-def _check(value: Any, field: str, location: str, depth: int) -> None:
+def _check(value: Any, field: str, location: str, depth: int, items: int | None = None) -> None:
+    if items is None:
+        items = MAX_ITEMS
     if isinstance(value, _Literal):
         if isinstance(value, _LongInteger):
             raise LimitExceeded(
@@ -218,15 +226,15 @@ def _check(value: Any, field: str, location: str, depth: int) -> None:
                     raise InvalidValue(f"{_where(field)}: member names are strings", field, "string", location)
                 path = _member_path(field, key)
                 _check_text(key, path, location, MAX_KEY, "a member name")
-                _check(item, path, location, depth + 1)
+                _check(item, path, location, depth + 1, items)
         else:
-            if len(value) > MAX_ITEMS:
+            if len(value) > items:
                 raise LimitExceeded(
-                    f"{_where(field)}: an array has at most {MAX_ITEMS:,} items, not {len(value):,}",
-                    field, MAX_ITEMS, location,
+                    f"{_where(field)}: an array has at most {items:,} items, not {len(value):,}",
+                    field, items, location,
                 )
             for i, item in enumerate(value):
-                _check(item, f"{field}[{i}]" if field != ROOT else f"[{i}]", location, depth + 1)
+                _check(item, f"{field}[{i}]" if field != ROOT else f"[{i}]", location, depth + 1, items)
     else:
         raise InvalidValue(f"{_where(field)}: {type(value).__name__} is not a JSON value", field, "a JSON value", location)
 

@@ -13,7 +13,7 @@ from .accounts import acl_fields
 from .api import _doc_errors, access, add_person, grant_role, guard, roles_of
 from .gate import Blueprint
 from .leagues import LeagueService, RulesSchema
-from .limits import MAX_LEAGUE_NAME, MAX_LEAGUE_PLAYERS, MAX_PLAYER_NAME, MAX_REASON
+from .limits import MAX_LEAGUE_CREATE_PLAYERS, MAX_LEAGUE_NAME, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_REASON
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
 
@@ -36,8 +36,9 @@ class LeagueCreate(Schema):
     rules = fields.Nested(RulesSchema, load_default=dict,
                           metadata={"description": "points (win, draw, loss, bye …) and tiebreaks"})
     players = fields.List(S.name_field(MAX_PLAYER_NAME), load_default=list,
-                          validate=validate.Length(max=MAX_LEAGUE_PLAYERS),
-                          metadata={"description": "the names distinct (ignoring case and surrounding white space)"})
+                          validate=validate.Length(max=MAX_LEAGUE_CREATE_PLAYERS),
+                          metadata={"description": "the names distinct (ignoring case and surrounding white space); "
+                                                   "a league holds more, registered one by one"})
 
 
 class PlayerIn(Schema):
@@ -54,7 +55,7 @@ class ForfeitIn(Schema):
     board = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=S.MAX_SEQ),
                            metadata={"description": "a board of that round (from 1)"})
     forfeited = fields.List(S.name_field(MAX_PLAYER_NAME), required=True,
-                            validate=validate.Length(min=1, max=MAX_LEAGUE_PLAYERS))
+                            validate=validate.Length(min=1, max=MAX_PLAYERS))  # a board's players: one match's
     reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_REASON))
 
 

@@ -48,8 +48,12 @@ MAX_SEAT = MAX_PLAYERS - 1
 
 #: a league's name, in characters
 MAX_LEAGUE_NAME = 200
-#: players registered in one league
-MAX_LEAGUE_PLAYERS = 256
+#: players registered in one league. ``POST /api/leagues`` takes at most
+#: ``MAX_LEAGUE_CREATE_PLAYERS`` of them (an array's limit); the rest are
+#: registered one by one, each in O(1) amortised time (``make bench``, l5)
+MAX_LEAGUE_PLAYERS = 4096
+#: the players a league's creation registers at once (``players`` of ``POST /api/leagues``)
+MAX_LEAGUE_CREATE_PLAYERS = min(MAX_LEAGUE_PLAYERS, MAX_ITEMS)
 #: league points (``win``, ``draw``, … and each ``rank_points`` entry):
 #: integers of at most this magnitude, or exact strings ("1/2", "0.5") whose
 #: numerator and denominator are
@@ -99,7 +103,9 @@ LIMITS: tuple[tuple[str, str, str], ...] = (
      "further (400 `bad_request`). The `seat` query parameter also takes `referee` or `public`"),
     ("`seed`", f"integers from -{_int(MAX_SAFE_INTEGER)} to {_int(MAX_SAFE_INTEGER)}", "a simulated match's RNG seed"),
     ("a league's name", f"1 to {MAX_LEAGUE_NAME} characters", "no control characters or line breaks"),
-    ("a league's players", f"{MAX_LEAGUE_PLAYERS}", "each a player's name as above"),
+    ("a league's players", f"{_int(MAX_LEAGUE_PLAYERS)}", f"each a player's name as above; `POST /api/leagues` "
+     f"registers at most {_int(MAX_LEAGUE_CREATE_PLAYERS)} of them (an array's limit), `POST "
+     "/api/leagues/<id>/players` the others one by one"),
     ("league points", f"integers from -{_int(MAX_POINTS)} to {_int(MAX_POINTS)}, or exact strings such as "
      f"`\"1/2\"` or `\"0.5\"` within that range", f"`rank_points`: at most {MAX_RANK_POINTS} entries"),
     ("a forfeit's `reason`", f"1 to {_int(MAX_REASON)} characters", ""),

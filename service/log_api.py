@@ -295,7 +295,7 @@ class LeagueMatchProof(MethodView):
         leagues = current_app.extensions["kroniek.leagues"]
         events = leagues.events(league_id)  # 404 for an unknown league
         state = leagues.replayed(league_id, events)
-        if not any(b.match == match_id for r in state.rounds for b in r.boards):
+        if state.board_of(match_id) is None:
             raise NotFound(f"match {match_id} is not linked to a board of league {league_id}")
         result = _league_result(events, match_id)
         log = tlog()

@@ -166,3 +166,35 @@ def test_a_forfeited_board_gets_no_match(client):
     assert err["rule"] == "league.link" and "forfeit" in err["message"]
     assert client.get(f"/api/leagues/{lid}").get_json() == before
     assert client.get(f"/api/leagues/{lid}").get_json()["rounds"][0]["boards"][0]["match"] is None
+
+
+@pytest.mark.slow(8)
+def test_a_league_holds_4096_players_and_pairs_them(app, client, store):
+    """The cap is 4,096 players: a league's creation takes 1,000 of them (an
+    array's limit: 1,001 are refused and nothing is written), the others
+    register one by one up to 4,096, and the 4,097th is refused. Its first
+    Swiss round (2,048 boards, a pairing past the API's array limit, made
+    by the server) is stored and reads back as written: the audit finds the
+    log whole, and a replay from it pairs the round again."""
+    from service import limits
+
+    assert limits.MAX_LEAGUE_PLAYERS == 4096
+    names = [f"Player {i:04d}" for i in range(limits.MAX_LEAGUE_PLAYERS + 1)]
+    base = {"name": "Big", "game": "braverats", "format": "swiss", "rounds": 12}
+    assert client.post("/api/leagues", json={**base, "players": names[:1001]}).status_code == 400
+    assert store.r.zcard(app.extensions["kroniek.leagues"].store.index_key) == 0
+    lid = post(client, "/api/leagues", {**base, "players": names[:1000]})["id"]
+    leagues = app.extensions["kroniek.leagues"]
+    for name in names[1000:4096]:  # through the service: 3,096 HTTP requests would only test Flask
+        leagues.register(lid, name)
+    res = client.post(f"/api/leagues/{lid}/players", json={"player": names[4096]})
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "limit_exceeded", res.get_json()
+    assert client.get(f"/api/leagues/{lid}").get_json()["players"] == names[:4096]
+    paired = client.post(f"/api/leagues/{lid}/rounds")
+    assert paired.status_code == 201, paired.get_json()
+    boards = paired.get_json()["league"]["rounds"][0]["boards"]
+    assert len(boards) == 2048 and sorted(p for b in boards for p in b["players"]) == names[:4096]
+    events = client.get(f"/api/leagues/{lid}/events").get_json()["events"]
+    assert len(events) == 4098 and events[-1]["type"] == "pair" and len(events[-1]["data"]["boards"]) == 2048
+    assert client.get(f"/api/leagues/{lid}/audit").get_json()["valid"] is True
+    assert L.replay(leagues.events(lid)) == leagues.state(lid)

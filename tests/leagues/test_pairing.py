@@ -16,6 +16,7 @@ from leagues.pairing import (
     PairingImpossible,
     Pairings,
     _preference,
+    berger_round,
     berger_round_robin,
     swiss_pairings,
     table_groups,
@@ -106,6 +107,24 @@ def test_double_round_robin_never_gives_three_same_colours_in_a_row_at_the_seam(
         assert max(_longest_colour_run(plain, p) for p in players) == 3
     pairs = [frozenset(b) for rnd in double for b in rnd if None not in b]
     assert all(pairs.count(x) == 2 for x in set(pairs)) and len(set(pairs)) == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize("n", range(0, 26))
+def test_one_round_of_the_berger_table_is_that_round_of_the_whole_table(n):
+    """A league pairs a round at a time (``berger_round``): each round, single
+    or double, with the seam swapped (``berger_round_robin``) or not (as the
+    first releases played it, ``pairing_v1``), is the whole table's."""
+    from leagues import pairing_v1
+
+    players = [f"P{i}" for i in range(1, n + 1)]
+    for double in (False, True):
+        for whole, seam_swap in ((berger_round_robin(players, double=double), True),
+                                 (pairing_v1.berger_round_robin(players, double=double), False)):
+            assert [berger_round(players, r, double, seam_swap) for r in range(1, len(whole) + 1)] == whole
+            with pytest.raises(IndexError):
+                berger_round(players, len(whole) + 1, double, seam_swap)
+            with pytest.raises(IndexError):
+                berger_round(players, 0, double, seam_swap)
 
 
 # -- Swiss ------------------------------------------------------------------------

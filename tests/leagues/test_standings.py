@@ -1,4 +1,5 @@
-"""Standings and tiebreaks on hand-computed tables."""
+"""Standings and tiebreaks on hand-computed tables, and the same tables as
+the Fractions the integer count replaced gave them (reference_standings)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import random
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core import MalformedEvent
-from leagues.standings import LeagueResult, Rules, apply_result, standings
+from leagues.standings import TIEBREAKS, LeagueResult, Rules, Table, apply_result, player_points, standings
+from tests.leagues.reference_standings import reference_standings
 
 
 def game(rnd, white, black, result, match=None):
@@ -200,3 +204,107 @@ def test_apply_result_counts_a_match_once_and_a_player_once_a_round():
     with pytest.raises(MalformedEvent):
         apply_result(state, game(1, "A", "C", "1-0", match="m2"))
     assert len(apply_result(state, game(2, "A", "C", "1-0", match="m2"))) == 2
+
+
+# -- the integer count agrees with the Fractions it replaced ------------------------------------
+
+_NAMES = [f"p{i}" for i in range(9)]
+_POINT = st.fractions(min_value=-3, max_value=5, max_denominator=7)
+
+
+@st.composite
+def _league(draw):
+    """Rounds of results among a few players: games of 2 to 5 players with
+    any ranks, byes, forfeits, cooperative games; rules with any points
+    (fractions with odd denominators too), place points or not, any
+    tiebreak order, unplayed rounds as 'own' or 'zero'; some players
+    registered (in any order), others only in the results."""
+    results = []
+    for rnd in range(1, draw(st.integers(1, 5)) + 1):
+        free = draw(st.permutations(_NAMES))
+        while len(free) >= 1:
+            kind = draw(st.sampled_from(["game", "game", "game", "bye", "forfeit", "team", "stop"]))
+            if kind == "stop":
+                break
+            if kind == "bye":
+                results.append(LeagueResult(round=rnd, players=(free.pop(),), bye=True, match=f"b{rnd}-{len(free)}"))
+                continue
+            k = draw(st.integers(2, 5))
+            if len(free) < k:
+                break
+            table = tuple(free.pop() for _ in range(k))
+            match = f"m{rnd}-{len(free)}"
+            if kind == "team":
+                results.append(LeagueResult(round=rnd, players=table, team_won=draw(st.booleans()), match=match))
+            elif kind == "forfeit":
+                out = tuple(p for p in table if draw(st.booleans())) or table[:1]
+                results.append(LeagueResult(round=rnd, players=table, forfeit="absent", forfeited=out,
+                                            ranks=tuple(2 if p in out else 1 for p in table), match=match))
+            else:
+                ranks = tuple(draw(st.integers(1, k)) for _ in table)
+                results.append(LeagueResult(round=rnd, players=table, ranks=ranks, match=match))
+    rules = Rules(win=draw(_POINT), draw=draw(_POINT), loss=draw(_POINT), bye=draw(_POINT),
+                  forfeit_win=draw(_POINT), forfeit_loss=draw(_POINT),
+                  rank_points=draw(st.none() | st.lists(_POINT, max_size=4).map(tuple)),
+                  tiebreaks=tuple(draw(st.permutations(TIEBREAKS))[:draw(st.integers(0, len(TIEBREAKS)))]),
+                  unplayed=draw(st.sampled_from(["own", "zero"])))
+    players = draw(st.lists(st.sampled_from(_NAMES), unique=True, max_size=6))
+    return results, rules, players
+
+
+@settings(max_examples=300, deadline=None)
+@given(_league())
+def test_the_integer_count_gives_the_table_the_fractions_gave(league):
+    results, rules, players = league
+    table = reference_standings(results, rules, players)
+    assert standings(results, rules, players) == table
+    assert player_points(results, rules, players) == {s.player: s.points for s in table}
+
+
+def test_a_table_of_many_tied_players_agrees_with_the_fractions_too():
+    rng = random.Random(11)
+    names = [f"p{i:03d}" for i in range(300)]
+    results = []
+    for rnd in range(1, 6):
+        rng.shuffle(names)
+        results += [game(rnd, names[i], names[i + 1], rng.choice(["1-0", "0-1", "½-½"])) for i in range(0, 298, 2)]
+        results.append(LeagueResult(round=rnd, players=(names[-1],), bye=True))
+        # one more a round wins by forfeit against someone never registered
+        results.append(LeagueResult(round=rnd, players=(names[-2], "ghost"), forfeit="late", forfeited=("ghost",),
+                                    match=f"f{rnd}"))
+    for rules in (Rules(), Rules(win=3, draw=1, tiebreaks=("direct_encounter", "sonneborn_berger", "buchholz_cut1")),
+                  Rules(unplayed="zero", draw=F(1, 3))):
+        assert standings(results, rules, sorted(names)) == reference_standings(results, rules, sorted(names))
+
+
+# -- the table kept result by result agrees with the table of all the results --------------------
+
+@settings(max_examples=200, deadline=None)
+@given(_league(), st.data())
+def test_a_table_kept_result_by_result_reads_as_the_table_of_its_results(league, data):
+    """Results added, removed and replaced in any order (a correction is a
+    remove and an add); after each change the kept table reads exactly as
+    the table of the results it holds. A result that needs finer units is
+    not added (``fits``): the table is made again from all of them."""
+    results, rules, players = league
+    table = Table(rules)
+    held: dict[int, LeagueResult] = {}
+    for i, res in enumerate(results):
+        if held and data.draw(st.integers(0, 3)) == 0:  # take one out, or put another result in its place
+            key = data.draw(st.sampled_from(sorted(held)))
+            table.remove(key)
+            del held[key]
+            if data.draw(st.booleans()):
+                res = LeagueResult(round=res.round, players=res.players, ranks=tuple(reversed(res.ranks)),
+                                   match=res.match) if res.played and res.team_won is None else res
+        if table.fits(res):
+            table.add(i, res)
+        else:
+            table = Table.of([*held.items(), (i, res)], rules)
+        held[i] = res
+        everyone = [*players, *(p for r in held.values() for p in r.players if p not in players)]
+        expected = reference_standings(list(held.values()), rules, everyone)
+        assert table.standings(everyone) == expected
+        assert table.player_points(everyone) == {s.player: s.points for s in expected}
+    if any(p not in players for r in held.values() for p in r.players):
+        assert table.standings(players) is None  # the unregistered are ordered by their results: the caller's
