@@ -21,11 +21,17 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       first 128 bits), the seqs it appended and the start
                       of the last one's hash (a JSON list, about 55 bytes;
                       ``IDEMPOTENCY_TTL``)
-- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache):
-                      ``z1:<head hash>:<base64 of zlib of the JSON>``; a live
-                      match keeps its newest ``SNAPSHOT_KEEP_LAST`` and those
-                      at a multiple of ``SNAPSHOT_KEEP_EVERY``, a finished
-                      one with its final verdict only the latter
+- ``P:{m:ID}:snapi``  the seqs of the match's state snapshots (a cache), a
+                      sorted set (each seq scored by itself); a live match
+                      keeps its newest ``SNAPSHOT_KEEP_LAST`` and those at a
+                      multiple of ``SNAPSHOT_KEEP_EVERY``, a finished one
+                      with its final verdict only the latter
+- ``P:{m:ID}:snapz``  their bodies, a hash by seq: ``z2:<head hash>:`` and
+                      the zlib of the JSON (bytes). Apart from the index, so
+                      that pruning them reads no body (``lua.SAVE_SNAPSHOT``)
+- ``P:{m:ID}:snap``   snapshots written before issue 36: a sorted set by seq
+                      of ``z1:<head hash>:<base64 of zlib of the JSON>``; still
+                      read, never written
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
 - ``P:{m:ID}:autoz``  those annotations of a compacted match, in one
@@ -73,8 +79,9 @@ CHUNK = 1000
 #: (a finished match with its final verdict keeps only those).
 SNAPSHOT_KEEP_LAST = 2
 SNAPSHOT_KEEP_EVERY = 1024
-#: The prefix of a snapshot member: its format (zlib-compressed JSON, in base64).
-_SNAP_FORMAT = "z1"
+#: The prefix of a snapshot's body: its format (zlib-compressed JSON, as bytes;
+#: ``z1``, before issue 36: in base64, in the member of the ``snap`` set).
+_SNAP_FORMAT = b"z2"
 #: A command's option for redis-py: its reply as bytes (a compacted block is binary).
 _BYTES = {NEVER_DECODE: []}
 #: Events of compacted blocks each process keeps decoded (a block is read back
@@ -152,6 +159,7 @@ class EventStore:
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
+        self._read_snapshot = client.register_script(lua.READ_SNAPSHOT)
         self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         self._compact = client.register_script(lua.COMPACT)
         #: decoded blocks: key -> (block bytes, entries), least recently used first
@@ -356,19 +364,21 @@ class EventStore:
         append, never trusted by the worker or the audit, and read only if
         the log still holds the head they were taken at (``head_hash``). The
         JSON is compressed (a state and its undo history repeat themselves:
-        a Catan snapshot of 75 KB keeps about 3 KB) and the set is pruned
-        as it is written (``lua.SAVE_SNAPSHOT``)."""
-        packed = base64.b64encode(zlib.compress(orjson.dumps(state), 6)).decode("ascii")
-        self._save_snapshot(keys=[self.key(match_id, "snap")],
-                            args=[seq, f"{_SNAP_FORMAT}:{head_hash}:{packed}", SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
+        a Catan snapshot of 75 KB keeps about 3 KB) and the snapshots are
+        pruned as one is written (``lua.SAVE_SNAPSHOT``: by their seqs,
+        whatever their number, never reading a body)."""
+        body = b"%s:%s:%s" % (_SNAP_FORMAT, head_hash.encode("ascii"), zlib.compress(orjson.dumps(state), 6))
+        self._save_snapshot(keys=[self.key(match_id, "snapi"), self.key(match_id, "snapz")],
+                            args=[seq, body, SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
 
     def prune_finished_snapshots(self, match_id: str, verdict_seq: int) -> int:
         """A finished match whose verdict (for ``verdict_seq``) covers its
         whole log keeps only its snapshots at a multiple of
         ``SNAPSHOT_KEEP_EVERY``; how many were removed."""
-        return int(self._prune_snapshots(keys=[self.key(match_id, "snap"), self.key(match_id, "log"),
-                                               self.key(match_id, "head"), self.key(match_id, "packed")],
-                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY]))
+        return int(self._prune_snapshots(keys=[self.key(match_id, "snapi"), self.key(match_id, "snapz"),
+                                               self.key(match_id, "log"), self.key(match_id, "head"),
+                                               self.key(match_id, "packed")],
+                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_LAST]))
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
@@ -524,16 +534,29 @@ class EventStore:
     def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, str, dict[str, Any]] | None:
         """The nearest snapshot at or before ``seq``: its seq, the hash of the
         head it was taken at (the caller checks the log still has it) and
-        the state. A member of an older format is not read (None)."""
-        found = self.r.zrevrangebyscore(self.key(match_id, "snap"), seq, "-inf", start=0, num=1, withscores=True)
+        the state, in one round trip (``lua.READ_SNAPSHOT``). Those written
+        before issue 36 (the ``snap`` set, format ``z1``) are read too; one
+        of a format this code does not know is not (None)."""
+        keys = [self.key(match_id, "snapi"), self.key(match_id, "snapz"), self.key(match_id, "snap")]
+        found = self._script_bytes(self._read_snapshot, keys, [seq])
         if not found:
             return None
-        member, score = found[0]
-        form, _, rest = member.partition(":")
-        if form != _SNAP_FORMAT:
-            return None
-        head_hash, _, packed = rest.partition(":")
-        return int(score), head_hash, orjson.loads(zlib.decompress(base64.b64decode(packed)))
+        where, at, body = found
+        form, _, rest = body.partition(b":")
+        head_hash, _, packed = rest.partition(b":")
+        if where == b"z1" and form == b"z1":  # before issue 36: the member itself, its body in base64
+            return int(float(at)), head_hash.decode("ascii"), orjson.loads(zlib.decompress(base64.b64decode(packed)))
+        if where == b"z2" and form == _SNAP_FORMAT:
+            return int(at), head_hash.decode("ascii"), orjson.loads(zlib.decompress(packed))
+        return None
+
+    def _script_bytes(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a registered script by its SHA (loading it where Redis does not
+        know it) with its reply as bytes: it carries compressed bodies."""
+        try:
+            return self.r.execute_command("EVALSHA", script.sha, len(keys), *keys, *args, **_BYTES)
+        except redis.exceptions.NoScriptError:
+            return self.r.execute_command("EVAL", script.script, len(keys), *keys, *args, **_BYTES)
 
     def id_pages(self, size: int = 500) -> Iterator[list[str]]:
         """Every id in the index, oldest first, a page at a time (for sweeps)."""
