@@ -189,6 +189,68 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1
 """
 
+#: Lua: ``marks``: the names of the consumer groups of the stream KEYS[1]
+#: (a stream of ours has none but the worker's mark, ``MARK_LOG``)
+_MARKS = """local marks = {}
+for _, group in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+  for i = 1, #group, 2 do
+    if group[i] == 'name' then marks[#marks + 1] = group[i + 1] end
+  end
+end"""
+
+#: Lua: ``last_id``: the stream KEYS[1]'s last-generated id
+_LAST_ID = """local last_id
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last_id = info[i + 1] end
+end"""
+
+# KEYS: log, packed
+# ARGV: the marks' prefix, the name of a new mark
+# The worker's mark on a match's stream, made if it has none: a consumer
+# group, never read from, that lives inside the stream itself. Entries of a
+# stream are never changed in place, and Redis takes no id at or below the
+# last one, so the events of a stream can be changed only by deleting
+# entries (its length shows that) or by writing the stream again, which
+# leaves it without its groups. So a stream that still carries the mark it
+# had before a log was read and checked still holds those events, except
+# any deleted since. Returns {mark, last-generated id}, or false for a
+# match with no stream or a compacted part (not marked: its next verdict is
+# from seq 1).
+MARK_LOG = "\n".join([
+    "if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return false end",
+    _MARKS,
+    """local mark
+for _, name in ipairs(marks) do
+  if string.sub(name, 1, #ARGV[1]) == ARGV[1] then mark = name end
+end
+if not mark then
+  mark = ARGV[2]
+  redis.call('XGROUP', 'CREATE', KEYS[1], mark, '$')
+end""",
+    _LAST_ID,
+    "return {mark, last_id}",
+])
+
+# KEYS: log, packed
+# ARGV: mark, the first entry's id, the most entries to return
+# In one atomic step, for a verdict that continues a checkpoint: false unless
+# the stream still carries the mark (``MARK_LOG``) and has no compacted
+# part; else {its length, its last-generated id, its last entry's id, its
+# entries from the given id on (at most so many)}.
+LOG_AFTER = "\n".join([
+    "if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return false end",
+    _MARKS,
+    """local marked = false
+for _, name in ipairs(marks) do
+  if name == ARGV[1] then marked = true end
+end
+if not marked then return false end""",
+    _LAST_ID,
+    """local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+return {redis.call('XLEN', KEYS[1]), last_id, top and top[1] or '', redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', ARGV[3])}""",
+])
+
 #: Lua: ``drop(seq)``: delete the snapshot at ``seq`` (a string) from the
 #: index KEYS[1] and its body from KEYS[2], unless it is at a multiple of
 #: ``every`` or one of ``newest`` (a set of seqs)

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import base64
 import json
+import secrets
 import threading
 import time
 import zlib
@@ -112,6 +113,21 @@ def check_client(client: Any) -> None:
 
 
 @dataclass(frozen=True)
+class LogTail:
+    """A stream's entries from some seq on, read with what tells whether
+    the entries before them are still those once read (``EventStore.log_after``)."""
+
+    length: int  # the stream's entries, then
+    last_generated: int  # the highest seq it ever held, then
+    top: int  # its last entry's seq, then
+    entries: list[tuple[str, dict[str, str]]]  # from the seq asked for (more may follow ``top``)
+
+
+#: The names of the worker's marks on a stream (``EventStore.mark_log``).
+MARK_PREFIX = "kroniek-mark:"
+
+
+@dataclass(frozen=True)
 class AppendOutcome:
     status: str  # ok | conflict | duplicate | missing | deleted (entries past the head were deleted)
     stored: str | None = None
@@ -160,6 +176,8 @@ class EventStore:
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
         self._read_snapshot = client.register_script(lua.READ_SNAPSHOT)
+        self._mark_log = client.register_script(lua.MARK_LOG)
+        self._log_after = client.register_script(lua.LOG_AFTER)
         self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         self._compact = client.register_script(lua.COMPACT)
         #: decoded blocks: key -> (block bytes, entries), least recently used first
@@ -527,6 +545,45 @@ class EventStore:
         return str(self._compact(keys=[key, self.key(match_id, "packed"), self.key(match_id, "verdict"),
                                        self.key(match_id, "auto"), self.key(match_id, "autoz")],
                                  args=[block, len(old) if old is not None else -1, verdict or "", notes, *ids]))
+
+    def mark_log(self, match_id: str) -> tuple[str, int] | None:
+        """Mark the match's stream (``lua.MARK_LOG``: a consumer group, made
+        once, that goes if the stream is ever written again) and say its
+        last-generated seq, in one atomic step: a reader that marks a stream
+        before it reads and checks it can later tell, by the mark, that the
+        entries it read are still there as they were (``log_after``). None
+        for a match with no stream or a compacted part (not marked)."""
+        res = self._mark_log(keys=[self.key(match_id, "log"), self.key(match_id, "packed")],
+                             args=[MARK_PREFIX, MARK_PREFIX + secrets.token_hex(8)])
+        if not res:
+            return None
+        return res[0], int(str(res[1]).split("-", 1)[0])
+
+    def log_after(self, match_id: str, mark: str, seq: int) -> LogTail | None:
+        """The stream's entries from ``seq`` on, and in the same atomic step
+        (``lua.LOG_AFTER``) its length, last-generated seq and last entry;
+        None unless it still carries ``mark`` (``mark_log``) and has no
+        compacted part. A stream that still carries the mark of a read that
+        found seq 1 … n has those entries yet unless some were deleted, which
+        its length then shows: so a check that continues at ``seq`` is the
+        check of the whole log, at the cost of the entries after it."""
+        res = self._log_after(keys=[self.key(match_id, "log"), self.key(match_id, "packed")],
+                              args=[mark, f"{seq}-0", CHUNK])
+        if not res:
+            return None
+        length, last, top, chunk = res
+        entries = [(entry_id, dict(zip(fields[::2], fields[1::2]))) for entry_id, fields in chunk]
+        if len(chunk) == CHUNK:  # the rest, after the script: entries appended meanwhile come too
+            key = self.key(match_id, "log")
+            lo = "(" + entries[-1][0]
+            while True:
+                more = self.r.xrange(key, lo, "+", count=CHUNK)
+                entries += more
+                if len(more) < CHUNK:
+                    break
+                lo = "(" + more[-1][0]
+        return LogTail(int(length), int(str(last).split("-", 1)[0]), int(str(top).split("-", 1)[0]) if top else 0,
+                       entries)
 
     def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
         return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
