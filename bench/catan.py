@@ -94,7 +94,7 @@ def measure_snapshots(lengths: tuple[int, ...] = (1_000, 10_000, 100_000), every
         prefix = f"bench-{uuid.uuid4().hex[:8]}"
         store = EventStore(client, prefix)
         mid = "long"
-        figures: dict[int, tuple[int, float, float, int]] = {}
+        figures: dict[int, tuple[int, float, float, int, int]] = {}
         saves: list[tuple[float, float]] = []
         todo = list(lengths)
         try:
@@ -113,9 +113,10 @@ def measure_snapshots(lengths: tuple[int, ...] = (1_000, 10_000, 100_000), every
                 if ms.seq >= todo[0]:
                     size = sum(client.memory_usage(k, samples=0) or 0
                                for k in client.scan_iter(match=f"{store.key(mid, 'snap')}*"))
+                    kept = client.zcard(store.key(mid, "snapi")) + client.zcard(store.key(mid, "snap"))
                     last = saves[-5:]
                     figures[todo.pop(0)] = (size, statistics.median(e for e, _ in last),
-                                            statistics.median(w for _, w in last), ms.seq)
+                                            statistics.median(w for _, w in last), ms.seq, kept)
         finally:
             keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
             for i in range(0, len(keys), 500):
@@ -126,7 +127,8 @@ def measure_snapshots(lengths: tuple[int, ...] = (1_000, 10_000, 100_000), every
     per = {n: figures[n][0] / figures[n][3] for n in lengths}
     rows.append((
         f"(c4) Catan: snapshot bytes per event of one long match, at {last:,} ÷ at {first:,} events",
-        ", ".join(f"{n:,}: {per[n]:,.1f} B ({figures[n][0] / 1024:,.0f} KiB)" for n in lengths)
+        ", ".join(f"{n:,}: {per[n]:,.1f} B ({figures[n][0] / 1024:,.0f} KiB in {figures[n][4]} snapshots)"
+                  for n in lengths)
         + f"; {sevens:,} sevens rolled in {table.ms.seq:,} events",
         f"{per[last] / per[first]:.2f}", "flat (≤ 1.2)"))
     rows.append((
