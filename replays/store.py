@@ -5,7 +5,9 @@ keys of one match share a Cluster slot and the scripts may touch them together;
 a league's stream is laid out the same way under ``{l:ID}``):
 
 - ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
-                      canonical envelope text) and ``hash`` (its SHA-256)
+                      canonical envelope text) and ``hash`` (its SHA-256);
+                      once validated, one consumer group ``kroniek-mark:…``,
+                      never read from: the worker's mark (``mark_log``)
 - ``P:{m:ID}:packed`` a finished match's log, compacted (``compact``): one
                       zstandard block of its events, seq 1 … n, that reads
                       back byte for byte (``replays.compact``); the stream is
