@@ -20,8 +20,19 @@ from the seeded RNG that a simulated match records.
      (``Game.apply`` on each logged event, from the setup on)  no goal, for scale
 (c3) legal-move generation: microseconds per ``legal_moves`` call over the
      states of recorded games                                    no goal, for scale
+(c4) snapshot bytes per event of one long match (needs Redis: ``bench_redis``):
+     a simulated 4-player match whose seats roll, discard, move the robber
+     to steal from someone and end their turn, building nothing after the
+     set-up, so that it never ends and its steals go on (one every 20
+     events or so); its states are snapshotted as the service does (every
+     256 events, ``EventStore.save_snapshot`` of ``engine.match.encode``,
+     pruned as they are written) and Redis' own count of the snapshot keys
+     (``MEMORY USAGE``) divided by the events, at 1,000, 10,000 and 100,000
+     events: 100,000 ÷ 1,000                            goal: flat (≤ 1.2)
+     with the time of one snapshot's write (the Redis script and its
+     compression; ``encode`` beside it) at each length.
 
-Figures are CPU time of this process (``time.process_time``) next to the
+Figures (c1)–(c3) are CPU time of this process (``time.process_time``) next to the
 wall clock and the machine's 1-minute load average: on a shared machine the
 CPU figure is the one-core figure.
 
@@ -44,6 +55,87 @@ def _reducer_pass(game, logs) -> float:
         for e in log[1:]:
             state = game.apply(state, e["type"], e["seat"], e["data"])
     return time.perf_counter() - t0
+
+
+def _passive(game, s, seat: int, rng):
+    """(c4)'s seats: the set-up as the greedy bot plays it, then only rolls,
+    discards, robber moves (onto someone to steal from, where there is one)
+    and the end of the turn: the match never ends."""
+    from engine.catan.bots import greedy_bot
+    from engine.catan.game import SETUP_R, SETUP_S
+
+    if s.phase in (SETUP_S, SETUP_R):
+        return greedy_bot(game, s, seat, rng)
+    moves = [m for m in game.legal_moves(s, seat) if m.type in ("roll", "discard", "move_robber", "end_turn")]
+    robbing = [m for m in moves if m.type == "move_robber" and m.data.get("victim") is not None]
+    return rng.choice(robbing or moves)
+
+
+def measure_snapshots(lengths: tuple[int, ...] = (1_000, 10_000, 100_000), every: int = 256, seed: int = 7
+                      ) -> list[tuple[str, str, str, str]]:
+    """(c4): see the module docstring."""
+    import random
+    import statistics
+    import uuid
+
+    import redis
+
+    from bench import bench_redis
+    from engine import match as M
+    from engine.simulation import Table
+    from replays import EventStore
+
+    setup = M.make_setup("catan", ["Ann", "Bob", "Cor", "Dirk"], {}, "simulated", seed)
+    table = Table(setup, keep_log=False)
+    rng = random.Random(seed)
+    rows = []
+    with bench_redis("bench-catan-snapshots") as url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+        prefix = f"bench-{uuid.uuid4().hex[:8]}"
+        store = EventStore(client, prefix)
+        mid = "long"
+        figures: dict[int, tuple[int, float, float, int, int]] = {}
+        saves: list[tuple[float, float]] = []
+        todo = list(lengths)
+        try:
+            while todo:
+                before = table.ms.seq
+                seat = next(a for a in table.game.actors(table.state) if isinstance(a, int))
+                move = _passive(table.game, table.state, seat, rng)
+                table.enter(move.type, move.seat, move.data)
+                ms = table.ms
+                if ms.seq // every != before // every:  # as the service: a snapshot per 256 events
+                    t0 = time.perf_counter()
+                    encoded = M.encode(ms)
+                    t1 = time.perf_counter()
+                    store.save_snapshot(mid, ms.seq, f"{ms.seq:064x}", encoded)
+                    saves.append((t1 - t0, time.perf_counter() - t1))
+                if ms.seq >= todo[0]:
+                    size = sum(client.memory_usage(k, samples=0) or 0
+                               for k in client.scan_iter(match=f"{store.key(mid, 'snap')}*"))
+                    kept = client.zcard(store.key(mid, "snapi")) + client.zcard(store.key(mid, "snap"))
+                    last = saves[-5:]
+                    figures[todo.pop(0)] = (size, statistics.median(e for e, _ in last),
+                                            statistics.median(w for _, w in last), ms.seq, kept)
+        finally:
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+            for i in range(0, len(keys), 500):
+                client.delete(*keys[i:i + 500])
+            client.close()
+    sevens = table.state.hist[7 - 2]  # each a robber move onto someone to steal from, nearly always
+    first, last = lengths[0], lengths[-1]
+    per = {n: figures[n][0] / figures[n][3] for n in lengths}
+    rows.append((
+        f"(c4) Catan: snapshot bytes per event of one long match, at {last:,} ÷ at {first:,} events",
+        ", ".join(f"{n:,}: {per[n]:,.1f} B ({figures[n][0] / 1024:,.0f} KiB in {figures[n][4]} snapshots)"
+                  for n in lengths)
+        + f"; {sevens:,} sevens rolled in {table.ms.seq:,} events",
+        f"{per[last] / per[first]:.2f}", "flat (≤ 1.2)"))
+    rows.append((
+        "(c4) Catan: one snapshot's write (Redis script and compression; encode beside it), median of the last 5",
+        ", ".join(f"{n:,}: {figures[n][2] * 1000:.1f} ms (encode {figures[n][1] * 1000:.1f} ms)" for n in lengths),
+        f"{figures[last][2] / figures[first][2]:.2f}", "—"))
+    return rows
 
 
 def measure(games: int = 30, logs: int = 12, repeat: int = 3) -> list[tuple[str, str, str, str]]:
@@ -99,7 +191,7 @@ def measure(games: int = 30, logs: int = 12, repeat: int = 3) -> list[tuple[str,
         f"{secs / max(calls, 1) * 1e6:.0f} µs/call",
         "—",
     ))
-    return rows
+    return rows + measure_snapshots()
 
 
 if __name__ == "__main__":

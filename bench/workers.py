@@ -13,8 +13,15 @@
      once from the worker's checkpoint and once from seq 1 (the whole log
      replayed, as before checkpoints): the CPU of all those verdicts, and
      the median of the last 20, as ratios.
+(w4) a verdict after one more move of a long match: BraveRats rounds and
+     their undos recorded through the service to 1,000 and to 100,000
+     events, one verdict of the whole log each (the worker's first), then a
+     move and its verdict, 25 times, the two logs in turn: the median
+     verdict (wall clock, its reads and writes to Redis included) at
+     100,000 ÷ at 1,000, goal ≤ 2.
+     The first verdict of each log is shown beside it, for scale.
 
-``python -m bench.workers [--matches N]`` prints these alone.
+``python -m bench.workers [--matches N] [--live-only | --long-only]`` prints these alone.
 """
 
 from __future__ import annotations
@@ -168,7 +175,7 @@ def measure(matches: int = 12, analysis_wait: float = 300.0) -> list[tuple[str, 
                 else:
                     os.environ[k] = v
             connection._cached.cache_clear()
-    return rows + measure_live_verdicts()
+    return rows + measure_live_verdicts() + measure_long_verdicts()
 
 
 def measure_live_verdicts(game_seed: int = 1) -> list[tuple[str, str, str, str]]:
@@ -216,6 +223,62 @@ def measure_live_verdicts(game_seed: int = 1) -> list[tuple[str, str, str, str]]
     ]
 
 
+def _round_or_undo(svc, mid: str) -> None:
+    """A BraveRats round, or the undo of the one in effect: a match that can grow without end."""
+    if svc.current(mid).depth == 0:
+        svc.append(mid, "round", None, {"cards": ["spy", "prince"]})
+    else:
+        svc.append(mid, "undo", None, {})
+
+
+def measure_long_verdicts(lengths: tuple[int, int] = (1_000, 100_000), moves: int = 25
+                          ) -> list[tuple[str, str, str, str]]:
+    """(w4): see the module docstring."""
+    from bench import bench_redis
+    from replays import EventStore
+    from service.matches import MatchService
+    from workers.jobs import CHECKPOINTS, validate_log
+
+    first: dict[int, float] = {}
+    with bench_redis("bench-long-verdicts") as url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+        prefix = f"bench-{uuid.uuid4().hex[:8]}"
+        store = EventStore(client, prefix)
+        svc = MatchService(store)
+        try:
+            mids = {}
+            for length in lengths:
+                mid = mids[length] = svc.create_match("braverats", ["A", "B"])["id"]
+                while svc.current(mid).seq < length:
+                    _round_or_undo(svc, mid)
+                t0 = time.perf_counter()
+                verdict = validate_log(store, mid, checkpoints=CHECKPOINTS)  # the worker's own checkpoints
+                first[length] = time.perf_counter() - t0
+                assert verdict["status"] == "valid", verdict
+            times: dict[int, list[float]] = {length: [] for length in lengths}
+            for _ in range(moves):  # the two logs in turn, so that both see the same machine
+                for length, mid in mids.items():
+                    _round_or_undo(svc, mid)
+                    t0 = time.perf_counter()
+                    verdict = validate_log(store, mid, checkpoints=CHECKPOINTS)
+                    times[length].append(time.perf_counter() - t0)
+                    assert verdict["status"] == "valid" and verdict["seq"] == svc.current(mid).seq, verdict
+            after = {length: statistics.median(t) for length, t in times.items()}
+        finally:
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+            for i in range(0, len(keys), 500):
+                client.delete(*keys[i:i + 500])
+            client.close()
+    short, long_ = lengths
+    return [
+        (f"(w4) the verdict after one more move, BraveRats at {long_:,} events ÷ at {short:,} "
+         f"(median of {moves}, wall clock)", f"{after[long_] * 1000:.2f} ms / {after[short] * 1000:.2f} ms",
+         f"{after[long_] / after[short]:.2f}", "≤ 2"),
+        (f"(w4) for scale: the first verdict of each log (from seq 1), at {long_:,} and at {short:,} events",
+         f"{first[long_]:.2f} s / {first[short] * 1000:.0f} ms", "—", "—"),
+    ]
+
+
 def main() -> None:
     from rich.table import Table
 
@@ -224,11 +287,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=12, help="finished matches per game in the burst")
     parser.add_argument("--live-only", action="store_true", help="only (w3), the live match's verdicts")
+    parser.add_argument("--long-only", action="store_true", help="only (w4), the verdicts of a long match")
     args = parser.parse_args()
     table = Table(title="Workers (one kroniek worker)")
     for col in ("measure", "measured", "ratio / figure", "goal"):
         table.add_column(col)
-    for row in (measure_live_verdicts() if args.live_only else measure(args.matches)):
+    rows = (measure_live_verdicts() if args.live_only else measure_long_verdicts() if args.long_only
+            else measure(args.matches))
+    for row in rows:
         table.add_row(*row)
     console().print(table)
 

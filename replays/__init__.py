@@ -1,6 +1,6 @@
 """Recorded matches: the Redis event store, its hash chain and the audit."""
 
-from .audit import AuditReport, ChainBreak, ChainCheck, audit_match, check_chain
+from .audit import AuditReport, ChainBreak, ChainCheck, ChainHead, audit_match, check_chain
 from .hashing import GENESIS, canonical, commitment, event_hash, seal
 from .store import AppendOutcome, EventStore
 
@@ -9,6 +9,7 @@ __all__ = [
     "AuditReport",
     "ChainBreak",
     "ChainCheck",
+    "ChainHead",
     "EventStore",
     "GENESIS",
     "audit_match",

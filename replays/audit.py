@@ -42,9 +42,21 @@ class ChainBreak:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class ChainHead:
+    """An event a check continues after: its seq and hash, and the log's
+    scheme. Every event up to it was checked before, and its hash, which
+    the next event must point at, pins them all."""
+
+    seq: int
+    hash: str
+    scheme: str | None
+
+
 class ChainCheck:
     """Feed a stream's events in order to ``step``; the first break is
-    returned (what follows it cannot be trusted, so stop there).
+    returned (what follows it cannot be trusted, so stop there). ``after``:
+    the events fed continue a log checked up to that event.
 
     ``complete``: every event must carry exactly its scheme's stored fields,
     salt included (a stored log, an archive); otherwise an event without its
@@ -52,11 +64,11 @@ class ChainCheck:
     data left unchecked, and keys a view adds (``redacted``) are allowed.
     """
 
-    def __init__(self, complete: bool = True) -> None:
+    def __init__(self, complete: bool = True, after: ChainHead | None = None) -> None:
         self.complete = complete
-        self.prev = GENESIS
-        self.seq = 0
-        self.scheme: str | None = None
+        self.prev = GENESIS if after is None else after.hash
+        self.seq = 0 if after is None else after.seq
+        self.scheme: str | None = None if after is None else after.scheme
         #: events whose data was checked against their commitment (or, in the legacy scheme, their hash)
         self.data_checked = 0
 
@@ -160,11 +172,14 @@ def break_text(brk: ChainBreak) -> str:
 def check_chain(
     entries: Iterable[tuple[str, dict[str, str]]],
     last_generated: int | None = None,
+    after: ChainHead | None = None,
 ) -> AuditReport:
     """``last_generated`` is the highest seq the stream ever held (Redis keeps
     a stream's last-generated id when entries are deleted), so removing the
-    newest entries is caught too."""
-    check = ChainCheck(complete=True)
+    newest entries is caught too. ``after``: the entries continue a log
+    checked up to that event (the report is the one the whole log would
+    get, if the events up to it are still those that were checked)."""
+    check = ChainCheck(complete=True, after=after)
 
     def broken(seq: int, reason: str) -> AuditReport:
         return AuditReport(False, check.seq, check.prev, seq, reason, check.scheme)

@@ -189,44 +189,137 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1
 """
 
-# KEYS: snap
-# ARGV: seq, snapshot, keep_last, keep_every
+#: Lua: ``marks``: the names of the consumer groups of the stream KEYS[1]
+#: (a stream of ours has none but the worker's mark, ``MARK_LOG``)
+_MARKS = """local marks = {}
+for _, group in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+  for i = 1, #group, 2 do
+    if group[i] == 'name' then marks[#marks + 1] = group[i + 1] end
+  end
+end"""
+
+#: Lua: ``last_id``: the stream KEYS[1]'s last-generated id
+_LAST_ID = """local last_id
+local info = redis.call('XINFO', 'STREAM', KEYS[1])
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then last_id = info[i + 1] end
+end"""
+
+# KEYS: log, packed
+# ARGV: the marks' prefix, the name of a new mark
+# The worker's mark on a match's stream, made if it has none: a consumer
+# group, never read from, that lives inside the stream itself. Entries of a
+# stream are never changed in place, and Redis takes no id at or below the
+# last one, so the events of a stream can be changed only by deleting
+# entries (its length shows that) or by writing the stream again, which
+# leaves it without its groups. So a stream that still carries the mark it
+# had before a log was read and checked still holds those events, except
+# any deleted since. Returns {mark, last-generated id}, or false for a
+# match with no stream or a compacted part (not marked: its next verdict is
+# from seq 1).
+MARK_LOG = "\n".join([
+    "if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return false end",
+    _MARKS,
+    """local mark
+for _, name in ipairs(marks) do
+  if string.sub(name, 1, #ARGV[1]) == ARGV[1] then mark = name end
+end
+if not mark then
+  mark = ARGV[2]
+  redis.call('XGROUP', 'CREATE', KEYS[1], mark, '$')
+end""",
+    _LAST_ID,
+    "return {mark, last_id}",
+])
+
+# KEYS: log, packed
+# ARGV: mark, the first entry's id, the most entries to return
+# In one atomic step, for a verdict that continues a checkpoint: false unless
+# the stream still carries the mark (``MARK_LOG``) and has no compacted
+# part; else {its length, its last-generated id, its last entry's id, its
+# entries from the given id on (at most so many)}.
+LOG_AFTER = "\n".join([
+    "if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 0 then return false end",
+    _MARKS,
+    """local marked = false
+for _, name in ipairs(marks) do
+  if name == ARGV[1] then marked = true end
+end
+if not marked then return false end""",
+    _LAST_ID,
+    """local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+return {redis.call('XLEN', KEYS[1]), last_id, top and top[1] or '', redis.call('XRANGE', KEYS[1], ARGV[2], '+', 'COUNT', ARGV[3])}""",
+])
+
+#: Lua: ``drop(seq)``: delete the snapshot at ``seq`` (a string) from the
+#: index KEYS[1] and its body from KEYS[2], unless it is at a multiple of
+#: ``every`` or one of ``newest`` (a set of seqs)
+_DROP_SNAPSHOT = """local function drop(s, newest, every)
+  if not newest[s] and tonumber(s) % every ~= 0 then
+    redis.call('ZREM', KEYS[1], s)
+    redis.call('HDEL', KEYS[2], s)
+  end
+end"""
+
+# KEYS: snapi, snapz
+# ARGV: seq, snapshot (format, head hash and body: ``EventStore.save_snapshot``), keep_last, keep_every
 # Writes the snapshot at seq (replacing one there: a stream that went back in
 # time gets new events, and so new states, at a seq it held before), then
 # keeps the newest ``keep_last`` and those at a multiple of ``keep_every``.
-SAVE_SNAPSHOT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-""" + """local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+# The index (KEYS[1], a sorted set of the seqs, each scored by itself) says
+# which; the bodies (KEYS[2], a hash by seq) are never read here. Every
+# snapshot that was to go went as the one before was written, so only the
+# newest keep_last + 1 and this one can have to go now: a few members of the
+# index read, whatever the number of snapshots (before issue 36 every
+# snapshot, body and all, was read into the script to prune them).
+SAVE_SNAPSHOT = _DROP_SNAPSHOT + """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 local keep_last, every = tonumber(ARGV[3]), tonumber(ARGV[4])
-for i = 1, #all / 2 - keep_last do
-  if tonumber(all[2 * i]) % every ~= 0 then redis.call('ZREM', KEYS[1], all[2 * i - 1]) end
-end
+local top = redis.call('ZREVRANGE', KEYS[1], 0, keep_last)
+local newest = {}
+for i = 1, math.min(#top, keep_last) do newest[top[i]] = true end
+for i = keep_last + 1, #top do drop(top[i], newest, every) end
+drop(ARGV[1], newest, every)
 return 1
 """
 
-# KEYS: snap, log, head, packed
-# ARGV: verdict seq, keep_every
+# KEYS: snapi, snapz, snap
+# ARGV: seq
+# The snapshot nearest at or before seq: {'z2', its seq, its body} from the
+# index and bodies, or {'z1', its seq, the member} from the sorted set of
+# the format before issue 36 (KEYS[3]: members of format z1 held their
+# bodies), whichever is nearer; false if neither has one. A z1 member is
+# read only when it is the one returned.
+READ_SNAPSHOT = """
+local new = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'LIMIT', 0, 1)[1]
+if redis.call('ZCOUNT', KEYS[3], new and ('(' .. new) or '-inf', ARGV[1]) > 0 then
+  local old = redis.call('ZREVRANGEBYSCORE', KEYS[3], ARGV[1], '-inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  return {'z1', old[2], old[1]}
+end
+if not new then return false end
+return {'z2', new, redis.call('HGET', KEYS[2], new) or ''}
+"""
+
+# KEYS: snapi, snapz, log, head, packed
+# ARGV: verdict seq, keep_every, keep_last
 # A finished match whose verdict covers its whole log keeps only the
-# snapshots at a multiple of ``keep_every``. Returns how many it removed.
-PRUNE_FINISHED_SNAPSHOTS = """
-if redis.call('HGET', KEYS[3], 'status') ~= 'finished' then return 0 end
-local top = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+# snapshots at a multiple of ``keep_every``: of the others only the newest
+# ``keep_last`` are left (SAVE_SNAPSHOT), so only they are looked at.
+# Returns how many it removed. (Snapshots of the format before issue 36, in
+# the match's ``snap`` set, are left as they are: read, never written again.)
+PRUNE_FINISHED_SNAPSHOTS = _DROP_SNAPSHOT + """
+if redis.call('HGET', KEYS[4], 'status') ~= 'finished' then return 0 end
+local top = redis.call('XREVRANGE', KEYS[3], '+', '-', 'COUNT', 1)[1]
 local top_id = top and top[1]
 if not top then
-  local seq = string.match(redis.call('GETRANGE', KEYS[4], 0, 88), '^K1 (%d+) ')
+  local seq = string.match(redis.call('GETRANGE', KEYS[5], 0, 88), '^K1 (%d+) ')
   top_id = seq and (seq .. '-0')
 end
 if top_id ~= string.format('%d-0', tonumber(ARGV[1])) then return 0 end
-local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local every, removed = tonumber(ARGV[2]), 0
-for i = 1, #all / 2 do
-  if tonumber(all[2 * i]) % every ~= 0 then
-    redis.call('ZREM', KEYS[1], all[2 * i - 1])
-    removed = removed + 1
-  end
-end
-return removed
+local before = redis.call('ZCARD', KEYS[1])
+for _, s in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[3]) - 1)) do drop(s, {}, tonumber(ARGV[2])) end
+return before - redis.call('ZCARD', KEYS[1])
 """
 
 # KEYS: log, packed, verdict, auto, autoz

@@ -5,7 +5,9 @@ keys of one match share a Cluster slot and the scripts may touch them together;
 a league's stream is laid out the same way under ``{l:ID}``):
 
 - ``P:{m:ID}:log``    the stream; entry id ``<seq>-0``, fields ``event`` (the
-                      canonical envelope text) and ``hash`` (its SHA-256)
+                      canonical envelope text) and ``hash`` (its SHA-256);
+                      once validated, one consumer group ``kroniek-mark:…``,
+                      never read from: the worker's mark (``mark_log``)
 - ``P:{m:ID}:packed`` a finished match's log, compacted (``compact``): one
                       zstandard block of its events, seq 1 … n, that reads
                       back byte for byte (``replays.compact``); the stream is
@@ -21,11 +23,17 @@ a league's stream is laid out the same way under ``{l:ID}``):
                       first 128 bits), the seqs it appended and the start
                       of the last one's hash (a JSON list, about 55 bytes;
                       ``IDEMPOTENCY_TTL``)
-- ``P:{m:ID}:snap``   sorted set of state snapshots scored by seq (a cache):
-                      ``z1:<head hash>:<base64 of zlib of the JSON>``; a live
-                      match keeps its newest ``SNAPSHOT_KEEP_LAST`` and those
-                      at a multiple of ``SNAPSHOT_KEEP_EVERY``, a finished
-                      one with its final verdict only the latter
+- ``P:{m:ID}:snapi``  the seqs of the match's state snapshots (a cache), a
+                      sorted set (each seq scored by itself); a live match
+                      keeps its newest ``SNAPSHOT_KEEP_LAST`` and those at a
+                      multiple of ``SNAPSHOT_KEEP_EVERY``, a finished one
+                      with its final verdict only the latter
+- ``P:{m:ID}:snapz``  their bodies, a hash by seq: ``z2:<head hash>:`` and
+                      the zlib of the JSON (bytes). Apart from the index, so
+                      that pruning them reads no body (``lua.SAVE_SNAPSHOT``)
+- ``P:{m:ID}:snap``   snapshots written before issue 36: a sorted set by seq
+                      of ``z1:<head hash>:<base64 of zlib of the JSON>``; still
+                      read, never written
 - ``P:{m:ID}:notes``  stream of human annotations (never part of the log)
 - ``P:{m:ID}:verdict`` / ``P:{m:ID}:auto``  the worker's verdict and annotations
 - ``P:{m:ID}:autoz``  those annotations of a compacted match, in one
@@ -44,6 +52,7 @@ from __future__ import annotations
 
 import base64
 import json
+import secrets
 import threading
 import time
 import zlib
@@ -73,8 +82,9 @@ CHUNK = 1000
 #: (a finished match with its final verdict keeps only those).
 SNAPSHOT_KEEP_LAST = 2
 SNAPSHOT_KEEP_EVERY = 1024
-#: The prefix of a snapshot member: its format (zlib-compressed JSON, in base64).
-_SNAP_FORMAT = "z1"
+#: The prefix of a snapshot's body: its format (zlib-compressed JSON, as bytes;
+#: ``z1``, before issue 36: in base64, in the member of the ``snap`` set).
+_SNAP_FORMAT = b"z2"
 #: A command's option for redis-py: its reply as bytes (a compacted block is binary).
 _BYTES = {NEVER_DECODE: []}
 #: Events of compacted blocks each process keeps decoded (a block is read back
@@ -102,6 +112,21 @@ def check_client(client: Any) -> None:
             f"the event store needs a client made with decode_responses=True; this {type(client).__name__} "
             "returns bytes (e.g. redis.Redis.from_url(url, decode_responses=True))"
         )
+
+
+@dataclass(frozen=True)
+class LogTail:
+    """A stream's entries from some seq on, read with what tells whether
+    the entries before them are still those once read (``EventStore.log_after``)."""
+
+    length: int  # the stream's entries, then
+    last_generated: int  # the highest seq it ever held, then
+    top: int  # its last entry's seq, then
+    entries: list[tuple[str, dict[str, str]]]  # from the seq asked for (more may follow ``top``)
+
+
+#: The names of the worker's marks on a stream (``EventStore.mark_log``).
+MARK_PREFIX = "kroniek-mark:"
 
 
 @dataclass(frozen=True)
@@ -152,6 +177,9 @@ class EventStore:
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
+        self._read_snapshot = client.register_script(lua.READ_SNAPSHOT)
+        self._mark_log = client.register_script(lua.MARK_LOG)
+        self._log_after = client.register_script(lua.LOG_AFTER)
         self._prune_snapshots = client.register_script(lua.PRUNE_FINISHED_SNAPSHOTS)
         self._compact = client.register_script(lua.COMPACT)
         #: decoded blocks: key -> (block bytes, entries), least recently used first
@@ -356,19 +384,21 @@ class EventStore:
         append, never trusted by the worker or the audit, and read only if
         the log still holds the head they were taken at (``head_hash``). The
         JSON is compressed (a state and its undo history repeat themselves:
-        a Catan snapshot of 75 KB keeps about 3 KB) and the set is pruned
-        as it is written (``lua.SAVE_SNAPSHOT``)."""
-        packed = base64.b64encode(zlib.compress(orjson.dumps(state), 6)).decode("ascii")
-        self._save_snapshot(keys=[self.key(match_id, "snap")],
-                            args=[seq, f"{_SNAP_FORMAT}:{head_hash}:{packed}", SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
+        a Catan snapshot of 75 KB keeps about 3 KB) and the snapshots are
+        pruned as one is written (``lua.SAVE_SNAPSHOT``: by their seqs,
+        whatever their number, never reading a body)."""
+        body = b"%s:%s:%s" % (_SNAP_FORMAT, head_hash.encode("ascii"), zlib.compress(orjson.dumps(state), 6))
+        self._save_snapshot(keys=[self.key(match_id, "snapi"), self.key(match_id, "snapz")],
+                            args=[seq, body, SNAPSHOT_KEEP_LAST, SNAPSHOT_KEEP_EVERY])
 
     def prune_finished_snapshots(self, match_id: str, verdict_seq: int) -> int:
         """A finished match whose verdict (for ``verdict_seq``) covers its
         whole log keeps only its snapshots at a multiple of
         ``SNAPSHOT_KEEP_EVERY``; how many were removed."""
-        return int(self._prune_snapshots(keys=[self.key(match_id, "snap"), self.key(match_id, "log"),
-                                               self.key(match_id, "head"), self.key(match_id, "packed")],
-                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY]))
+        return int(self._prune_snapshots(keys=[self.key(match_id, "snapi"), self.key(match_id, "snapz"),
+                                               self.key(match_id, "log"), self.key(match_id, "head"),
+                                               self.key(match_id, "packed")],
+                                         args=[verdict_seq, SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_LAST]))
 
     def idempotent_response(self, match_id: str, idem_key: str) -> str | None:
         return self.r.get(self.key(match_id, f"idem:{idem_key}"))
@@ -518,22 +548,74 @@ class EventStore:
                                        self.key(match_id, "auto"), self.key(match_id, "autoz")],
                                  args=[block, len(old) if old is not None else -1, verdict or "", notes, *ids]))
 
+    def mark_log(self, match_id: str) -> tuple[str, int] | None:
+        """Mark the match's stream (``lua.MARK_LOG``: a consumer group, made
+        once, that goes if the stream is ever written again) and say its
+        last-generated seq, in one atomic step: a reader that marks a stream
+        before it reads and checks it can later tell, by the mark, that the
+        entries it read are still there as they were (``log_after``). None
+        for a match with no stream or a compacted part (not marked)."""
+        res = self._mark_log(keys=[self.key(match_id, "log"), self.key(match_id, "packed")],
+                             args=[MARK_PREFIX, MARK_PREFIX + secrets.token_hex(8)])
+        if not res:
+            return None
+        return res[0], int(str(res[1]).split("-", 1)[0])
+
+    def log_after(self, match_id: str, mark: str, seq: int) -> LogTail | None:
+        """The stream's entries from ``seq`` on, and in the same atomic step
+        (``lua.LOG_AFTER``) its length, last-generated seq and last entry;
+        None unless it still carries ``mark`` (``mark_log``) and has no
+        compacted part. A stream that still carries the mark of a read that
+        found seq 1 … n has those entries yet unless some were deleted, which
+        its length then shows: so a check that continues at ``seq`` is the
+        check of the whole log, at the cost of the entries after it."""
+        res = self._log_after(keys=[self.key(match_id, "log"), self.key(match_id, "packed")],
+                              args=[mark, f"{seq}-0", CHUNK])
+        if not res:
+            return None
+        length, last, top, chunk = res
+        entries = [(entry_id, dict(zip(fields[::2], fields[1::2]))) for entry_id, fields in chunk]
+        if len(chunk) == CHUNK:  # the rest, after the script: entries appended meanwhile come too
+            key = self.key(match_id, "log")
+            lo = "(" + entries[-1][0]
+            while True:
+                more = self.r.xrange(key, lo, "+", count=CHUNK)
+                entries += more
+                if len(more) < CHUNK:
+                    break
+                lo = "(" + more[-1][0]
+        return LogTail(int(length), int(str(last).split("-", 1)[0]), int(str(top).split("-", 1)[0]) if top else 0,
+                       entries)
+
     def events(self, match_id: str, start: int = 1, end: int | None = None) -> list[dict[str, Any]]:
         return [decode_entry(fields) for _, fields in self.entries(match_id, start, end)]
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> tuple[int, str, dict[str, Any]] | None:
         """The nearest snapshot at or before ``seq``: its seq, the hash of the
         head it was taken at (the caller checks the log still has it) and
-        the state. A member of an older format is not read (None)."""
-        found = self.r.zrevrangebyscore(self.key(match_id, "snap"), seq, "-inf", start=0, num=1, withscores=True)
+        the state, in one round trip (``lua.READ_SNAPSHOT``). Those written
+        before issue 36 (the ``snap`` set, format ``z1``) are read too; one
+        of a format this code does not know is not (None)."""
+        keys = [self.key(match_id, "snapi"), self.key(match_id, "snapz"), self.key(match_id, "snap")]
+        found = self._script_bytes(self._read_snapshot, keys, [seq])
         if not found:
             return None
-        member, score = found[0]
-        form, _, rest = member.partition(":")
-        if form != _SNAP_FORMAT:
-            return None
-        head_hash, _, packed = rest.partition(":")
-        return int(score), head_hash, orjson.loads(zlib.decompress(base64.b64decode(packed)))
+        where, at, body = found
+        form, _, rest = body.partition(b":")
+        head_hash, _, packed = rest.partition(b":")
+        if where == b"z1" and form == b"z1":  # before issue 36: the member itself, its body in base64
+            return int(float(at)), head_hash.decode("ascii"), orjson.loads(zlib.decompress(base64.b64decode(packed)))
+        if where == b"z2" and form == _SNAP_FORMAT:
+            return int(at), head_hash.decode("ascii"), orjson.loads(zlib.decompress(packed))
+        return None
+
+    def _script_bytes(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a registered script by its SHA (loading it where Redis does not
+        know it) with its reply as bytes: it carries compressed bodies."""
+        try:
+            return self.r.execute_command("EVALSHA", script.sha, len(keys), *keys, *args, **_BYTES)
+        except redis.exceptions.NoScriptError:
+            return self.r.execute_command("EVAL", script.script, len(keys), *keys, *args, **_BYTES)
 
     def id_pages(self, size: int = 500) -> Iterator[list[str]]:
         """Every id in the index, oldest first, a page at a time (for sweeps)."""

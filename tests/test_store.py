@@ -1,9 +1,11 @@
 """The event store and the service layer over it, against a real Redis."""
 
+import os
 import time
 
 import pytest
 import redis
+from redis.client import NEVER_DECODE
 
 from replays import audit_match
 from replays.hashing import GENESIS, commitment, event_hash
@@ -102,7 +104,7 @@ def test_state_at_any_seq_uses_snapshots_and_matches_a_full_replay(svc, store):
     for _ in range(5):
         svc.append(mid, "add", svc.current(mid).game.actors(svc.current(mid).state)[0], {"n": 1})
         svc.append(mid, "roll", None, {"value": 1})
-    assert store.r.zcard(store.key(mid, "snap")) >= 2
+    assert store.r.zcard(store.key(mid, "snapi")) >= 2
     fresh = MatchService(store)
     for at in range(1, 12):
         assert fresh.state_at(mid, at).state[0].total == (at - 1)
@@ -543,7 +545,9 @@ def _play_to_the_end(svc, mid):
 
 
 def _snapshot_seqs(store, mid):
-    return [int(score) for _, score in store.r.zrange(store.key(mid, "snap"), 0, -1, withscores=True)]
+    seqs = [int(score) for _, score in store.r.zrange(store.key(mid, "snapi"), 0, -1, withscores=True)]
+    assert sorted(int(s) for s in store.r.hkeys(store.key(mid, "snapz"))) == seqs, "a body for each seq, no other"
+    return seqs
 
 
 def test_snapshots_are_bounded_and_pruned_when_the_verdict_is_final(svc, store, monkeypatch):
@@ -563,8 +567,8 @@ def test_snapshots_are_bounded_and_pruned_when_the_verdict_is_final(svc, store, 
     final = svc.current(mid)
     assert final.status == "finished" and final.seq == 21
     assert _snapshot_seqs(store, mid) == [8, 16, 20]  # 12 went: neither newest nor a multiple of 8
-    snap = store.r.zrange(store.key(mid, "snap"), -1, -1)[0]
-    assert snap.startswith("z1:") and len(snap) < 1000
+    body = store.r.execute_command("HGET", store.key(mid, "snapz"), "20", **{NEVER_DECODE: []})
+    assert body.startswith(b"z2:" + store.events(mid, 20, 20)[0]["hash"].encode() + b":") and len(body) < 1000
     validate_log(store, mid)
     assert _snapshot_seqs(store, mid) == [8, 16]
     full = {ms.seq: ms for _, _, ms in M.replay_steps(store.events(mid))}
@@ -608,6 +612,94 @@ def test_a_snapshot_of_a_head_the_log_no_longer_holds_is_not_read(svc, store):
     assert _snapshot_seqs(store, mid) == [4]
     fresh = MatchService(store, snapshot_every=4)
     assert fresh.current(mid).state == svc.current(mid).state and fresh.state_at(mid, 4).state == svc.state_at(mid, 4).state
+
+
+def _kept_as_before(seqs, keep_last, every):
+    """The snapshots kept after these were written in this order, by the rule the store has always had:
+    one per seq (a later one replaces it), the newest ``keep_last`` and those at a multiple of ``every``."""
+    held: list[int] = []
+    for seq in seqs:
+        held = sorted(set(held) | {seq})
+        held = [s for i, s in enumerate(held) if i >= len(held) - keep_last or s % every == 0]
+    return held
+
+
+def test_pruning_keeps_the_snapshots_it_always_kept_reading_no_body(store, redis_client, monkeypatch):
+    """Snapshots written over a long match (a few at seqs it held before, as
+    after the store went back in time) keep exactly the snapshots the rule
+    says after every write; each write reads a few seqs of the index,
+    however many snapshots are kept, and never a body (issue 36:
+    every snapshot, body and all, was read into the script to prune them)."""
+    import random
+
+    import replays.store as S
+
+    monkeypatch.setattr(S, "SNAPSHOT_KEEP_EVERY", 8)
+    rng = random.Random(36)
+    seqs, seq = [], 0
+    for _ in range(600):
+        seq = max(1, seq - rng.randint(1, 40)) if rng.random() < 0.05 else seq + rng.choice((1, 1, 2, 3))
+        seqs.append(seq)
+
+    def calls():
+        stats = redis_client.info("commandstats")
+        return {name[len("cmdstat_"):]: v["calls"] for name, v in stats.items()}
+
+    state = {"seq": 0, "payload": "x" * 200}
+    per_write = []
+    for i, seq in enumerate(seqs):
+        before = calls()
+        store.save_snapshot("long", seq, f"{seq:064x}", state)
+        after = calls()
+        per_write.append({c: after.get(c, 0) - before.get(c, 0) for c in after if after.get(c, 0) != before.get(c, 0)})
+        assert _snapshot_seqs(store, "long") == _kept_as_before(seqs[:i + 1], S.SNAPSHOT_KEEP_LAST, 8), i
+    assert len(_snapshot_seqs(store, "long")) > 40
+    if os.environ.get("REDIS_URL"):
+        return  # a Redis others use too: its command counts are not this test's alone
+    read = {"hget", "hmget", "hgetall", "hvals", "hscan", "zrange", "zrangebyscore", "zscan"}
+    for used in per_write:
+        assert not read & set(used), used
+        assert used.get("zrevrange") == 1 and used.get("zrem", 0) <= 2 and used.get("hdel", 0) <= 2
+
+
+def test_snapshots_of_the_format_before_issue_36_still_load(svc, store, redis_client, monkeypatch):
+    """A snapshot written before issue 36 (in the ``snap`` set, its body in
+    its member, base64) is read where it is the nearest at or before the
+    seq asked for, a newer format's at the same seq first; the new writes
+    and the final prune leave those alone."""
+    import base64
+    import zlib
+
+    import orjson
+
+    import replays.store as S
+    from engine import match as M
+    from workers.jobs import validate_log
+
+    monkeypatch.setattr(S, "SNAPSHOT_KEEP_EVERY", 8)
+    mid = new(svc)
+    for _ in range(8):
+        _play_step(svc, mid)  # snapshots at 4 and 8
+    events = store.events(mid)
+    legacy = store.key(mid, "snap")
+    for seq in (2, 4, 6):
+        old = base64.b64encode(zlib.compress(orjson.dumps(M.encode(svc.state_at(mid, seq))), 6)).decode()
+        redis_client.zadd(legacy, {f"z1:{events[seq - 1]['hash']}:{old}": seq})
+    redis_client.zadd(legacy, {"z0:something older": 3})
+    for at, found in ((1, None), (2, 2), (3, None), (4, 4), (5, 4), (6, 6), (7, 6), (9, 8)):
+        got = store.snapshot_at_or_before(mid, at)
+        assert (got and got[0]) == found, at
+        if got:
+            assert got[1] == events[found - 1]["hash"] and M.decode(svc.current(mid).setup, got[2]).seq == found
+    full = {ms.seq: ms for _, _, ms in M.replay_steps(store.events(mid))}
+    fresh = MatchService(store, snapshot_every=4)
+    for at in range(1, 10):
+        assert fresh.state_at(mid, at).state == full[at].state
+    members = redis_client.zrange(legacy, 0, -1)
+    _play_to_the_end(svc, mid)
+    validate_log(store, mid)
+    assert redis_client.zrange(legacy, 0, -1) == members
+    assert _snapshot_seqs(store, mid) == [8, 16]
 
 
 def test_an_append_after_the_streams_last_entry_was_deleted_is_refused_plainly(svc, store, redis_client):

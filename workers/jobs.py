@@ -21,7 +21,7 @@ from engine.core import KroniekError, UnknownGame
 from engine.text import Text, say, to_json
 from leagues import league as L
 from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues, rating_system
-from replays import EventStore, audit_match, canonical, check_chain
+from replays import ChainHead, EventStore, audit_match, canonical, check_chain
 from replays.hashing import utc_now
 from replays.rating_tables import RatingsStore
 from replays.compact import CorruptBlock
@@ -55,49 +55,49 @@ class InvariantBroken(KroniekError):
 
 @dataclass
 class Checkpoint:
-    """Where a valid verdict left a match: its seq, the hash of the event
-    there, the state after it and every annotation up to it. The next
-    verdict of the match replays only the events after it, once the whole
-    chain is checked and still holds that hash at that seq (the hash chain
-    then pins every event before it)."""
+    """Where a valid verdict left a live match: its seq, the hash of the
+    event there, the state after it, the log's hash scheme and the mark the
+    stream carried when its events were read (``EventStore.mark_log``). The
+    next verdict of the match reads, checks and replays only the events
+    after it, once the stream still carries that mark and still holds that
+    hash at that seq (the hash chain then pins every event before it).
+
+    Its size does not grow with the log: the state keeps only its newest
+    ``M.SNAPSHOT_UNDO_DEPTH`` undo steps (``M.trimmed``; an undo that reaches
+    further back makes the verdict one from seq 1), and neither the events
+    nor the annotations are kept (those up to the checkpoint are in the
+    store, saved with the verdict; only the new ones are added to them)."""
 
     seq: int
     hash: str
     ms: M.MatchState
-    annotations: dict[int, list[dict[str, Any]]]
+    scheme: str | None
+    mark: str
 
 
 class Checkpoints:
-    """This worker process's checkpoints, least recently used first, bounded
-    by the events they stand for (``KRONIEK_VERDICT_CACHE_EVENTS``; a state
-    with its undo history takes ~0.5-1 kB per event). A validation job runs
-    in the worker itself (``KroniekWorker.execute_job``), so they outlive it:
-    a live match's verdicts replay its new events, not its whole log each
-    time (a log of n moves cost n²/2 steps)."""
+    """This worker process's checkpoints, least recently used first, at
+    most ``size`` of them (``KRONIEK_VERDICT_CACHE``: a checkpoint is a
+    state and its last undo steps, 10–110 kB whatever the log's length). A
+    validation job runs in the worker itself (``KroniekWorker.execute_job``),
+    so they outlive it: a live match's verdicts read and replay its new
+    events, not its whole log each time (a log of n moves cost n²/2 steps)."""
 
-    def __init__(self, events: int) -> None:
-        self.limit = events
-        self.held = 0
+    def __init__(self, size: int) -> None:
+        self.size = size
         self._items: OrderedDict[tuple[str, str], Checkpoint] = OrderedDict()
 
     def take(self, key: tuple[str, str]) -> Checkpoint | None:
-        found = self._items.pop(key, None)
-        if found is not None:
-            self.held -= found.seq
-        return found
+        return self._items.pop(key, None)
 
     def put(self, key: tuple[str, str], checkpoint: Checkpoint) -> None:
-        self.take(key)
-        if checkpoint.seq > self.limit:
-            return
+        self._items.pop(key, None)
         self._items[key] = checkpoint
-        self.held += checkpoint.seq
-        while self.held > self.limit:
-            _, old = self._items.popitem(last=False)
-            self.held -= old.seq
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
 
 
-CHECKPOINTS = Checkpoints(int(os.environ.get("KRONIEK_VERDICT_CACHE_EVENTS") or 50_000))
+CHECKPOINTS = Checkpoints(int(os.environ.get("KRONIEK_VERDICT_CACHE") or 1_000))
 
 
 def validate_log(store: EventStore, match_id: str,
@@ -112,10 +112,15 @@ def validate_log(store: EventStore, match_id: str,
     after a move and could be stale after a crash).
 
     The whole hash chain is checked every time. Where an earlier verdict of
-    this process left a ``Checkpoint`` that the chain still holds, only the
-    events after it are replayed, and only their annotations are written:
-    the verdict is the one a replay from seq 1 gives, at the cost of the new
-    events (``checkpoints=None``: always from seq 1).
+    this process left a ``Checkpoint`` and the stream still carries its mark
+    and its hash at its seq, the events up to it are the ones that verdict
+    read and checked (``EventStore.log_after``): only the events after it
+    are read, checked against the chain and replayed from its state, and
+    only their annotations are added to those stored. The verdict is the one
+    a replay from seq 1 gives, at the cost of the new events. Anything else
+    (no checkpoint or ``checkpoints=None``, the log changed, an invalid log,
+    annotations missing from the store, an undo past the checkpoint's undo
+    steps) is a verdict from seq 1.
 
     First the match's "validation owed" mark is taken (``EventStore.take_owed``),
     then the log is read: a move appended after that queues a job of its own.
@@ -126,7 +131,78 @@ def validate_log(store: EventStore, match_id: str,
     started(VALIDATE, (store.prefix, match_id))  # after the take: see ``started``
     key = (store.prefix, match_id)
     checkpoint = checkpoints.take(key) if checkpoints is not None else None
+    if checkpoint is not None:
+        verdict = _verdict_after(store, match_id, checkpoint, on_valid, checkpoints)
+        if verdict is not None:
+            return verdict
+    return _verdict_from_seq_1(store, match_id, on_valid, checkpoints)
+
+
+def _verdict_after(store: EventStore, match_id: str, checkpoint: Checkpoint,
+                   on_valid: Callable[[str], None] | None, checkpoints: Checkpoints) -> dict[str, Any] | None:
+    """The verdict of the log from ``checkpoint`` on, stored (see
+    ``validate_log``). None where it would not be the verdict from seq 1
+    (the log is not the one the checkpoint was taken of) or where the log
+    is invalid: nothing is written, and the caller makes the verdict from
+    seq 1."""
+    tail = store.log_after(match_id, checkpoint.mark, checkpoint.seq)
+    if tail is None:
+        return None  # no mark: the stream was written again (or compacted) since
+    entries = tail.entries
+    if not entries or entries[0][0] != f"{checkpoint.seq}-0" or entries[0][1].get("hash") != checkpoint.hash:
+        return None  # not the log it was taken from (the store went back, or it was changed)
+    if tail.length != tail.top:
+        return None  # entries were deleted (the chain check from seq 1 says where)
     try:
+        first = decode_entry(entries[0][1])
+        before = ChainHead(checkpoint.seq - 1, first["prev_hash"], checkpoint.scheme)
+    except (KeyError, TypeError, ValueError):
+        return None
+    # From the checkpoint's own event on (its hash, now checked again against its text, pins its predecessors').
+    chain = check_chain(entries, tail.last_generated, after=before)
+    if not chain.valid:
+        return None
+    events = [decode_entry(fields) for _, fields in entries[1:]]
+    del entries
+    try:
+        verdict, annotations, final = _replay_verdict(events, chain.length, checkpoint)
+    except M.HistoryElided:  # an undo past the checkpoint's undo steps
+        return None
+    if verdict["status"] != "valid" or final is None:
+        return None  # an invalid log's verdict is made from seq 1, as without a checkpoint
+    last = events[-1] if events else first
+    logged = None
+    if final.status == "finished":  # its final head becomes a leaf of the transparency log
+        logged = (last["seq"], last["hash"], log_final_head(store, match_id, last))
+        if logged[2] is not None:
+            verdict = {**verdict, "status": "invalid", "message": logged[2].message,
+                       "transparency_log": logged[2].details}
+    saved = store.add_to_verdict(match_id, verdict, checkpoint.seq, annotations)
+    if saved is None:  # the stored annotations do not reach the checkpoint: written whole, from seq 1
+        return _verdict_from_seq_1(store, match_id, on_valid, checkpoints, logged)
+    if verdict["status"] == "valid" and final.status != "finished":
+        checkpoints.put((store.prefix, match_id),
+                        Checkpoint(final.seq, last["hash"], M.trimmed(final), checkpoint.scheme, checkpoint.mark))
+    if saved and verdict["status"] == "valid":
+        store.set_summary(match_id, final.status, canonical(final.result_kept))
+        if on_valid is not None and final.game.has_analysis:
+            on_valid(match_id)
+        if final.status == "finished":
+            compact_final(store, match_id, verdict["seq"])
+    return verdict
+
+
+def _verdict_from_seq_1(store: EventStore, match_id: str, on_valid: Callable[[str], None] | None,
+                        checkpoints: Checkpoints | None,
+                        logged: tuple[int, str, LeafConflict | None] | None = None) -> dict[str, Any]:
+    """The verdict of the whole log, read, checked and replayed from seq 1,
+    stored. ``logged``: a final head (seq, hash) already added to the
+    transparency log, and the conflict it met (not added again)."""
+    # Marked before it is read (and its last-generated seq read with the mark, before the entries: an append
+    # in between only lengthens what is read): a checkpoint of this read holds while the mark is there.
+    marked = store.mark_log(match_id) if checkpoints is not None else None
+    try:
+        last_generated = marked[1] if marked is not None else store.last_generated_seq(match_id)
         entries = list(store.entries(match_id))
     except CorruptBlock as exc:  # a compacted log that does not read back: invalid from seq 1, never replayed
         head = store.head_seq(match_id)
@@ -135,32 +211,24 @@ def validate_log(store: EventStore, match_id: str,
         store.save_verdict(match_id, verdict, {})
         return verdict
     events = [decode_entry(fields) for _, fields in entries]
-    chain = check_chain(entries, store.last_generated_seq(match_id))
+    chain = check_chain(entries, last_generated)
     del entries
-    if checkpoint is not None and not (chain.valid and checkpoint.seq <= len(events)
-                                       and events[checkpoint.seq - 1]["hash"] == checkpoint.hash):
-        checkpoint = None  # the log is not the one it was taken from (the store went back, or was changed)
-    try:
-        verdict, annotations, final = _replay_verdict(events, checkpoint)
-    except M.HistoryElided:  # not from a checkpoint's state (it has its whole history); from seq 1 then
-        checkpoint = None
-        verdict, annotations, final = _replay_verdict(events, None)
+    verdict, annotations, final = _replay_verdict(events, len(events), None)
     if not chain.valid:
         verdict["status"] = "invalid"
         verdict["chain"] = chain.to_dict()
         verdict.setdefault("first_invalid_seq", chain.first_invalid_seq)
     if verdict["status"] == "valid" and final is not None and final.status == "finished":
         # A finished, valid log: its final head becomes a leaf of the transparency log.
-        conflict = log_final_head(store, match_id, events[-1])
+        head = (events[-1]["seq"], events[-1]["hash"])
+        conflict = logged[2] if logged is not None and logged[:2] == head else log_final_head(store, match_id, events[-1])
         if conflict is not None:
             verdict = {**verdict, "status": "invalid", "message": conflict.message, "transparency_log": conflict.details}
-    saved = None
-    if checkpoint is not None and verdict["status"] == "valid":
-        saved = store.add_to_verdict(match_id, verdict, checkpoint.seq, annotations)
-    if saved is None:
-        saved = store.save_verdict(match_id, verdict, annotations)
-    if verdict["status"] == "valid" and final is not None and checkpoints is not None and final.status != "finished":
-        checkpoints.put(key, Checkpoint(final.seq, events[-1]["hash"], final, annotations))
+    saved = store.save_verdict(match_id, verdict, annotations)
+    if (verdict["status"] == "valid" and final is not None and marked is not None and checkpoints is not None
+            and final.status != "finished"):
+        checkpoints.put((store.prefix, match_id),
+                        Checkpoint(final.seq, events[-1]["hash"], M.trimmed(final), chain.scheme, marked[0]))
     if saved and verdict["status"] == "valid" and final is not None:
         store.set_summary(match_id, final.status, canonical(final.result_kept))
         if on_valid is not None and final.game.has_analysis:
@@ -170,18 +238,18 @@ def validate_log(store: EventStore, match_id: str,
     return verdict
 
 
-def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
+def _replay_verdict(events: list[dict[str, Any]], total: int, checkpoint: Checkpoint | None
                     ) -> tuple[dict[str, Any], dict[int, list[dict[str, Any]]], M.MatchState | None]:
-    """The replay's verdict on ``events`` (the whole log; from ``checkpoint``
-    on, where given), every annotation up to the last good event, and the
-    state after it."""
-    annotations: dict[int, list[dict[str, Any]]] = dict(checkpoint.annotations) if checkpoint else {}
-    verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else 0, "events": len(events)}
+    """The replay's verdict on a log of ``total`` events whose events after
+    ``checkpoint`` (all of them, from the setup on, without one) are
+    ``events``; the annotations of those events up to the last good one,
+    and the state after it."""
+    annotations: dict[int, list[dict[str, Any]]] = {}
+    verdict: dict[str, Any] = {"status": "valid", "seq": events[-1]["seq"] if events else total, "events": total}
     last_good = checkpoint.seq if checkpoint else 0
     final: M.MatchState | None = checkpoint.ms if checkpoint else None
-    todo = events[checkpoint.seq:] if checkpoint else events
     try:
-        for event, before, after in M.replay_steps(todo, final):
+        for event, before, after in M.replay_steps(events, final):
             final = after
             broken = after.game.invariants(after.state)
             if broken:
@@ -192,7 +260,8 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
             if event["type"] == M.UNDO:
                 # A correction at the table is a discrepancy in the recording:
                 # the review shows what was entered and then taken back.
-                undone = [say("seq {seq} ({move})", seq=s, move=M.type_name(after.game, events[s - 1]["type"]))
+                types = _undone_types(before, after.undone)
+                undone = [say("seq {seq} ({move})", seq=s, move=M.type_name(after.game, types[s]))
                           for s in after.undone]
                 annotations[event["seq"]] = [{"kind": "correction", "undone": list(after.undone),
                                               "text": to_json(say("Recording corrected: {moves} undone", moves=undone))}]
@@ -204,7 +273,7 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
         verdict = {
             "status": "invalid",
             "seq": verdict["seq"],
-            "events": len(events),
+            "events": total,
             "first_invalid_seq": last_good + 1,
             "message": exc.message,
             "said": to_json(exc.text),  # the message as the engine said it: served in the reader's language
@@ -212,6 +281,18 @@ def _replay_verdict(events: list[dict[str, Any]], checkpoint: Checkpoint | None
             **({"invariant": exc.details["invariant"]} if "invariant" in exc.details else {}),
         }
     return verdict, annotations, final
+
+
+def _undone_types(before: M.MatchState, undone: tuple[int, ...]) -> dict[int, str]:
+    """The event type of each seq an undo took back: the newest steps of the
+    undo stack before it (each step keeps its event's type), so an undo of a
+    move before a checkpoint is named without the events before it."""
+    types: dict[int, str] = {}
+    step = before.stack
+    while step is not None and len(types) < len(undone):
+        types[step.seq] = step.type
+        step = step.prev
+    return types
 
 
 def compact_final(store: EventStore, match_id: str, seq: int) -> str:

@@ -50,6 +50,73 @@ class Config(NamedTuple):
     topo: Any = None  # derived from the board (not encoded)
 
 
+class Origins(NamedTuple):
+    """What made cards unseen, as a refusal names them ("unseen cards from:
+    the steal by Ann from Bob in turn 12"): a steal the log did not see, a
+    monopoly; in Troje a donation, a blind draw, a battle. They are numbered
+    1, 2, 3 … as they happen (``count``: how many so far), and an unseen card
+    in a hand (``knowledge.Hand``) keeps the number of the one that made it
+    unseen.
+
+    Only the texts a refusal can still name are kept (``kept``: number and
+    text, oldest first): the newest origin's, those of the unseen cards in
+    the referee's hands (a hand's own refusal quotes them) and, while the
+    log's worlds last, every origin from their first on
+    (``Catan._worlds_step`` names them all). A card's number only ever moves
+    to an older origin's or to the newest one's (``knowledge``), so what was
+    not kept when an origin was added is never named again. Until issue 36
+    the state kept every text, one per steal: a long match's states and
+    snapshots grew with its history (a snapshot, with its 16 undo steps, held
+    17 copies of the list)."""
+
+    count: int = 0
+    kept: tuple[tuple[int, Text], ...] = ()
+
+    def text(self, number: int) -> Text | None:
+        for o, text in self.kept:
+            if o == number:
+                return text
+        return None
+
+    def texts(self, numbers: Any) -> list[Text]:
+        """The texts of these origins, in their order (numbers not kept, 0 among them, left out)."""
+        by = dict(self.kept)
+        return [by[o] for o in numbers if o in by]
+
+    def since(self, first: int) -> list[Text]:
+        """The texts of origin ``first`` and every later one."""
+        return [text for o, text in self.kept if o >= first]
+
+
+def _named(s: Any) -> set[int]:
+    """The origins of the unseen cards in the referee's hands (every holder's:
+    a scenario's own holders too)."""
+    return {o for row in s.hands for _, o in row[-1].unseen}
+
+
+def add_origin(s: Any, text: Text) -> tuple[Any, int]:
+    """``s`` with one more origin (``text``) and its number. The texts no
+    refusal can name any more are dropped (see ``Origins``): those of
+    ``s``'s referee hands and, while its worlds last, from their first on,
+    stay."""
+    origins = s.origins
+    named = _named(s)
+    worlds_from = s.worlds_from if s.worlds is not None else None
+    kept = tuple(e for e in origins.kept if e[0] in named or (worlds_from is not None and e[0] >= worlds_from))
+    number = origins.count + 1
+    return s._replace(origins=Origins(number, kept + ((number, text),))), number
+
+
+def _kept_origins(s: Any, origins: Origins) -> Origins:
+    """``origins`` with only what ``s`` can still name (a state read from a
+    snapshot of the format that kept them all)."""
+    named = _named(s)
+    worlds_from = s.worlds_from if s.worlds is not None else None
+    return origins._replace(kept=tuple(
+        e for e in origins.kept
+        if e[0] == origins.count or e[0] in named or (worlds_from is not None and e[0] >= worlds_from)))
+
+
 class State(NamedTuple):
     cfg: Config
     names: tuple[str, ...]
@@ -85,7 +152,7 @@ class State(NamedTuple):
     last_placed: int
     dice: tuple[int, ...]
     winner: int
-    origins: tuple[Text, ...]  # what made cards unseen, as a refusal names it
+    origins: Origins  # what made cards unseen, as a refusal names it (the texts it can still name)
     # statistics for the annotations
     hist: tuple[int, ...]
     produced: tuple[tuple[int, ...], ...]
@@ -395,7 +462,7 @@ class Catan(Game):
             built=((0, 0, 0),) * n, bank=(bank,) * 5, hands=((empty,) * nv,) * n,
             dev=(((ZERO, 0),) * nv,) * n, pools=(deck,) * nv, deck=sum(deck), fresh=((ZERO, 0),) * n,
             dev_played=False, vp_shown=(0,) * n, knights=(0,) * n, army=-1, road_len=(0,) * n, longest=-1,
-            pending=(0,) * n, victim=-1, free_roads=0, last_placed=-1, dice=(), winner=-1, origins=(),
+            pending=(0,) * n, victim=-1, free_roads=0, last_placed=-1, dice=(), winner=-1, origins=Origins(),
             hist=(0,) * 11, produced=((0,) * 5,) * n, blocked=(0,) * n, lost=(0,) * n,
             hex_yield=(0,) * len(topo.hexes),
         )
@@ -560,7 +627,7 @@ class Catan(Game):
             if not all(h.exact for h in refs):
                 return a
             worlds = frozenset([tuple(h.known for h in refs)])
-            start = len(a.origins)
+            start = a.origins.count
         if type == "steal":
             thief, victim = s.turn, s.victim
             out = set()
@@ -605,11 +672,11 @@ class Catan(Game):
                     out.add(tuple(x))
         if not out:
             raise RuleViolation(P + "hand", say("no assignment of the unseen cards allows this (unseen cards from: "
-                                                "{where})", where=list(a.origins[start - 1:]) or say("unseen cards")))
+                                                "{where})", where=a.origins.since(start) or say("unseen cards")))
         if len(out) > MAX_WORLDS:
             return a._replace(worlds=None)  # too many: the per-hand knowledge alone from here on
         hands = list(a.hands)
-        origin = len(a.origins)
+        origin = a.origins.count
         for p in range(n):
             lo = tuple(min(w[p][r] for w in out) for r in range(5))
             hi = tuple(max(w[p][r] for w in out) for r in range(5))
@@ -647,7 +714,7 @@ class Catan(Game):
         try:
             new_ref = fn(ref)
         except Contradiction as exc:
-            where = [s.origins[o - 1] for o in exc.origins if 0 < o <= len(s.origins)]
+            where = s.origins.texts(exc.origins)
             who = s.names[seat] if seat < len(s.names) else self.holder_text(seat)
             raise RuleViolation(P + "hand", say("{who}: {why} (unseen cards from: {where})", who=who, why=exc.text,
                                                 where=where) if where else
@@ -1164,10 +1231,8 @@ class Catan(Game):
         thief, victim = s.turn, s.victim
         n = s.cfg.n
         card = data["card"]
-        origins = s.origins + (say("the steal by {thief} from {victim} in turn {turn}", thief=s.names[thief],
-                                   victim=s.names[victim], turn=s.turn_no),)
-        o = len(origins)
-        s = s._replace(origins=origins)
+        s, o = add_origin(s, say("the steal by {thief} from {victim} in turn {turn}", thief=s.names[thief],
+                                 victim=s.names[victim], turn=s.turn_no))
         hands = list(s.hands)
         vrow, trow = list(hands[victim]), list(hands[thief])
         ref = n + 1
@@ -1389,9 +1454,7 @@ class Catan(Game):
                                                         resource=W.resource(RES[r]), who=s.names[p], lo=lo, hi=hi))
             counts[p] = c
         s = self._play_dev(s, seat, MONOPOLY, "monopoly")
-        origins = s.origins + (say("the monopoly of {who} in turn {turn}", who=s.names[seat], turn=s.turn_no),)
-        o = len(origins)
-        s = s._replace(origins=origins)
+        s, o = add_origin(s, say("the monopoly of {who} in turn {turn}", who=s.names[seat], turn=s.turn_no))
         hands = s.hands
         total = 0
         for p, c in counts.items():
@@ -1830,12 +1893,13 @@ class Catan(Game):
             elif name == "worlds" and value is not None:
                 value = sorted(value)
             elif name == "origins":  # messages (a refusal names them in the reader's language)
-                value = [to_json(o) for o in value]
+                value = {"count": value.count, "kept": [[o, to_json(text)] for o, text in value.kept]}
             out[name] = _jsonable(value)
         return out
 
     def decode_state(self, obj: dict[str, Any]) -> State:
         vals = {}
+        every_origin = False
         for name in State._fields:
             value = obj.get(name) if name == "ext" else obj[name]
             if name == "cfg":
@@ -1847,11 +1911,18 @@ class Catan(Game):
             elif name == "worlds" and value is not None:
                 value = frozenset(_tuplify(value))
             elif name == "origins":
-                value = tuple(from_json(o) for o in value)
+                if isinstance(value, dict):
+                    value = Origins(value["count"], tuple((o, from_json(text)) for o, text in value["kept"]))
+                else:  # a snapshot that kept every text (before issue 36)
+                    value = Origins(len(value), tuple((o, from_json(text)) for o, text in enumerate(value, start=1)))
+                    every_origin = True
             else:
                 value = _tuplify(value)
             vals[name] = value
-        return State(**vals)
+        state = State(**vals)
+        if every_origin:  # only what the state can still name
+            state = state._replace(origins=_kept_origins(state, state.origins))
+        return state
 
     def info(self) -> dict[str, Any]:
         info = super().info()

@@ -48,7 +48,8 @@ from typing import Any, NamedTuple
 from ..catan import board as B
 from ..catan import knowledge as K
 from ..catan.game import ALIASES as CATAN_ALIASES
-from ..catan.game import CARDS, HEX, Catan, Config, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify
+from ..catan.game import (CARDS, HEX, Catan, Config, Origins, State, _add, _jsonable, _move, _obj, _one, _put, _tuplify,
+                          add_origin)
 from ..catan.pieces import DICE, DISCARD, MAIN, OVER, PRE_ROLL, RES, RES_ALIASES, ROBBER, SBP, SETUP_S, STEAL, ZERO
 from ..core import CHANCE, EventType, MalformedEvent, Move, Result, RuleViolation, titled
 from ..core import worded
@@ -315,7 +316,7 @@ class Troje(Catan):
             built=((0, 0, 0),) * n, bank=_add((t.bank,) * 5, t.initial_stack, -1), hands=hands,
             dev=(((ZERO, 0),) * nv,) * n, pools=(ZERO,) * nv, deck=0, fresh=((ZERO, 0),) * n,
             dev_played=False, vp_shown=(0,) * n, knights=(0,) * n, army=-1, road_len=(0,) * n, longest=-1,
-            pending=(0,) * n, victim=-1, free_roads=0, last_placed=-1, dice=(), winner=-1, origins=(),
+            pending=(0,) * n, victim=-1, free_roads=0, last_placed=-1, dice=(), winner=-1, origins=Origins(),
             hist=(0,) * 11, produced=((0,) * 5,) * n, blocked=(0,) * n, lost=(0,) * n,
             hex_yield=(0,) * len(topo.hexes), ext=ext,
         )
@@ -487,8 +488,7 @@ class Troje(Catan):
             sum(1 for m in masks if not m & ~subset) <= sum(left[r] for r in range(5) if subset >> r & 1)
             for subset in range(1, 31))
         if not fits:
-            where = [s.origins[o - 1] for o in sorted({o for row in s.hands for _, o in row[-1].unseen})
-                     if 0 < o <= len(s.origins)]
+            where = s.origins.texts(sorted({o for row in s.hands for _, o in row[-1].unseen}))
             raise RuleViolation(P + "hidden_cards", say_n(
                 len(masks), "no assignment of the unseen cards allows this: the bank and the known cards leave {left} "
                 "for the {n} unseen card (unseen cards from: {where})", "no assignment of the unseen cards allows "
@@ -506,8 +506,7 @@ class Troje(Catan):
         return say("the support stack")
 
     def _origin(self, s: State, what: Text) -> tuple[State, int]:
-        origins = s.origins + (say("{what} in turn {turn}", what=what, turn=s.turn_no),)
-        return s._replace(origins=origins), len(origins)
+        return add_origin(s, say("{what} in turn {turn}", what=what, turn=s.turn_no))
 
     def _set(self, s: State, **changes: Any) -> State:
         return s._replace(ext=s.ext._replace(**changes))
