@@ -663,6 +663,13 @@ class MatchService:
             self._refresh(match_id, entry)
             return entry.ms
 
+    def current_head(self, match_id: str) -> tuple[M.MatchState, str]:
+        """``current`` and the hash of the head it is the match after."""
+        entry = self._entry(match_id)
+        with entry.lock:
+            self._refresh(match_id, entry)
+            return entry.ms, entry.head_hash
+
     def state_at(self, match_id: str, at: int | None = None) -> M.MatchState:
         ms = self.current(match_id)
         if at is None or at == ms.seq:
