@@ -15,6 +15,8 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate, chain
+from operator import sub
 from typing import Any, Iterable, Iterator
 
 import fastjsonschema
@@ -104,10 +106,13 @@ class Marks:
     one link a snapshot decodes to, the snapshot's seq): an undo reverts
     only seqs before its own. ``seqs`` is sorted."""
 
-    __slots__ = ("at", "seqs", "prev")
+    __slots__ = ("at", "seqs", "prev", "flat")
 
     def __init__(self, at: int, seqs: tuple[int, ...], prev: Marks | None) -> None:
         self.at, self.seqs, self.prev = at, seqs, prev
+        #: every seq of this link and those before it, sorted, once a snapshot asked (``_all_marks``): kept
+        #: on the newest link asked only, so the next snapshot walks just the links added since
+        self.flat: tuple[int, ...] | None = None
 
 
 class UnknownMarks(Marks):
@@ -649,14 +654,24 @@ def with_marks(ms: MatchState, undone: Iterable[int]) -> MatchState:
 
 
 def _all_marks(ms: MatchState) -> list[int]:
-    found: list[int] = []
-    node = ms.marks
+    """Every undone seq up to ``ms``, sorted."""
+    parts: list[tuple[int, ...]] = []
+    node, held = ms.marks, None
     while node is not None:
         if type(node) is UnknownMarks:
             raise ValueError("this match was decoded from a snapshot without its undo marks")
-        found.extend(node.seqs)
+        if node.flat is not None:
+            held = node
+            break
+        parts.append(node.seqs)
         node = node.prev
-    found.sort()
+    found = list(held.flat) if held is not None else []
+    found.extend(chain.from_iterable(reversed(parts)))
+    found.sort()  # nearly sorted already: an undo mostly reverts the seqs just before it
+    if parts:
+        ms.marks.flat = tuple(found)
+        if held is not None:
+            held.flat = None  # one flat copy a line of play, not one per snapshot
     return found
 
 
@@ -776,7 +791,7 @@ def encode(ms: MatchState, undo_depth: int = SNAPSHOT_UNDO_DEPTH, marks: bool = 
     }
     if marks:
         seqs = _all_marks(ms)
-        out["marks"] = [b - a for a, b in zip([0, *seqs], seqs)]
+        out["marks"] = list(map(sub, seqs, [0, *seqs]))
     return out
 
 
@@ -791,11 +806,10 @@ def decode(setup: dict[str, Any], obj: dict[str, Any]) -> MatchState:
     if gaps is None:
         marks: Marks | None = UnknownMarks(obj["seq"], (), None)
     else:
-        seqs, at = [], 0
-        for gap in gaps:
-            at += gap
-            seqs.append(at)
-        marks = Marks(obj["seq"], tuple(seqs), None) if seqs else None
+        seqs = tuple(accumulate(gaps))
+        marks = Marks(obj["seq"], seqs, None) if seqs else None
+        if marks is not None:
+            marks.flat = seqs
     return MatchState(
         game=game,
         setup=setup,
