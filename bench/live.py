@@ -255,6 +255,7 @@ def measure(url: str | None = None, watchers: int = 1000, events: int = 5000, ma
            "KRONIEK_STREAM_SECONDS": str(STREAM_SECONDS)}
     if server_source:  # its modules first: ``python -m`` puts the working directory first on the path
         env["PYTHONPATH"] = server_source = os.path.abspath(server_source)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"  # nothing written into the other checkout
     client = redis.Redis.from_url(url, decode_responses=True)
     svc = MatchService(EventStore(client, prefix))
     _, token = Accounts(client, prefix).add_user(f"bench-live-{uuid.uuid4().hex[:6]}")
