@@ -236,7 +236,7 @@ def measure(url: str | None = None, watchers: int = 1000, events: int = 5000, ma
             ) -> list[tuple[str, str, str, str]]:
     """``server_source``: serve the code of another checkout (a folder holding ``service/``), for figures of
     the code before a change beside those after it, in the same setting. ``dump``: write every run's
-    deliveries to ``<dump>.<watchers>x<matches>.json``."""
+    deliveries to ``<dump>.<watchers>x<matches>.<a match's seq>.json``."""
     from bench import bench_redis
 
     if url is None:
@@ -287,23 +287,36 @@ def measure(url: str | None = None, watchers: int = 1000, events: int = 5000, ma
         """Watchers on ``mids``, then ``count`` paced appends going round them: delivery, append latency, CPU."""
         spec = specs(mids, each)
         crowd = Watchers(host, spec)
-        time.sleep(1)  # every stream waiting on the process's reader
+        settle()  # every stream past its start, waiting
         cpu0 = workers_cpu(host.pid)
         done = Appender(host, token).paced(mids, count, rate)
         cpu = workers_cpu(host.pid) - cpu0
         finals = {m: max(s for mm, s, _, _ in done if mm == m) for m in mids}
         results = crowd.finish(finals)
-        # The server notices a closed stream only when it next writes to it: one more event each (not
-        # measured) lets the streams of this run go, so they hold none of the next run's connections.
+        # The server notices a closed stream only when a write to it fails, the second after the client
+        # went: two more events each (not measured) let the streams of this run go, so that they hold none
+        # of the next run's connections (a worker serves 1,000 at most).
         after = Appender(host, token)
-        for m in mids:
-            after.append(m)
-        time.sleep(2)
+        for _ in range(2):
+            for m in mids:
+                after.append(m)
+            time.sleep(0.5)
+        settle()
         if dump:  # every delivery, for a closer look
-            with open(f"{dump}.{len(spec)}x{len(mids)}.json", "w") as out:
+            with open(f"{dump}.{len(spec)}x{len(mids)}.{svc.current(mids[0]).seq}.json", "w") as out:
                 json.dump({"spec": spec, "results": results, "appends": done}, out)
         return {**delivered(results, spec, done), "appends": [t for *_, t in done], "cpu": cpu / count,
                 "ready": crowd.ready, "watchers": len(spec), "client_cpu": crowd.cpu}
+
+    def settle(most: float = 20) -> None:
+        """Until the server is idle (its workers use under a tenth of a core for half a second): the
+        streams a run opened have started, those it left have gone, and neither is counted in the next."""
+        deadline = time.monotonic() + most
+        while time.monotonic() < deadline:
+            cpu0 = workers_cpu(host.pid)
+            time.sleep(0.5)
+            if workers_cpu(host.pid) - cpu0 < 0.05:
+                return
 
     def quiet_run(mid: str, count: int) -> dict[str, Any]:
         cpu0 = workers_cpu(host.pid)
@@ -373,7 +386,7 @@ def main() -> None:
     parser.add_argument("--parts", default="1234", help="which of l1–l4 to run (l3 and l4 need l1's run)")
     parser.add_argument("--server-source", default=None,
                         help="serve the code of this checkout instead (before/after figures in one setting)")
-    parser.add_argument("--dump", default=None, help="write each run's deliveries to DUMP.<watchers>x<matches>.json")
+    parser.add_argument("--dump", default=None, help="write each run's deliveries to DUMP.<watchers>x<matches>.<seq>.json")
     args = parser.parse_args()
     if args.watch:
         watch_main()
