@@ -133,7 +133,7 @@ class Feed:
         """Read the head (and the new events) once for every watcher; the
         events to set if it moved (the caller sets them, ``_wake``, without
         the lock, which watchers need for their frames)."""
-        ms, head_hash = self.svc.current_head(self.match_id)
+        ms, head_hash, read = self.svc.current_head(self.match_id)
         self.reads += 1
         old = self.now
         if old is not None and (ms.seq, head_hash) == (old[0].seq, old[1]):
@@ -142,7 +142,11 @@ class Feed:
             old_ms, old_hash, _ = old
             recent: list[dict[str, Any]] = []
             if ms.seq > old_ms.seq:  # the new events, once: the watchers an append behind need no read
-                new = self.svc.store.events(self.match_id, max(old_ms.seq + 1, ms.seq - RECENT_EVENTS + 1), ms.seq)
+                first = max(old_ms.seq + 1, ms.seq - RECENT_EVENTS + 1)
+                if read and read[0]["seq"] <= first and read[-1]["seq"] == ms.seq:
+                    new = read[first - read[0]["seq"]:]  # the service read them just now (another process's)
+                else:
+                    new = self.svc.store.events(self.match_id, first, ms.seq)
                 if new and new[-1]["hash"] == head_hash and len(new) == new[-1]["seq"] - new[0]["seq"] + 1:
                     follows = (self.recent and self.recent[-1]["hash"] == old_hash
                                and new[0]["seq"] == old_ms.seq + 1 and new[0].get("prev_hash") == old_hash)

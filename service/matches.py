@@ -599,17 +599,22 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log does not reach seq {to}", seq=(ms.seq if ms else 0) + 1)
         return ms
 
-    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None) -> M.MatchState:
+    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None,
+                 read: list[dict[str, Any]] | None = None) -> M.MatchState:
         """``ms`` brought to seq ``to`` with the stored events after it.
         ``follows``: the hash of ``ms``'s head; if the first event read does
         not follow on from it, raises ``_Rewritten`` (the store no longer
-        holds the head ``ms`` was computed from)."""
+        holds the head ``ms`` was computed from). ``read``: a list to hand
+        the events read in (a live feed needs them too)."""
         if to <= ms.seq:
             return ms
         events = self.store.events(match_id, ms.seq + 1, to)
         if follows is not None and events and events[0].get("prev_hash") != follows:
             raise _Rewritten()
-        return self._through(match_id, ms, events, to)
+        ms = self._through(match_id, ms, events, to)
+        if read is not None:
+            read.extend(events)
+        return ms
 
     def _through(self, match_id: str, ms: M.MatchState, events: list[dict[str, Any]], to: int) -> M.MatchState:
         """``ms`` with ``events`` (the stored ones after it, up to ``to``) applied; every
@@ -624,12 +629,13 @@ class MatchService:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
 
-    def _refresh(self, match_id: str, entry: _Cached) -> int:
+    def _refresh(self, match_id: str, entry: _Cached, read: list[dict[str, Any]] | None = None) -> int:
         """Bring the cached state to the stored head. ``SAME`` (0) if it was
-        the head; ``BEHIND`` if the store had more events (read now);
-        ``WENT_BACK`` if the store no longer holds the cached head (it is
-        behind it, or holds other events up to or beyond its seq: Redis
-        lost writes), and the state is read from the store again."""
+        the head; ``BEHIND`` if the store had more events (read now, and
+        handed to ``read`` if given); ``WENT_BACK`` if the store no longer
+        holds the cached head (it is behind it, or holds other events up to
+        or beyond its seq: Redis lost writes), and the state is read from
+        the store again."""
         head = self.store.head_seq(match_id)
         if head is None:
             raise NotFound(f"no match {match_id!r}")
@@ -639,7 +645,7 @@ class MatchService:
         found = BEHIND if seq > entry.ms.seq else WENT_BACK
         if found == BEHIND:
             try:
-                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash)
+                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash, read=read)
             except _Rewritten:
                 found = WENT_BACK
         if found == WENT_BACK:
@@ -663,12 +669,16 @@ class MatchService:
             self._refresh(match_id, entry)
             return entry.ms
 
-    def current_head(self, match_id: str) -> tuple[M.MatchState, str]:
-        """``current`` and the hash of the head it is the match after."""
+    def current_head(self, match_id: str) -> tuple[M.MatchState, str, list[dict[str, Any]]]:
+        """``current``, the hash of the head it is the match after, and the
+        stored events this call read to get there (none if the cached match
+        was the head: its events came through this process)."""
         entry = self._entry(match_id)
+        read: list[dict[str, Any]] = []
         with entry.lock:
-            self._refresh(match_id, entry)
-            return entry.ms, entry.head_hash
+            if self._refresh(match_id, entry, read) != BEHIND:
+                read = []
+            return entry.ms, entry.head_hash, read
 
     def state_at(self, match_id: str, at: int | None = None) -> M.MatchState:
         ms = self.current(match_id)

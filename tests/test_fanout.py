@@ -163,3 +163,42 @@ def test_a_feed_is_let_go_when_its_last_watcher_leaves(app, client, anon):
     match = new_match(client)
     assert anon.get(f"/api/matches/{match}/stream?wait=0").status_code == 200
     assert feed_of(svc, match) is None
+
+
+def test_moves_another_process_appended_are_read_once_for_every_watcher(app, client, store, redis_url):
+    """Appends made by another process: this one reads each new event once (its cached match's refresh
+    reads them, and the feed takes them from there), whatever the number of watchers."""
+    import redis
+
+    from replays import EventStore
+    from service.matches import MatchService
+
+    svc = app.extensions["kroniek"]
+    match = new_match(client)
+    other_client = redis.Redis.from_url(redis_url, decode_responses=True)
+    other = MatchService(EventStore(other_client, store.prefix))
+    head = svc.current(match).seq
+    token = client.environ_base["HTTP_AUTHORIZATION"].split()[-1]
+    streams = Streams(app, token, match, ["", "&seat=0", "&seat=1"] * 3, head, 3)
+    wait_for(lambda: (feed := feed_of(svc, match)) is not None and feed.watchers == 9)
+    time.sleep(0.3)
+    ranges: list[str] = []
+    send = store.r.execute_command
+
+    def counting(*args, **kwargs):
+        if args and args[0] == "XRANGE" and args[1] == store.key(match, "log"):
+            ranges.append(f"{args[2]}..{args[3]}")
+        return send(*args, **kwargs)
+
+    store.r.execute_command = counting
+    try:
+        seqs = []
+        for seat, card in ((0, "general"), (1, "musician")):
+            seqs.append(other.append(match, "play", seat, {"card": card})["seq"])
+            time.sleep(0.6)
+    finally:
+        del store.r.execute_command
+        other_client.close()
+    for body in streams.join():
+        assert parse(body.decode())[1] == seqs
+    assert ranges == [f"{s}-0..{s}-0" for s in seqs], ranges  # each new event read once, by the refresh
