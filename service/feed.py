@@ -38,6 +38,8 @@ from typing import Any, Iterator
 
 from engine import match as M
 
+from .gunicorn_worker import stopping
+
 log = logging.getLogger(__name__)
 
 #: the newest stored events a feed keeps, so the watchers an append or two behind need no read
@@ -178,6 +180,10 @@ class Feed:
                 # in slices, so that it leaves the log's reader soon after the last watcher left
                 grown = self._wait(ms.seq, PUMP_SLICE_SECONDS)
                 if self.watchers <= 0:
+                    break
+                if stopping.is_set():  # the worker stops: every watcher ends its stream, whole, now
+                    for event in self.now[2]:
+                        event.set()
                     break
                 if not grown and time.monotonic() - read_at < RECHECK_SECONDS:
                     continue
