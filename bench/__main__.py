@@ -6,6 +6,9 @@
     public view is the HTTP layer's work, measured in (d))
 (b) cost of one append at log length 10,000 ÷ at 10    goal ≤ 1.2
 (c) time of state?at=N at N = 10,000 ÷ at N = 10       goal ≤ 2
+    (each on a process that has not seen the match: its first read
+    replays from the snapshot below N and keeps a checkpoint every 16 steps,
+    the next ones replay from those)
 (d) HTTP appends/s with the production server (gunicorn, 2 gevent workers), 8 keep-alive
     clients (wrk), ÷ a bare Flask endpoint doing one XADD with the same
     server settings, in the same run                  goal ≥ 0.8, p99 ≤ 15 ms
@@ -18,6 +21,16 @@
     the RAM for a million matches of 100 events     goal ≤ 600 B live
     and of finished, compacted matches              goal ≤ 150 B finished
     (bench/bytes_per_event.py)
+(r) reads in proportion to what they return: the review of the last 10
+    events, the events after a seq, the state at a late and at an old step,
+    in a log of 100,000 events ÷ of 100                goal ≤ 2
+    (bench/reads.py)
+(l) live fan-out over HTTP: 1,000 watchers of one match at 5,000 events and
+    100 matches × 10 watchers: append → received p95   goal ≤ 250 ms,
+    every event to every watcher; the appends' p99 while they listen ÷
+    without                                           goal ≤ 1.5; the
+    server's CPU per event at 5,000 events ÷ at 50    goal ≤ 1.5
+    (bench/live.py)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
 directory. Nothing here asserts a time; it prints what it measured.
@@ -113,7 +126,8 @@ def main() -> None:
 GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", "leagues": "bench.leagues",
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
-                "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event"}
+                "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event",
+                "reads": "bench.reads", "live": "bench.live"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

@@ -136,10 +136,11 @@ def redis_cpu(client: Any) -> float:
 
 
 @contextlib.contextmanager
-def server(args: list[str], env: dict[str, str]) -> Iterator[Server]:
-    """A gunicorn server started with ``python -m <args> --port P``; its base URL."""
+def server(args: list[str], env: dict[str, str], cwd: str | None = None) -> Iterator[Server]:
+    """A gunicorn server started with ``python -m <args> --port P`` (in ``cwd``: whose modules it runs
+    first); its base URL."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", *args, "--port", str(port)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", *args, "--port", str(port)], env=env, cwd=cwd,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

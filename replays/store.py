@@ -674,8 +674,14 @@ class EventStore:
         raw = self.r.get(self.key(match_id, "verdict"))
         return json.loads(raw) if raw else None
 
-    def auto_annotations(self, match_id: str) -> dict[int, list[dict[str, Any]]]:
-        """The worker's annotations: the validation job's, then the analysis job's."""
+    def auto_annotations(self, match_id: str, first: int | None = None,
+                         last: int | None = None) -> dict[int, list[dict[str, Any]]]:
+        """The worker's annotations: the validation job's, then the analysis job's.
+        With ``first`` and ``last``: those of the seqs from ``first`` to
+        ``last`` only, read by their seqs (a compacted match's are one block,
+        read whole)."""
+        if first is not None and last is not None:
+            return self._auto_annotations_of(match_id, first, last)
         pipe = self.r.pipeline(transaction=False)
         pipe.hgetall(self.key(match_id, "auto"))
         pipe.hgetall(self.key(match_id, "deep"))
@@ -689,6 +695,28 @@ class EventStore:
         out = {int(k): json.loads(v) for k, v in auto.items()}
         for k, v in deep.items():
             out.setdefault(int(k), []).extend(json.loads(v))
+        return dict(sorted(out.items()))
+
+    def _auto_annotations_of(self, match_id: str, first: int, last: int) -> dict[int, list[dict[str, Any]]]:
+        if first > last:
+            return {}
+        seqs = [str(seq) for seq in range(first, last + 1)]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hmget(self.key(match_id, "auto"), seqs)
+        pipe.hmget(self.key(match_id, "deep"), seqs)
+        pipe.exists(self.key(match_id, "auto"))
+        pipe.exists(self.key(match_id, "autoz"))
+        auto, deep, has_auto, has_autoz = pipe.execute()
+        if has_autoz and not has_auto:  # a compacted match's: one block, holding them all
+            whole = self.auto_annotations(match_id)
+            return {seq: notes for seq, notes in whole.items() if first <= seq <= last}
+        out: dict[int, list[dict[str, Any]]] = {}
+        for seq, raw in zip(range(first, last + 1), auto):
+            if raw is not None:
+                out[seq] = json.loads(raw)
+        for seq, raw in zip(range(first, last + 1), deep):
+            if raw is not None:
+                out.setdefault(seq, []).extend(json.loads(raw))
         return dict(sorted(out.items()))
 
     def save_analysis(self, match_id: str, record: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:

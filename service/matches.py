@@ -7,15 +7,23 @@ got there first, we read what it wrote, validate again and retry, so no move
 is ever validated against a stale state, and a move costs one round trip.
 States are cached per match and snapshotted into Redis every
 ``snapshot_every`` events (a bounded set per match: ``replays.store``), so
-neither an append nor ``state?at=N`` replays a long log whole.
+neither an append nor ``state?at=N`` replays a long log whole; a process also
+keeps the match at every ``CHECKPOINT_EVERY``-th step it has computed
+(``checkpoints`` of them in all), so that ``state?at=N`` replays a few events
+from the nearest one. A read of part of the log (the events after a seq, the
+review of a range) reads only that range of the stream: the undone moves it
+must hide are known from the state's undo marks (``MatchState.marks``), not
+from the whole log.
 """
 
 from __future__ import annotations
 
 import base64
+import bisect
 import hashlib
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -47,6 +55,30 @@ MAX_ATTEMPTS = 100
 SAME, BEHIND, WENT_BACK = 0, 1, 2
 #: The bytes of a simulated match's server secret (``engine.match.make_setup``): 256 bits.
 SECRET_BYTES = 32
+#: A process keeps the match at every this many steps it computes (``MatchService.checkpoints``), so that
+#: ``state?at=N`` replays fewer events than this from the nearest one below N.
+CHECKPOINT_EVERY = 16
+#: The checkpoints a process keeps, all matches together (those of the matches least recently used go first):
+#: about 15 KiB each for a Catan or Troje match (the states of one replay share what they have in common).
+CHECKPOINTS = 10_000
+#: A checkpoint this close below the step asked for is used without asking Redis for a nearer snapshot.
+CHECKPOINT_NEAR = 256
+
+
+def snapshot_blob(ms: M.MatchState) -> dict[str, Any]:
+    """What the service keeps in a snapshot: the match and its undo marks (so a process that loads it knows
+    which events are undone without the log)."""
+    return M.encode(ms, marks=True)
+
+
+class _Checkpoints:
+    """One match's checkpoints in a process: seq -> (hash of that seq's event, the match there)."""
+
+    __slots__ = ("seqs", "states")
+
+    def __init__(self) -> None:
+        self.seqs: list[int] = []
+        self.states: dict[int, tuple[str, M.MatchState]] = {}
 
 
 def new_secret() -> str:
@@ -132,10 +164,12 @@ class _Cached:
     ms: M.MatchState
     head_hash: str
     lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the review's per-event lines so far, as (hash, summary, Dutch summary or None, seqs undone), and the
-    #: match after the last of them: a review asked for at every move then replays only the new events (an
-    #: event's hash chains all before it, so its line stays right as long as the stored event keeps its hash)
+    #: the review's per-event lines of the seqs from ``described_from`` on, as (hash, summary, Dutch summary
+    #: or None, seqs undone), and the match after the last of them: a review asked for at every move then
+    #: replays only the new events (an event's hash chains all before it, so its line stays right as long as
+    #: the stored event keeps its hash)
     described: list[tuple[str, str, str | None, tuple[int, ...]]] = field(default_factory=list)
+    described_from: int = 1
     described_ms: M.MatchState | None = None
 
 
@@ -148,6 +182,7 @@ class MatchService:
         snapshot_every: int = 256,
         cache_size: int = 2048,
         secret_source: Callable[[], str] = new_secret,
+        checkpoints: int | None = None,
     ) -> None:
         """``enqueue_validation(match_id)`` must queue a job that calls
         ``store.take_owed("validation", match_id)`` before it reads the log
@@ -157,7 +192,10 @@ class MatchService:
         delay the queue applies.
 
         ``secret_source()`` gives each new simulated match its server secret
-        (``new_secret``; a test may fix it to know the draws in advance)."""
+        (``new_secret``; a test may fix it to know the draws in advance).
+
+        ``checkpoints``: the states kept in this process for ``state?at=``
+        (``KRONIEK_CHECKPOINTS``, default ``CHECKPOINTS``)."""
         self.store = store
         self.secret_source = secret_source
         self.enqueue_validation = enqueue_validation or (lambda match_id: None)
@@ -166,6 +204,12 @@ class MatchService:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
+        if checkpoints is None:
+            checkpoints = int(os.environ.get("KRONIEK_CHECKPOINTS") or CHECKPOINTS)
+        self.checkpoints = checkpoints
+        self._checkpoints: OrderedDict[str, _Checkpoints] = OrderedDict()
+        self._checkpoints_held = 0
+        self._checkpoints_lock = threading.Lock()
 
     # -- creating -----------------------------------------------------------
     def create_match(
@@ -251,7 +295,7 @@ class MatchService:
         match_id = self._create(setup, events, imported.final, now, acl)
         # What follows the create is a cache (snapshots) and the annotations, which never touch the log.
         for seq, ms in imported.snapshots.items():
-            self.store.save_snapshot(match_id, seq, events[seq - 1]["hash"], M.encode(ms))
+            self.store.save_snapshot(match_id, seq, events[seq - 1]["hash"], snapshot_blob(ms))
         notes = 0
         for seq, glyph, comment, _line, _col in imported.notes:
             self.store.add_note(match_id, {"seq": seq, "comment": comment, "glyph": glyph, "author": recorded_by,
@@ -382,8 +426,10 @@ class MatchService:
                     self._queue_validation(match_id)
                 if outcome.status == "ok":
                     entry.ms, entry.head_hash = after, last["hash"]
+                    if last["seq"] // CHECKPOINT_EVERY != ms.seq // CHECKPOINT_EVERY:
+                        self._keep(match_id, after, last["hash"])
                     if last["seq"] // self.snapshot_every != ms.seq // self.snapshot_every:
-                        self.store.save_snapshot(match_id, last["seq"], last["hash"], M.encode(after))
+                        self.store.save_snapshot(match_id, last["seq"], last["hash"], snapshot_blob(after))
                     return response
                 if outcome.status == "duplicate":
                     return self._replayed(match_id, outcome.stored, fingerprint)
@@ -475,24 +521,86 @@ class MatchService:
         return entry
 
     def _setup(self, match_id: str) -> dict[str, Any]:
+        with self._cache_lock:
+            entry = self._cache.get(match_id)
+        if entry is not None:  # the setup never changes: the cached match has it
+            return entry.ms.setup
         first = self.store.events(match_id, 1, 1)
         if not first or first[0]["type"] != M.SETUP:
             raise CorruptLog(f"match {match_id} has no setup event")
         return first[0]["data"]
 
+    # -- checkpoints --------------------------------------------------------
+    def _keep(self, match_id: str, ms: M.MatchState, head_hash: str) -> None:
+        """Keep ``ms`` (the match after the event whose hash is ``head_hash``) as a checkpoint of this process."""
+        if self.checkpoints <= 0:
+            return
+        with self._checkpoints_lock:
+            table = self._checkpoints.get(match_id)
+            if table is None:
+                table = self._checkpoints[match_id] = _Checkpoints()
+            else:
+                self._checkpoints.move_to_end(match_id)
+            if ms.seq not in table.states:
+                bisect.insort(table.seqs, ms.seq)
+                self._checkpoints_held += 1
+            table.states[ms.seq] = (head_hash, ms)
+            while self._checkpoints_held > self.checkpoints:
+                oldest = next(iter(self._checkpoints))
+                if oldest == match_id and len(self._checkpoints) == 1:
+                    # one match holds them all: drop its lowest half, away from where it is being read
+                    dropped, table.seqs = table.seqs[: len(table.seqs) // 2 + 1], table.seqs[len(table.seqs) // 2 + 1:]
+                    for seq in dropped:
+                        del table.states[seq]
+                    self._checkpoints_held -= len(dropped)
+                else:
+                    self._checkpoints_held -= len(self._checkpoints.pop(oldest).seqs)
+
+    def _checkpoint_at_or_before(self, match_id: str, at: int) -> tuple[int, str, M.MatchState] | None:
+        with self._checkpoints_lock:
+            table = self._checkpoints.get(match_id)
+            if table is None:
+                return None
+            i = bisect.bisect_right(table.seqs, at)
+            if not i:
+                return None
+            seq = table.seqs[i - 1]
+            head_hash, ms = table.states[seq]
+            return seq, head_hash, ms
+
+    def _forget_checkpoint(self, match_id: str, seq: int) -> None:
+        with self._checkpoints_lock:
+            table = self._checkpoints.get(match_id)
+            if table is not None and table.states.pop(seq, None) is not None:
+                table.seqs.remove(seq)
+                self._checkpoints_held -= 1
+
     def _load(self, match_id: str, at: int) -> M.MatchState:
-        """The match at seq ``at``: nearest snapshot, then the events after it.
-        A snapshot counts only if the log still holds the head it was taken
-        at (its hash): one taken before the store went back in time is not."""
+        """The match at seq ``at``: the nearest checkpoint of this process or
+        snapshot, then the events after it (read from the stream by their
+        seqs, no others). Either counts only if the log still holds the head
+        it was taken at (its hash): one taken before the store went back in
+        time is not."""
         setup = self._setup(match_id)
-        snap = self.store.snapshot_at_or_before(match_id, at)
-        if snap is not None:
-            seq, head_hash, blob = snap
+        near = self._checkpoint_at_or_before(match_id, at)
+        if near is None or at - near[0] > CHECKPOINT_NEAR:
+            snap = self.store.snapshot_at_or_before(match_id, at)
+            if snap is not None and (near is None or snap[0] > near[0]):
+                seq, head_hash, blob = snap
+                events = self.store.events(match_id, seq, at)
+                if events and events[0]["hash"] == head_hash:
+                    ms = M.decode(setup, blob)
+                    if M.marks_unknown(ms):  # a snapshot from before the marks: they come from its log, once
+                        ms = M.with_marks(ms, M.undone_seqs(self.store.events(match_id, 1, seq)))
+                    return self._through(match_id, ms, events[1:], at)
+                log.warning("match %s: the snapshot at seq %d is not of the stored log; replayed", match_id, seq)
+        while near is not None:
+            seq, head_hash, ms = near
             events = self.store.events(match_id, seq, at)
             if events and events[0]["hash"] == head_hash:
-                ms = M.decode(setup, blob)
                 return self._through(match_id, ms, events[1:], at)
-            log.warning("match %s: the snapshot at seq %d is not of the stored log; replayed", match_id, seq)
+            self._forget_checkpoint(match_id, seq)  # of a log the store no longer holds
+            near = self._checkpoint_at_or_before(match_id, at)
         return self._advance(match_id, M.start(setup), at)
 
     def _steps(self, match_id: str, events: list[dict[str, Any]], ms: M.MatchState | None = None):
@@ -511,42 +619,52 @@ class MatchService:
     def _replay_all(self, match_id: str, to: int) -> M.MatchState:
         """The match at ``to`` from its whole log, with its full undo history."""
         ms = None
-        for _, _, ms in self._steps(match_id, self.store.events(match_id, 1, to)):
-            pass
+        for event, _, ms in self._steps(match_id, self.store.events(match_id, 1, to)):
+            if ms.seq % CHECKPOINT_EVERY == 0:
+                self._keep(match_id, ms, event["hash"])
         if ms is None or ms.seq != to:
             raise CorruptLog(f"match {match_id}: the log does not reach seq {to}", seq=(ms.seq if ms else 0) + 1)
         return ms
 
-    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None) -> M.MatchState:
+    def _advance(self, match_id: str, ms: M.MatchState, to: int, follows: str | None = None,
+                 read: list[dict[str, Any]] | None = None) -> M.MatchState:
         """``ms`` brought to seq ``to`` with the stored events after it.
         ``follows``: the hash of ``ms``'s head; if the first event read does
         not follow on from it, raises ``_Rewritten`` (the store no longer
-        holds the head ``ms`` was computed from)."""
+        holds the head ``ms`` was computed from). ``read``: a list to hand
+        the events read in (a live feed needs them too)."""
         if to <= ms.seq:
             return ms
         events = self.store.events(match_id, ms.seq + 1, to)
         if follows is not None and events and events[0].get("prev_hash") != follows:
             raise _Rewritten()
-        return self._through(match_id, ms, events, to)
+        ms = self._through(match_id, ms, events, to)
+        if read is not None:
+            read.extend(events)
+        return ms
 
     def _through(self, match_id: str, ms: M.MatchState, events: list[dict[str, Any]], to: int) -> M.MatchState:
-        """``ms`` with ``events`` (the stored ones after it, up to ``to``) applied."""
+        """``ms`` with ``events`` (the stored ones after it, up to ``to``) applied; every
+        ``CHECKPOINT_EVERY``-th step on the way is kept as a checkpoint."""
         try:
-            for _, _, ms in self._steps(match_id, events, ms):
-                pass
+            for event, _, ms in self._steps(match_id, events, ms):
+                if ms.seq % CHECKPOINT_EVERY == 0:
+                    self._keep(match_id, ms, event["hash"])
         except M.HistoryElided:
             return self._replay_all(match_id, to)
         if ms.seq != to:
             raise CorruptLog(f"match {match_id}: the log ends at seq {ms.seq}, expected {to}", seq=ms.seq + 1)
         return ms
 
-    def _refresh(self, match_id: str, entry: _Cached, head: tuple[int, str] | None = None) -> int:
+    def _refresh(self, match_id: str, entry: _Cached, head: tuple[int, str] | None = None,
+                 read: list[dict[str, Any]] | None = None) -> int:
         """Bring the cached state to the stored head (``head``, the seq and
         hash just read, if the caller read it; else read now). ``SAME`` (0)
         if it was the head; ``BEHIND`` if the store had more events (read
-        now); ``WENT_BACK`` if the store no longer holds the cached head (it
-        is behind it, or holds other events up to or beyond its seq: Redis
-        lost writes), and the state is read from the store again."""
+        now, and handed to ``read`` if given); ``WENT_BACK`` if the store no
+        longer holds the cached head (it is behind it, or holds other events
+        up to or beyond its seq: Redis lost writes), and the state is read
+        from the store again."""
         if head is None:
             head = self.store.head_seq(match_id)
         if head is None:
@@ -557,7 +675,7 @@ class MatchService:
         found = BEHIND if seq > entry.ms.seq else WENT_BACK
         if found == BEHIND:
             try:
-                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash)
+                entry.ms = self._advance(match_id, entry.ms, seq, follows=entry.head_hash, read=read)
             except _Rewritten:
                 found = WENT_BACK
         if found == WENT_BACK:
@@ -580,6 +698,17 @@ class MatchService:
         with entry.lock:
             self._refresh(match_id, entry)
             return entry.ms
+
+    def current_head(self, match_id: str) -> tuple[M.MatchState, str, list[dict[str, Any]]]:
+        """``current``, the hash of the head it is the match after, and the
+        stored events this call read to get there (none if the cached match
+        was the head: its events came through this process)."""
+        entry = self._entry(match_id)
+        read: list[dict[str, Any]] = []
+        with entry.lock:
+            if self._refresh(match_id, entry, read=read) != BEHIND:
+                read = []
+            return entry.ms, entry.head_hash, read
 
     def state_at(self, match_id: str, at: int | None = None) -> M.MatchState:
         ms = self.current(match_id)
@@ -625,11 +754,11 @@ class MatchService:
         bad = verdict.get("first_invalid_seq")
         if not isinstance(bad, int) or not 1 <= bad <= ms.seq or ("message" not in verdict and "rule" not in verdict):
             return verdict
-        events = self.store.events(match_id, 1, ms.seq)
         try:
-            hidden = bool(M.event_view(ms, events[bad - 1], None, M.undone_seqs(events)).get("redacted"))
+            (event,) = self.store.events(match_id, bad, bad)
+            hidden = bool(M.event_view(ms, event, None, M.undone_between(ms, bad, bad)).get("redacted"))
         except (KroniekError, KeyError, TypeError, ValueError, IndexError):
-            hidden = True  # an event the game cannot even show: say nothing of it
+            hidden = True  # an event the game cannot even show (or the log no longer holds): say nothing of it
         if not hidden:
             return verdict
         public = {k: v for k, v in verdict.items() if k not in ("rule", "said")}
@@ -676,15 +805,23 @@ class MatchService:
     def events(self, match_id: str, start: int = 1, end: int | None = None, viewer: Any = None) -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it: a seat, None (the public) or REFEREE."""
         ms = self.current(match_id)
-        if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
-            raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
-                             location="query")
+        check_viewer(ms, viewer)
+        return self.viewed(match_id, ms, max(start, 1), min(end, ms.seq) if end else ms.seq, viewer)
+
+    def viewed(self, match_id: str, ms: M.MatchState, first: int, last: int, viewer: Any,
+               stored: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """The events ``first`` to ``last`` as ``viewer`` sees them while the
+        match is ``ms`` (its head, ``last`` or after): read by their seqs
+        (or ``stored``, those events as the store holds them), and which of
+        them are undone taken from the match's undo marks, not the whole log."""
+        if first > last:
+            return []
+        if stored is None:
+            stored = self.store.events(match_id, first, last)
         if viewer == REFEREE:
-            return self.store.events(match_id, max(start, 1), min(end, ms.seq) if end else ms.seq)
-        events = self.store.events(match_id, 1, ms.seq)  # undone moves are known from the whole log
-        undone = M.undone_seqs(events)
-        last = min(end, ms.seq) if end else ms.seq
-        return [M.event_view(ms, e, viewer, undone) for e in events[max(start, 1) - 1 : last]]
+            return stored
+        undone = M.undone_between(ms, first, last)
+        return [M.event_view(ms, e, viewer, undone) for e in stored]
 
     def table_moves_hidden(self, match_id: str) -> bool:
         """Whether the table's moves now depend on what the public may not see."""
@@ -730,37 +867,58 @@ class MatchService:
 
     def _describe(self, match_id: str, events: list[dict[str, Any]]) -> list[tuple[str, str, str | None, tuple[int, ...]]]:
         """Each event's line for the review, (hash, summary as the referee
-        reads it, seqs it undoes), from the lines already worked out for this
-        match where the stored events still have their hashes: only the events
-        after them are replayed (a whole log replayed at every move made a
-        live page's review cost grow with the square of the game's length)."""
+        reads it, Dutch summary or None, seqs it undoes), for ``events``
+        (stored events, consecutive seqs). The lines already worked out for
+        this match are used where the stored events still have their hashes,
+        and only the events after them are replayed (a whole log replayed at
+        every move made a live page's review cost grow with the square of the
+        game's length); lines not known yet are replayed from the match just
+        before the first of them (``_load``: the nearest checkpoint or
+        snapshot), never from seq 1 unless asked from there."""
+        first, last = events[0]["seq"], events[-1]["seq"]
         entry = self._entry(match_id)
         with entry.lock:
-            known, ms = entry.described, entry.described_ms
-            if len(known) > len(events) or any(k[0] != e["hash"] for k, e in zip(known, events)):
-                known, ms = [], None  # the store holds other events than those described: from the start
-            lines = list(known)
-            for event, before, after in self._steps(match_id, events[len(lines):], ms):
-                data = event["data"]
-                game = after.game
-                summary_nl = None
-                if before is None:
-                    mode = say("physical") if data["mode"] == "physical" else say("simulated")
-                    summary = say("Setup: {game} for {players} ({mode})", game=game.name, players=list(after.players),
-                                  mode=mode)
-                    if note := game.describe_setup(after.state):
-                        note_nl = game.describe_setup_nl(after.state) if game.speaks_dutch else None
-                        summary = say("{line}, {note}", line=summary,
-                                      note=note if not isinstance(note, str) else Words(en=note, nl=note_nl or note))
-                elif event["type"] == M.UNDO:
-                    summary = say("Undo of {seqs}", seqs=[say("seq {seq}", seq=str(s)) for s in after.undone])
-                else:
-                    summary = game.describe(before.state, event["type"], event["seat"], data, after.state)
-                    summary_nl = game.describe_nl(before.state, event["type"], event["seat"], data, after.state)
-                lines.append((event["hash"], summary, summary_nl, tuple(after.undone) if event["type"] == M.UNDO else ()))
-                ms = after
-            entry.described, entry.described_ms = lines, ms
+            lo, known, ms = entry.described_from, entry.described, entry.described_ms
+            hi = lo + len(known) - 1
+            if (known and ms is not None and lo <= first <= hi + 1
+                    and all(known[s - lo][0] == events[s - first]["hash"] for s in range(first, min(hi, last) + 1))):
+                if last <= hi:
+                    return known[first - lo:last - lo + 1]
+                new = events[hi + 1 - first:]
+                if new[0]["prev_hash"] == known[-1][0]:  # the new events follow on from the last line known
+                    more, after = self._lines(match_id, new, ms)
+                    entry.described, entry.described_ms = known + more, after
+                    return entry.described[first - lo:]
+            # Not known (or of a log the store no longer holds): from the match just before ``first``.
+            lines, after = self._lines(match_id, events, None if first == 1 else self._load(match_id, first - 1))
+            entry.described_from, entry.described, entry.described_ms = first, lines, after
             return lines
+
+    def _lines(self, match_id: str, events: list[dict[str, Any]], ms: M.MatchState | None
+               ) -> tuple[list[tuple[str, str, str | None, tuple[int, ...]]], M.MatchState | None]:
+        """The review's lines of ``events``, replayed from ``ms`` (the match before the first; None: from the
+        setup), and the match after the last."""
+        lines = []
+        for event, before, after in self._steps(match_id, events, ms):
+            data = event["data"]
+            game = after.game
+            summary_nl = None
+            if before is None:
+                mode = say("physical") if data["mode"] == "physical" else say("simulated")
+                summary = say("Setup: {game} for {players} ({mode})", game=game.name, players=list(after.players),
+                              mode=mode)
+                if note := game.describe_setup(after.state):
+                    note_nl = game.describe_setup_nl(after.state) if game.speaks_dutch else None
+                    summary = say("{line}, {note}", line=summary,
+                                  note=note if not isinstance(note, str) else Words(en=note, nl=note_nl or note))
+            elif event["type"] == M.UNDO:
+                summary = say("Undo of {seqs}", seqs=[say("seq {seq}", seq=str(s)) for s in after.undone])
+            else:
+                summary = game.describe(before.state, event["type"], event["seat"], data, after.state)
+                summary_nl = game.describe_nl(before.state, event["type"], event["seat"], data, after.state)
+            lines.append((event["hash"], summary, summary_nl, tuple(after.undone) if event["type"] == M.UNDO else ()))
+            ms = after
+        return lines, ms
 
     def review(self, match_id: str, viewer: Any = None, first: int = 1) -> dict[str, Any]:
         """Every event with its one-line summary and annotations, undone moves
@@ -771,20 +929,22 @@ class MatchService:
         names only who and what kind (``M.hidden_summary``) and none of the
         worker's annotations (they are computed from the data). From seq
         ``first`` on only (an undo's ``undoes`` names the earlier steps it
-        marks as undone)."""
+        marks as undone): only those events are read, with their annotations."""
         ms_now = self.current(match_id)
-        if isinstance(viewer, int) and not 0 <= viewer < len(ms_now.players):
-            raise BadRequest(f"seat must be 0–{len(ms_now.players) - 1}, 'referee' or 'public'", field="seat",
-                             location="query")
-        events = self.store.events(match_id, 1, ms_now.seq)
-        undone = M.undone_seqs(events) if viewer != REFEREE else frozenset()
-        auto = self.store.auto_annotations(match_id)
+        check_viewer(ms_now, viewer)
+        first = max(first, 1)
+        if first > ms_now.seq:
+            return {"match": match_id, "seq": ms_now.seq, "status": ms_now.status, "steps": []}
+        events = self.store.events(match_id, first, ms_now.seq)
+        undone = M.undone_between(ms_now, first, ms_now.seq) if viewer != REFEREE else frozenset()
+        auto = self.store.auto_annotations(match_id, first, ms_now.seq)
         human: dict[int, list[dict[str, Any]]] = {}
         for note in self.store.notes(match_id):
-            human.setdefault(note["seq"], []).append({"source": "human", **note})
+            if note["seq"] >= first:
+                human.setdefault(note["seq"], []).append({"source": "human", **note})
         lines = self._describe(match_id, events)
         steps: list[dict[str, Any]] = []
-        for event, (_, summary, summary_nl, undoes) in zip(events[first - 1:], lines[first - 1:]):
+        for event, (_, summary, summary_nl, undoes) in zip(events, lines):
             seq, type_ = event["seq"], event["type"]
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
             if hidden and type_ not in (M.SETUP, M.UNDO):
@@ -838,6 +998,13 @@ class MatchService:
     def annotations(self, match_id: str) -> dict[str, Any]:
         self._entry(match_id)
         return {"match": match_id, "annotations": self.store.notes(match_id)}
+
+
+def check_viewer(ms: M.MatchState, viewer: Any) -> None:
+    """A seat beyond the match's players is a 400, as every read of a view says."""
+    if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
+        raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
+                         location="query")
 
 
 def kept_result(stored: str | None) -> dict[str, Any] | None:

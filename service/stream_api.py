@@ -1,9 +1,9 @@
 """``GET /api/matches/<id>/stream``: a match's events as server-sent events.
 
 Each event is the log entry exactly as ``GET /api/matches/<id>/events`` shows
-it to the same viewer (the same ``MatchService.events`` call filters both),
-with ``id:`` its seq, so a client that reconnects with ``Last-Event-ID`` gets
-what it missed and nothing twice.
+it to the same viewer (the same ``MatchService.viewed`` filters both), with
+``id:`` its seq, so a client that reconnects with ``Last-Event-ID`` gets what
+it missed and nothing twice.
 
 A stream holds one of gunicorn's connections (a greenlet) while it is open,
 but no Redis connection while it waits: one reader per process blocks on
@@ -12,15 +12,16 @@ every watched log at once (``service.watch``). It is bounded: it stays open
 after telling the client (``retry:``) to reconnect a second later.
 Between events it waits for the match's Redis stream to grow (``XREAD
 BLOCK``, by that reader), so an append reaches the watcher in about one round
-trip, not a polling interval.
+trip, not a polling interval. The log is read and each event's view worked
+out once per process for all the watchers of a match (``service.feed``), not
+once per watcher: each gets the same bytes as the others of its view.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
@@ -28,10 +29,11 @@ from marshmallow import Schema, fields, validate
 
 from . import schemas as S
 from .api import _doc_errors, _doc_only, guard_view, service
-from .errors import MalformedRequest, NotFound
+from .errors import MalformedRequest
+from .feed import frame, watching
 from .gate import Blueprint
 from .gunicorn_worker import stopping
-from .matches import MatchService
+from .matches import MatchService, check_viewer
 from .watch import watcher_for
 
 stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")
@@ -93,37 +95,46 @@ def _last_event_id() -> int | None:
     return int(raw)
 
 
-def frame(event: dict[str, Any]) -> str:
-    return f"id: {event['seq']}\nevent: event\ndata: {json.dumps(event, ensure_ascii=False, separators=(',', ':'))}\n\n"
+__all__ = ["frame", "stream"]
 
 
-def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: float) -> Iterator[str]:
+def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: float) -> Iterator[bytes]:
     deadline = time.monotonic() + seconds
-    key = svc.store.key(match_id, "log")
     last = start - 1
     quiet_since = time.monotonic()
-    block_ms = longest_block_ms(svc.store.r)
-    # one reader a process for every stream (service.watch); a Cluster's XREAD takes one slot's keys only
-    watcher = None if svc.store.cluster else watcher_for(svc.store.r, block_ms)
-    yield f"retry: {RETRY_MS}\n\n"
-    while True:
-        head = svc.store.head_seq(match_id)
-        if head is not None and head[0] > last:  # read (and filter) the log only when it has grown
-            for event in svc.events(match_id, last + 1, None, viewer):
-                last = event["seq"]
+    with watching(svc, match_id, _log_grows(svc, match_id)) as (feed, group):
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        head, moved = feed.start(group)  # what is logged now, whoever read it before
+        while True:
+            while head > last:  # the frames every watcher of this view gets, worked out once
+                chunk, last = feed.frames(viewer, last)
                 quiet_since = time.monotonic()
-                yield frame(event)
-        left = deadline - time.monotonic()
-        if left <= 0 or stopping.is_set():
-            return
-        if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
-            quiet_since = time.monotonic()
-            yield ": keep-alive\n\n"
-        # Wakes as soon as an entry past ``last`` is appended (or on time out).
-        if watcher is None:
-            svc.store.r.xread({key: f"{last}-0"}, count=1, block=max(1, int(min(left * 1000, block_ms))))
-        else:
-            watcher.wait(key, last, min(left, block_ms / 1000))
+                yield chunk
+            left = deadline - time.monotonic()
+            if left <= 0 or stopping.is_set():
+                return
+            if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+                quiet_since = time.monotonic()
+                yield b": keep-alive\n\n"
+            # Woken with every other watcher of the match as soon as the feed has read an entry past
+            # ``head`` (or on time out, for the keep-alive and the deadline).
+            moved.wait(min(left, KEEPALIVE_SECONDS))
+            head, moved = feed.head(group)
+
+
+def _log_grows(svc: MatchService, match_id: str) -> Callable[[int, float], bool]:
+    """How a feed's pump waits for the match's log to grow past a seq: on the process's one reader of
+    every watched log (service.watch); on a Redis Cluster, whose XREAD takes one slot's keys only, with
+    an XREAD of its own."""
+    key = svc.store.key(match_id, "log")
+    block_ms = longest_block_ms(svc.store.r)
+    if svc.store.cluster:
+        def wait(after: int, timeout: float) -> bool:
+            return bool(svc.store.r.xread({key: f"{after}-0"}, count=1,
+                                          block=max(1, int(min(timeout * 1000, block_ms)))))
+        return wait
+    watcher = watcher_for(svc.store.r, block_ms)
+    return lambda after, timeout: watcher.wait(key, after, min(timeout, block_ms / 1000))
 
 
 @stream.route("/<match_id>/stream")
@@ -155,9 +166,7 @@ class Stream(MethodView):
         resume = _last_event_id()
         start = resume + 1 if resume is not None else args["from_"]
         viewer = args["seat"]
-        if svc.store.head_seq(match_id) is None:
-            raise NotFound(f"no match {match_id!r}")
-        svc.events(match_id, 1, 1, viewer)  # a seat beyond the players is a 400 now, not mid-stream
+        check_viewer(svc.current(match_id), viewer)  # no match: a 404, a seat beyond the players: a 400, now
         seconds = min(args["wait"], max_seconds())
         body = stream_with_context(_events(svc, match_id, start, viewer, seconds))
         return Response(body, mimetype="text/event-stream",

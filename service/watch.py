@@ -59,7 +59,8 @@ class LogWatcher:
         self._thread: threading.Thread | None = None
         self.reads = 0  # XREADs made (a test reads it)
 
-    def wait(self, key: str, after: int, timeout: float) -> None:
+    def wait(self, key: str, after: int, timeout: float) -> bool:
+        """True if woken by an entry past ``after``; False if the time ran out."""
         watch = _Watch(after)
         with self._lock:
             self._watches.setdefault(key, set()).add(watch)
@@ -68,7 +69,7 @@ class LogWatcher:
                 self._thread = threading.Thread(target=self._run, name="kroniek-log-watcher", daemon=True)
                 self._thread.start()
         try:
-            watch.woken.wait(timeout)
+            return watch.woken.wait(timeout)
         finally:
             with self._lock:
                 watching = self._watches.get(key)

@@ -55,10 +55,10 @@ def test_an_entry_appended_before_the_wait_wakes_it_at_once(redis_client, prefix
     redis_client.xadd(key, {"event": "1"}, id="1-0")
     redis_client.xadd(key, {"event": "2"}, id="2-0")
     t0 = time.monotonic()
-    watcher.wait(key, 1, 5)  # seen up to 1; 2 is already there
+    assert watcher.wait(key, 1, 5) is True  # seen up to 1; 2 is already there: woken
     assert time.monotonic() - t0 < 1.0
     t0 = time.monotonic()
-    watcher.wait(key, 2, 0.5)  # nothing past 2: the wait ends on time
+    assert watcher.wait(key, 2, 0.5) is False  # nothing past 2: the wait ends on time
     assert 0.45 <= time.monotonic() - t0 < 1.5
     assert watcher.watched() == 0
 
