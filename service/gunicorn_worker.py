@@ -261,6 +261,10 @@ if GeventWorker is not None:
         def handle_request(self, listener_name: str, req: Any, sock: Any, addr: Any) -> bool:
             if not self.read_body_in_time(req, sock, addr):
                 raise StopIteration()  # gunicorn closes the connection
+            # Every request lets the process's other connections go first (a turn round the hub).
+            # A greenlet yields only where it waits, and a keep-alive client and Redis that answer
+            # quickly never make it wait: it served request after request while the others starved.
+            gevent.sleep(0)
             return super().handle_request(listener_name, req, sock, addr)
 
         def read_body_in_time(self, req: Any, sock: Any, addr: Any) -> bool:
