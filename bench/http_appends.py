@@ -338,7 +338,8 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
 
     k_rate, b_rate = median("kroniek", "rate"), median("bare", "rate")
     ratios = sorted(k["rate"] / b["rate"] for k, b in zip(runs["kroniek"], runs["bare"]))
-    setting = (f"gunicorn {WORKERS} gevent workers, {CLIENTS} keep-alive clients ({tool}), {rounds}×{seconds:g} s each, medians; "
+    setting = (f"gunicorn {WORKERS} gevent workers, {CLIENTS} keep-alive clients ({tool}), "
+               f"{rounds}×{seconds:g} s each, medians; "
                f"load average {load_before:.1f} → {load_after:.1f} on {os.cpu_count()} CPUs")
     cpu_ratio = median("bare", "cpu") / median("kroniek", "cpu")
     k_p99, b_p99 = median("kroniek", "p99"), median("bare", "p99")
@@ -376,7 +377,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per server, alternating")
     parser.add_argument("--serve-bare", action="store_true", help="serve the bare endpoint (used by the bench)")
     parser.add_argument("--port", type=int, default=8001)
-    parser.add_argument("--workers", type=int, default=WORKERS, help="--serve-bare: gunicorn processes (as kroniek serve)")
+    parser.add_argument("--workers", type=int, default=WORKERS,
+                        help="--serve-bare: gunicorn processes (as kroniek serve)")
     parser.add_argument("--connections", type=int, default=1000,
                         help="--serve-bare: connections per process (as kroniek serve)")
     args = parser.parse_args()
