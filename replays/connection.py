@@ -27,6 +27,9 @@ given in its command's place, as a pipeline's ``execute(raise_on_error=False)``
 gives it, and leaves the connection usable. After a fork the child makes its
 own connections (the parent's socket is never shared).
 
+One list per client (``shared``): the store's moves and the accounts' reads
+of a request's token take their connections from the same ``OWN``.
+
 Only for a plain ``redis.Redis`` on a plain pool of its own connections
 without a client-side cache; any other client (a Cluster, a Sentinel pool,
 one connection for the whole client) gets the commands as a pipeline of its
@@ -147,3 +150,15 @@ class OwnConnection:
         idle, self._idle = self._idle, []
         for conn in idle:
             conn.disconnect()
+
+
+def shared(client: Any) -> OwnConnection:
+    """The client's ``OwnConnection``: one per client, whoever asks for it."""
+    own = getattr(client, "_kroniek_own", None)
+    if own is None:
+        own = OwnConnection(client)
+        try:
+            client._kroniek_own = own
+        except AttributeError:  # a client that takes no attribute: this caller's own list
+            pass
+    return own

@@ -68,7 +68,7 @@ from redis.client import NEVER_DECODE
 
 from . import compact as packing
 from . import lua
-from .connection import OwnConnection
+from .connection import shared as shared_connections
 from .compact import CorruptBlock, NotCompactable
 from .hashing import canonical
 
@@ -188,7 +188,7 @@ class EventStore:
         # On a Cluster the owed mark (another slot) can ride neither in the append's script nor in its pipeline.
         self._cluster = isinstance(client, RedisCluster)
         #: the one-move append's commands, sent on a connection lent to the call alone (see replays.connection)
-        self.send = OwnConnection(client)
+        self.send = shared_connections(client)
 
     @property
     def cluster(self) -> bool:

@@ -12,9 +12,10 @@ import uuid
 import pytest
 import requests
 
+from bench.http_appends import Server, connections_per_worker, wait_serving, worker_pids
 from service.accounts import Accounts
 from replays.connection import OWN
-from service.gunicorn_worker import LINGER_SECONDS
+from service.gunicorn_worker import LINGER_SECONDS, Spread
 from workers.connection import POOL_SIZE
 from tests.support.served import start_served, stop_served
 
@@ -219,3 +220,60 @@ def test_watchers_and_busy_clients_share_a_few_redis_connections(served):
         got = read_until(s, f"id: {seqs[m]}\n".encode(), 3)
         s.close()
         assert f"id: {seqs[m]}\n".encode() in got, got[-300:]
+
+
+# -- connections spread over the worker processes --------------------------------------
+def test_the_connection_table_says_which_worker_is_busier():
+    """``Spread``: a worker leaves a new connection to another only while it
+    holds more than that one; free slots (no worker, or one still loading
+    the app) count for nothing."""
+    table = Spread(slots=4)
+    assert table.free_slot(set()) == 0 and table.free_slot({0, 1}) == 2 and table.free_slot({0, 1, 2, 3}) is None
+    table.claim(0)
+    assert not table.busier_than_another(0)  # alone
+    table.add(0, 3)
+    assert not table.busier_than_another(0)  # slot 1 is free: no worker there to leave it to
+    table.claim(1)
+    table.add(1, 2)
+    assert table.busier_than_another(0) and not table.busier_than_another(1)
+    table.add(1, 1)
+    assert not table.busier_than_another(0) and not table.busier_than_another(1)  # a tie: either takes it
+    assert (table.connections(0), table.connections(1)) == (3, 3)
+    table.release(1)  # its worker exited
+    assert not table.busier_than_another(0) and table.connections(1) == 0
+
+
+def _keep_alive(port: int) -> socket.socket:
+    """A connection that made one request and stays open."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"GET /api HTTP/1.1\r\nHost: x\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(65536)
+    assert head.startswith(b"HTTP/1.1 200 "), head[:200]
+    return s
+
+
+@pytest.mark.slow(8)
+def test_keep_alive_connections_are_spread_evenly_over_the_workers(redis_url, tmp_path):
+    """8 keep-alive connections, opened one after the other, land 4 and 4 on
+    the 2 worker processes (left to chance they landed 2/6 or worse a quarter
+    of the time, and the process with 6 queued them all on one core)."""
+    prefix = f"kt-spread-{uuid.uuid4().hex[:10]}"
+    port = free_port()
+    # A generous wait, so that a busy test machine cannot make the less busy worker miss its turn.
+    proc, base, log, client = start_served(redis_url, tmp_path, prefix, port, {"KRONIEK_SPREAD_SECONDS": "5"})
+    opened: list[socket.socket] = []
+    try:
+        host = Server(f"127.0.0.1:{port}")
+        host.pid = proc.pid
+        wait_serving(host, WORKERS)  # the worker that answered first may be alone for a while
+        time.sleep(0.5)  # the connections that found out are closed and counted out
+        for _ in range(8):
+            opened.append(_keep_alive(port))
+        held = connections_per_worker(port, worker_pids(proc.pid))
+        assert sorted(held.values()) == [4, 4], held
+    finally:
+        for s in opened:
+            s.close()
+        stop_served(proc, log, client, prefix)
