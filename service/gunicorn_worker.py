@@ -223,15 +223,6 @@ if GeventWorker is not None:
     class JsonErrorsGeventWorker(GeventWorker):
         _quitting = False
 
-        def load_wsgi(self) -> None:
-            super().load_wsgi()
-            # What the app holds once loaded (modules, schemas, routes: ~90,000 objects) is never
-            # garbage. Out of the collector's sight, a full collection walks only what requests left
-            # behind; it walked them all before, 24 ms of CPU (40–56 ms in a loaded worker), while
-            # every connection of this process waited.
-            gc.collect()
-            gc.freeze()
-
         def run(self) -> None:
             global slot
             slot = getattr(self, "spread_slot", None)
