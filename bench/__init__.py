@@ -20,6 +20,18 @@ def console():
     return Console() if sys.stdout.isatty() else Console(width=200)
 
 
+def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
+    """A bench's figures as one table: each measure, what was measured, its ratio or figure, and its goal."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("measure", "measured", "ratio / figure", "goal"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    console().print(table)
+
+
 @contextlib.contextmanager
 def bench_redis(name: str = "bench") -> Iterator[str]:
     """REDIS_URL if set, else a fresh embedded redis-server in a temporary

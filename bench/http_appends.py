@@ -388,18 +388,12 @@ def main() -> None:
 
         serve_app(bare_app, "127.0.0.1", args.port, args.workers, args.connections)
         return
-    from rich.table import Table
 
-    from bench import bench_redis, console
+    from bench import bench_redis, print_table
 
     with bench_redis("http") as url:
         rows = measure(url, f"bench-{uuid.uuid4().hex[:8]}", args.seconds, args.rounds)
-    table = Table(title="Kroniek HTTP appends (one run)")
-    for col in ("measure", "measured", "ratio / figure", "goal"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
-    console().print(table)
+    print_table("Kroniek HTTP appends (one run)", rows)
 
 
 if __name__ == "__main__":

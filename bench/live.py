@@ -391,18 +391,12 @@ def main() -> None:
     if args.watch:
         watch_main()
         return
-    from rich.table import Table
 
-    from bench import console
+    from bench import print_table
 
     rows = measure(None, args.watchers, args.events, args.matches, args.per_match, args.match_events, args.appends,
                    args.rate, args.parts, args.server_source, args.dump)
-    table = Table(title="Kroniek live fan-out (one run)")
-    for col in ("measure", "measured", "ratio / figure", "goal"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
-    console().print(table)
+    print_table("Kroniek live fan-out (one run)", rows)
 
 
 if __name__ == "__main__":

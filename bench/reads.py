@@ -114,17 +114,11 @@ def main() -> None:
     parser.add_argument("--short", type=int, default=100, help="the short log's length")
     parser.add_argument("--reps", type=int, default=200, help="reads per figure (a tenth of them cold)")
     args = parser.parse_args()
-    from rich.table import Table
 
-    from bench import console
+    from bench import print_table
 
     rows = measure(None, args.long, args.short, args.reps)
-    table = Table(title="Kroniek reads (one run)")
-    for col in ("measure", "measured", "ratio / figure", "goal"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
-    console().print(table)
+    print_table("Kroniek reads (one run)", rows)
 
 
 if __name__ == "__main__":
