@@ -37,6 +37,7 @@ from .matches import MatchService, check_viewer
 from .watch import watcher_for
 
 stream = Blueprint("stream", __name__, url_prefix="/api/matches", description="Recorded matches, live")
+__all__ = ["frame", "stream"]  # frame: what a stream sends per event (service.feed makes them)
 
 #: the longest a stream may stay open, whatever ``wait`` asks (seconds)
 DEFAULT_MAX_SECONDS = 30
@@ -93,9 +94,6 @@ def _last_event_id() -> int | None:
         raise MalformedRequest("Last-Event-ID must be the seq of the last event received (an integer)",
                                field="Last-Event-ID", location="header")
     return int(raw)
-
-
-__all__ = ["frame", "stream"]
 
 
 def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: float) -> Iterator[bytes]:

@@ -17,6 +17,10 @@ before the reader's next ``XREAD`` still wakes it at once. A log watched
 first in this process joins at the reader's next ``XREAD``, at most
 ``JOIN_MS`` later. On a Redis Cluster, whose ``XREAD`` takes keys of one
 slot only, each watcher blocks on its own log as before.
+
+The watchers here are the live streams' feeds (``service.feed``), one per
+watched match and process, each of which wakes all the streams of its match;
+a stream itself waits on its feed.
 """
 
 from __future__ import annotations
