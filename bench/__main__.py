@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=20_000, help="appends for (a)")
     parser.add_argument("--long", type=int, default=10_000, help="the long log length for (b) and (c)")
     parser.add_argument("--http-seconds", type=int, default=4, help="seconds of each measured round of (d)")
-    parser.add_argument("--http-rounds", type=int, default=3, help="rounds per server of (d), alternating")
+    parser.add_argument("--http-rounds", type=int, default=5, help="rounds per server of (d), alternating")
     parser.add_argument("--only", choices=["core", *GAME_BENCHES], help="run one part only")
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str]] = []

@@ -288,7 +288,7 @@ def python_load(host: str, token: str, matches: list[str], seconds: float) -> di
 
 
 # -- the measurement ------------------------------------------------------------------
-def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tuple[str, str, str, str]]:
+def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 5) -> list[tuple[str, str, str, str]]:
     import redis
 
     from service.accounts import Accounts
@@ -375,7 +375,7 @@ def measure(url: str, prefix: str, seconds: int = 4, rounds: int = 3) -> list[tu
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=4, help="length of each measured round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per server, alternating")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per server, alternating")
     parser.add_argument("--serve-bare", action="store_true", help="serve the bare endpoint (used by the bench)")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--workers", type=int, default=WORKERS,

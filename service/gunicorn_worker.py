@@ -16,7 +16,7 @@ for slow clients, with three additions.
   it writes is replaced, so its access and error logs stay what they were.
 - **Connections spread evenly over the processes** (``Spread``): a process
   holding more connections than another leaves a new one to the other, for
-  up to ``KRONIEK_SPREAD_SECONDS`` (0.02 s). A keep-alive connection stays
+  up to ``KRONIEK_SPREAD_SECONDS`` (0.05 s). A keep-alive connection stays
   with the process that accepted it, and a gevent process serves its
   connections on one core, one request's computing at a time.
 
@@ -53,7 +53,7 @@ CONNECTIONS = 1000
 #: other for up to this long (seconds; ``KRONIEK_SPREAD_SECONDS``), looking
 #: again every ``SPREAD_STEP``; past it, it takes the connection itself (the
 #: other may be busy computing).
-SPREAD_SECONDS = 0.02
+SPREAD_SECONDS = 0.05
 SPREAD_STEP = 0.001
 
 
@@ -208,6 +208,9 @@ if GeventWorker is not None:
                     self._timer = self.loop.timer(SPREAD_STEP)
                     self._timer.start(self._start_accepting_if_started)
                     return
+                # Waited long enough: this one is taken here, and the next waits afresh (a burst of
+                # connections while the other was off the CPU all landed here once the wait ran out).
+                self._deferred_last = 0.0
             super()._do_read()
 
         def do_handle(self, *args: Any) -> None:
