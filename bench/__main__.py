@@ -129,7 +129,8 @@ GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", 
                 "merkle": "bench.merkle", "ridder": "bench.ridder", "ridder_odds": "bench.ridder_odds",
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
                 "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event",
-                "reads": "bench.reads", "live": "bench.live"}
+                "reads": "bench.reads", "live": "bench.live",
+                "braverats": "bench.braverats_table"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

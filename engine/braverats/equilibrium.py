@@ -1,0 +1,343 @@
+"""The exact value of a BraveRats position, and how much each choice of card gave away (issue 37).
+
+A round is two cards chosen at once: a zero-sum matrix game between the two hands, solved by linear
+programming (HiGHS, through highspy). After an effective Spy one side shows its card first and the other answers
+it, so that round is a plain max-min. The value of a position is seat 0's (Red's) expected result under
+equilibrium play from there on, +1 a win, -1 a loss, 0 a draw; the chance of winning a game "counted as
+half for a draw" is ``(1 + value) / 2``.
+
+Exact where both hands are common knowledge: the base game and variants A (after the exchange), C and F,
+with the three house rules (``Flags``), the General's +2, the Wizard and held rounds all in. Variants B,
+D and E hide cards from the other side; a game inside a series (G) is valued as that one game.
+
+Everything is solved once per (flags, target) and kept: the opening's whole tree is ~314,000 positions.
+The engine never imports this module (the page's engine runs without HiGHS); the analysis does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from .cards import PRINCE, PRINCESS
+from .resolve import Flags, key, outcome_table
+
+#: cards 0-7; a hand is how many of each it holds, packed in base 3 (variant F holds two of a card)
+CARDS = range(8)
+_POW3 = tuple(3 ** c for c in CARDS)
+FULL = sum(_POW3)  # one of each
+#: below this the matrix game has a saddle point in pure strategies, or two values are the same
+EPS = 1e-9
+
+
+def pack(counts: tuple[int, ...] | list[int]) -> int:
+    return sum(n * _POW3[c] for c, n in enumerate(counts))
+
+
+def unpack(hand: int) -> tuple[int, ...]:
+    return tuple(hand // _POW3[c] % 3 for c in CARDS)
+
+
+def hand_of(cards: list[int] | tuple[int, ...]) -> int:
+    counts = [0] * 8
+    for c in cards:
+        counts[c] += 1
+    return pack(counts)
+
+
+def cards_in(hand: int) -> tuple[int, ...]:
+    """The distinct cards a hand can play (a second copy is the same choice)."""
+    return tuple(c for c in CARDS if hand // _POW3[c] % 3)
+
+
+class Position(NamedTuple):
+    """A position at the start of a round, both hands known (``hand_of``)."""
+
+    hands: tuple[int, int]
+    score: tuple[int, int] = (0, 0)
+    held: int = 0
+    bonus: tuple[bool, bool] = (False, False)
+    spy_first: int | None = None
+
+    def swapped(self) -> Position:
+        return Position(self.hands[::-1], self.score[::-1], self.held, self.bonus[::-1],
+                        None if self.spy_first is None else 1 - self.spy_first)
+
+
+def position_of(state) -> Position | None:
+    """The position of a BraveRats ``State`` at the start of a round, when both hands are common knowledge
+    (the base game, variants A after the exchange, C and F); None otherwise (mid-round, a game over, a hidden
+    or unknown card)."""
+    from .state import PLAY
+
+    if state.phase != PLAY or state.ended is not None or state.pending != (None, None):
+        return None
+    if state.spec.hands_hidden or any(h.unknown or h.pile for h in state.hands):
+        return None
+    return Position((hand_of(state.hands[0].known), hand_of(state.hands[1].known)), tuple(state.score),
+                    state.held, tuple(state.bonus), state.spy_first)
+
+
+#: the opening of the base game
+OPENING = Position((FULL, FULL))
+
+
+def opening(variants: tuple[str, ...] = (), attack_seat: int = 0) -> Position:
+    """Where a game starts after its deal (variant F: the attacker's Prince traded for the other's Princess)."""
+    if "F" not in variants:
+        return OPENING
+    attacker = [1] * 8
+    attacker[PRINCE], attacker[PRINCESS] = 0, 2
+    other = [1] * 8
+    other[PRINCE], other[PRINCESS] = 2, 0
+    hands = [pack(other), pack(other)]
+    hands[attack_seat] = pack(attacker)
+    return Position((hands[0], hands[1]))
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round solved: the cards each side may play (``rows`` Red's, ``cols`` Blue's), what each pair leads
+    to for Red (``matrix``), the value, and each side's equilibrium mix over its cards. ``first``: the seat
+    that shows its card first (an effective Spy), whose mix is then a pure max-min choice and the other's
+    an answer to each card (``answers``)."""
+
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    matrix: tuple[tuple[float, ...], ...]
+    value: float
+    mix: tuple[tuple[float, ...], tuple[float, ...]]
+    first: int | None = None
+
+
+def solve_matrix(matrix: list[list[float]] | tuple[tuple[float, ...], ...]) -> tuple[float, tuple[float, ...], tuple[float, ...]]:
+    """Value and equilibrium mixes (the row player maximises) of a zero-sum matrix game."""
+    m, n = len(matrix), len(matrix[0])
+    row_min = [min(r) for r in matrix]
+    col_max = [max(matrix[i][j] for i in range(m)) for j in range(n)]
+    lo, hi = max(row_min), min(col_max)
+    if hi - lo <= EPS:  # a saddle point: both play it
+        i, j = row_min.index(lo), col_max.index(hi)
+        return lo, tuple(float(k == i) for k in range(m)), tuple(float(k == j) for k in range(n))
+    rows, cols = _undominated(matrix)
+    if len(rows) < m or len(cols) < n:  # solved on what is left; a dominated card gets no weight
+        v, x, y = solve_matrix(tuple(tuple(matrix[i][j] for j in cols) for i in rows))
+        return v, _spread(x, rows, m), _spread(y, cols, n)
+    if m == n == 2:  # no saddle point and nothing dominated: both mix, each making the other indifferent
+        (a, b), (c, d) = matrix
+        den = a - b - c + d
+        p, q = (d - c) / den, (d - b) / den
+        return (a * d - b * c) / den, (p, 1.0 - p), (q, 1.0 - q)
+    return _lp(matrix)
+
+
+def _lp(matrix) -> tuple[float, tuple[float, ...], tuple[float, ...]]:
+    """The LP of a matrix game, by HiGHS: Red's mix x and the value v, v as large as every Blue card
+    allows (``-x·A[:, j] + v <= 0``, ``sum x = 1``); Blue's mix is the duals of those rows."""
+    import numpy as np
+
+    a = np.asarray(matrix, dtype=float)
+    m, n = a.shape
+    rows = np.zeros((n + 1, m + 1))
+    rows[:n, :m] = -a.T
+    rows[:n, m] = 1.0
+    rows[n, :m] = 1.0
+    lp = _highs_lp(m, n, rows)
+    h = _highs()
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != _OPTIMAL:  # pragma: no cover - a bounded, feasible LP always solves
+        raise RuntimeError(f"the LP of a {m}x{n} round did not solve: {h.modelStatusToString(h.getModelStatus())}")
+    sol = h.getSolution()
+    col = list(sol.col_value)
+    return float(col[m]), _normal(col[:m]), _normal([-d for d in list(sol.row_dual)[:n]])
+
+
+_OPTIMAL = None
+_HIGHS = None
+
+
+def _highs():
+    """One quiet HiGHS per process, its model replaced for each LP."""
+    global _HIGHS, _OPTIMAL
+    if _HIGHS is None:
+        import os
+        import sys
+
+        import highspy
+
+        # HiGHS prints its banner as it is made, before it can be told to be quiet: not into a worker's log
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+                _HIGHS = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _HIGHS.setOptionValue("output_flag", False)
+        _HIGHS.setOptionValue("presolve", "off")
+        _OPTIMAL = highspy.HighsModelStatus.kOptimal
+    return _HIGHS
+
+
+def _highs_lp(m: int, n: int, rows):
+    import highspy
+    import numpy as np
+
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = m + 1, n + 1
+    lp.col_cost_ = np.array([0.0] * m + [-1.0])
+    lp.col_lower_ = np.array([0.0] * m + [-1.0])
+    lp.col_upper_ = np.array([1.0] * (m + 1))
+    lp.row_lower_ = np.array([-highspy.kHighsInf] * n + [1.0])
+    lp.row_upper_ = np.array([0.0] * n + [1.0])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = m + 1, n + 1
+    lp.a_matrix_.start_ = np.arange(0, (n + 2) * (m + 1), m + 1)[: n + 2]
+    lp.a_matrix_.index_ = np.tile(np.arange(m + 1), n + 1)
+    lp.a_matrix_.value_ = rows.ravel()
+    return lp
+
+
+def _undominated(matrix) -> tuple[list[int], list[int]]:
+    """The rows and columns left once every weakly dominated one is struck out, again and again (a row no
+    better than another against every column; a column no better for Blue than another). The game's value
+    stays, and an equilibrium of what is left is one of the whole game."""
+    rows, cols = list(range(len(matrix))), list(range(len(matrix[0])))
+    changed = True
+    while changed:
+        changed = False
+        for i in list(rows):
+            if len(rows) > 1 and any(k != i and all(matrix[k][j] >= matrix[i][j] - EPS for j in cols) for k in rows):
+                rows.remove(i)
+                changed = True
+        for j in list(cols):
+            if len(cols) > 1 and any(k != j and all(matrix[i][k] <= matrix[i][j] + EPS for i in rows) for k in cols):
+                cols.remove(j)
+                changed = True
+    return rows, cols
+
+
+def _spread(mix: tuple[float, ...], kept: list[int], n: int) -> tuple[float, ...]:
+    out = [0.0] * n
+    for w, k in zip(mix, kept):
+        out[k] = w
+    return tuple(out)
+
+
+def _normal(weights) -> tuple[float, ...]:
+    w = [max(0.0, float(v)) for v in weights]
+    w = [0.0 if v < EPS else v for v in w]
+    total = sum(w)
+    return tuple(v / total for v in w)
+
+
+class Solver:
+    """Every position's value under one set of house rules and one target, worked out as asked and kept."""
+
+    def __init__(self, flags: Flags = Flags(), target: int = 4) -> None:
+        self.flags, self.target = flags, target
+        self.table = outcome_table(flags)
+        self.values: dict[Position, float] = {}
+        self.lps = 0  # rounds that needed the LP (no saddle point)
+
+    def outcome(self, pos: Position, c0: int, c1: int) -> Position | float:
+        """Where Red's ``c0`` against Blue's ``c1`` leads: the next round's position, or the game's result."""
+        out = self.table[key(c0, c1, *pos.bonus)]
+        if out.game:
+            return 1.0 if out.winner == 0 else -1.0
+        s0, s1 = pos.score
+        held = pos.held
+        if out.winner is None:
+            held += 1
+        else:
+            if out.winner == 0:
+                s0 += out.counts + held
+            else:
+                s1 += out.counts + held
+            held = 0
+            if max(s0, s1) >= self.target:
+                return 1.0 if s0 > s1 else -1.0
+        h0, h1 = pos.hands[0] - _POW3[c0], pos.hands[1] - _POW3[c1]
+        if not h0 and not h1:
+            return 0.0
+        return Position((h0, h1), (s0, s1), held, out.bonus, out.spy_first)
+
+    def after(self, pos: Position, c0: int, c1: int) -> float:
+        nxt = self.outcome(pos, c0, c1)
+        return nxt if isinstance(nxt, float) else self.value(nxt)
+
+    def value(self, pos: Position) -> float:
+        known = self.values.get(pos)
+        if known is None:
+            mirror = pos.swapped()  # the same position with the seats' roles swapped: its value negated
+            if _order(mirror) < _order(pos):
+                known = -self.value(mirror)
+            else:
+                known = self.round(pos).value
+            self.values[pos] = known
+        return known
+
+    def round(self, pos: Position) -> Round:
+        """The round at ``pos`` solved (its matrix is worked out again; its value is kept)."""
+        rows, cols = cards_in(pos.hands[0]), cards_in(pos.hands[1])
+        matrix = tuple(tuple(self.after(pos, c0, c1) for c1 in cols) for c0 in rows)
+        first = pos.spy_first
+        if first == 0:  # Red shows a card, Blue answers it
+            worst = [min(r) for r in matrix]
+            v = max(worst)
+            i = worst.index(v)
+            answer = min(range(len(cols)), key=lambda j: matrix[i][j])
+            mix = (tuple(float(k == i) for k in range(len(rows))), tuple(float(k == answer) for k in range(len(cols))))
+        elif first == 1:
+            best = [max(matrix[i][j] for i in range(len(rows))) for j in range(len(cols))]
+            v = min(best)
+            j = best.index(v)
+            answer = max(range(len(rows)), key=lambda i: matrix[i][j])
+            mix = (tuple(float(k == answer) for k in range(len(rows))), tuple(float(k == j) for k in range(len(cols))))
+        else:
+            v, x, y = solve_matrix(matrix)
+            if max(x) < 1.0 or max(y) < 1.0:
+                self.lps += 1
+            mix = (x, y)
+        return Round(rows, cols, matrix, v, mix, first)
+
+    def loss(self, pos: Position, c0: int | None, c1: int | None) -> tuple[float | None, float | None]:
+        """How much of its value each side gave away by the cards it played (None: not known), in the units of
+        the value (a won game is 2 more than a lost one). Against the other side's equilibrium mix in a round
+        played at once; against the best answer to it when the card was shown first; the answer's against the
+        best answer to the card it saw. A card an equilibrium plays loses 0."""
+        r = self.round(pos)
+        rows, cols, a, v = r.rows, r.cols, r.matrix, r.value
+        x, y = r.mix
+        i = rows.index(c0) if c0 is not None else None
+        j = cols.index(c1) if c1 is not None else None
+        if r.first == 0:
+            red = None if i is None else v - min(a[i])
+            blue = None if i is None or j is None else a[i][j] - min(a[i])
+        elif r.first == 1:
+            col = None if j is None else [a[k][j] for k in range(len(rows))]
+            blue = None if col is None else max(col) - v
+            red = None if col is None or i is None else max(col) - col[i]
+        else:
+            red = None if i is None else v - sum(y[k] * a[i][k] for k in range(len(cols)))
+            blue = None if j is None else sum(x[k] * a[k][j] for k in range(len(rows))) - v
+        clean = lambda d: None if d is None else (0.0 if d < EPS else d)  # noqa: E731
+        return clean(red), clean(blue)
+
+
+def _order(pos: Position) -> tuple:
+    return (pos.hands, pos.score, pos.held, pos.bonus, -1 if pos.spy_first is None else pos.spy_first)
+
+
+@lru_cache(maxsize=4)
+def solver(flags: Flags = Flags(), target: int = 4) -> Solver:
+    """The process's solver for these house rules and this target (positions kept as they are solved)."""
+    return Solver(flags, target)
+
+
+__all__ = ["CARDS", "FULL", "OPENING", "Position", "Round", "Solver", "cards_in", "hand_of", "opening",
+           "pack", "solve_matrix", "solver", "unpack"]
