@@ -33,18 +33,9 @@ from engine.braverats.cards import PRINCE, PRINCESS
 from engine.braverats.resolve import Flags
 from tests.support.played import play
 
-pytestmark = pytest.mark.slow(25)
 
 #: a certificate's slack: HiGHS's own tolerances are ~1e-9 per LP, summed over a few rounds
 TOL = 1e-7
-
-
-@pytest.fixture(scope="module")
-def solved() -> Solver:
-    """The base game's whole tree, solved from the opening once for this module."""
-    s = Solver()
-    s.value(OPENING)
-    return s
 
 
 def certified(s: Solver, pos: Position) -> None:
@@ -112,23 +103,48 @@ def test_the_solvers_rounds_lead_where_the_engines_rounds_lead(options):
 # -- LP duality -----------------------------------------------------------------------------------------
 
 
-def test_the_opening_is_even_and_its_equilibrium_is_certified(solved):
+@pytest.mark.slow(25)
+def test_the_base_games_whole_tree_is_solved_and_certified():
+    """The base game solved from the opening (~220,000 positions, ~25 s: one test, so that one process of the
+    suite solves it once): the opening, 1,000 random positions of the tree, 150 of its late positions in exact
+    fractions, and what the choices at 400 positions gave away."""
+    solved = Solver()
+    solved.value(OPENING)
+    assert len(solved.values) > 200_000
+    opening_is_even(solved)
+    a_thousand_random_positions_are_certified(solved)
+    late_positions_agree_with_exhaustive_search(solved)
+    a_card_an_equilibrium_plays_loses_nothing_and_another_loses_what_it_costs(solved)
+
+
+def _ordered(positions):
+    return sorted(positions, key=lambda p: (p.hands, p.score, p.held, p.bonus, p.spy_first is None, p.spy_first or 0))
+
+
+def opening_is_even(solved: Solver) -> None:
     assert abs(solved.value(OPENING)) < TOL  # both sides hold the same eight cards
     certified(solved, OPENING)
     x, y = solved.round(OPENING).mix
     assert all(abs(a - b) < 1e-6 for a, b in zip(x, y))  # and play the same mix
-    assert len(solved.values) > 200_000
 
 
-def test_a_thousand_random_positions_are_certified_by_lp_duality(solved):
+def a_thousand_random_positions_are_certified(solved: Solver) -> None:
     rng = random.Random(37)
-    positions = sorted(solved.values, key=lambda p: (p.hands, p.score, p.held, p.bonus, p.spy_first is None, p.spy_first or 0))
-    sample = rng.sample(positions, 1000)
+    sample = rng.sample(_ordered(solved.values), 1000)
     assert sum(p.spy_first is not None for p in sample) > 50 and sum(p.held > 0 for p in sample) > 50
     assert sum(any(p.bonus) for p in sample) > 50
     for pos in sample:
         certified(solved, pos)
         assert abs(solved.value(pos) + solved.value(pos.swapped())) < TOL  # the seats' roles swapped
+
+
+def late_positions_agree_with_exhaustive_search(solved: Solver) -> None:
+    rng = random.Random(3)
+    late = rng.sample(_ordered(p for p in solved.values if sum(unpack(p.hands[0])) <= 3), 150)
+    memo: dict = {}
+    for pos in late:
+        assert abs(float(exact_value(solved, pos, memo)) - solved.value(pos)) < 1e-9, pos
+    assert sum(v.denominator > 1 for v in memo.values()) > 10
 
 
 @pytest.mark.parametrize("flags,target,f", [(Flags(), 3, False), (Flags(), 4, True), (Flags(False, False, False), 4, True)],
@@ -231,14 +247,10 @@ def small_positions(rng: random.Random, n: int, most: int = 3, target: int = 4, 
 
 @pytest.mark.parametrize("flags,target", [(Flags(), 4), (Flags(False, False, False), 4), (Flags(True, False, True), 3)],
                          ids=["base", "house-rules-off", "C"])
-def test_small_positions_agree_with_exhaustive_search_in_exact_rationals(flags, target, solved):
-    s = solved if (flags, target) == (Flags(), 4) else Solver(flags, target)
+def test_small_positions_agree_with_exhaustive_search_in_exact_rationals(flags, target):
+    s = Solver(flags, target)
     rng = random.Random(f"{flags}{target}")
     positions = small_positions(rng, 300, 3, target)
-    if s is solved:  # and positions of the opening's own tree, three cards a hand or fewer
-        late = sorted((p for p in solved.values if sum(unpack(p.hands[0])) <= 3),
-                      key=lambda p: (p.hands, p.score, p.held, p.bonus, p.spy_first is None, p.spy_first or 0))
-        positions += rng.sample(late, 150)
     memo: dict = {}
     mixed = 0
     for pos in positions:
@@ -253,10 +265,9 @@ def test_small_positions_agree_with_exhaustive_search_in_exact_rationals(flags, 
 # -- what a choice gave away ----------------------------------------------------------------------------
 
 
-def test_a_card_an_equilibrium_plays_loses_nothing_and_another_loses_what_it_costs(solved):
+def a_card_an_equilibrium_plays_loses_nothing_and_another_loses_what_it_costs(solved: Solver) -> None:
     rng = random.Random(7)
-    positions = sorted((p for p in solved.values if sum(unpack(p.hands[0])) >= 2),
-                       key=lambda p: (p.hands, p.score, p.held, p.bonus, p.spy_first is None, p.spy_first or 0))
+    positions = _ordered(p for p in solved.values if sum(unpack(p.hands[0])) >= 2)
     positive = 0
     for pos in rng.sample(positions, 400):
         r = solved.round(pos)
