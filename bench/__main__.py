@@ -33,6 +33,9 @@
     without                                           goal ≤ 1.5; the
     server's CPU per event at 5,000 events ÷ at 50    goal ≤ 1.5
     (bench/live.py)
+(br) BraveRats solved exactly from the opening of the base game, of variant
+    C and of variant F: CPU time, positions, mixed rounds, memory, the
+    opening's value and mix (bench/braverats_table.py)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
 directory. Nothing here asserts a time; it prints what it measured.
