@@ -29,7 +29,8 @@ def _rss() -> int:
 
 def _mix(solver: Solver, pos) -> str:
     r = solver.round(pos)
-    return ", ".join(f"{NAMES[c]} {w:.0%}" for c, w in sorted(zip(r.rows, r.mix[0]), key=lambda cw: -cw[1]) if w > 0.005)
+    ranked = sorted(zip(r.rows, r.mix[0]), key=lambda cw: -cw[1])
+    return ", ".join(f"{NAMES[c]} {w:.0%}" for c, w in ranked if w > 0.005)
 
 
 def measure() -> list[tuple[str, str, str, str]]:

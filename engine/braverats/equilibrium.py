@@ -111,7 +111,10 @@ class Round:
     first: int | None = None
 
 
-def solve_matrix(matrix: list[list[float]] | tuple[tuple[float, ...], ...]) -> tuple[float, tuple[float, ...], tuple[float, ...]]:
+Mix = tuple[float, ...]
+
+
+def solve_matrix(matrix: list[list[float]] | tuple[tuple[float, ...], ...]) -> tuple[float, Mix, Mix]:
     """Value and equilibrium mixes (the row player maximises) of a zero-sum matrix game."""
     m, n = len(matrix), len(matrix[0])
     row_min = [min(r) for r in matrix]
@@ -329,6 +332,68 @@ class Solver:
         return clean(red), clean(blue)
 
 
+#: a choice's glyph by the value it gave away (the value runs from -1 to +1, as Lichess's winning chances do,
+#: and these are Lichess's steps on them): a blunder, a mistake, an inaccuracy
+GLYPHS = ((0.3, "??"), (0.2, "?"), (0.1, "?!"))
+
+
+def glyph(loss: float | None) -> str | None:
+    """The glyph for a choice that gave away ``loss`` (None: nothing worth marking, or not known)."""
+    if loss is None:
+        return None
+    return next((g for step, g in GLYPHS if loss >= step), None)
+
+
+class Judged(NamedTuple):
+    """One round of a log, judged: the event that resolved it (``seq``), Red's value at its start and after it
+    (the next round's value, or the game's result), the cards, what each side's card gave away and its glyph,
+    and each side's equilibrium mix at the start (card → weight, the weights > 0)."""
+
+    seq: int
+    before: float
+    after: float
+    cards: tuple[int, int]
+    loss: tuple[float | None, float | None]
+    glyphs: tuple[str | None, str | None]
+    mix: tuple[dict[int, float], dict[int, float]]
+
+
+def judge_log(events, solve=None) -> list[Judged]:
+    """Every round of a BraveRats log that started where both hands were known, judged (undone events left
+    out, as the table took them back). ``solve(flags, target)``: the solver to use (the process's by
+    default)."""
+    from .. import match as M
+
+    solve = solve or solver
+    undone = M.undone_seqs(events)
+    out: list[Judged] = []
+    start: Position | None = None
+    for event, before, after in M.replay_steps(events):
+        if before is None:  # the set-up: the opening
+            start = position_of(after.state)
+            continue
+        if event["type"] == M.UNDO or event["seq"] in undone:
+            continue
+        s0, s1 = before.state, after.state
+        if len(s1.games) > len(s0.games):
+            cards = s1.games[-1].rounds[-1].cards
+        elif len(s1.rounds) == len(s0.rounds) + 1:
+            cards = s1.rounds[-1].cards
+        else:
+            cards = None
+        if cards is not None and start is not None:
+            sv = solve(s0.cfg.flags, s0.spec.target)
+            r = sv.round(start)
+            loss = sv.loss(start, *cards)
+            mix = tuple({c: w for c, w in zip(side, weights) if w > 0}
+                        for side, weights in ((r.rows, r.mix[0]), (r.cols, r.mix[1])))
+            out.append(Judged(event["seq"], sv.value(start), sv.after(start, *cards), cards, loss,
+                              (glyph(loss[0]), glyph(loss[1])), mix))
+        if cards is not None or start is None or position_of(s1) is not None:
+            start = position_of(s1)
+    return out
+
+
 def _order(pos: Position) -> tuple:
     return (pos.hands, pos.score, pos.held, pos.bonus, -1 if pos.spy_first is None else pos.spy_first)
 
@@ -339,5 +404,5 @@ def solver(flags: Flags = Flags(), target: int = 4) -> Solver:
     return Solver(flags, target)
 
 
-__all__ = ["CARDS", "FULL", "OPENING", "Position", "Round", "Solver", "cards_in", "hand_of", "opening",
-           "pack", "solve_matrix", "solver", "unpack"]
+__all__ = ["CARDS", "FULL", "GLYPHS", "Judged", "OPENING", "Position", "Round", "Solver", "cards_in", "glyph",
+           "hand_of", "judge_log", "opening", "pack", "position_of", "solve_matrix", "solver", "unpack"]

@@ -25,6 +25,7 @@ from engine.braverats.equilibrium import (
     Solver,
     cards_in,
     hand_of,
+    judge_log,
     opening,
     position_of,
     unpack,
@@ -72,8 +73,7 @@ def certified(s: Solver, pos: Position) -> None:
 ], ids=["base", "C", "F", "F-house-rules-off"])
 def test_the_solvers_rounds_lead_where_the_engines_rounds_lead(options):
     variants = tuple(options.get("variants", ()))
-    flags = Flags(options.get("musician_cancels_lasting_powers", True), options.get("wizard_cancels_general_bonus", True),
-                  options.get("wizard_cancels_spy", True))
+    flags = Flags(*(options.get(name, True) for name in Flags._fields))
     s = Solver(flags, 3 if "C" in variants else 4)
     rounds = 0
     for seed in range(80):
@@ -115,6 +115,30 @@ def test_the_base_games_whole_tree_is_solved_and_certified():
     a_thousand_random_positions_are_certified(solved)
     late_positions_agree_with_exhaustive_search(solved)
     a_card_an_equilibrium_plays_loses_nothing_and_another_loses_what_it_costs(solved)
+    logs_are_judged_round_by_round(solved)
+
+
+def logs_are_judged_round_by_round(solved: Solver) -> None:
+    """``judge_log`` over engine-played games (undos among the moves): each round starts at the value the last
+    one ended on, the last ends on the game's result, and each glyph is the one its loss earns."""
+    marked = 0
+    for seed in range(12):
+        log = play("braverats", seed, mode="physical", undo_rate=0.1 if seed % 3 == 0 else 0.0)
+        judged = judge_log(log, lambda flags, target: solved)
+        final = M.replay(log)
+        assert judged and len(judged) == len(final.state.rounds), seed
+        assert judged[0].before == solved.value(OPENING)
+        for prev, nxt in zip(judged, judged[1:]):
+            assert prev.after == nxt.before, (seed, prev.seq)
+        winner = final.state.ended[0]
+        assert judged[-1].after == (0.0 if winner is None else 1.0 if winner == 0 else -1.0)
+        for j in judged:
+            assert j.cards in [r.cards for r in final.state.rounds]
+            for loss, mark in zip(j.loss, j.glyphs):
+                assert mark == ("??" if loss >= 0.3 else "?" if loss >= 0.2 else "?!" if loss >= 0.1 else None)
+                marked += mark is not None
+            assert abs(sum(j.mix[0].values()) - 1) < 1e-9 and abs(sum(j.mix[1].values()) - 1) < 1e-9
+    assert marked > 5  # the bots are no equilibrium players
 
 
 def _ordered(positions):
@@ -147,7 +171,8 @@ def late_positions_agree_with_exhaustive_search(solved: Solver) -> None:
     assert sum(v.denominator > 1 for v in memo.values()) > 10
 
 
-@pytest.mark.parametrize("flags,target,f", [(Flags(), 3, False), (Flags(), 4, True), (Flags(False, False, False), 4, True)],
+@pytest.mark.parametrize("flags,target,f",
+                         [(Flags(), 3, False), (Flags(), 4, True), (Flags(False, False, False), 4, True)],
                          ids=["C", "F", "F-house-rules-off"])
 def test_the_variants_positions_are_certified(flags, target, f):
     """Variant C's target of 3, and F's hands (the attacker's two Princesses, the other's two Princes): 300
