@@ -118,6 +118,17 @@ class ThresholdsOut(Schema):
     queue_depth = fields.Integer(required=True)
 
 
+class AnalysisBudgetsOut(Schema):
+    seconds_per_match = fields.Float(required=True, metadata={
+        "description": "no solver call of a match's analysis starts after these (KRONIEK_ANALYSIS_SECONDS)"})
+    nodes_per_match = fields.Integer(required=True, metadata={
+        "description": "solver nodes of a match's analysis, all calls together (KRONIEK_ANALYSIS_NODES)"})
+    nodes_per_solver_call = fields.Integer(required=True, metadata={
+        "description": "past these a solver says unknown (KRONIEK_SOLVER_BUDGET)"})
+    nice = fields.Integer(required=True, metadata={
+        "description": "the priority an analysis runs at, 0-19, below the verdicts (KRONIEK_ANALYSIS_NICE)"})
+
+
 class PendingVerdictOut(Schema):
     match = fields.String(allow_none=True)
     age_seconds = fields.Float(required=True, metadata={
@@ -135,6 +146,9 @@ class HealthOut(Schema):
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueOut), metadata={
         "description": "validation and analysis"})
     workers = fields.Nested(WorkersOut, allow_none=True)
+    analysis_budgets = fields.Nested(AnalysisBudgetsOut, required=True, metadata={
+        "description": "what one match's analysis may take, as configured (it never delays a verdict: its own "
+                       "queue and a lower priority)"})
     oldest_pending_verdict = fields.Nested(PendingVerdictOut, allow_none=True, metadata={
         "description": "the oldest validation still to run (null: none)"})
     owed = fields.Dict(keys=fields.String(), values=fields.Nested(OwedOut), metadata={
@@ -219,6 +233,8 @@ def _owed(client: Any, store: Any, now: datetime) -> dict[str, dict[str, Any]]:
 
 
 def health_report() -> tuple[dict[str, Any], int]:
+    from workers.queue import analysis_budgets
+
     now = datetime.now(timezone.utc)
     store = current_app.extensions["kroniek"].store
     store_client, connection = quick(store.r), quick(queue_connection())
@@ -229,6 +245,7 @@ def health_report() -> tuple[dict[str, Any], int]:
         "queue_redis": None,
         "queues": {},
         "workers": None,
+        "analysis_budgets": analysis_budgets(),
         "oldest_pending_verdict": None,
         "owed": {},
         "thresholds": {"verdict_pending_seconds": STALE_AFTER, "analysis_behind_seconds": ANALYSIS_BEHIND,

@@ -99,3 +99,17 @@ def test_health_counts_owed_work_and_is_degraded_beyond_its_thresholds(anon, sto
         assert body["status"] == "degraded" and "3 jobs wait on the validation queue (over 2)" in body["problems"]
     finally:
         worker.register_death()
+
+
+def test_health_shows_the_analysis_budgets_as_configured(anon, monkeypatch):
+    """Issue 37: the analysis's budgets are on /api/health, as the environment sets them."""
+    body = anon.get("/api/health").get_json()
+    assert body["analysis_budgets"] == {"seconds_per_match": 120.0, "nodes_per_match": 20_000_000,
+                                        "nodes_per_solver_call": 500_000, "nice": 10}
+    monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "15")
+    monkeypatch.setenv("KRONIEK_ANALYSIS_NODES", "1000")
+    monkeypatch.setenv("KRONIEK_SOLVER_BUDGET", "200")
+    monkeypatch.setenv("KRONIEK_ANALYSIS_NICE", "40")  # past 19: 19, as the worker takes it
+    body = anon.get("/api/health").get_json()
+    assert body["analysis_budgets"] == {"seconds_per_match": 15.0, "nodes_per_match": 1000,
+                                        "nodes_per_solver_call": 200, "nice": 19}

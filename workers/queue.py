@@ -43,6 +43,18 @@ def analysis_seconds() -> float:
     return float(os.environ.get("KRONIEK_ANALYSIS_SECONDS", "120"))
 
 
+def analysis_nice() -> int:
+    """The nice value an analysis's work horse runs at, 0-19 (KRONIEK_ANALYSIS_NICE; 0: the worker's own)."""
+    return min(19, max(0, int(os.environ.get("KRONIEK_ANALYSIS_NICE") or 10)))
+
+
+def analysis_budgets() -> dict[str, float | int]:
+    """What one match's analysis may take, as this process's environment sets it (``kroniek run`` gives its
+    workers and its API the same)."""
+    return {"seconds_per_match": analysis_seconds(), "nodes_per_match": analysis_nodes(),
+            "nodes_per_solver_call": solver_budget(), "nice": analysis_nice()}
+
+
 def queue_name() -> str:
     """The validation queue (validation and ratings jobs)."""
     return os.environ.get("KRONIEK_QUEUE", "kroniek")

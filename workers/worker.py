@@ -45,7 +45,7 @@ from rq.scripts import release_lock
 
 from .connection import key_prefix, load_plugins, queue_client, store_client, worker_queue_client
 from .jobs import OVERDUE, requeue_overdue, sweep
-from .queue import ANALYSE, ROLES, VALIDATE, KroniekJob, queue_names, tidy_queue
+from .queue import ANALYSE, ROLES, VALIDATE, KroniekJob, analysis_nice, queue_names, tidy_queue
 
 log = logging.getLogger("kroniek.worker")
 
@@ -61,7 +61,7 @@ STALE_AFTER = 10
 JOB_MONITORING = 3
 #: The niceness of an analysis's work horse (``KRONIEK_ANALYSIS_NICE``, 0 to 19):
 #: a Sir Tommy analysis may search for its whole ``KRONIEK_ANALYSIS_SECONDS``.
-ANALYSIS_NICE = min(19, max(0, int(os.environ.get("KRONIEK_ANALYSIS_NICE") or 10)))
+ANALYSIS_NICE = analysis_nice()
 #: Retry the scheduler locks this often (s) while some are held elsewhere.
 LOCK_RETRY = 3
 #: A full sweep of the store at least this often (s), by one worker.
