@@ -10,7 +10,8 @@ Exact where both hands are common knowledge: the base game and variants A (after
 with the three house rules (``Flags``), the General's +2, the Wizard and held rounds all in. Variants B,
 D and E hide cards from the other side; a game inside a series (G) is valued as that one game.
 
-Everything is solved once per (flags, target) and kept: the opening's whole tree is ~314,000 positions.
+Everything is solved once per (flags, target) and kept: the opening's whole tree is ~314,000 positions, of
+which ~219,000 are kept (a position and its mirror, the seats' roles swapped, share one value).
 The engine never imports this module (the page's engine runs without HiGHS); the analysis does.
 """
 
@@ -100,8 +101,8 @@ def opening(variants: tuple[str, ...] = (), attack_seat: int = 0) -> Position:
 class Round:
     """One round solved: the cards each side may play (``rows`` Red's, ``cols`` Blue's), what each pair leads
     to for Red (``matrix``), the value, and each side's equilibrium mix over its cards. ``first``: the seat
-    that shows its card first (an effective Spy), whose mix is then a pure max-min choice and the other's
-    an answer to each card (``answers``)."""
+    that shows its card first (an effective Spy): both mixes are then pure, its max-min choice and the other's
+    best answer to it."""
 
     rows: tuple[int, ...]
     cols: tuple[int, ...]
@@ -162,7 +163,8 @@ _HIGHS = None
 
 
 def _highs():
-    """One quiet HiGHS per process, its model replaced for each LP."""
+    """One quiet HiGHS per process, its model replaced for each LP (a solver is not shared between threads:
+    the analysis runs in a worker's work horse)."""
     global _HIGHS, _OPTIMAL
     if _HIGHS is None:
         import os
@@ -245,7 +247,7 @@ class Solver:
         self.flags, self.target = flags, target
         self.table = outcome_table(flags)
         self.values: dict[Position, float] = {}
-        self.lps = 0  # rounds that needed the LP (no saddle point)
+        self.lps = 0  # rounds whose equilibrium is mixed (no saddle point)
 
     def outcome(self, pos: Position, c0: int, c1: int) -> Position | float:
         """Where Red's ``c0`` against Blue's ``c1`` leads: the next round's position, or the game's result."""
@@ -277,7 +279,7 @@ class Solver:
         known = self.values.get(pos)
         if known is None:
             mirror = pos.swapped()  # the same position with the seats' roles swapped: its value negated
-            if _order(mirror) < _order(pos):
+            if order(mirror) < order(pos):
                 known = -self.value(mirror)
             else:
                 known = self.round(pos).value
@@ -394,7 +396,8 @@ def judge_log(events, solve=None) -> list[Judged]:
     return out
 
 
-def _order(pos: Position) -> tuple:
+def order(pos: Position) -> tuple:
+    """A total order on positions (mirrors are valued through the smaller; tests sample in this order)."""
     return (pos.hands, pos.score, pos.held, pos.bonus, -1 if pos.spy_first is None else pos.spy_first)
 
 
@@ -405,4 +408,4 @@ def solver(flags: Flags = Flags(), target: int = 4) -> Solver:
 
 
 __all__ = ["CARDS", "FULL", "GLYPHS", "Judged", "OPENING", "Position", "Round", "Solver", "cards_in", "glyph",
-           "hand_of", "judge_log", "opening", "pack", "position_of", "solve_matrix", "solver", "unpack"]
+           "hand_of", "judge_log", "opening", "order", "pack", "position_of", "solve_matrix", "solver", "unpack"]

@@ -27,6 +27,7 @@ from engine.braverats.equilibrium import (
     hand_of,
     judge_log,
     opening,
+    order,
     position_of,
     unpack,
 )
@@ -142,7 +143,7 @@ def logs_are_judged_round_by_round(solved: Solver) -> None:
 
 
 def _ordered(positions):
-    return sorted(positions, key=lambda p: (p.hands, p.score, p.held, p.bonus, p.spy_first is None, p.spy_first or 0))
+    return sorted(positions, key=order)
 
 
 def opening_is_even(solved: Solver) -> None:
