@@ -146,9 +146,10 @@ class HealthOut(Schema):
     queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueOut), metadata={
         "description": "validation and analysis"})
     workers = fields.Nested(WorkersOut, allow_none=True)
-    analysis_budgets = fields.Nested(AnalysisBudgetsOut, required=True, metadata={
+    analysis_budgets = fields.Nested(AnalysisBudgetsOut, allow_none=True, metadata={
         "description": "what one match's analysis may take, as configured (it never delays a verdict: its own "
-                       "queue and a lower priority)"})
+                       "queue and a lower priority); null when Redis is unreachable, or when a setting is no "
+                       "number (a problem says which)"})
     oldest_pending_verdict = fields.Nested(PendingVerdictOut, allow_none=True, metadata={
         "description": "the oldest validation still to run (null: none)"})
     owed = fields.Dict(keys=fields.String(), values=fields.Nested(OwedOut), metadata={
@@ -245,7 +246,7 @@ def health_report() -> tuple[dict[str, Any], int]:
         "queue_redis": None,
         "queues": {},
         "workers": None,
-        "analysis_budgets": analysis_budgets(),
+        "analysis_budgets": None,
         "oldest_pending_verdict": None,
         "owed": {},
         "thresholds": {"verdict_pending_seconds": STALE_AFTER, "analysis_behind_seconds": ANALYSIS_BEHIND,
@@ -263,6 +264,10 @@ def health_report() -> tuple[dict[str, Any], int]:
     if problems:
         report["status"] = "unavailable"
         return report, 503
+    try:
+        report["analysis_budgets"] = analysis_budgets()
+    except ValueError as exc:  # a setting that is no number: the workers refuse to start with it too
+        problems.append(f"an analysis budget is not a number: {exc}")
     try:
         owed = _owed(store_client, store, now)
         queues = {kind: Queue(name, connection=connection) for kind, name in queue_names().items()}

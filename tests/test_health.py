@@ -113,3 +113,7 @@ def test_health_shows_the_analysis_budgets_as_configured(anon, monkeypatch):
     body = anon.get("/api/health").get_json()
     assert body["analysis_budgets"] == {"seconds_per_match": 15.0, "nodes_per_match": 1000,
                                         "nodes_per_solver_call": 200, "nice": 19}
+    monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "soon")  # no number: said, not a 500
+    answer = anon.get("/api/health")
+    assert answer.status_code == 200 and answer.get_json()["analysis_budgets"] is None
+    assert any("analysis budget is not a number" in p for p in answer.get_json()["problems"])
