@@ -183,7 +183,8 @@ def _highs():
             os.dup2(saved, 1)
             os.close(saved)
         _HIGHS.setOptionValue("output_flag", False)
-        _HIGHS.setOptionValue("presolve", "off")
+        _HIGHS.setOptionValue("presolve", "off")  # LPs of at most 9 columns: nothing to presolve
+        _HIGHS.setOptionValue("threads", 1)  # one LP at a time, in the caller's thread
         _OPTIMAL = highspy.HighsModelStatus.kOptimal
     return _HIGHS
 
