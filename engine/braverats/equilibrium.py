@@ -311,12 +311,14 @@ class Solver:
             mix = (x, y)
         return Round(rows, cols, matrix, v, mix, first)
 
-    def loss(self, pos: Position, c0: int | None, c1: int | None) -> tuple[float | None, float | None]:
+    def loss(self, pos: Position, c0: int | None, c1: int | None,
+             solved: Round | None = None) -> tuple[float | None, float | None]:
         """How much of its value each side gave away by the cards it played (None: not known), in the units of
         the value (a won game is 2 more than a lost one). Against the other side's equilibrium mix in a round
         played at once; against the best answer to it when the card was shown first; the answer's against the
-        best answer to the card it saw. A card an equilibrium plays loses 0."""
-        r = self.round(pos)
+        best answer to the card it saw. A card an equilibrium plays loses 0. ``solved``: the round at ``pos``,
+        where the caller has it already (it is not solved again)."""
+        r = solved or self.round(pos)
         rows, cols, a, v = r.rows, r.cols, r.matrix, r.value
         x, y = r.mix
         i = rows.index(c0) if c0 is not None else None
@@ -387,7 +389,7 @@ def judge_log(events, solve=None) -> list[Judged]:
         if cards is not None and start is not None:
             sv = solve(s0.cfg.flags, s0.spec.target)
             r = sv.round(start)
-            loss = sv.loss(start, *cards)
+            loss = sv.loss(start, *cards, solved=r)
             mix = tuple({c: w for c, w in zip(side, weights) if w > 0}
                         for side, weights in ((r.rows, r.mix[0]), (r.cols, r.mix[1])))
             out.append(Judged(event["seq"], sv.value(start), sv.after(start, *cards), cards, loss,
