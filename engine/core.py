@@ -339,10 +339,37 @@ class Game:
         decided so far. A game without an analysis does not override this."""
         return None
 
+    def evaluate_log(self, events: list[dict[str, Any]], *,
+                     tables: Callable[[str, Callable[[], bytes]], bytes] | None = None,
+                     deadline: float | None = None) -> dict[str, Any] | None:
+        """How the game stood after each move, and how good each move was (issue 37), for the review's graph.
+        ``tables(name, build)``: solved tables kept between analyses (the worker's ``workers.tables``): the
+        bytes kept under ``name``, built by ``build()`` the first time; None: build what is needed here.
+        ``deadline``: a ``time.monotonic()`` after which no new estimate starts.
+
+        A dict, JSON-able but for messages (``Text``), of:
+
+        - ``perspective``: ``"seats"`` (a chance per seat) or ``"table"`` (one chance: a cooperative game's);
+        - ``method``: ``"exact"`` (solved), ``"exact_odds"`` (exact chances of what chance does next) or
+          ``"estimate"`` (Monte Carlo), or None (no point could be evaluated: ``note`` says why);
+        - ``points``: ``{"seq", "chances": [...], "method", "stderr"?, "samples"?}`` after the events whose
+          data everyone may see, in seq order (a seat's chance of winning; a draw counts half);
+        - ``moves``: the moves judged, ``{"seq", "seat", "loss", "glyph", "accuracy", ...}`` (a loss in
+          chances of winning, 0-1);
+        - ``summary``: per seat, ``{"seat", "moves", "accuracy", "luck", "glyphs"}``;
+        - ``notes``: annotations by seq (as ``analyse_log``'s), said in the reader's language.
+
+        None: the game has no evaluation."""
+        return None
+
+    @property
+    def has_evaluation(self) -> bool:
+        return type(self).evaluate_log is not Game.evaluate_log
+
     @property
     def has_analysis(self) -> bool:
-        """Whether the game has a solver analysis (it overrides ``analyse_log``)."""
-        return type(self).analyse_log is not Game.analyse_log
+        """Whether the game has an analysis (it overrides ``analyse_log`` or ``evaluate_log``)."""
+        return type(self).analyse_log is not Game.analyse_log or self.has_evaluation
 
     def hint(self, state: Any, seat: int | None, budget: int) -> dict[str, Any] | None:
         """Moves for ``seat`` judged by a solver, from what that seat can see.

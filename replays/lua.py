@@ -170,6 +170,23 @@ for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 return 1
 """
 
+# KEYS: analysis, deep, evaluation
+# ARGV: seq, record json, evaluation json ("" for none), then field/value pairs of the annotations
+# SAVE_VERDICT's rule for the analysis job: a record, its annotations and its evaluation replace the
+# old ones together, unless the stored record is of a longer log.
+SAVE_ANALYSIS = """
+local current = redis.call('GET', KEYS[1])
+if current then
+  local seq = tonumber(cjson.decode(current)['seq'])
+  if seq and seq > tonumber(ARGV[1]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2], KEYS[3])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
+""" + HSET_PAIRS.format(key="KEYS[2]", first=4) + """
+return 1
+"""
+
 # KEYS: verdict, auto, autoz
 # ARGV: seq, verdict json, since, then field/value pairs of the annotations
 # of the events after ``since``

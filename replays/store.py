@@ -42,6 +42,10 @@ a league's stream is laid out the same way under ``{l:ID}``):
 - ``P:{m:ID}:analysis`` / ``P:{m:ID}:deep`` / ``P:{m:ID}:analysing``  the
                       analysis job's record, its (solver) annotations and its
                       progress while it runs
+- ``P:{m:ID}:evaluation`` the analysis's evaluation (``Game.evaluate_log``:
+                      the chances after each move, each move judged), JSON;
+                      apart from the record, which every read of the match
+                      reads for the analysis's status
 - ``P:matches:owed:W`` sorted set of matches owed work W (validation,
                       analysis) by a job that has not started yet
 - ``P:{m:ID}:acl``    who holds which role on the match (``service.accounts``)
@@ -175,6 +179,7 @@ class EventStore:
         self._create = client.register_script(lua.CREATE)
         self._create_indexed = client.register_script(lua.CREATE_INDEXED)
         self._save_verdict = client.register_script(lua.SAVE_VERDICT)
+        self._save_analysis = client.register_script(lua.SAVE_ANALYSIS)
         self._add_to_verdict = client.register_script(lua.ADD_TO_VERDICT)
         self._save_snapshot = client.register_script(lua.SAVE_SNAPSHOT)
         self._read_snapshot = client.register_script(lua.READ_SNAPSHOT)
@@ -719,18 +724,25 @@ class EventStore:
                 out.setdefault(seq, []).extend(json.loads(raw))
         return dict(sorted(out.items()))
 
-    def save_analysis(self, match_id: str, record: dict[str, Any], annotations: dict[int, list[dict[str, Any]]]) -> bool:
-        """Store an analysis (``record["seq"]``: the log it read) and its
-        annotations unless one of a longer log is already there."""
+    def save_analysis(self, match_id: str, record: dict[str, Any], annotations: dict[int, list[dict[str, Any]]],
+                      evaluation: dict[str, Any] | None = None) -> bool:
+        """Store an analysis (``record["seq"]``: the log it read), its
+        annotations and its evaluation (None: none) unless one of a longer
+        log is already there."""
         flat: list[Any] = []
         for seq, notes in annotations.items():
             flat += [str(seq), canonical(notes)]
         return bool(
-            self._save_verdict(
-                keys=[self.key(match_id, "analysis"), self.key(match_id, "deep")],
-                args=[record["seq"], canonical(record), *flat],
+            self._save_analysis(
+                keys=[self.key(match_id, "analysis"), self.key(match_id, "deep"), self.key(match_id, "evaluation")],
+                args=[record["seq"], canonical(record), "" if evaluation is None else canonical(evaluation), *flat],
             )
         )
+
+    def evaluation(self, match_id: str) -> dict[str, Any] | None:
+        """The evaluation the latest analysis stored (None: none)."""
+        raw = self.r.get(self.key(match_id, "evaluation"))
+        return json.loads(raw) if raw else None
 
     def analysis(self, match_id: str) -> tuple[dict[str, Any] | None, dict[str, str]]:
         """The latest stored analysis record, and the progress of a running one."""

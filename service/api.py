@@ -341,7 +341,12 @@ class Review(MethodView):
         Filtered like the log: an event whose data the viewer may not see
         (a face-down card, a secret choice) is summarised without it and
         without the worker's annotations. Pass `seat` for a seat's review (that
-        seat's player, a recorder or referee) or `seat=referee` for all of it."""
+        seat's player, a recorder or referee) or `seat=referee` for all of it.
+
+        Games with an evaluation add `evaluation` (docs/review.md): each
+        seat's chance of winning after the events everyone may see, how it
+        was obtained, each move judged (loss, glyph, accuracy) and each
+        seat's accuracy; null until the analysis has run."""
         guard_view(match_id, args["seat"])
         review = service().review(match_id, args["seat"], first=args["from_"])
         dutch, speaks = i18n.language("nl"), i18n.speaking()

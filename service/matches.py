@@ -944,6 +944,7 @@ class MatchService:
                 human.setdefault(note["seq"], []).append({"source": "human", **note})
         lines = self._describe(match_id, events)
         steps: list[dict[str, Any]] = []
+        hidden_seqs: set[int] = set()
         for event, (_, summary, summary_nl, undoes) in zip(events, lines):
             seq, type_ = event["seq"], event["type"]
             hidden = viewer != REFEREE and bool(M.event_view(ms_now, event, viewer, undone).get("redacted"))
@@ -968,8 +969,27 @@ class MatchService:
             for s in undoes:
                 if s >= first:
                     steps[s - first]["undone_by"] = seq
+            if hidden:
+                hidden_seqs.add(seq)
             steps.append(step)
-        return {"match": match_id, "seq": ms_now.seq, "status": ms_now.status, "steps": steps}
+        out = {"match": match_id, "seq": ms_now.seq, "status": ms_now.status, "steps": steps}
+        if first == 1 and ms_now.game.has_evaluation:
+            out["evaluation"] = self._evaluation(match_id, ms_now, hidden_seqs)
+        return out
+
+    def _evaluation(self, match_id: str, ms: M.MatchState, hidden: set[int]) -> dict[str, Any] | None:
+        """The analysis's evaluation as this reader may see it: no point or judged move at an event hidden
+        from them (None: none stored yet). Its messages are Texts again, said in the reader's language."""
+        stored = self.store.evaluation(match_id)
+        if stored is None:
+            return None
+        shown = lambda seq: seq <= ms.seq and seq not in hidden  # noqa: E731
+        ev = {k: from_json(v) for k, v in stored.items()}
+        ev["points"] = [p for p in stored.get("points", []) if shown(p["seq"])]
+        ev["moves"] = [{**m, "glyph_said": GLYPH_NAMES.get(m.get("glyph"))} for m in stored.get("moves", [])
+                       if shown(m["seq"])]
+        ev["method_said"] = METHOD_NAMES.get(ev.get("method"))
+        return ev
 
     def audit(self, match_id: str) -> dict[str, Any]:
         self._entry(match_id)
@@ -998,6 +1018,13 @@ class MatchService:
     def annotations(self, match_id: str) -> dict[str, Any]:
         self._entry(match_id)
         return {"match": match_id, "annotations": self.store.notes(match_id)}
+
+
+#: how an evaluation was obtained (``Game.evaluate_log``), as a reader reads it
+METHOD_NAMES = {"exact": say("exact (solved)"), "exact_odds": say("exact odds"),
+                "estimate": say("estimated (Monte Carlo)")}
+#: a judged move's glyph, named (the thresholds: docs/review.md)
+GLYPH_NAMES = {"?!": say("inaccuracy"), "?": say("mistake"), "??": say("blunder")}
 
 
 def check_viewer(ms: M.MatchState, viewer: Any) -> None:

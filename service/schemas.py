@@ -303,7 +303,8 @@ class EventList(Schema):
 class ReviewArgs(Schema):
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1, max=MAX_SEQ),
                            metadata={"description": "the first seq to give (a live page asks only for what is new); "
-                                                    "an undo's `undoes` names the earlier steps it marks"})
+                                                    "an undo's `undoes` names the earlier steps it marks; the `evaluation` (games "
+                                                    "with one) comes with a review from 1 only"})
     seat = SeatOrReferee(
         load_default=None,
         allow_none=True,

@@ -29,6 +29,21 @@ def pytest_configure(config):
     # tests: 120.7 -> 101.1 CPU-s; the Troje, notation and Troubadour properties: 33.2 -> 23.3 CPU-s; both
     # with --hypothesis-seed=1). Reference counting still frees all but cycles at once.
     gc.set_threshold(100_000, 50, 1000)
+    # Solved tables (workers/tables.py: BraveRats's whole tree, ~15 CPU-s) are built once per run and shared by
+    # every test process and every server a test starts (they inherit the environment): a directory of the
+    # run's own, made by the controlling process before xdist starts its workers, removed after the run.
+    if not hasattr(config, "workerinput") and "KRONIEK_TABLES" not in os.environ:
+        config._kroniek_tables = tempfile.mkdtemp(prefix="kroniek-tables-")
+        os.environ["KRONIEK_TABLES"] = config._kroniek_tables
+
+
+def pytest_unconfigure(config):
+    made = getattr(config, "_kroniek_tables", None)
+    if made:
+        import shutil
+
+        shutil.rmtree(made, ignore_errors=True)
+        os.environ.pop("KRONIEK_TABLES", None)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -253,13 +253,69 @@ def test_the_analysis_stops_at_its_time_budget(store, monkeypatch):
 
 
 def test_games_without_an_analysis_say_none(store):
-    from engine.braverats.game import BraveRats  # noqa: F401  (registered)
-
     svc = MatchService(store)
-    mid = svc.create_match("braverats", ["Ann", "Bob"])["id"]
+    mid = toy_match(svc)
     owed = []
     validate_log(store, mid, on_valid=owed.append)
     assert owed == [] and svc.match(mid)["analysis"] == "none"
+    assert "evaluation" not in svc.review(mid)
+
+
+def test_a_braverats_match_is_evaluated_round_by_round_and_the_review_serves_it(client, app, store):
+    """Issue 37: the analysis job stores the exact evaluation (the table read from the run's tables, built by
+    whichever process needed it first); the review serves the chances after each round, each card judged and
+    each seat's accuracy, its words in the reader's language; a card played face down and not yet revealed
+    shows no point (its seat's choice is hidden) and nothing of it."""
+    from tests.support.played import play
+    from workers.jobs import analyse_log
+
+    log = play("braverats", 5, mode="physical")
+    setup = log[0]["data"]
+    mid = client.post("/api/matches", json={"game": "braverats", "players": setup["players"],
+                                            "options": setup["options"]}).get_json()["id"]
+    for event in log[1:]:
+        assert client.post(f"/api/matches/{mid}/events",
+                           json={k: event[k] for k in ("type", "seat", "data")}).status_code == 201
+    assert client.get(f"/api/matches/{mid}").get_json()["analysis"] == "pending"
+    validate_log(store, mid)
+    record = analyse_log(store, mid)
+    assert record["status"] == "done"
+    review = client.get(f"/api/matches/{mid}/review").get_json()
+    ev = review["evaluation"]
+    from engine import match as M
+
+    rounds = [e["seq"] for e, before, after in M.replay_steps(log)  # where a round resolved
+              if before is not None and len(after.state.rounds) > len(before.state.rounds)]
+    assert ev["method"] == "exact" and ev["method_said"] == "exact (solved)" and ev["seq"] == review["seq"]
+    assert [p["seq"] for p in ev["points"]] == [1, *rounds]
+    assert ev["points"][0]["chances"] == [0.5, 0.5]  # the opening is even
+    for p in ev["points"]:
+        assert abs(sum(p["chances"]) - 1) < 1e-9 and p["method"] == "exact"
+    assert ev["points"][-1]["chances"] in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])  # the result
+    assert len(ev["moves"]) == 2 * len(rounds)
+    for m in ev["moves"]:
+        assert m["glyph_said"] == {None: None, "?!": "inaccuracy", "?": "mistake", "??": "blunder"}[m["glyph"]]
+        assert (m["loss"] == 0) == (m["accuracy"] == 100.0)
+    assert [s["seat"] for s in ev["summary"]] == [0, 1] and all(s["moves"] == len(rounds) for s in ev["summary"])
+    notes = [a for s in review["steps"] for a in s["annotations"] if a.get("kind") == "evaluation"]
+    assert len(notes) == len(ev["moves"]) and "the equilibrium plays" in notes[0]["text"]
+    dutch = client.get(f"/api/matches/{mid}/review", headers={"Accept-Language": "nl"}).get_json()
+    assert dutch["evaluation"]["method_said"] == "exact (opgelost)"
+    said = [a["text"] for s in dutch["steps"] for a in s["annotations"] if a.get("kind") == "evaluation"]
+    assert "evenwicht" in said[0] and "Raadsheer" in " ".join(said)
+
+    # one more game, stopped with Red's card face down: no point, no judged card and no note of it
+    mid2 = client.post("/api/matches", json={"game": "braverats", "players": setup["players"],
+                                             "options": setup["options"]}).get_json()["id"]
+    for event in ({"type": "round", "seat": None, "data": {"cards": ["ambassador", "spy"]}},
+                  {"type": "play", "seat": 0, "data": {"card": "wizard"}}):
+        assert client.post(f"/api/matches/{mid2}/events", json=event).status_code == 201
+    validate_log(store, mid2)
+    analyse_log(store, mid2)
+    ev2 = client.get(f"/api/matches/{mid2}/review").get_json()["evaluation"]
+    assert [p["seq"] for p in ev2["points"]] == [1, 2] and {m["seq"] for m in ev2["moves"]} == {2}
+    assert all(n.get("kind") != "evaluation" for n in store.auto_annotations(mid2).get(3, []))
+    assert [p["seq"] for p in store.evaluation(mid2)["points"]] == [1, 2]  # as stored, not only as served
 
 
 def test_hint_endpoint_judges_the_seats_moves(client, app):
@@ -283,7 +339,7 @@ def test_hint_endpoint_judges_the_seats_moves(client, app):
 
 
 def test_the_match_endpoint_shows_the_analysis(client):
-    m = client.post("/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).get_json()
+    m = client.post("/api/matches", json={"game": "catan", "players": ["Ann", "Bob", "Cas"]}).get_json()
     assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "none"
     m = client.post("/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).get_json()
     assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "pending"

@@ -29,6 +29,7 @@ from replays.store import decode_entry
 from replays.translog import LeafConflict, TransparencyLog
 
 from .connection import store_client
+from .tables import FileTables
 from .queue import (ANALYSE, RATE, VALIDATE, analysis_nodes, analysis_queue_name, analysis_seconds,
                     enqueue_analysis, enqueue_ratings, enqueue_validation, is_waiting, solver_budget, started)
 
@@ -368,16 +369,26 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
             store.analysis_progress(match_id, seq, done, total)
 
     progress(0, 0)
+    game = final.game
+    tables = FileTables()
     try:
-        notes = final.game.analyse_log(events, solver_budget(), progress=progress,
-                                       max_nodes=analysis_nodes(), deadline=t0 + analysis_seconds())
+        notes = game.analyse_log(events, solver_budget(), progress=progress,
+                                 max_nodes=analysis_nodes(), deadline=t0 + analysis_seconds()) or {}
+        evaluation = game.evaluate_log(events, tables=tables.get, deadline=t0 + analysis_seconds())
     except Exception as exc:
         record = {"seq": seq, "status": "failed", "message": f"{type(exc).__name__}: {exc}"}
         store.save_analysis(match_id, record, {})
         store.analysis_finished(match_id)
         raise
+    if evaluation is not None:
+        for at, said in evaluation.pop("notes", {}).items():  # the moves judged, beside the solver's notes
+            notes.setdefault(at, []).extend(said)
+        evaluation["seq"] = seq
     record = {"seq": seq, "status": "done", "seconds": round(time.monotonic() - t0, 3)}
-    store.save_analysis(match_id, record, to_json(notes or {}))  # a message kept as JSON (engine/text.py)
+    if tables.built:  # a one-off: the first analysis on this machine that needed it built it
+        record["tables_built"] = tables.built
+    # a message kept as JSON (engine/text.py)
+    store.save_analysis(match_id, record, to_json(notes), None if evaluation is None else to_json(evaluation))
     store.analysis_finished(match_id)
     return record
 

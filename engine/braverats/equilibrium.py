@@ -17,9 +17,13 @@ The engine never imports this module (the page's engine runs without HiGHS); the
 
 from __future__ import annotations
 
+import math
+import sys
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from .cards import PRINCE, PRINCESS
 from .resolve import Flags, key, outcome_table
@@ -249,6 +253,9 @@ class Solver:
         self.table = outcome_table(flags)
         self.values: dict[Position, float] = {}
         self.lps = 0  # rounds whose equilibrium is mixed (no saddle point)
+        # a table solved before (``thaw``): canonical positions' keys, sorted, and their values
+        self._keys: array = array("Q")
+        self._kept: array = array("d")
 
     def outcome(self, pos: Position, c0: int, c1: int) -> Position | float:
         """Where Red's ``c0`` against Blue's ``c1`` leads: the next round's position, or the game's result."""
@@ -283,9 +290,60 @@ class Solver:
             if order(mirror) < order(pos):
                 known = -self.value(mirror)
             else:
-                known = self.round(pos).value
+                known = self._thawed(pos)
+                if known is None:
+                    known = self.round(pos).value
             self.values[pos] = known
         return known
+
+    # -- a solved table kept and read back (the worker keeps it: workers/tables.py) -------------------
+    def freeze(self) -> bytes:
+        """Every canonical position solved so far (a position whose mirror is not smaller) with its value:
+        keys (``key_of``) and values, sorted by key, 8 bytes each, little-endian. A mirror is not kept: its
+        value is the canonical one negated."""
+        pairs = dict(zip(self._keys, self._kept))
+        for pos, v in self.values.items():
+            if order(pos) <= order(pos.swapped()):
+                pairs[key_of(pos)] = v
+        keys = array("Q", sorted(pairs))
+        kept = array("d", (pairs[k] for k in keys))
+        if sys.byteorder != "little":  # pragma: no cover - the machines we run on are little-endian
+            keys.byteswap()
+            kept.byteswap()
+        return len(keys).to_bytes(8, "little") + keys.tobytes() + kept.tobytes()
+
+    def thaw(self, blob: bytes) -> int:
+        """Read a table ``freeze`` wrote (for these flags and this target): its positions are looked up, not
+        solved again. The number of positions it holds; ValueError for bytes that are no such table."""
+        if len(blob) < 8:
+            raise ValueError("a solved table is at least 8 bytes")
+        n = int.from_bytes(blob[:8], "little")
+        if len(blob) != 8 + 16 * n:
+            raise ValueError(f"a solved table of {n} positions is {8 + 16 * n} bytes, not {len(blob)}")
+        keys, kept = array("Q"), array("d")
+        keys.frombytes(blob[8:8 + 8 * n])
+        kept.frombytes(blob[8 + 8 * n:])
+        if sys.byteorder != "little":  # pragma: no cover
+            keys.byteswap()
+            kept.byteswap()
+        if any(keys[i] >= keys[i + 1] for i in range(n - 1)):
+            raise ValueError("a solved table's keys are not in order")
+        self._keys, self._kept = keys, kept
+        return n
+
+    def _thawed(self, pos: Position) -> float | None:
+        k = key_of(pos)
+        i = bisect_left(self._keys, k)
+        return self._kept[i] if i < len(self._keys) and self._keys[i] == k else None
+
+    def positions(self) -> Iterator[Position]:
+        """Every position this solver knows the value of: solved here, or read from a table, each once."""
+        seen = set(self.values)
+        yield from self.values
+        for k in self._keys:
+            pos = position_of_key(k)
+            if pos not in seen:
+                yield pos
 
     def round(self, pos: Position) -> Round:
         """The round at ``pos`` solved (its matrix is worked out again; its value is kept)."""
@@ -399,9 +457,126 @@ def judge_log(events, solve=None) -> list[Judged]:
     return out
 
 
+def key_of(pos: Position) -> int:
+    """A position as one integer (a table's key): the hands 13 bits each (3^8 < 2^13), the scores, held
+    rounds 4 bits each, the General's bonuses and who shows first 2 bits each."""
+    spy = 3 if pos.spy_first is None else pos.spy_first
+    k = pos.hands[0] | pos.hands[1] << 13 | pos.score[0] << 26 | pos.score[1] << 30 | pos.held << 34
+    return k | pos.bonus[0] << 38 | pos.bonus[1] << 39 | spy << 40
+
+
+def position_of_key(k: int) -> Position:
+    spy = k >> 40 & 3
+    return Position((k & 0x1FFF, k >> 13 & 0x1FFF), (k >> 26 & 15, k >> 30 & 15), k >> 34 & 15,
+                    (bool(k >> 38 & 1), bool(k >> 39 & 1)), None if spy == 3 else spy)
+
+
 def order(pos: Position) -> tuple:
     """A total order on positions (mirrors are valued through the smaller; tests sample in this order)."""
     return (pos.hands, pos.score, pos.held, pos.bonus, -1 if pos.spy_first is None else pos.spy_first)
+
+
+#: bump when a change to the solver changes what a kept table holds (a table of another version is not read)
+TABLE_VERSION = 1
+
+
+def table_name(flags: Flags, target: int, opening_pos: Position) -> str:
+    """The name a solved table from ``opening_pos`` is kept under (its mirror's table is the same one)."""
+    canonical = min(opening_pos, opening_pos.swapped(), key=order)
+    rules = "".join("1" if f else "0" for f in flags)
+    return f"braverats-v{TABLE_VERSION}-r{rules}-t{target}-{key_of(canonical):x}"
+
+
+def build_table(flags: Flags, target: int, opening_pos: Position) -> bytes:
+    """The whole tree from ``opening_pos`` solved by a solver of its own, frozen (``Solver.freeze``)."""
+    fresh = Solver(flags, target)
+    fresh.value(opening_pos)
+    return fresh.freeze()
+
+
+#: Lichess's accuracy of a move from the drop in the mover's winning chances (in percent points)
+def accuracy(drop_percent: float) -> float:
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop_percent) - 3.1669))
+
+
+def evaluate(events, tables=None) -> dict:
+    """The evaluation of a BraveRats log (``Game.evaluate_log``): Red's and Blue's chance of winning (a draw
+    counts half) at the set-up and after every round where both hands were known, exact; each card judged
+    (its loss, glyph and accuracy) with both sides' equilibrium mixes; each seat's accuracy. ``tables(name,
+    build)``: where solved trees are kept (workers/tables.py); without it the tree is solved here."""
+    from .. import match as M
+    from ..text import say
+    from .cards import CARD_IDS, NAMES
+
+    steps = list(M.replay_steps(events))
+    undone = M.undone_seqs(events)
+    openings: dict[int, float] = {}  # seq -> Red's value where a game's opening became known
+    loaded: set[str] = set()
+    opened: set[int] = set()  # the games (of a series) whose opening is valued
+    solvers: dict[tuple[Flags, int], Solver] = {}
+    for event, _, after in steps:
+        if event["type"] == M.UNDO or event["seq"] in undone:
+            continue
+        s = after.state
+        pos = position_of(s)
+        if pos is None or s.rounds or len(s.games) in opened:
+            continue
+        opened.add(len(s.games))
+        key = (s.cfg.flags, s.spec.target)
+        sv = solvers.setdefault(key, solver(*key))
+        name = table_name(s.cfg.flags, s.spec.target, pos)
+        if tables is not None and name not in loaded:
+            sv.thaw(tables(name, lambda: build_table(s.cfg.flags, s.spec.target, pos)))
+            loaded.add(name)
+        openings[event["seq"]] = sv.value(pos)
+    judged = judge_log(events, lambda flags, target: solvers.setdefault((flags, target), solver(flags, target)))
+
+    def chances(v: float) -> list[float]:
+        red = round((1.0 + v) / 2.0, 6)
+        return [red, round(1.0 - red, 6)]
+
+    points = [{"seq": seq, "chances": chances(v), "method": "exact"} for seq, v in openings.items()]
+    points += [{"seq": j.seq, "chances": chances(j.after), "method": "exact"} for j in judged]
+    points.sort(key=lambda p: p["seq"])
+    moves, notes = [], {}
+    for j in judged:
+        for seat in (0, 1):
+            card, loss, mark = j.cards[seat], j.loss[seat], j.glyphs[seat]
+            mix = sorted(j.mix[seat].items(), key=lambda cw: (-cw[1], cw[0]))
+            move = {"seq": j.seq, "seat": seat, "card": CARD_IDS[card], "loss": round(loss, 6),
+                    "accuracy": round(accuracy(loss * 50.0), 1), "glyph": mark,
+                    "best": [{"card": CARD_IDS[c], "weight": round(w, 4)} for c, w in mix]}
+            moves.append(move)
+            said_mix = [say("{card} {percent}%", card=NAMES[c], percent=round(100 * w)) for c, w in mix]
+            if mark is None:
+                text = say("{card} is an equilibrium card here (the equilibrium plays {mix})",
+                           card=NAMES[card], mix=said_mix) if loss == 0 else \
+                    say("{card} cost {loss} percentage points of winning chance (the equilibrium plays {mix})",
+                        card=NAMES[card], loss=_points(loss), mix=said_mix)
+            else:
+                text = say("{glyph} {card} cost {loss} percentage points of winning chance (the equilibrium plays "
+                           "{mix})", glyph=mark, card=NAMES[card], loss=_points(loss), mix=said_mix)
+            notes.setdefault(j.seq, []).append({"kind": "evaluation", "seat": seat, "glyph": mark,
+                                                "loss": move["loss"], "text": text})
+    summary = []
+    for seat in (0, 1):
+        mine = [m for m in moves if m["seat"] == seat]
+        summary.append({"seat": seat, "moves": len(mine),
+                        "accuracy": round(sum(m["accuracy"] for m in mine) / len(mine), 1) if mine else None,
+                        "luck": None,
+                        "glyphs": {g: sum(m["glyph"] == g for m in mine) for _, g in GLYPHS}})
+    out = {"perspective": "seats", "method": "exact", "points": points, "moves": moves, "summary": summary,
+           "notes": notes}
+    if not points:
+        out["method"] = None
+        out["note"] = say("Not evaluated: in this variant a hand is hidden from the other side, and the "
+                          "evaluation is exact only where both hands are known")
+    return out
+
+
+def _points(loss: float) -> float:
+    """A loss in the value's units (-1..+1) in percentage points of the chance of winning (half as many)."""
+    return round(loss * 50, 1)
 
 
 @lru_cache(maxsize=4)
@@ -411,4 +586,5 @@ def solver(flags: Flags = Flags(), target: int = 4) -> Solver:
 
 
 __all__ = ["CARDS", "FULL", "GLYPHS", "Judged", "OPENING", "Position", "Round", "Solver", "cards_in", "glyph",
-           "hand_of", "judge_log", "opening", "order", "pack", "position_of", "solve_matrix", "solver", "unpack"]
+           "hand_of", "judge_log", "key_of", "opening", "order", "position_of_key", "pack", "position_of", "solve_matrix", "solver", "unpack",
+           "TABLE_VERSION", "accuracy", "build_table", "evaluate", "table_name"]

@@ -48,6 +48,20 @@
       const r = await (pending || K.api("GET", `/api/matches/${id}/review?${q()}`));
       if (!r.ok) { K.flash(K.errorText(r), "error"); steps = []; return; }
       steps = r.data.steps;
+      evaluation = r.data.evaluation;  // undefined: the game has none; null: its analysis has not run yet
+      drawEvaluation();
+    };
+    // the evaluation graph under the table (evalgraph.js)
+    const evalBox = document.getElementById("evaluation");
+    let evaluation, graph = null;
+    const drawEvaluation = () => {
+      graph = null;
+      if (evaluation === undefined) { evalBox.hidden = true; return; }
+      evalBox.hidden = false;
+      if (evaluation === null) { evalBox.replaceChildren(h("p.muted.small", K.t("Evaluation: waiting for the analysis"))); return; }
+      graph = EvalGraph.render(evaluation, steps, players, (i) => go(i));
+      evalBox.replaceChildren(graph.node);
+      graph.show(index);
     };
     const drawList = () => {
       list.replaceChildren(...steps.map((s, i) => {
@@ -100,6 +114,7 @@
       if (was) was.classList.remove("current");
       const cur = list.children[index];
       if (cur) { cur.classList.add("current"); if (listShown) showInList(cur); }
+      if (graph) graph.show(index);
       stepTitle.replaceChildren(K.t("Seq {seq} of {last}:", { seq: step.seq, last: steps[steps.length - 1].seq }) + " ", K.stepLine(step));
       root.dataset.seq = step.seq;
       const [r, sc] = await Promise.all([stateAt(step.seq), sceneAt(step.seq)]);
