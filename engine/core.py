@@ -341,11 +341,16 @@ class Game:
 
     def evaluate_log(self, events: list[dict[str, Any]], *,
                      tables: Callable[[str, Callable[[], bytes]], bytes] | None = None,
-                     deadline: float | None = None) -> dict[str, Any] | None:
+                     deadline: float | None = None,
+                     notes: dict[int, list[dict[str, Any]]] | None = None,
+                     playouts: int = 2000) -> dict[str, Any] | None:
         """How the game stood after each move, and how good each move was (issue 37), for the review's graph.
         ``tables(name, build)``: solved tables kept between analyses (the worker's ``workers.tables``): the
         bytes kept under ``name``, built by ``build()`` the first time; None: build what is needed here.
-        ``deadline``: a ``time.monotonic()`` after which no new estimate starts.
+        ``deadline``: a ``time.monotonic()`` after which no new estimate starts. ``notes``: what this game's
+        ``analyse_log`` just said of the same log (a game whose solver already decided each position reads
+        its evaluation from there instead of solving again); None: not run. ``playouts``: the games an estimate
+        may play on in all (the worker's ``KRONIEK_ANALYSIS_PLAYOUTS``).
 
         A dict, JSON-able but for messages (``Text``), of:
 
@@ -354,8 +359,8 @@ class Game:
           ``"estimate"`` (Monte Carlo), or None (no point could be evaluated: ``note`` says why);
         - ``points``: ``{"seq", "chances": [...], "method", "stderr"?, "samples"?}`` after the events whose
           data everyone may see, in seq order (a seat's chance of winning; a draw counts half);
-        - ``moves``: the moves judged, ``{"seq", "seat", "loss", "glyph", "accuracy", ...}`` (a loss in
-          chances of winning, 0-1);
+        - ``moves``: the moves judged, ``{"seq", "seat", "loss", "glyph", "accuracy", ...}`` (``loss``: the
+          mover's chance of winning it cost, 0-1; glyphs from 0.05, 0.10, 0.15: docs/review.md);
         - ``summary``: per seat, ``{"seat", "moves", "accuracy", "luck", "glyphs"}``;
         - ``notes``: annotations by seq (as ``analyse_log``'s), said in the reader's language.
 

@@ -125,6 +125,8 @@ class AnalysisBudgetsOut(Schema):
         "description": "solver nodes of a match's analysis, all calls together (KRONIEK_ANALYSIS_NODES)"})
     nodes_per_solver_call = fields.Integer(required=True, metadata={
         "description": "past these a solver says unknown (KRONIEK_SOLVER_BUDGET)"})
+    playouts_per_match = fields.Integer(required=True, metadata={
+        "description": "games an estimate plays on per match, all its points together (KRONIEK_ANALYSIS_PLAYOUTS)"})
     nice = fields.Integer(required=True, metadata={
         "description": "the priority an analysis runs at, 0-19, below the verdicts (KRONIEK_ANALYSIS_NICE)"})
 

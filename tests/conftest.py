@@ -35,6 +35,10 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput") and "KRONIEK_TABLES" not in os.environ:
         config._kroniek_tables = tempfile.mkdtemp(prefix="kroniek-tables-")
         os.environ["KRONIEK_TABLES"] = config._kroniek_tables
+    # A finished Catan, Troje, Troubadour or knights' match is estimated by playing it on (engine/evaluation.py):
+    # 2,000 games by default, ~80 CPU-s for a Catan match. The servers the tests start get 48 (6 points of 8),
+    # enough to draw the graph the browser tests check; the estimates' error is tests/engine/test_evaluation.py's.
+    os.environ.setdefault("KRONIEK_ANALYSIS_PLAYOUTS", "48")
 
 
 def pytest_unconfigure(config):

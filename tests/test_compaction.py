@@ -322,13 +322,14 @@ def test_the_sweep_compacts_finished_matches_left_uncompacted(store, prefix, mon
     before = raw(store, mid)
     monkeypatch.setattr("workers.jobs.store_client", lambda: store.r)
     queued: list[tuple] = []
+    analyses: list[tuple] = []
     monkeypatch.setattr("workers.jobs.enqueue_validation", lambda *a: queued.append(a))
-    monkeypatch.setattr("workers.jobs.enqueue_analysis", lambda *a: queued.append(a))
+    monkeypatch.setattr("workers.jobs.enqueue_analysis", lambda *a: analyses.append(a))
     monkeypatch.setattr("workers.jobs.stale_rating_games", lambda p: [])
     sweep(prefix)
     assert store.compacted(mid) and not store.r.exists(store.key(mid, "log")) and raw(store, mid) == before
-    sweep(prefix)  # again: a compacted match is left as it is, and owes nothing
-    assert raw(store, mid) == before and queued == []
+    sweep(prefix)  # again: a compacted match is left as it is, and owes no verdict (only its analysis)
+    assert raw(store, mid) == before and queued == [] and {a[1] for a in analyses} == {mid}
 
 
 def test_a_leagues_exports_of_a_compacted_match_read_the_same(app, client, anon, store, monkeypatch):

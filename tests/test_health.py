@@ -103,16 +103,21 @@ def test_health_counts_owed_work_and_is_degraded_beyond_its_thresholds(anon, sto
 
 def test_health_shows_the_analysis_budgets_as_configured(anon, monkeypatch):
     """Issue 37: the analysis's budgets are on /api/health, as the environment sets them."""
+    monkeypatch.delenv("KRONIEK_ANALYSIS_PLAYOUTS", raising=False)  # (the suite's servers get fewer)
     body = anon.get("/api/health").get_json()
     assert body["analysis_budgets"] == {"seconds_per_match": 120.0, "nodes_per_match": 20_000_000,
-                                        "nodes_per_solver_call": 500_000, "nice": 10}
+                                        "nodes_per_solver_call": 500_000, "playouts_per_match": 2000, "nice": 10}
     monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "15")
     monkeypatch.setenv("KRONIEK_ANALYSIS_NODES", "1000")
     monkeypatch.setenv("KRONIEK_SOLVER_BUDGET", "200")
     monkeypatch.setenv("KRONIEK_ANALYSIS_NICE", "40")  # past 19: 19, as the worker takes it
     body = anon.get("/api/health").get_json()
+    monkeypatch.setenv("KRONIEK_ANALYSIS_PLAYOUTS", "64")
+    assert anon.get("/api/health").get_json()["analysis_budgets"]["playouts_per_match"] == 64
+    monkeypatch.setenv("KRONIEK_ANALYSIS_PLAYOUTS", "2000")
+    body = anon.get("/api/health").get_json()
     assert body["analysis_budgets"] == {"seconds_per_match": 15.0, "nodes_per_match": 1000,
-                                        "nodes_per_solver_call": 200, "nice": 19}
+                                        "nodes_per_solver_call": 200, "playouts_per_match": 2000, "nice": 19}
     monkeypatch.setenv("KRONIEK_ANALYSIS_SECONDS", "soon")  # no number: said, not a 500
     answer = anon.get("/api/health")
     assert answer.status_code == 200 and answer.get_json()["analysis_budgets"] is None

@@ -223,10 +223,12 @@ def test_sweep_queues_a_recompute_for_a_missing_or_stale_table(leagues, matches,
     recompute_ratings(prefix, "troubadour")  # no results: an empty table, stored
     assert ratings.load("troubadour")["ratings"] == [] and stale_rating_games(prefix) == ["braverats"]
 
-    assert sweep(prefix) == 1
+    assert sweep(prefix) == 3  # the ratings, and the analysis each of the two matches owes (issue 37)
     queue = Queue(prefix, connection=queue_client())
     (job,) = queue.jobs
     assert job.func_name == "workers.jobs.recompute_ratings" and job.args == (prefix, "braverats")
+    analyses = Queue(f"{prefix}-analysis", connection=queue_client()).jobs
+    assert sorted(j.func_name for j in analyses) == ["workers.jobs.analyse_match"] * 2
     # A real worker runs it (it sweeps first: the job is queued twice, and the
     # second run finds the table unchanged).
     env = {**os.environ, "KRONIEK_PREFIX": prefix, "KRONIEK_QUEUE": prefix}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine import match as M
+from engine import notation as N
 from engine import registry
 from tests.support.played import play
 
@@ -20,19 +21,18 @@ EVALUATED = sorted(g.id for g in registry.all_games() if g.has_evaluation)
 
 
 def finished_match(base, token, game_id):
-    """A whole game the engine's own players played, entered by the API, and its evaluation once the worker
-    has stored it."""
+    """A whole game the engine's own players played, imported as one notation (its id and last seq)."""
     log = play(game_id, 11, mode="physical")
-    setup = log[0]["data"]
-    mid = api(base, token, "POST", "/matches", json={"game": game_id, "players": setup["players"],
-                                                      "options": setup["options"]}).json()["id"]
-    for event in log[1:]:
-        r = api(base, token, "POST", f"/matches/{mid}/events", json={k: event[k] for k in ("type", "seat", "data")})
-        assert r.status_code == 201, r.text
     assert M.replay(log).result is not None
-    ev = wait_until(lambda: api(base, None, "GET", f"/matches/{mid}/review").json().get("evaluation"),
-                    timeout=180, what=f"the {game_id} match's evaluation")
-    return mid, ev
+    r = api(base, token, "POST", "/matches/import", json={"notation": N.write(log)})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], log[-1]["seq"]
+
+
+def evaluated(base, game_id, mid, last):
+    """The match's evaluation once the worker has stored it for the whole log."""
+    return wait_until(lambda: (e := api(base, None, "GET", f"/matches/{mid}/review").json().get("evaluation"))
+                    and e["seq"] == last and e, timeout=180, what=f"the {game_id} match's evaluation of its whole log")
 
 
 def test_every_game_with_an_evaluation_has_it_drawn_and_a_click_on_a_point_moves_the_review(server, browser):
@@ -40,9 +40,10 @@ def test_every_game_with_an_evaluation_has_it_drawn_and_a_click_on_a_point_moves
     base, token = server
     axe = axe_source()
     problems: list[str] = []
-    for game_id in EVALUATED:
-        mid, ev = finished_match(base, token, game_id)
-        assert len(ev["points"]) >= 3, ev
+    matches = {game_id: finished_match(base, token, game_id) for game_id in EVALUATED}  # analysed meanwhile
+    for game_id, (mid, last) in matches.items():
+        ev = evaluated(base, game_id, mid, last)
+        assert len(ev["points"]) >= 2, ev  # (the suite's server gives an analysis 15 s: Sir Tommy decides few)
         for viewport in (PHONE, DESKTOP):
             where = f"{game_id} at {viewport['width']}x{viewport['height']}"
             page = context(browser, viewport=viewport).new_page()
@@ -64,14 +65,16 @@ def test_every_game_with_an_evaluation_has_it_drawn_and_a_click_on_a_point_moves
                 page.mouse.click(dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2)
                 page.wait_for_function(f"() => document.querySelector('#review').dataset.shown === '{point['seq']}'")
                 assert page.locator("#steps li.current").get_attribute("data-seq") == str(point["seq"])
-                assert f"{round(point['chances'][0] * 100)}%" in graph.get_attribute("aria-valuetext")
+                assert f"{int(point['chances'][0] * 100 + 0.5)}%" in graph.get_attribute("aria-valuetext")  # as Math.round
             # the keyboard: the graph takes focus, and PageDown goes to the next evaluated point
             graph.focus()
             page.keyboard.press("PageDown")
             page.wait_for_function(f"() => document.querySelector('#review').dataset.shown === '{ev['points'][1]['seq']}'")
             summary = page.locator(".evalsummary tbody tr")
             assert summary.count() == len(ev["summary"])
-            assert "%" in summary.first.locator(".accuracy").inner_text()
+            for row, said in zip(summary.all(), ev["summary"]):  # accuracy where moves were judged, else a dash
+                shown = row.locator(".accuracy").inner_text()
+                assert ("%" in shown) if said["accuracy"] is not None else shown == "—", (where, said, shown)
             problems += check(page, axe, where)
             if viewport is PHONE and game_id == "braverats":
                 page.locator("#evaluation").scroll_into_view_if_needed()

@@ -215,6 +215,31 @@ def test_validation_leaves_the_solver_to_the_analysis_job(store):
     assert store.analysis(mid)[0]["seq"] == verdict["seq"]
 
 
+@pytest.mark.parametrize("game,seed", [("twaalven", 3), ("stapelen", 2), ("twaalven", 4)])
+def test_a_patience_is_evaluated_from_its_solver_winnable_or_lost_at_every_step(store, game, seed):
+    """Issue 37: the cooperative patiences' evaluation is the table's chance, exact: 1 while the game could
+    still be won, 0 once it could not (never back up: every move after a lost position is lost), read from the
+    solver's own notes; the move that threw the game away cost the whole chance and is the solver's ??."""
+    from workers.jobs import analyse_log
+
+    svc, mid = recorded(store, game, seed)
+    validate_log(store, mid)
+    assert analyse_log(store, mid)["status"] == "done"
+    ev = svc.review(mid)["evaluation"]
+    notes = store.auto_annotations(mid)
+    winnable = {seq: n["winnable"] for seq, ns in notes.items() for n in ns if n["kind"] == "winnable"}
+    assert ev["perspective"] == "table" and ev["method"] == "exact"
+    assert {p["seq"]: p["chances"] for p in ev["points"]} == {
+        seq: [1.0 if w else 0.0] for seq, w in winnable.items() if w is not None}
+    chances = [p["chances"][0] for p in ev["points"]]
+    assert chances == sorted(chances, reverse=True)  # W...W L...L
+    fatal = [seq for seq, ns in notes.items() for n in ns if n["kind"] == "fatal"]
+    thrown = [m["seq"] for m in ev["moves"] if m["loss"] > 0]
+    assert thrown == fatal and all(m["glyph"] == "??" and m["loss"] == 1.0 for m in ev["moves"] if m["loss"])
+    assert all(m["accuracy"] == 100.0 for m in ev["moves"] if not m["loss"])
+    assert [s["seat"] for s in ev["summary"]] == [0, 1]
+
+
 def test_the_analysis_shows_running_progress_while_it_runs(store):
     svc, mid = recorded(store, "stapelen", 2)
     validate_log(store, mid)
@@ -339,7 +364,7 @@ def test_hint_endpoint_judges_the_seats_moves(client, app):
 
 
 def test_the_match_endpoint_shows_the_analysis(client):
-    m = client.post("/api/matches", json={"game": "catan", "players": ["Ann", "Bob", "Cas"]}).get_json()
-    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "none"
+    m = client.post("/api/matches", json={"game": "toy", "players": ["Ann", "Bob"]}).get_json()
+    assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "none"  # a game with no analysis
     m = client.post("/api/matches", json={"game": "twaalven", "players": ["Ann", "Bob"]}).get_json()
     assert client.get(f"/api/matches/{m['id']}").get_json()["analysis"] == "pending"

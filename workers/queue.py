@@ -43,6 +43,11 @@ def analysis_seconds() -> float:
     return float(os.environ.get("KRONIEK_ANALYSIS_SECONDS", "120"))
 
 
+def analysis_playouts() -> int:
+    """Games an estimate may play on per match analysis, all points together (KRONIEK_ANALYSIS_PLAYOUTS)."""
+    return int(os.environ.get("KRONIEK_ANALYSIS_PLAYOUTS", "2000"))
+
+
 def analysis_nice() -> int:
     """The nice value an analysis's work horse runs at, 0-19 (KRONIEK_ANALYSIS_NICE; 0: the worker's own)."""
     return min(19, max(0, int(os.environ.get("KRONIEK_ANALYSIS_NICE") or 10)))
@@ -52,7 +57,8 @@ def analysis_budgets() -> dict[str, float | int]:
     """What one match's analysis may take, as this process's environment sets it (``kroniek run`` gives its
     workers and its API the same)."""
     return {"seconds_per_match": analysis_seconds(), "nodes_per_match": analysis_nodes(),
-            "nodes_per_solver_call": solver_budget(), "nice": analysis_nice()}
+            "nodes_per_solver_call": solver_budget(), "playouts_per_match": analysis_playouts(),
+            "nice": analysis_nice()}
 
 
 def queue_name() -> str:

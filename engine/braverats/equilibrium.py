@@ -17,7 +17,6 @@ The engine never imports this module (the page's engine runs without HiGHS); the
 
 from __future__ import annotations
 
-import math
 import sys
 from array import array
 from bisect import bisect_left
@@ -494,17 +493,13 @@ def build_table(flags: Flags, target: int, opening_pos: Position) -> bytes:
     return fresh.freeze()
 
 
-#: Lichess's accuracy of a move from the drop in the mover's winning chances (in percent points)
-def accuracy(drop_percent: float) -> float:
-    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop_percent) - 3.1669))
-
-
 def evaluate(events, tables=None) -> dict:
     """The evaluation of a BraveRats log (``Game.evaluate_log``): Red's and Blue's chance of winning (a draw
     counts half) at the set-up and after every round where both hands were known, exact; each card judged
     (its loss, glyph and accuracy) with both sides' equilibrium mixes; each seat's accuracy. ``tables(name,
     build)``: where solved trees are kept (workers/tables.py); without it the tree is solved here."""
     from .. import match as M
+    from ..evaluation import accuracy, summary
     from ..text import say
     from .cards import CARD_IDS, NAMES
 
@@ -543,7 +538,7 @@ def evaluate(events, tables=None) -> dict:
         for seat in (0, 1):
             card, loss, mark = j.cards[seat], j.loss[seat], j.glyphs[seat]
             mix = sorted(j.mix[seat].items(), key=lambda cw: (-cw[1], cw[0]))
-            move = {"seq": j.seq, "seat": seat, "card": CARD_IDS[card], "loss": round(loss, 6),
+            move = {"seq": j.seq, "seat": seat, "card": CARD_IDS[card], "loss": round(loss / 2, 6),
                     "accuracy": round(accuracy(loss * 50.0), 1), "glyph": mark,
                     "best": [{"card": CARD_IDS[c], "weight": round(w, 4)} for c, w in mix]}
             moves.append(move)
@@ -558,15 +553,8 @@ def evaluate(events, tables=None) -> dict:
                            "{mix})", glyph=mark, card=NAMES[card], loss=_points(loss), mix=said_mix)
             notes.setdefault(j.seq, []).append({"kind": "evaluation", "seat": seat, "glyph": mark,
                                                 "loss": move["loss"], "text": text})
-    summary = []
-    for seat in (0, 1):
-        mine = [m for m in moves if m["seat"] == seat]
-        summary.append({"seat": seat, "moves": len(mine),
-                        "accuracy": round(sum(m["accuracy"] for m in mine) / len(mine), 1) if mine else None,
-                        "luck": None,
-                        "glyphs": {g: sum(m["glyph"] == g for m in mine) for _, g in GLYPHS}})
-    out = {"perspective": "seats", "method": "exact", "points": points, "moves": moves, "summary": summary,
-           "notes": notes}
+    out = {"perspective": "seats", "method": "exact", "points": points, "moves": moves,
+           "summary": summary((0, 1), moves), "notes": notes}
     if not points:
         out["method"] = None
         out["note"] = say("Not evaluated: in this variant a hand is hidden from the other side, and the "
@@ -587,4 +575,4 @@ def solver(flags: Flags = Flags(), target: int = 4) -> Solver:
 
 __all__ = ["CARDS", "FULL", "GLYPHS", "Judged", "OPENING", "Position", "Round", "Solver", "cards_in", "glyph",
            "hand_of", "judge_log", "key_of", "opening", "order", "position_of_key", "pack", "position_of", "solve_matrix", "solver", "unpack",
-           "TABLE_VERSION", "accuracy", "build_table", "evaluate", "table_name"]
+           "TABLE_VERSION", "build_table", "evaluate", "table_name"]

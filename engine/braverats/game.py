@@ -742,7 +742,8 @@ class BraveRats(Game):
         """Nobody starts: both players reveal each round's card at once."""
         return None
 
-    def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None) -> dict[str, Any]:
+    def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
+                     playouts=None) -> dict[str, Any]:
         """Exact: every round where both hands are known is a matrix game solved by linear programming
         (``equilibrium``; imported here only, so the page's engine needs no LP solver)."""
         from .equilibrium import evaluate

@@ -314,3 +314,41 @@ def _analyse_hidden(ms: M.MatchState, line: list[tuple[dict[str, Any], Any, Any]
         if est["p"] is not None else _STILL[UNKNOWN],
     }]
     return out
+
+
+def evaluation(events: list[dict[str, Any]], notes: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The table's chance of winning after each move (``Game.evaluate_log``), read from the solver's notes of
+    the same log (``analyse_log``): 1 where the game could still be won, 0 where it could not (exact); Sir
+    Tommy's sampled share of the unseen cards' orders that still win where cards are hidden (an estimate,
+    with its standard error and the orders decided). A move from a winnable position to a lost one cost the
+    whole chance: that is the ``??`` the solver's note names; every other move decided on both sides cost 0.
+    Undecided positions (budget spent) get no point."""
+    from ..evaluation import judged, standard_error, summary
+
+    ms, line = effective_line(events)
+    points: list[dict[str, Any]] = []
+    for event, _, _ in line:
+        for note in notes.get(event["seq"], []):
+            if note.get("kind") == "winnable" and note.get("winnable") is not None:
+                points.append({"seq": event["seq"], "chances": [1.0 if note["winnable"] else 0.0], "method": "exact"})
+                break
+            if note.get("kind") == "estimate" and note.get("p") is not None:
+                if note.get("exact"):
+                    points.append({"seq": event["seq"], "chances": [note["p"]], "method": "exact"})
+                else:
+                    decided = note["wins"] + note["losses"]
+                    points.append({"seq": event["seq"], "chances": [round(note["p"], 6)], "method": "estimate",
+                                   "stderr": round(standard_error(note["p"], decided), 6), "samples": decided})
+                break
+    at = {p["seq"]: p for p in points}
+    moves = []
+    for (before, _, _), (event, _, _) in zip(line, line[1:]):
+        a, b = at.get(before["seq"]), at.get(event["seq"])
+        if isinstance(event["seat"], int) and a and b and a["method"] == b["method"] == "exact":
+            moves.append(judged(event["seq"], event["seat"], a["chances"][0] - b["chances"][0]))
+    methods = {p["method"] for p in points}
+    out = {"perspective": "table", "method": ("estimate" if "estimate" in methods else "exact") if points else None,
+           "points": points, "moves": moves, "summary": summary(range(len(ms.players)), moves)}
+    if not points:
+        out["note"] = say("Not evaluated yet: no position of this log was decided within the analysis budget")
+    return out

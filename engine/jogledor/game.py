@@ -83,6 +83,13 @@ class JogledorGame(Game):
                     deadline: float | None = None) -> dict[int, list[dict[str, Any]]]:
         return analysis.analyse_log(events, budget, progress=progress, max_nodes=max_nodes, deadline=deadline)
 
+    def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
+                     playouts=None) -> dict[str, Any]:
+        """Exact (winnable or lost), from the solver's notes; Sir Tommy's hidden cards: sampled."""
+        if notes is None:
+            notes = self.analyse_log(events, analysis.DEFAULT_BUDGET, deadline=deadline)
+        return analysis.evaluation(events, notes)
+
     def hint(self, state: Any, seat: int | None, budget: int) -> dict[str, Any]:
         """The moves of ``seat`` that keep the game winnable (the solver's
         ``hint``): only what ``seat`` can see is used. Twaalven and Stapelen

@@ -825,6 +825,14 @@ class Troje(Catan):
             return self._end(self._set(s, winners=(seat,)))
         return s
 
+    def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
+                     playouts: int = 2000) -> dict[str, Any]:
+        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
+        from ..evaluation import estimate_log
+        from .simulate import SIMULATOR
+
+        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+
     def result(self, s: State) -> Result | None:
         if s.phase != OVER:
             return None

@@ -1466,6 +1466,14 @@ class Troubadour(Game):
         return Move("flip", seat, {"card": CARD_IDS[c]})
 
     # -- reading ------------------------------------------------------------------------------
+    def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
+                     playouts: int = 2000) -> dict[str, Any]:
+        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
+        from ..evaluation import estimate_log
+        from .simulate import SIMULATOR
+
+        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+
     def result(self, state: State) -> Result | None:
         if state.winner is None:
             return None

@@ -30,7 +30,8 @@ const EvalGraph = (() => {
     const table = ev.perspective === "table";
     // two seats: one line, the first seat's (the other's is its mirror); more: a line each; a cooperative game: one
     const lines = table || players.length === 2 ? [0] : players.map((_, i) => i);
-    const who = (seat) => (table ? K.t("the table") : players[seat] || `#${seat}`);
+    const name = (seat) => players[seat] || `#${seat}`;
+    const who = (seat) => (table ? K.t("the table") : name(seat));
     const said = (p) => (table ? [`${who(0)} ${percent(p.chances[0])}`] : players.map((_, s) => `${who(s)} ${percent(p.chances[s])}`)).join(", ")
       + (p.stderr ? ` (± ${percent(p.stderr)})` : "");
     const pointAt = (i) => {  // the latest point at or before step i
@@ -63,7 +64,7 @@ const EvalGraph = (() => {
         const y = p ? Y(p.chances[lines[0]]) : Y(0.5);
         graph.append(svg("g", { class: "glyph", "data-seq": m.seq, "data-glyph": m.glyph },
           svg("circle", { cx: X(at.get(m.seq)), cy: y, r: 6, fill: GLYPH_COLOURS[m.glyph], stroke: "#fff", "stroke-width": 1.5 }),
-          svg("title", {}, `${who(m.seat)}: ${m.glyph} ${m.glyph_said || ""}`)));
+          svg("title", {}, `${name(m.seat)}: ${m.glyph} ${m.glyph_said || ""}`)));
       }
     }
     const cursor = svg("line", { y1: 0, y2: H, stroke: "#20262f", "stroke-width": 1.5, "vector-effect": "non-scaling-stroke", class: "cursor" });
@@ -86,10 +87,10 @@ const EvalGraph = (() => {
     });
 
     const method = ev.method_said ? K.t("Evaluation: {method}", { method: ev.method_said }) : K.t("Evaluation");
-    const summary = (ev.summary || []).filter((s) => !table || s.seat === 0);
+    const summary = ev.summary || [];
     const glyphCounts = (s) => Object.entries(s.glyphs || {}).filter(([, c]) => c).map(([g, c]) => `${c}× ${g}`).join(" ");
     const rows = summary.map((s) => h("tr", { "data-seat": s.seat },
-      h("th", { scope: "row" }, h("span.swatch", { "data-seat": s.seat }), who(s.seat)),
+      h("th", { scope: "row" }, table ? null : h("span.swatch", { "data-seat": s.seat }), name(s.seat)),
       h("td.accuracy", s.accuracy === null || s.accuracy === undefined ? "—" : `${K.say(s.accuracy)}%`),
       h("td.luck", s.luck === null || s.luck === undefined ? "—" : K.say(s.luck)),
       h("td", glyphCounts(s))));
@@ -97,7 +98,8 @@ const EvalGraph = (() => {
       graph,
       h("figcaption",
         h("span.method", method), ev.note ? h("span.muted", { lang: K.engineLang }, " · ", K.say(ev.note)) : null,
-        lines.length === 1 && !table && points.length ? h("span.muted", " · ", K.t("the line: {name}'s chance of winning (a draw counts half)", { name: who(0) })) : null),
+        !points.length ? null : table ? h("span.muted", " · ", K.t("the line: the table's chance of winning together"))
+          : lines.length === 1 ? h("span.muted", " · ", K.t("the line: {name}'s chance of winning (a draw counts half)", { name: who(0) })) : null),
       rows.length ? h("table.evalsummary",
         h("thead", h("tr", h("th", { scope: "col" }, K.t("Player")), h("th", { scope: "col" }, K.t("accuracy")),
           h("th", { scope: "col" }, K.t("luck")), h("th", { scope: "col" }, K.t("marked")))),
