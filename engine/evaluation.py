@@ -96,7 +96,8 @@ def effective_steps(events: list[dict[str, Any]]) -> list[tuple[dict[str, Any], 
 
 
 def estimate_log(game: Any, events: list[dict[str, Any]], simulator: Any, playouts: int,
-                 deadline: float | None = None, points: int = 25, max_events: int = 5000) -> dict[str, Any]:
+                 deadline: float | None = None, points: int = 25, max_events: int = 5000,
+                 luck: Any = None, key: Any = None) -> dict[str, Any]:
     """A win-chance estimate after up to ``points`` moves spread evenly over the log (``Game.evaluate_log`` of a
     game with bots; at least 8 playouts a point, so a small budget gives fewer points, 3 at least):
     ``playouts`` games in all, played on by the game's own default bots with chance drawn at
@@ -104,7 +105,9 @@ def estimate_log(game: Any, events: list[dict[str, Any]], simulator: Any, playou
     standard error and sample count; the final result, when there is one, exact. No playout starts past
     ``deadline`` (``time.monotonic()``). What a seat keeps secret and the log does not record (Troje's
     allegiances) is drawn afresh for each point, as the simulator draws it. Only a finished match is estimated
-    (see below)."""
+    (see below). ``luck(steps)``: the game's luck over the log (``{"unit", "series": [{"seq", "values"}],
+    "final": {seat: value}, "robber"?: {seat: {...}}}``), in the summary and as ``luck``. ``key(before,
+    after)``: the moves worth a point (a knights' duel decided); the points are spread over those."""
     import random
     import time
 
@@ -119,7 +122,7 @@ def estimate_log(game: Any, events: list[dict[str, Any]], simulator: Any, playou
     final = steps[-1][2]
     seats = len(final.players)
     bots = [simulator.bots[simulator.default_strategy]] * seats
-    chosen = steps[:-1]
+    chosen = [step for step in steps[:-1] if key is None or key(step[1], step[2])] or steps[:-1]
     k = min(points, max(3, playouts // 8), len(chosen))
     picks = sorted({round(i * (len(chosen) - 1) / max(1, k - 1)) for i in range(k)}) if k else []
     per_point = max(4, playouts // max(1, len(picks)))
@@ -139,5 +142,12 @@ def estimate_log(game: Any, events: list[dict[str, Any]], simulator: Any, playou
     shares = ([1.0 / len(r.winners) if s in r.winners else 0.0 for s in range(seats)]
               if r.outcome == "win" and r.winners else [1.0 / seats] * seats)
     out_points.append({"seq": steps[-1][0]["seq"], "chances": shares, "method": "exact"})
-    return {"perspective": "seats", "method": "estimate", "points": out_points, "moves": [],
-            "summary": summary(range(seats), [])}
+    out = {"perspective": "seats", "method": "estimate", "points": out_points, "moves": []}
+    told = luck(steps) if luck is not None else None
+    out["summary"] = summary(range(seats), [], told["final"] if told else None)
+    if told:
+        for entry in out["summary"]:
+            if entry["seat"] in told.get("robber", {}):
+                entry["robber"] = told["robber"][entry["seat"]]
+        out["luck"] = {"unit": told["unit"], "series": told["series"]}
+    return out

@@ -1586,11 +1586,42 @@ class Catan(Game):
 
     def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
                      playouts: int = 2000) -> dict[str, Any]:
-        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
+        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``); luck: each
+        player's production minus what the dice were expected to pay them, and the robber's toll."""
         from ..evaluation import estimate_log
         from .simulate import SIMULATOR
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=self.luck)
+
+    def luck(self, steps: list[tuple[dict[str, Any], Any, Any]]) -> dict[str, Any]:
+        """After each roll, each player's cards produced so far minus the cards the dice were expected to pay
+        them on the board as it stood (the robber where he stood: what he withholds is counted apart, as are
+        the cards stolen); the bank running short is part of the luck."""
+        from ..text import say
+        from .describe import WAYS
+
+        series, total, seats = [], None, 0
+        for event, before, after in steps:
+            if event["type"] != "dice":
+                continue
+            b, a = before.state, after.state
+            seats = b.cfg.n
+            total = total or [0.0] * seats
+            expected = [0.0] * seats
+            for t in range(2, 13):
+                if t == 7:
+                    continue
+                robber = b.robber if b.topo.number[b.robber] == t else -1
+                for p, g in self._roll(b.topo, b.buildings, robber, t).gains:
+                    expected[p] += WAYS[t - 2] / 36 * sum(g)
+            for p in range(seats):
+                total[p] += sum(a.produced[p]) - sum(b.produced[p]) - expected[p]
+            series.append({"seq": event["seq"], "values": [round(x, 3) for x in total]})
+        final = steps[-1][2].state if steps else None
+        return {"unit": say("cards produced minus expected"), "series": series,
+                "final": dict(enumerate(total)) if total else {},
+                "robber": {p: {"stolen": final.lost[p], "withheld": final.blocked[p]} for p in range(seats)}
+                if final is not None and seats else {}}
 
     def result(self, s: State) -> Result | None:
         if s.winner < 0:

@@ -1091,11 +1091,34 @@ class RidderToernooi(Game):
     # -- reading ------------------------------------------------------------------------
     def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
                      playouts: int = 2000) -> dict[str, Any]:
-        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
+        """Estimated after every duel: tournaments played on by this game's own bots
+        (``engine.evaluation.estimate_log``), beside the exact odds of each duel in the notes; luck: the wounds
+        each player's knights dealt minus what their dice were expected to deal (the analysis's day notes)."""
         from ..evaluation import estimate_log
         from .simulate import SIMULATOR
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+        def luck(steps):
+            return self.luck(steps, notes or {})
+
+        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=luck,
+                            key=lambda before, after: before.state.duel is not None and after.state.duel is None)
+
+    def luck(self, steps: list[tuple[dict[str, Any], Any, Any]], notes: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+        """The analysis's luck (``analysis.analyse_log``: wounds dealt minus expected, a note at each day's end)
+        as a series over the days, per seat."""
+        from ..text import say
+
+        players = list(steps[-1][2].players) if steps else []
+        total = [0.0] * len(players)
+        series = []
+        for event, _, _ in steps:
+            for note in notes.get(event["seq"], []):
+                if note.get("kind") == "luck_summary" and note.get("scope", "").startswith("day"):
+                    per = note["wounds_dealt_minus_expected"]
+                    total = [t + per.get(name, 0.0) for t, name in zip(total, players)]
+                    series.append({"seq": event["seq"], "values": [round(t, 3) for t in total]})
+        return {"unit": say("wounds dealt minus expected"), "series": series,
+                "final": dict(enumerate(total)) if series else {}}
 
     def result(self, s: State) -> Result | None:
         if s.ended is None:

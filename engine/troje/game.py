@@ -827,11 +827,12 @@ class Troje(Catan):
 
     def evaluate_log(self, events: list[dict[str, Any]], *, tables=None, deadline=None, notes=None,
                      playouts: int = 2000) -> dict[str, Any]:
-        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
+        """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``); luck as
+        Catan's (``Catan.luck``: production minus its expectation, the robber's toll)."""
         from ..evaluation import estimate_log
         from .simulate import SIMULATOR
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=self.luck)
 
     def result(self, s: State) -> Result | None:
         if s.phase != OVER:

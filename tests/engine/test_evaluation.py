@@ -124,3 +124,52 @@ def test_a_finished_match_is_estimated_by_playouts_and_a_live_one_is_not(game_id
     assert ev == game.evaluate_log(log, playouts=24)
     live = game.evaluate_log(log[:-5], playouts=24)
     assert live["method"] is None and live["points"] == [] and "over" in str(live["note"])
+
+
+@pytest.mark.parametrize("game_id,players", [("catan", 3), ("catan-troje", 4)])
+def test_catan_luck_is_each_rolls_production_minus_what_every_other_roll_would_have_paid(game_id, players):
+    """Luck after a roll: the cards it paid each player minus the mean, over the eleven sums weighted by their
+    chances (7 pays nothing), of what the engine itself pays for each sum on the board as it stood; summed up
+    over the game (the first 15 rolls checked so, while the bank is full)."""
+    log = play(game_id, 5, players=players, mode="physical")
+    game = registry.get(game_id)
+    ev = game.evaluate_log(log, playouts=24)
+    series = {p["seq"]: p["values"] for p in ev["luck"]["series"]}
+    ways = (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
+    running, checked = [0.0] * players, 0
+    for event, before, after in M.replay_steps(log):
+        if before is None or event["type"] != "dice":
+            continue
+        b = before.state
+        expected = [0.0] * players
+        for t in range(2, 13):
+            if t == 7:
+                continue
+            rolled = game.apply(b, "dice", event["seat"], {"dice": [max(1, t - 6), t - max(1, t - 6)]})
+            for p in range(players):
+                expected[p] += ways[t - 2] / 36 * (sum(rolled.produced[p]) - sum(b.produced[p]))
+        for p in range(players):
+            running[p] += sum(after.state.produced[p]) - sum(b.produced[p]) - expected[p]
+        assert series[event["seq"]] == pytest.approx(running, abs=2e-3), event["seq"]
+        checked += 1
+        if checked == 15:
+            break
+    assert checked == 15
+    summary = {s["seat"]: s for s in ev["summary"]}
+    final = M.replay(log).state
+    assert [summary[p]["robber"] for p in range(players)] == [
+        {"stolen": final.lost[p], "withheld": final.blocked[p]} for p in range(players)]
+    assert [summary[p]["luck"] for p in range(players)] == pytest.approx(ev["luck"]["series"][-1]["values"], abs=2e-3)
+
+
+def test_the_knights_luck_is_the_analysiss_wounds_dealt_minus_expected_and_points_follow_the_duels():
+    log = play("ridder_toernooi", 3, players=3, mode="physical")
+    game = registry.get("ridder_toernooi")
+    notes = game.analyse_log(log, 100_000)
+    ev = game.evaluate_log(log, playouts=400, notes=notes)
+    match_luck = next(n for ns in notes.values() for n in ns if n.get("kind") == "luck_summary" and n["scope"] == "match")
+    players = M.replay(log).players
+    assert [s["luck"] for s in ev["summary"]] == pytest.approx(
+        [match_luck["wounds_dealt_minus_expected"][name] for name in players], abs=0.02)
+    decided = [e["seq"] for e, b, a in M.replay_steps(log) if b is not None and b.state.duel is not None and a.state.duel is None]
+    assert [p["seq"] for p in ev["points"][:-1]] == [s for s in decided if s != log[-1]["seq"]][:25]

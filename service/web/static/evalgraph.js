@@ -92,12 +92,14 @@ const EvalGraph = (() => {
     const rows = summary.map((s) => h("tr", { "data-seat": s.seat },
       h("th", { scope: "row" }, table ? null : h("span.swatch", { "data-seat": s.seat }), name(s.seat)),
       h("td.accuracy", s.accuracy === null || s.accuracy === undefined ? "—" : `${K.say(s.accuracy)}%`),
-      h("td.luck", s.luck === null || s.luck === undefined ? "—" : K.say(s.luck)),
+      h("td.luck", s.luck === null || s.luck === undefined ? "—" : `${s.luck > 0 ? "+" : ""}${K.say(Math.round(s.luck * 10) / 10)}`,
+        s.robber ? h("span.muted.small", " ", K.t("(robber: {stolen} stolen, {withheld} withheld)", s.robber)) : null),
       h("td", glyphCounts(s))));
     const node = h("figure.evaluation",
       graph,
       h("figcaption",
         h("span.method", method), ev.note ? h("span.muted", { lang: K.engineLang }, " · ", K.say(ev.note)) : null,
+        ev.luck ? h("span.muted", { lang: K.engineLang }, " · ", K.t("luck: {unit}", { unit: K.say(ev.luck.unit) })) : null,
         !points.length ? null : table ? h("span.muted", " · ", K.t("the line: the table's chance of winning together"))
           : lines.length === 1 ? h("span.muted", " · ", K.t("the line: {name}'s chance of winning (a draw counts half)", { name: who(0) })) : null),
       rows.length ? h("table.evalsummary",
