@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 from engine import match as M
 from engine.core import KroniekError
+from engine.text import from_json
 from leagues.archive import FORMAT, VERSION
 from replays.hashing import public, utc_now
 
@@ -55,6 +56,46 @@ def play_rows(leagues: LeagueService, league_id: str) -> list[dict[str, Any]]:
                 row["start_player"] = board.players[seat] if seat is not None else None
             rows.append(row)
     return rows
+
+
+def league_evaluation(leagues: LeagueService, league_id: str) -> dict[str, Any]:
+    """Each player's accuracy and luck over the league (issue 37): from the evaluation the analysis stored for
+    each of its finished matches (forfeits have none). Accuracy: the mean over all the player's judged moves
+    (a match with more judged moves weighs more); luck: summed over the matches, in the game's unit.
+    ``pending``: finished matches whose evaluation is not stored yet."""
+    state = leagues.state(league_id)
+    per: dict[str, dict[str, Any]] = {}
+    pending, counted, unit = 0, 0, None
+    for rnd in state.rounds:
+        for board in rnd.boards:
+            if board.match is None or board.outcome is None or getattr(board.outcome, "forfeit", None) is not None:
+                continue
+            ev = leagues.matches.store.evaluation(board.match)
+            if ev is None or ev.get("method") is None:
+                pending += ev is None
+                continue
+            counted += 1
+            unit = unit or (ev.get("luck") or {}).get("unit")
+            for entry in ev.get("summary", []):
+                if not 0 <= entry["seat"] < len(board.players):
+                    continue
+                me = per.setdefault(board.players[entry["seat"]], {"matches": 0, "moves": 0, "weighted": 0.0,
+                                                                   "luck": None, "glyphs": {}})
+                me["matches"] += 1
+                if entry.get("accuracy") is not None and entry.get("moves"):
+                    me["moves"] += entry["moves"]
+                    me["weighted"] += entry["accuracy"] * entry["moves"]
+                if entry.get("luck") is not None:
+                    me["luck"] = (me["luck"] or 0.0) + entry["luck"]
+                for g, n in (entry.get("glyphs") or {}).items():
+                    me["glyphs"][g] = me["glyphs"].get(g, 0) + n
+    players = [{"player": name, "matches": me["matches"], "moves": me["moves"],
+                "accuracy": round(me["weighted"] / me["moves"], 1) if me["moves"] else None,
+                "luck": None if me["luck"] is None else round(me["luck"], 2), "glyphs": me["glyphs"]}
+               for name, me in per.items()]
+    players.sort(key=lambda p: (p["accuracy"] is None, -(p["accuracy"] or 0), p["player"]))
+    return {"league": league_id, "game": state.game, "matches": counted, "pending": pending,
+            "luck_unit": from_json(unit) if unit else None, "players": players}
 
 
 def play_rows_csv(rows: list[dict[str, Any]]) -> str:

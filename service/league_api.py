@@ -228,6 +228,21 @@ class Plays(MethodView):
         return {"league": league_id, "plays": rows}
 
 
+@leagues.route("/<league_id>/evaluation")
+class Evaluation(MethodView):
+    @leagues.response(200)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id):
+        """Each player's accuracy and luck over the league, from its finished matches' evaluations
+
+        Accuracy is the mean over the player's judged moves (games evaluated exactly: BraveRats, the
+        patiences); luck is summed over the matches in `luck_unit` (games of chance: Catan, Troje, the knights).
+        `pending`: finished matches the analysis has not evaluated yet (docs/review.md)."""
+        from .exports import league_evaluation
+
+        return league_evaluation(service(), league_id)
+
+
 @leagues.route("/<league_id>/export")
 class Export(MethodView):
     @leagues.doc(responses={"200": {"description": "one JSON record per line",

@@ -198,3 +198,41 @@ def test_a_league_holds_4096_players_and_pairs_them(app, client, store):
     assert len(events) == 4098 and events[-1]["type"] == "pair" and len(events[-1]["data"]["boards"]) == 2048
     assert client.get(f"/api/leagues/{lid}/audit").get_json()["valid"] is True
     assert L.replay(leagues.events(lid)) == leagues.state(lid)
+
+
+def test_a_leagues_accuracy_and_luck_are_its_players_evaluations_summed_up(client, anon, store):
+    """Issue 37: a BraveRats league's evaluation per player is what the analysis stored for each finished
+    match, by the board's seats: accuracy the mean over the player's judged cards, luck none (no chance in
+    BraveRats); a finished match not yet analysed is pending."""
+    from tests.test_translog import play_to_the_end
+    from workers.jobs import analyse_log
+
+    lid = client.post("/api/leagues", json={"name": "Duel", "game": "braverats", "format": "round_robin",
+                                             "players": ["Ann", "Bob", "Cor", "Dirk"]}).get_json()["id"]
+    assert client.post(f"/api/leagues/{lid}/rounds").status_code == 201
+    league = client.get(f"/api/leagues/{lid}").get_json()
+    boards = league["rounds"][0]["boards"]
+    mids = []
+    for b, _ in enumerate(boards, start=1):
+        mid = client.post(f"/api/leagues/{lid}/rounds/1/boards/{b}/match").get_json()["id"]
+        play_to_the_end(client, mid)
+        assert validate_log(store, mid)["status"] == "valid"
+        assert client.post(f"/api/leagues/{lid}/results", json={"match": mid}).status_code == 201
+        mids.append(mid)
+    before = anon.get(f"/api/leagues/{lid}/evaluation").get_json()
+    assert before["pending"] == 2 and before["players"] == [] and before["matches"] == 0
+    analyse_log(store, mids[0])
+    analyse_log(store, mids[1])
+    got = anon.get(f"/api/leagues/{lid}/evaluation").get_json()
+    assert got["pending"] == 0 and got["matches"] == 2 and got["luck_unit"] is None
+    expected = {}
+    for b, mid in zip(client.get(f"/api/leagues/{lid}").get_json()["rounds"][0]["boards"], mids):
+        for s in store.evaluation(mid)["summary"]:
+            expected[b["players"][s["seat"]]] = (s["accuracy"], s["moves"])
+    by = {p["player"]: p for p in got["players"]}
+    assert set(by) == {"Ann", "Bob", "Cor", "Dirk"}
+    for name, (accuracy, moves) in expected.items():
+        assert by[name]["accuracy"] == accuracy and by[name]["moves"] == moves and by[name]["luck"] is None
+    accuracies = [p["accuracy"] for p in got["players"]]
+    assert accuracies == sorted(accuracies, reverse=True)  # the most accurate first
+    assert anon.get("/api/leagues/nope/evaluation").status_code == 404

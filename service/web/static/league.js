@@ -297,6 +297,27 @@
       ], res.data.ratings.map((x, i) => ({ ...x, rank: i + 1 })), K.tn(res.data.results, "{game}, {system}, {n} result rated", "{game}, {system}, {n} results rated", { game: gameName, system: SYSTEM_NAMES[res.data.system] || res.data.system }));
     };
 
+    /** Each player's accuracy and luck over the league's finished matches (the analysis's evaluations). */
+    const evaluation = async () => {
+      const res = await K.api("GET", `/api/leagues/${id}/evaluation`);
+      const table = $("league-evaluation");
+      if (!(res.ok && res.data.players.length)) {
+        table.replaceChildren(h("caption.muted", res.ok && res.data.pending ? K.t("The finished matches are still being evaluated.") : K.t("No evaluated match yet.")));
+        return;
+      }
+      const d = res.data;
+      const marks = (x) => ["??", "?", "?!"].filter((g) => x.glyphs[g]).map((g) => `${x.glyphs[g]}× ${g}`).join(" ") || "—";
+      rankTable(table, [
+        { th: K.t("Player"), cls: "lg-player", get: (x) => name(x.player) },
+        { th: K.t("Accuracy"), cls: "lg-main num", unit: "%", get: (x) => (x.accuracy === null ? "—" : num(x.accuracy)) },
+        { th: K.t("Luck"), cls: "lg-stat num", label: K.t("luck"), get: (x) => (x.luck === null ? "—" : `${x.luck > 0 ? "+" : ""}${num(x.luck)}`) },
+        { th: K.t("Games"), cls: "lg-stat num", unit: (x) => K.tn(x.matches, "game", "games"), get: (x) => x.matches },
+        { th: K.t("Marked"), cls: "lg-stat", label: K.t("marked"), get: marks },
+      ], d.players, [K.tn(d.matches, "{n} match evaluated", "{n} matches evaluated"),
+        d.luck_unit ? K.t("luck: {unit}", { unit: K.say(d.luck_unit) }) : null,
+        d.pending ? K.tn(d.pending, "{n} still being evaluated", "{n} still being evaluated") : null].filter(Boolean).join(" · "));
+    };
+
     const players = () => {
       const active = league.players.filter((p) => !league.withdrawn.includes(p));
       $("players-section").hidden = !(league.players.length || can.manage);
@@ -360,7 +381,7 @@
       $("pair").hidden = !canPair;
       $("pair").textContent = K.t("Pair round {round}", { round: paired + 1 });
       $("pair-note").textContent = why;
-      if (deep) await Promise.all([ratings(gameName), audit()]);
+      if (deep) await Promise.all([ratings(gameName), audit(), evaluation()]);
     };
 
     /** Fetch the league and the matches of its undecided boards; draw when anything changed (``force``: always).
