@@ -7,8 +7,11 @@ whose equilibrium is mixed (HiGHS's LP, or a 2x2 left once the dominated
 cards were struck out; the rest have a saddle point), the growth of the
 process's resident memory while it solved (the table kept), the opening's
 value and its equilibrium mix. The base game's table is what a worker keeps
-once it has solved it. Nothing here asserts a time. ``python -m
-bench.braverats_table`` prints the table alone.
+once it has solved it: its frozen bytes (``Solver.freeze``, the file
+``workers.tables`` keeps), the time to read them back (``thaw``) and to
+evaluate a whole game's log from them, as every analysis after the first
+does. Nothing here asserts a time. ``python -m bench.braverats_table``
+prints the table alone.
 """
 
 from __future__ import annotations
@@ -53,7 +56,29 @@ def measure() -> list[tuple[str, str, str, str]]:
                      f"Red's value {value:+.4f} (wins {(1 + value) / 2:.1%}, a draw half); Red's mix: "
                      f"{_mix(solver, pos)}",
                      "computed once, kept"))
+    rows.append(_kept(kept[0]))
     return rows
+
+
+def _kept(solved: Solver) -> tuple[str, str, str, str]:
+    """The base game's table as the worker keeps it, read back and used."""
+    from engine.braverats.equilibrium import evaluate, table_name
+    from tests.support.played import play
+
+    blob = solved.freeze()
+    t0 = time.perf_counter()
+    thawed = Solver()
+    n = thawed.thaw(blob)
+    thaw = time.perf_counter() - t0
+    log = play("braverats", 1, mode="physical")
+    name = table_name(Flags(), 4, opening((), 0))
+    t0 = time.perf_counter()
+    ev = evaluate(log, lambda asked, build: blob if asked == name else build())
+    judged = time.perf_counter() - t0
+    return ("(br) the base game's table kept (workers/tables.py): its size, the time to read it back, and a "
+            "whole game's evaluation from it (a new process: the table read, every round judged)",
+            f"{len(blob) / 2**20:.1f} MiB, {n:,} canonical positions; read back in {thaw * 1000:.0f} ms",
+            f"a {len(ev['points']) - 1}-round game evaluated in {judged * 1000:.0f} ms", "solved once per machine")
 
 
 if __name__ == "__main__":
