@@ -744,6 +744,13 @@ class EventStore:
         raw = self.r.get(self.key(match_id, "evaluation"))
         return json.loads(raw) if raw else None
 
+    def evaluations(self, match_ids: list[str]) -> list[dict[str, Any] | None]:
+        """``evaluation`` of each match, in one round trip (a pipeline: the keys lie in other slots)."""
+        pipe = self.r.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.get(self.key(match_id, "evaluation"))
+        return [json.loads(raw) if raw else None for raw in pipe.execute()] if match_ids else []
+
     def analysis(self, match_id: str) -> tuple[dict[str, Any] | None, dict[str, str]]:
         """The latest stored analysis record, and the progress of a running one."""
         pipe = self.r.pipeline(transaction=False)

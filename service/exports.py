@@ -66,29 +66,28 @@ def league_evaluation(leagues: LeagueService, league_id: str) -> dict[str, Any]:
     state = leagues.state(league_id)
     per: dict[str, dict[str, Any]] = {}
     pending, counted, unit = 0, 0, None
-    for rnd in state.rounds:
-        for board in rnd.boards:
-            if board.match is None or board.outcome is None or getattr(board.outcome, "forfeit", None) is not None:
+    played = [board for rnd in state.rounds for board in rnd.boards
+              if board.match is not None and board.outcome is not None
+              and getattr(board.outcome, "forfeit", None) is None]
+    for board, ev in zip(played, leagues.matches.store.evaluations([b.match for b in played])):
+        if ev is None or ev.get("method") is None:
+            pending += ev is None
+            continue
+        counted += 1
+        unit = unit or (ev.get("luck") or {}).get("unit")
+        for entry in ev.get("summary", []):
+            if not 0 <= entry["seat"] < len(board.players):
                 continue
-            ev = leagues.matches.store.evaluation(board.match)
-            if ev is None or ev.get("method") is None:
-                pending += ev is None
-                continue
-            counted += 1
-            unit = unit or (ev.get("luck") or {}).get("unit")
-            for entry in ev.get("summary", []):
-                if not 0 <= entry["seat"] < len(board.players):
-                    continue
-                me = per.setdefault(board.players[entry["seat"]], {"matches": 0, "moves": 0, "weighted": 0.0,
-                                                                   "luck": None, "glyphs": {}})
-                me["matches"] += 1
-                if entry.get("accuracy") is not None and entry.get("moves"):
-                    me["moves"] += entry["moves"]
-                    me["weighted"] += entry["accuracy"] * entry["moves"]
-                if entry.get("luck") is not None:
-                    me["luck"] = (me["luck"] or 0.0) + entry["luck"]
-                for g, n in (entry.get("glyphs") or {}).items():
-                    me["glyphs"][g] = me["glyphs"].get(g, 0) + n
+            me = per.setdefault(board.players[entry["seat"]], {"matches": 0, "moves": 0, "weighted": 0.0,
+                                                               "luck": None, "glyphs": {}})
+            me["matches"] += 1
+            if entry.get("accuracy") is not None and entry.get("moves"):
+                me["moves"] += entry["moves"]
+                me["weighted"] += entry["accuracy"] * entry["moves"]
+            if entry.get("luck") is not None:
+                me["luck"] = (me["luck"] or 0.0) + entry["luck"]
+            for g, n in (entry.get("glyphs") or {}).items():
+                me["glyphs"][g] = me["glyphs"].get(g, 0) + n
     players = [{"player": name, "matches": me["matches"], "moves": me["moves"],
                 "accuracy": round(me["weighted"] / me["moves"], 1) if me["moves"] else None,
                 "luck": None if me["luck"] is None else round(me["luck"], 2), "glyphs": me["glyphs"]}
