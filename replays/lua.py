@@ -158,12 +158,15 @@ end"""
 # ARGV: seq, verdict json, then field/value pairs of annotations
 # A verdict for a shorter log never replaces one for a longer log (jobs may
 # finish out of order).
-SAVE_VERDICT = """
+#: returns 0 (nothing written) when KEYS[1] holds a record of a longer log than ARGV[1]
+UNLESS_LONGER_STORED = """
 local current = redis.call('GET', KEYS[1])
 if current then
   local seq = tonumber(cjson.decode(current)['seq'])
   if seq and seq > tonumber(ARGV[1]) then return 0 end
 end
+"""
+SAVE_VERDICT = UNLESS_LONGER_STORED + """
 redis.call('SET', KEYS[1], ARGV[2])
 for i = 2, #KEYS do redis.call('DEL', KEYS[i]) end
 """ + HSET_PAIRS.format(key="KEYS[2]", first=3) + """
@@ -174,12 +177,7 @@ return 1
 # ARGV: seq, record json, evaluation json ("" for none), then field/value pairs of the annotations
 # SAVE_VERDICT's rule for the analysis job: a record, its annotations and its evaluation replace the
 # old ones together, unless the stored record is of a longer log.
-SAVE_ANALYSIS = """
-local current = redis.call('GET', KEYS[1])
-if current then
-  local seq = tonumber(cjson.decode(current)['seq'])
-  if seq and seq > tonumber(ARGV[1]) then return 0 end
-end
+SAVE_ANALYSIS = UNLESS_LONGER_STORED + """
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('DEL', KEYS[2], KEYS[3])
 if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3]) end
