@@ -70,14 +70,15 @@ class Position(NamedTuple):
 
 
 def position_of(state) -> Position | None:
-    """The position of a BraveRats ``State`` at the start of a round, when both hands are common knowledge
-    (the base game, variants A after the exchange, C and F); None otherwise (mid-round, a game over, a hidden
-    or unknown card)."""
+    """The position of a BraveRats ``State`` at the start of a round, when both hands are known to both players
+    (the base game, variants A after the exchange, C and F; D after the draft and E after the deal too: all 16
+    cards are dealt, so each hand is the other's complement, and a player sees what the draft gives the other);
+    None otherwise (mid-round, a game over, B's draw piles, a card the record leaves unknown)."""
     from .state import PLAY
 
     if state.phase != PLAY or state.ended is not None or state.pending != (None, None):
         return None
-    if state.spec.hands_hidden or any(h.unknown or h.pile for h in state.hands):
+    if "B" in state.spec.variants or any(h.unknown or h.pile for h in state.hands) or state.pool:
         return None
     return Position((hand_of(state.hands[0].known), hand_of(state.hands[1].known)), tuple(state.score),
                     state.held, tuple(state.bonus), state.spy_first)
@@ -505,6 +506,12 @@ def evaluate(events, tables=None) -> dict:
 
     steps = list(M.replay_steps(events))
     undone = M.undone_seqs(events)
+    final = steps[-1][2] if steps else None
+    if final is not None and final.result is None and any(
+            a.state.spec.hands_hidden and "B" not in a.state.spec.variants for _, _, a in steps):
+        # D and E: the players know both hands, onlookers do not, and the values would tell them something
+        return {"perspective": "seats", "method": None, "points": [], "moves": [], "summary": [],
+                "note": say("Evaluated once the match is over: in this variant onlookers do not see the hands")}
     openings: dict[int, float] = {}  # seq -> Red's value where a game's opening became known
     loaded: set[str] = set()
     opened: set[int] = set()  # the games (of a series) whose opening is valued
@@ -520,7 +527,9 @@ def evaluate(events, tables=None) -> dict:
         key = (s.cfg.flags, s.spec.target)
         sv = solvers.setdefault(key, solver(*key))
         name = table_name(s.cfg.flags, s.spec.target, pos)
-        if tables is not None and name not in loaded:
+        # the openings every game shares are kept (the base game's, C's, F's, A's 64 exchanges); a drafted or
+        # dealt hand (D, E) is one match's own: solved here, not kept
+        if tables is not None and name not in loaded and not s.spec.hands_hidden:
             sv.thaw(tables(name, lambda: build_table(s.cfg.flags, s.spec.target, pos)))
             loaded.add(name)
         openings[event["seq"]] = sv.value(pos)
@@ -558,7 +567,7 @@ def evaluate(events, tables=None) -> dict:
     if not points:
         out["method"] = None
         out["note"] = say("Not evaluated: in this variant a hand is hidden from the other side, and the "
-                          "evaluation is exact only where both hands are known")
+                          "evaluation is exact only where both hands are known")  # B, or a card left unknown
     return out
 
 

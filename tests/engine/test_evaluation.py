@@ -173,3 +173,29 @@ def test_the_knights_luck_is_the_analysiss_wounds_dealt_minus_expected_and_point
         [match_luck["wounds_dealt_minus_expected"][name] for name in players], abs=0.02)
     decided = [e["seq"] for e, b, a in M.replay_steps(log) if b is not None and b.state.duel is not None and a.state.duel is None]
     assert [p["seq"] for p in ev["points"][:-1]] == [s for s in decided if s != log[-1]["seq"]][:25]
+
+
+@pytest.mark.parametrize("variant", ["D", "E"])
+def test_drafted_and_dealt_hands_are_known_to_both_players_so_solved_but_shown_once_the_match_is_over(variant):
+    """Variants D and E deal all 16 cards: each hand is the other's complement (and a drafting player sees
+    what the other keeps), so the position is one of known hands, as the solver takes it; onlookers do not
+    see the hands, so a running match gets no evaluation yet, and says why."""
+    from engine.braverats.equilibrium import hand_of, pack
+
+    log = play("braverats", 4, mode="physical", options={"variants": [variant]})
+    started = next(a.state for _, b, a in M.replay_steps(log) if b is not None and position_of(a.state) is not None)
+    pos = position_of(started)
+    assert pos.hands == (hand_of(started.hands[0].known), hand_of(started.hands[1].known))
+    assert pos.hands[0] + pos.hands[1] == pack([2] * 8)  # together: both sets of eight
+    live = registry.get("braverats").evaluate_log(log[:-1])
+    assert live["method"] is None and live["points"] == [] and "over" in str(live["note"])
+
+
+def test_a_draw_pile_game_is_not_evaluated_and_says_so():
+    """Variant B: each hand is three cards of its owner's shuffled pile, unknown to the other player: no
+    position of known hands, so no evaluation, before or after the end."""
+    log = play("braverats", 4, mode="physical", options={"variants": ["B"]})
+    assert all(position_of(a.state) is None for _, _, a in M.replay_steps(log))
+    for part in (log, log[:-1]):
+        ev = registry.get("braverats").evaluate_log(part)
+        assert ev["method"] is None and ev["points"] == [] and "hidden" in str(ev["note"])
