@@ -335,3 +335,17 @@ class Simulator:
 
 
 __all__ = ["Bot", "Simulator", "Table", "check_players", "stats"]
+
+
+def simulator_of(game: Game) -> Simulator | None:
+    """The game's simulator (its bots): ``SIMULATOR`` of the ``simulate`` module beside the module that defines
+    the game's class, found by that convention as the registry finds games, so that a game's own module need
+    not import the simulator that imports it. None: the game has none."""
+    import importlib
+
+    package = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.simulate")
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "SIMULATOR", None)

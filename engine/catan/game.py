@@ -1589,9 +1589,9 @@ class Catan(Game):
         """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``); luck: each
         player's production minus what the dice were expected to pay them, and the robber's toll."""
         from ..evaluation import estimate_log
-        from .simulate import SIMULATOR
+        from ..simulation import simulator_of
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=self.luck)
+        return estimate_log(self, events, simulator_of(self), playouts, deadline, luck=self.luck)
 
     def luck(self, steps: list[tuple[dict[str, Any], Any, Any]]) -> dict[str, Any]:
         """After each roll, each player's cards produced so far minus the cards the dice were expected to pay

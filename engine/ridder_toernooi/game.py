@@ -1095,12 +1095,12 @@ class RidderToernooi(Game):
         (``engine.evaluation.estimate_log``), beside the exact odds of each duel in the notes; luck: the wounds
         each player's knights dealt minus what their dice were expected to deal (the analysis's day notes)."""
         from ..evaluation import estimate_log
-        from .simulate import SIMULATOR
+        from ..simulation import simulator_of
 
         def luck(steps):
             return self.luck(steps, notes or {})
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=luck,
+        return estimate_log(self, events, simulator_of(self), playouts, deadline, luck=luck,
                             key=lambda before, after: before.state.duel is not None and after.state.duel is None)
 
     def luck(self, steps: list[tuple[dict[str, Any], Any, Any]], notes: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:

@@ -830,9 +830,9 @@ class Troje(Catan):
         """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``); luck as
         Catan's (``Catan.luck``: production minus its expectation, the robber's toll)."""
         from ..evaluation import estimate_log
-        from .simulate import SIMULATOR
+        from ..simulation import simulator_of
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline, luck=self.luck)
+        return estimate_log(self, events, simulator_of(self), playouts, deadline, luck=self.luck)
 
     def result(self, s: State) -> Result | None:
         if s.phase != OVER:

@@ -1470,9 +1470,9 @@ class Troubadour(Game):
                      playouts: int = 2000) -> dict[str, Any]:
         """Estimated: games played on by this game's own bots (``engine.evaluation.estimate_log``)."""
         from ..evaluation import estimate_log
-        from .simulate import SIMULATOR
+        from ..simulation import simulator_of
 
-        return estimate_log(self, events, SIMULATOR, playouts, deadline)
+        return estimate_log(self, events, simulator_of(self), playouts, deadline)
 
     def result(self, state: State) -> Result | None:
         if state.winner is None:
