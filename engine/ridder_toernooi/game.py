@@ -1100,7 +1100,8 @@ class RidderToernooi(Game):
         def luck(steps):
             return self.luck(steps, notes or {})
 
-        return estimate_log(self, events, simulator_of(self), playouts, deadline, luck=luck,
+        # a point after every duel (as many as the playouts allow at 8 a point)
+        return estimate_log(self, events, simulator_of(self), playouts, deadline, luck=luck, points=playouts // 8,
                             key=lambda before, after: before.state.duel is not None and after.state.duel is None)
 
     def luck(self, steps: list[tuple[dict[str, Any], Any, Any]], notes: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
