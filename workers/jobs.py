@@ -17,7 +17,7 @@ import orjson
 
 from engine import match as M
 from engine import registry
-from engine.core import Game, KroniekError, UnknownGame
+from engine.core import KroniekError, UnknownGame
 from engine.text import Text, say, to_json
 from leagues import league as L
 from leagues.ratings import RESULT_EVENTS, RatedLeague, RatingPoint, rate_leagues, rating_system
@@ -374,8 +374,7 @@ def analyse_log(store: EventStore, match_id: str, every: float = 0.5) -> dict[st
     try:
         notes = game.analyse_log(events, solver_budget(), progress=progress,
                                  max_nodes=analysis_nodes(), deadline=t0 + analysis_seconds()) or {}
-        evaluation = game.evaluate_log(events, tables=tables.get, deadline=t0 + analysis_seconds(),
-                                       notes=notes if type(game).analyse_log is not Game.analyse_log else None,
+        evaluation = game.evaluate_log(events, tables=tables.get, deadline=t0 + analysis_seconds(), notes=notes,
                                        playouts=analysis_playouts())
     except Exception as exc:
         record = {"seq": seq, "status": "failed", "message": f"{type(exc).__name__}: {exc}"}
