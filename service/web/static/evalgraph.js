@@ -89,12 +89,17 @@ const EvalGraph = (() => {
     const method = ev.method_said ? K.t("Evaluation: {method}", { method: ev.method_said }) : K.t("Evaluation");
     const summary = ev.summary || [];
     const glyphCounts = (s) => Object.entries(s.glyphs || {}).filter(([, c]) => c).map(([g, c]) => `${c}× ${g}`).join(" ");
+    const given = (v) => v !== null && v !== undefined;
+    // only the columns something fills: accuracy where moves were judged, luck where chance rules, the robber's toll
+    const columns = [
+      summary.some((s) => given(s.accuracy)) && { th: K.t("accuracy"), cls: "accuracy", get: (s) => (given(s.accuracy) ? `${K.say(s.accuracy)}%` : "—") },
+      summary.some((s) => given(s.luck)) && { th: K.t("luck"), cls: "luck", get: (s) => (given(s.luck) ? `${s.luck > 0 ? "+" : ""}${K.say(Math.round(s.luck * 10) / 10)}` : "—") },
+      summary.some((s) => s.robber) && { th: K.t("robber"), cls: "robber", get: (s) => (s.robber ? K.t("{stolen} stolen, {withheld} withheld", s.robber) : "—") },
+      summary.some((s) => glyphCounts(s)) && { th: K.t("marked"), cls: "marked", get: glyphCounts },
+    ].filter(Boolean);
     const rows = summary.map((s) => h("tr", { "data-seat": s.seat },
       h("th", { scope: "row" }, table ? null : h("span.swatch", { "data-seat": s.seat }), name(s.seat)),
-      h("td.accuracy", s.accuracy === null || s.accuracy === undefined ? "—" : `${K.say(s.accuracy)}%`),
-      h("td.luck", s.luck === null || s.luck === undefined ? "—" : `${s.luck > 0 ? "+" : ""}${K.say(Math.round(s.luck * 10) / 10)}`,
-        s.robber ? h("span.muted.small", " ", K.t("(robber: {stolen} stolen, {withheld} withheld)", s.robber)) : null),
-      h("td", glyphCounts(s))));
+      columns.map((c) => h(`td.${c.cls}`, c.get(s)))));
     const node = h("figure.evaluation",
       graph,
       h("figcaption",
@@ -102,9 +107,8 @@ const EvalGraph = (() => {
         ev.luck ? h("span.muted", { lang: K.engineLang }, " · ", K.t("luck: {unit}", { unit: K.say(ev.luck.unit) })) : null,
         !points.length ? null : table ? h("span.muted", " · ", K.t("the line: the table's chance of winning together"))
           : lines.length === 1 ? h("span.muted", " · ", K.t("the line: {name}'s chance of winning (a draw counts half)", { name: who(0) })) : null),
-      rows.length ? h("table.evalsummary",
-        h("thead", h("tr", h("th", { scope: "col" }, K.t("Player")), h("th", { scope: "col" }, K.t("accuracy")),
-          h("th", { scope: "col" }, K.t("luck")), h("th", { scope: "col" }, K.t("marked")))),
+      rows.length && columns.length ? h("table.evalsummary",
+        h("thead", h("tr", h("th", { scope: "col" }, K.t("Player")), columns.map((c) => h("th", { scope: "col" }, c.th)))),
         h("tbody", ...rows)) : null);
     const show = (i) => {
       cursor.setAttribute("x1", X(i));
