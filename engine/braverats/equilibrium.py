@@ -421,17 +421,17 @@ class Judged(NamedTuple):
     mix: tuple[dict[int, float], dict[int, float]]
 
 
-def judge_log(events, solve=None) -> list[Judged]:
+def judge_log(events, solve=None, steps=None) -> list[Judged]:
     """Every round of a BraveRats log that started where both hands were known, judged (undone events left
     out, as the table took them back). ``solve(flags, target)``: the solver to use (the process's by
-    default)."""
+    default); ``steps``: the log's ``replay_steps`` where the caller has them already."""
     from .. import match as M
 
     solve = solve or solver
     undone = M.undone_seqs(events)
     out: list[Judged] = []
     start: Position | None = None
-    for event, before, after in M.replay_steps(events):
+    for event, before, after in (M.replay_steps(events) if steps is None else steps):
         if before is None:  # the set-up: the opening
             start = position_of(after.state)
             continue
@@ -533,7 +533,8 @@ def evaluate(events, tables=None) -> dict:
             sv.thaw(tables(name, lambda: build_table(s.cfg.flags, s.spec.target, pos)))
             loaded.add(name)
         openings[event["seq"]] = sv.value(pos)
-    judged = judge_log(events, lambda flags, target: solvers.setdefault((flags, target), solver(flags, target)))
+    judged = judge_log(events, lambda flags, target: solvers.setdefault((flags, target), solver(flags, target)),
+                       steps)
 
     def chances(v: float) -> list[float]:
         red = round((1.0 + v) / 2.0, 6)
