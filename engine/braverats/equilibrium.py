@@ -7,11 +7,13 @@ equilibrium play from there on, +1 a win, -1 a loss, 0 a draw; the chance of win
 half for a draw" is ``(1 + value) / 2``.
 
 Exact where both hands are common knowledge: the base game and variants A (after the exchange), C and F,
-with the three house rules (``Flags``), the General's +2, the Wizard and held rounds all in. Variants B,
-D and E hide cards from the other side; a game inside a series (G) is valued as that one game.
+D after the draft and E after the deal (all 16 cards dealt: each hand is the other's complement), with the
+three house rules (``Flags``), the General's +2, the Wizard and held rounds all in. Variant B hides its
+draws from the other side; a game inside a series (G) is valued as that one game.
 
-Everything is solved once per (flags, target) and kept: the opening's whole tree is ~314,000 positions, of
-which ~219,000 are kept (a position and its mirror, the seats' roles swapped, share one value).
+A solver keeps what it solved (the base game's whole tree is ~314,000 positions, of which ~219,000 are kept:
+a position and its mirror, the seats' roles swapped, share one value); ``freeze``/``thaw`` turn a solved
+opening's tree into bytes and back, which the worker keeps as a file (workers/tables.py).
 The engine never imports this module (the page's engine runs without HiGHS); the analysis does.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
+from ..evaluation import GLYPHS as CHANCE_GLYPHS
 from .cards import PRINCE, PRINCESS
 from .resolve import Flags, key, outcome_table
 
@@ -395,9 +398,9 @@ class Solver:
         return clean(red), clean(blue)
 
 
-#: a choice's glyph by the value it gave away (the value runs from -1 to +1, as Lichess's winning chances do,
-#: and these are Lichess's steps on them): a blunder, a mistake, an inaccuracy
-GLYPHS = ((0.3, "??"), (0.2, "?"), (0.1, "?!"))
+#: a choice's glyph by the value it gave away: the value runs from -1 to +1, as Lichess's winning chances do,
+#: so these are twice the steps on the chance of winning every game's evaluation uses (engine/evaluation.py)
+GLYPHS = tuple((2 * step, mark) for step, mark in CHANCE_GLYPHS)
 
 
 def glyph(loss: float | None) -> str | None:
