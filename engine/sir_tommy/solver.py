@@ -387,11 +387,18 @@ def solve_known(state: State, rest: Sequence[int], budget: int = DEFAULT_BUDGET)
     draws_done = (len(state.order) + 2) // 3
     rows = tuple(tuple(r) for r in state.rows)
     needs = (_needs_sorted(state, 0), _needs_sorted(state, 1))
+    # Searches of RESTART nodes while the budget lasts: a depth-first search that chose badly early can spend
+    # any budget in a lost subtree while a win lies one choice away (9 of 10 deals the first search left
+    # undecided at 20,000 nodes were won within 12 shuffled restarts of that size). The first keeps the
+    # heuristic order (a budget of at most RESTART: one search, as before), the others shuffle each turn's
+    # ends; all add what they proved dead to one table the next ones skip (a search that runs to its end
+    # proves a loss with all of them).
     dead: set[Any] = set()
-    spent = 0
-    for attempt, share_of_budget in _restarts(budget):
+    spent, attempt = 0, 0
+    while spent < budget:
         rng = None if attempt == 0 else random.Random(f"sir_tommy-restart:{attempt}")
-        search = _Search(state.up, groups, draws_done, min(share_of_budget, budget - spent), dead, rng)
+        attempt += 1
+        search = _Search(state.up, groups, draws_done, min(RESTART, budget - spent), dead, rng)
         try:
             if state.phase == DRAW:
                 won = search.stock(0, rows, needs)
@@ -403,8 +410,6 @@ def solve_known(state: State, rest: Sequence[int], budget: int = DEFAULT_BUDGET)
                 won = search.end(rows, needs, state.to_move, state.built, state.passes)
         except _Abort:
             spent += search.nodes
-            if spent >= budget:
-                return Solution(UNKNOWN, (), spent)
             continue
         spent += search.nodes
         if not won:  # a search that ran to its end: no order finds a win (the dead table holds for all)
@@ -413,22 +418,8 @@ def solve_known(state: State, rest: Sequence[int], budget: int = DEFAULT_BUDGET)
     return Solution(UNKNOWN, (), spent)
 
 
-#: the nodes of each search of a call (``_restarts``)
+#: the nodes of each search of a ``solve_known`` call, restarted while its budget lasts
 RESTART = 20_000
-
-
-def _restarts(budget: int):
-    """The searches one call makes: (attempt, node budget). A depth-first search that chose badly early can
-    spend any budget in a lost subtree while a win lies one choice away (9 of 10 deals the first search left
-    undecided at 20,000 nodes were won within 12 shuffled restarts of that size). So: the heuristic order with
-    ``RESTART`` nodes (a budget of at most that: one search, as before), then shuffled orders with as many each
-    while the budget lasts; every search adds the positions it proved dead to one table, which the next ones
-    skip (a search that runs to its end proves a loss with all of them)."""
-    left, attempt = budget, 0
-    while left > 0:
-        yield attempt, min(RESTART, left)
-        left -= RESTART
-        attempt += 1
 
 
 def solve(state: State, budget: int = DEFAULT_BUDGET, rest: Sequence[int] | None = None) -> Solution:
