@@ -98,7 +98,7 @@ const EvalGraph = (() => {
       summary.some((s) => glyphCounts(s)) && { th: K.t("marked"), cls: "marked", get: glyphCounts },
     ].filter(Boolean);
     const rows = summary.map((s) => h("tr", { "data-seat": s.seat },
-      h("th", { scope: "row" }, table ? null : h("span.swatch", { "data-seat": s.seat }), name(s.seat)),
+      h("th", { scope: "row" }, table ? null : h("span.swatch", { "data-seat": s.seat, style: `background: ${COLOURS[s.seat % COLOURS.length]}` }), name(s.seat)),
       columns.map((c) => h(`td.${c.cls}`, c.get(s)))));
     const node = h("figure.evaluation",
       graph,
