@@ -75,13 +75,14 @@ class Position(NamedTuple):
 def position_of(state) -> Position | None:
     """The position of a BraveRats ``State`` at the start of a round, when both hands are known to both players
     (the base game, variants A after the exchange, C and F; D after the draft and E after the deal too: all 16
-    cards are dealt, so each hand is the other's complement, and a player sees what the draft gives the other);
-    None otherwise (mid-round, a game over, B's draw piles, a card the record leaves unknown)."""
+    cards are dealt, so each hand is the other's complement, and a player sees what the draft gives the other;
+    B once both piles are empty: each hand is then what its owner has not played, as everyone can count);
+    None otherwise (mid-round, a game over, a card still in a draw pile, a card the record leaves unknown)."""
     from .state import PLAY
 
     if state.phase != PLAY or state.ended is not None or state.pending != (None, None):
         return None
-    if "B" in state.spec.variants or any(h.unknown or h.pile for h in state.hands) or state.pool:
+    if any(h.unknown or h.pile for h in state.hands) or state.pool:
         return None
     return Position((hand_of(state.hands[0].known), hand_of(state.hands[1].known)), tuple(state.score),
                     state.held, tuple(state.bonus), state.spy_first)
@@ -568,10 +569,18 @@ def evaluate(events, tables=None) -> dict:
                                                 "loss": move["loss"], "text": text})
     out = {"perspective": "seats", "method": "exact", "points": points, "moves": moves,
            "summary": summary((0, 1), moves), "notes": notes}
+    draw_piles = final is not None and "B" in final.state.spec.variants
     if not points:
         out["method"] = None
         out["note"] = say("Not evaluated: in this variant a hand is hidden from the other side, and the "
                           "evaluation is exact only where both hands are known")  # B, or a card left unknown
+        if draw_piles:
+            out["note"] = say("Not evaluated: with draw piles a hand is hidden from the other side until both "
+                              "piles are empty, and this game ended before that")
+    elif draw_piles:
+        # the rounds before are a game of hidden hands and chance, which this solver does not solve
+        out["note"] = say("Exact from the round where both draw piles are empty (each hand is then what its "
+                          "owner has not played); before it a hand is hidden from the other side")
     return out
 
 

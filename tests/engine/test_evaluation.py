@@ -191,11 +191,39 @@ def test_drafted_and_dealt_hands_are_known_to_both_players_so_solved_but_shown_o
     assert live["method"] is None and live["points"] == [] and "over" in str(live["note"])
 
 
-def test_a_draw_pile_game_is_not_evaluated_and_says_so():
-    """Variant B: each hand is three cards of its owner's shuffled pile, unknown to the other player: no
-    position of known hands, so no evaluation, before or after the end."""
-    log = play("braverats", 4, mode="physical", options={"variants": ["B"]})
-    assert all(position_of(a.state) is None for _, _, a in M.replay_steps(log))
-    for part in (log, log[:-1]):
-        ev = registry.get("braverats").evaluate_log(part)
-        assert ev["method"] is None and ev["points"] == [] and "hidden" in str(ev["note"])
+@pytest.mark.rule("braverats.variant_b")
+def test_a_draw_pile_game_is_exact_once_both_piles_are_empty_and_says_why_not_before():
+    """Variant B: each hand is three cards of its owner's shuffled pile, unknown to the other player, until
+    both piles are empty (after round 5's draw): each hand is then what its owner has not played, which
+    everyone can count, so from there on the position is one of known hands and solved exactly, live too.
+    A game over before that gets no point, and the note says why."""
+    from engine.braverats.equilibrium import FULL, hand_of
+
+    game = registry.get("braverats")
+    long_game = short_game = None
+    for seed in range(40):
+        log = play("braverats", seed, mode="physical", options={"variants": ["B"]})
+        steps = list(M.replay_steps(log))
+        known = [a.state for _, _, a in steps if position_of(a.state) is not None]
+        if known and long_game is None:
+            long_game = (log, steps, known)
+        if not known and short_game is None:
+            short_game = log
+        if long_game and short_game:
+            break
+    log, steps, known = long_game
+    for state in known:
+        assert all(h.pile == 0 and h.unknown == 0 for h in state.hands)
+        for s in (0, 1):  # the hand is the complement of what its owner played: all eight, once each
+            assert hand_of(state.hands[s].known) + hand_of([r.cards[s] for r in state.rounds]) == FULL
+    assert all(position_of(a.state) is None for _, _, a in steps if any(h.pile for h in a.state.hands))
+    ev = game.evaluate_log(log)
+    assert ev["method"] == "exact" and ev["points"] and "draw piles are empty" in str(ev["note"])
+    first_known = next(e["seq"] for e, _, a in steps if position_of(a.state) is not None)
+    assert min(p["seq"] for p in ev["points"]) > first_known  # points after rounds played from a known start
+    assert all(abs(sum(p["chances"]) - 1) < 1e-9 for p in ev["points"])
+    live = game.evaluate_log(log[:-1])  # public once the piles are empty: shown while the match runs
+    assert live["method"] == "exact" and live["points"] == ev["points"][:len(live["points"])]
+    for part in (short_game, short_game[:-1]):
+        ev = game.evaluate_log(part)
+        assert ev["method"] is None and ev["points"] == [] and "piles are empty" in str(ev["note"])
