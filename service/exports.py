@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
 from typing import Any, Iterator
 
 from engine import match as M
@@ -29,21 +30,24 @@ def start_player(ms: M.MatchState, log: list[dict[str, Any]]) -> int | None:
     return None
 
 
-def play_rows(leagues: LeagueService, league_id: str) -> list[dict[str, Any]]:
+def play_rows(leagues: LeagueService, league_id: str, player: str | None = None) -> list[dict[str, Any]]:
     """One row per board with an outcome: date, players, scores, ranks,
-    winners and start player, the fields play-logging apps import."""
+    winners and start player, the fields play-logging apps import; with
+    ``player``, only that player's boards. ``started_at``/``finished_at``: the
+    match's first and last event (None for a forfeit)."""
     state = leagues.state(league_id)
     rows = []
     for rnd in state.rounds:
         for number, board in enumerate(rnd.boards, start=1):
             outcome = board.outcome
-            if outcome is None:
+            if outcome is None or (player is not None and player not in board.players):
                 continue
             row: dict[str, Any] = {
                 "date": None, "game": state.game, "league": league_id, "round": rnd.number, "board": number,
                 "match": board.match, "players": list(board.players), "scores": None,
                 "ranks": list(outcome.ranks), "winners": [p for p, r in zip(board.players, outcome.ranks) if r == 1],
                 "start_player": None, "forfeit": getattr(outcome, "forfeit", None),
+                "started_at": None, "finished_at": None,
             }
             if row["forfeit"] is not None:
                 row["winners"] = [p for p in board.players if p not in (outcome.forfeited or ())]
@@ -52,6 +56,7 @@ def play_rows(leagues: LeagueService, league_id: str) -> list[dict[str, Any]]:
                 log = leagues.matches.store.events(board.match, 1, ms.seq)
                 seat = start_player(ms, log)
                 row["date"] = log[-1]["recorded_at"][:10]
+                row["started_at"], row["finished_at"] = log[0]["recorded_at"], log[-1]["recorded_at"]
                 row["scores"] = (ms.result_dict or {}).get("scores")
                 row["start_player"] = board.players[seat] if seat is not None else None
             rows.append(row)
@@ -110,6 +115,101 @@ def play_rows_csv(rows: list[dict[str, Any]]) -> str:
                 player, seat, "" if row["scores"] is None else row["scores"][seat], row["ranks"][seat],
                 int(player in row["winners"]), int(player == row["start_player"]), row["forfeit"] or "",
             ])
+    return out.getvalue()
+
+
+#: BoardGameGeek's ids of the games Kroniek knows, where BGG has the game itself (for the exports' ``bggId`` and
+#: ``objectid``); a game not listed is exported by name only
+BGG_IDS = {"catan": 13}
+
+#: the namespace of the exports' UUIDs: the same league exported twice gives the same ids, so an app that
+#: imports both keeps one copy of each play
+EXPORT_NS = uuid.UUID("6f1f7d0c-3c0e-5b6e-9a51-6b726f6e6965")
+
+
+def _stamp(recorded_at: str) -> str:
+    """``recorded_at`` (ISO 8601, UTC) as BG Stats writes dates: ``YYYY-MM-DD HH:MM:SS``."""
+    return recorded_at[:19].replace("T", " ")
+
+
+def _minutes(row: dict[str, Any]) -> int:
+    from datetime import datetime
+
+    start, end = (datetime.fromisoformat(row[k].replace("Z", "+00:00")) for k in ("started_at", "finished_at"))
+    return max(0, round((end - start).total_seconds() / 60))
+
+
+def _comment(row: dict[str, Any], league_name: str) -> str:
+    return f"{league_name}, round {row['round']}, board {row['board']}; Kroniek match {row['match']}"
+
+
+def bgstats_file(rows: list[dict[str, Any]], game: Any, league_id: str, league_name: str) -> dict[str, Any]:
+    """The plays as a BG Stats play file (the JSON that app's share and import read: ``players``, ``locations``,
+    ``games`` and ``plays`` with ``playerScores`` by ``playerRefId``); its field names are the app's own, as in
+    the files it writes. Scores are strings there. Only boards played are plays (a forfeit is not)."""
+    rows = [row for row in rows if row["forfeit"] is None]
+    names = sorted({p for row in rows for p in row["players"]})
+    ref = {name: i for i, name in enumerate(names, start=1)}
+    cooperative = bool(getattr(game, "cooperative", False))
+    scored = any(row["scores"] is not None for row in rows)
+    stamp = _stamp(max(row["finished_at"] for row in rows)) if rows else None
+    entry: dict[str, Any] = {"id": 1, "uuid": str(uuid.uuid5(EXPORT_NS, f"game:{game.id}")), "name": game.name,
+                             "cooperative": cooperative, "highestWins": True, "noPoints": not scored,
+                             "usesTeams": False}
+    if game.id in BGG_IDS:
+        entry["bggId"] = BGG_IDS[game.id]
+    plays = []
+    for row in rows:
+        scores = []
+        for seat, player in enumerate(row["players"]):
+            score = "" if row["scores"] is None else str(row["scores"][seat])
+            scores.append({"playerRefId": ref[player], "score": score, "winner": player in row["winners"],
+                           "newPlayer": False, "startPlayer": player == row["start_player"],
+                           "rank": row["ranks"][seat], "seatOrder": seat + 1})
+        plays.append({"uuid": str(uuid.uuid5(EXPORT_NS, f"play:{league_id}:{row['round']}:{row['board']}")),
+                      "playDate": _stamp(row["finished_at"]),
+                      "gameRefId": 1, "locationRefId": 1, "durationMin": _minutes(row),
+                      "ignored": False, "manualWinner": False,
+                      "rounds": 0, "usesTeams": False, "comments": _comment(row, league_name),
+                      "playerScores": scores})
+    return {
+        "about": "A play file for Board Game Stats, exported by Kroniek: open it with Board Game Stats to import "
+                 "the plays.",
+        "players": [{"id": ref[n], "uuid": str(uuid.uuid5(EXPORT_NS, f"player:{league_id}:{n}")), "name": n,
+                     "isAnonymous": False, "bggUsername": ""} for n in names],
+        "locations": [{"id": 1, "uuid": str(uuid.uuid5(EXPORT_NS, f"location:{league_id}")), "name": league_name}],
+        "games": [entry],
+        "plays": plays,
+        **({"modificationDate": stamp} if stamp else {}),
+    }
+
+
+#: the columns of the BGG-style play CSV: BoardGameGeek's own names for a play and its players, as its
+#: XML API 2 writes them (``<play date quantity length incomplete nowinstats location>``, ``<item name
+#: objectid>``, ``<comments>``, ``<player username userid name startposition color score new rating win>``)
+BGG_COLUMNS = ("date", "quantity", "length", "incomplete", "nowinstats", "location", "objectname", "objectid",
+               "comments", "username", "userid", "name", "startposition", "color", "score", "new", "rating", "win")
+
+
+def bgg_plays_csv(rows: list[dict[str, Any]], game: Any, league_name: str) -> str:
+    """A row per player per play with BoardGameGeek's field names (``BGG_COLUMNS``), boards played only (a
+    forfeit is no play). ``username``/``userid`` stay empty: Kroniek's names are not BGG accounts."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, BGG_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        if row["forfeit"] is not None:
+            continue
+        for seat, player in enumerate(row["players"]):
+            writer.writerow({
+                "date": row["finished_at"][:10], "quantity": 1,
+                "length": _minutes(row), "incomplete": 0, "nowinstats": 0,
+                "location": league_name, "objectname": game.name, "objectid": BGG_IDS.get(game.id, ""),
+                "comments": _comment(row, league_name), "username": "", "userid": "", "name": player,
+                "startposition": seat + 1, "color": "",
+                "score": "" if row["scores"] is None else row["scores"][seat], "new": 0, "rating": 0,
+                "win": int(player in row["winners"]),
+            })
     return out.getvalue()
 
 

@@ -207,7 +207,11 @@ def _archive(league_id: str):
 
 
 class PlaysArgs(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv"]))
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "csv", "bgstats", "bgg"]),
+                           metadata={"description": "json (a play per board), csv (a row per player per play), "
+                                                    "bgstats (a BG Stats play file) or bgg (BoardGameGeek's play "
+                                                    "fields, a row per player per play)"})
+    player = S.name_field(MAX_PLAYER_NAME, metadata={"description": "only this player's plays"})
 
 
 @leagues.route("/<league_id>/plays")
@@ -218,13 +222,30 @@ class Plays(MethodView):
     def get(self, args, league_id):
         """Results as play rows (date, players, scores, ranks, winners, start player), as play-logging apps import them
 
-        JSON: a play per board; CSV: a row per player per play."""
-        from .exports import play_rows, play_rows_csv
+        JSON: a play per board; CSV: a row per player per play; `bgstats`: a play file BG Stats imports;
+        `bgg`: BoardGameGeek's play fields, a row per player per play (a forfeit is no play in either).
+        `player`: only that player's plays (docs/leagues.md)."""
+        import orjson
 
-        rows = play_rows(service(), league_id)
+        from .exports import bgg_plays_csv, bgstats_file, play_rows, play_rows_csv
+
+        from engine import registry
+
+        svc = service()
+        rows = play_rows(svc, league_id, args.get("player"))
+        name = f"plays-{league_id}"
         if args["format"] == "csv":
             return Response(play_rows_csv(rows), mimetype="text/csv",
-                            headers={"Content-Disposition": f"attachment; filename=plays-{league_id}.csv"})
+                            headers={"Content-Disposition": f"attachment; filename={name}.csv"})
+        if args["format"] in ("bgstats", "bgg"):
+            state = svc.state(league_id)
+            game = registry.get(state.game)
+            if args["format"] == "bgg":
+                return Response(bgg_plays_csv(rows, game, state.name), mimetype="text/csv",
+                                headers={"Content-Disposition": f"attachment; filename={name}-bgg.csv"})
+            body = orjson.dumps(bgstats_file(rows, game, league_id, state.name), option=orjson.OPT_INDENT_2)
+            return Response(body, mimetype="application/json",
+                            headers={"Content-Disposition": f"attachment; filename={name}.bgsplay"})
         return {"league": league_id, "plays": rows}
 
 

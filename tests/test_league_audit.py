@@ -190,3 +190,98 @@ def test_play_rows_for_play_logging_apps(client, played):
     header, *rows = csv_text.strip().splitlines()
     assert header.startswith("date,game,league,round,board,match,player,seat,score,rank,winner,start_player")
     assert len(rows) == 8  # a row per player per play
+
+
+# The formats' fields as their makers write them (docs/leagues.md names the sources): BG Stats' play file, as the
+# app writes it when it shares plays (an "about" text, then players, locations, games and plays with
+# playerScores by playerRefId), and BoardGameGeek's play and player attributes in its XML API 2.
+BGSTATS_TOP = {"about", "players", "locations", "games", "plays", "modificationDate"}
+BGSTATS_PLAYER = {"id": int, "uuid": str, "name": str, "isAnonymous": bool, "bggUsername": str}
+BGSTATS_LOCATION = {"id": int, "uuid": str, "name": str}
+BGSTATS_GAME = {"id": int, "uuid": str, "name": str, "cooperative": bool, "highestWins": bool, "noPoints": bool,
+                "usesTeams": bool, "bggId": int}
+BGSTATS_PLAY = {"uuid": str, "playDate": str, "gameRefId": int, "locationRefId": int, "durationMin": int,
+                "ignored": bool, "manualWinner": bool, "rounds": int, "usesTeams": bool, "comments": str,
+                "playerScores": list}
+BGSTATS_SCORE = {"playerRefId": int, "score": str, "winner": bool, "newPlayer": bool, "startPlayer": bool,
+                 "rank": int, "seatOrder": int}
+BGG_PLAY = ("date", "quantity", "length", "incomplete", "nowinstats", "location")
+BGG_ITEM = ("objectname", "objectid")
+BGG_PLAYER = ("username", "userid", "name", "startposition", "color", "score", "new", "rating", "win")
+
+
+def _fields(record: dict, documented: dict, required: set | None = None) -> None:
+    assert set(record) <= set(documented), set(record) - set(documented)
+    assert set(required if required is not None else set(documented) - {"bggId"}) <= set(record)
+    for key, value in record.items():
+        assert isinstance(value, documented[key]), (key, value)
+
+
+def test_a_league_exports_a_bg_stats_play_file_with_the_apps_own_fields(client, played):
+    import re
+    import uuid
+
+    lid, matches, absent = played
+    r = client.get(f"/api/leagues/{lid}/plays?format=bgstats")
+    assert r.status_code == 200 and r.mimetype == "application/json"
+    assert r.headers["Content-Disposition"].endswith(f"plays-{lid}.bgsplay")
+    data = r.get_json()
+    assert set(data) <= BGSTATS_TOP and {"about", "players", "locations", "games", "plays"} <= set(data)
+    for p in data["players"]:
+        _fields(p, BGSTATS_PLAYER)
+    for loc in data["locations"]:
+        _fields(loc, BGSTATS_LOCATION)
+    for g in data["games"]:
+        _fields(g, BGSTATS_GAME)
+    assert data["games"][0]["name"] == "BraveRats" and data["locations"][0]["name"] == "Club"
+    rows = client.get(f"/api/leagues/{lid}/plays").get_json()["plays"]
+    played_rows = [row for row in rows if row["forfeit"] is None]
+    assert len(data["plays"]) == len(played_rows) == 3  # the forfeit is no play
+    names = {p["id"]: p["name"] for p in data["players"]}
+    assert sorted(names.values()) == ["Ann", "Bob", "Cas", "Dee"] and len(set(names)) == 4
+    for play, row in zip(data["plays"], played_rows):
+        _fields(play, BGSTATS_PLAY)
+        uuid.UUID(play["uuid"])
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+        assert play["playDate"] == row["finished_at"][:19].replace("T", " ")
+        assert play["gameRefId"] in {g["id"] for g in data["games"]}
+        assert play["locationRefId"] in {loc["id"] for loc in data["locations"]}
+        assert row["match"] in play["comments"]
+        for ps in play["playerScores"]:
+            _fields(ps, BGSTATS_SCORE)
+        assert [names[ps["playerRefId"]] for ps in play["playerScores"]] == row["players"]
+        assert [ps["score"] for ps in play["playerScores"]] == [str(s) for s in row["scores"]]
+        assert [names[ps["playerRefId"]] for ps in play["playerScores"] if ps["winner"]] == row["winners"]
+        assert [ps["rank"] for ps in play["playerScores"]] == row["ranks"]
+    again = client.get(f"/api/leagues/{lid}/plays?format=bgstats").get_json()
+    assert [p["uuid"] for p in again["plays"]] == [p["uuid"] for p in data["plays"]]  # re-imported: no doubles
+    mine = client.get(f"/api/leagues/{lid}/plays?format=bgstats&player=Ann").get_json()
+    own = {p["id"]: p["name"] for p in mine["players"]}
+    assert mine["plays"] and all("Ann" in [own[ps["playerRefId"]] for ps in p["playerScores"]] for p in mine["plays"])
+    assert len(mine["plays"]) == sum("Ann" in row["players"] for row in played_rows)
+
+
+def test_a_league_exports_boardgamegeeks_play_fields_a_row_per_player(client, played):
+    import csv
+    import io
+
+    lid, matches, absent = played
+    r = client.get(f"/api/leagues/{lid}/plays?format=bgg")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    table = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert tuple(table[0]) == BGG_PLAY + BGG_ITEM + ("comments",) + BGG_PLAYER
+    rows = [row for row in client.get(f"/api/leagues/{lid}/plays").get_json()["plays"] if row["forfeit"] is None]
+    assert len(table) == 2 * len(rows) == 6
+    for i, row in enumerate(rows):
+        for seat, line in enumerate(table[2 * i: 2 * i + 2]):
+            assert line["date"] == row["finished_at"][:10] and line["objectname"] == "BraveRats"
+            assert line["name"] == row["players"][seat] and line["startposition"] == str(seat + 1)
+            assert line["score"] == str(row["scores"][seat])
+            assert line["win"] == str(int(row["players"][seat] in row["winners"]))
+            assert line["quantity"] == "1" and line["incomplete"] == "0" and line["location"] == "Club"
+            assert int(line["length"]) >= 0
+    only = list(csv.DictReader(io.StringIO(client.get(f"/api/leagues/{lid}/plays?format=bgg&player=Bob")
+                                           .get_data(as_text=True))))
+    assert only and len(only) == 2 * sum("Bob" in row["players"] for row in rows)
+    bad = client.get(f"/api/leagues/{lid}/plays?format=bgx")
+    assert bad.status_code == 400 and "format" in bad.get_data(as_text=True)

@@ -5,6 +5,7 @@ count and time."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -416,7 +417,10 @@ def test_the_swiss_league_example_completes_every_time_four_leagues_at_a_time(tm
         # 8 players, 3 Swiss rounds: 11 games and a forfeit, a row per player in the plays, the audit valid
         if (run.returncode != 0 or "✓ the archive verifies" not in text or '"valid":true' not in text
                 or "11 results checked against their logs" not in text
-                or len(plays) != 1 or len(plays[0].read_text().splitlines()) != 1 + 12 * 2):
+                or len(plays) != 1 or len(plays[0].read_text().splitlines()) != 1 + 12 * 2
+                # the app exports: the 11 games played, the forfeit no play
+                or len(json.loads(next(out.glob("league-*.bgsplay")).read_text())["plays"]) != 11
+                or len(next(out.glob("bgg-plays-*.csv")).read_text().splitlines()) != 1 + 11 * 2):
             failed = f"run {n}: {run.stdout}{run.stderr}"
         return time.monotonic() - t0, failed
 

@@ -85,6 +85,8 @@ done
 curl -sf "$API/leagues/$L/standings" | jq -c '.standings[] | [.rank, .player, .points, .tiebreaks]'
 curl -sf "$API/leagues/$L/standings?format=csv" > "$OUT/standings-$L.csv"
 curl -sf "$API/leagues/$L/plays?format=csv" > "$OUT/plays-$L.csv"
+curl -sf "$API/leagues/$L/plays?format=bgstats" > "$OUT/league-$L.bgsplay"
+curl -sf "$API/leagues/$L/plays?format=bgg" > "$OUT/bgg-plays-$L.csv"
 wait_for "the ratings of 11 results" rated 11
 curl -sf "$API/ratings/braverats" | jq -c '.ratings[:3][] | [.player, (.rating | round), (.deviation | round)]'
 
