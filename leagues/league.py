@@ -18,6 +18,9 @@ Events (``type`` → ``data``):
   a referee's decision when a board is not played.
 - ``correction``: the same fields as ``result`` or ``forfeit`` plus
   ``reason``: replaces a board's recorded outcome.
+- ``import_round``: ``round``, ``boards`` (``players`` white first, and
+  ``ranks`` or ``forfeited``), ``bye``, ``source``: a Swiss round played
+  before the league came here, from a TRF file (``leagues.trf``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,10 @@ RULES = {
     "league.result": "A result comes from the match linked to its board, once, for the board's players.",
     "league.forfeit": "A referee may record a forfeit, with a reason, for a board without a result.",
     "league.correction": "A correction, with a reason, replaces the outcome of a board that has one.",
+    "league.import": "A Swiss league may begin with rounds played elsewhere (a TRF file): in order, before any "
+    "round paired here, each player once a round.",
+    "league.trf": "A league is written as TRF only where TRF can say it: two-player games, points in tenths, a "
+    "forfeit win worth a win, names that stay distinct in TRF's 33 columns.",
 }
 
 
@@ -389,6 +396,66 @@ def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
     return replace(state, rounds=(*state.rounds, rnd), **counted)
 
 
+def _import_round(state: LeagueState, data: dict[str, Any]) -> LeagueState:
+    """A Swiss round played before the league came here (``leagues.trf``): its pairing and results as the
+    other program's file gives them, in round order and before any round paired here. The floats the Dutch
+    system reads next are worked out from the points before the round, as a pairing program reads them
+    from a file."""
+    if state.format != "swiss":
+        raise RuleViolation("league.import", "only a Swiss league takes rounds played elsewhere")
+    number = len(state.rounds) + 1
+    if data.get("round") != number:
+        raise RuleViolation("league.import", f"the next round is {number}; rounds are imported in order")
+    if any(not r.pairings.get("imported") for r in state.rounds):
+        raise RuleViolation("league.import", "rounds played elsewhere come before the rounds paired here")
+    if number > state.total_rounds:
+        raise RuleViolation("league.rounds", f"the league has {state.total_rounds} rounds")
+    boards, bye = data.get("boards"), data.get("bye")
+    if not isinstance(boards, list):
+        raise MalformedEvent("boards must be a list", field="boards")
+    seen: set[str] = set()
+    for board in boards:
+        players = board.get("players") if isinstance(board, dict) else None
+        if not isinstance(players, list) or len(players) != 2:
+            raise MalformedEvent("each board has two players", field="boards")
+        for p in players:
+            if p not in state.players:
+                raise RuleViolation("league.import", f"{p!r} is not a player of this league")
+            if p in seen:
+                raise RuleViolation("league.import", f"{p} is paired twice in round {number}")
+            seen.add(p)
+        if "forfeited" in board:
+            if not board["forfeited"] or not set(board["forfeited"]) <= set(players):
+                raise RuleViolation("league.forfeit", "a forfeit names who forfeited, among the board's players")
+        elif board.get("ranks") not in ([1, 2], [2, 1], [1, 1]):
+            raise MalformedEvent("a two-player board's ranks are [1, 2], [2, 1] or [1, 1]", field="ranks")
+    if bye is not None and (bye not in state.players or bye in seen):
+        raise RuleViolation("league.import", f"the bye {bye!r} is not an unpaired player of this league")
+    points = state.points()
+    down = {max(b["players"], key=lambda p: points.get(p, 0)) for b in boards
+            if points.get(b["players"][0], 0) != points.get(b["players"][1], 0)}
+    up = {min(b["players"], key=lambda p: points.get(p, 0)) for b in boards
+          if points.get(b["players"][0], 0) != points.get(b["players"][1], 0)}
+    pairing = {"round": number, "boards": [list(b["players"]) for b in boards], "bye": bye,
+               "downfloaters": sorted(down | ({bye} if bye is not None else set())), "upfloaters": sorted(up),
+               "relaxed": [], "imported": True, "source": str(data.get("source", ""))}
+    rnd = Round(number=number, boards=Boards(Board(players=tuple(b["players"])) for b in boards), bye=bye,
+                pairings=pairing)
+    counted = {} if bye is None else _recounted(
+        state, (number, 0), None, LeagueResult(round=number, players=(bye,), bye=True))
+    state = replace(state, rounds=(*state.rounds, rnd), **counted)
+    for i, board in enumerate(boards, start=1):
+        outcome = {"forfeit": "played elsewhere: a forfeit", "forfeited": board["forfeited"]} \
+            if "forfeited" in board else None
+        found = state.rounds[-1].boards[i - 1]
+        if outcome is not None:
+            result = _outcome(state, outcome, number, found)
+        else:
+            result = LeagueResult(round=number, players=found.players, ranks=tuple(board["ranks"]))
+        state = _with_board(state, number, i, replace(found, outcome=result))
+    return state
+
+
 def _match_of(link: tuple[str, int, int]) -> str:
     return link[0]
 
@@ -472,6 +539,7 @@ _HANDLERS = {
     "result": _result,
     "forfeit": _forfeit,
     "correction": _correction,
+    "import_round": _import_round,
 }
 
 

@@ -39,6 +39,7 @@ from .limits import (
     MAX_QUERY_PARAMS,
     MAX_QUERY_VALUE,
     MAX_SAFE_INTEGER,
+    MAX_TRF_CHARS,
     MAX_STRING,
 )
 
@@ -353,7 +354,8 @@ def _json_content(req: Any) -> bool:
 #: body is either that text itself (``text/plain``, UTF-8) or a JSON object
 #: whose member holds it; the text may be longer than other strings (up to
 #: its own limit), every other value meets the usual limits.
-TEXT_BODIES: dict[str, tuple[str, int]] = {"notation.ImportNotation": ("notation", MAX_NOTATION)}
+TEXT_BODIES: dict[str, tuple[str, int]] = {"notation.ImportNotation": ("notation", MAX_NOTATION),
+                                           "leagues.Import": ("trf", MAX_TRF_CHARS)}
 TEXT = "text/plain"
 
 

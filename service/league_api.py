@@ -5,15 +5,17 @@ from __future__ import annotations
 from flask import Response, current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
+from webargs.fields import DelimitedList
 
 from leagues.league import FORMATS
+from leagues.standings import TIEBREAKS
 
 from . import schemas as S
 from .accounts import acl_fields
 from .api import _doc_errors, access, add_person, grant_role, guard, roles_of
 from .gate import Blueprint
 from .leagues import LeagueService, RulesSchema
-from .limits import MAX_LEAGUE_CREATE_PLAYERS, MAX_LEAGUE_NAME, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_REASON
+from .limits import MAX_LEAGUE_CREATE_PLAYERS, MAX_LEAGUE_NAME, MAX_TRF_CHARS, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_REASON
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
 
@@ -79,6 +81,101 @@ class Leagues(MethodView):
         return service().create(body["name"], body["game"], body["format"], body["rounds"], body["rules"],
                                 body["players"], recorded_by=user.name,
                                 acl=acl_fields(access().creator_acl("organiser")))
+
+
+class ImportArgs(Schema):
+    game = fields.String(validate=validate.Length(min=1, max=64),
+                         metadata={"description": "the game the league plays (a text body names it here)"})
+    name = fields.String(validate=validate.Length(min=1, max=MAX_LEAGUE_NAME),
+                         metadata={"description": "the league's name; the file's (012) if left out"})
+    tiebreaks = DelimitedList(fields.String(validate=validate.OneOf(TIEBREAKS)),
+                              validate=validate.Length(max=len(TIEBREAKS)),
+                              metadata={"description": "the league's tiebreaks in order, comma-separated (TRF does "
+                                                       "not carry them); the default's if left out"})
+
+
+_IMPORT_BODY = {
+    "required": True,
+    "description": "The TRF file (TRF-16 with bbpPairings's point codes) as the body itself (`text/plain`, "
+    "UTF-8, the game and name in the query) or as JSON `{\"game\": …, \"trf\": \"…\", \"name\"?: …}`; at "
+    f"most {MAX_TRF_CHARS:,} characters either way.",
+    "content": {
+        "text/plain": {"schema": {"type": "string", "maxLength": MAX_TRF_CHARS}},
+        "application/json": {"schema": {
+            "type": "object", "required": ["game", "trf"], "additionalProperties": False,
+            "properties": {"game": {"type": "string", "minLength": 1, "maxLength": 64},
+                           "trf": {"type": "string", "minLength": 1, "maxLength": MAX_TRF_CHARS},
+                           "name": {"type": "string", "minLength": 1, "maxLength": MAX_LEAGUE_NAME},
+                           "tiebreaks": {"type": "array", "maxItems": len(TIEBREAKS),
+                                         "items": {"type": "string", "enum": list(TIEBREAKS)}}}}},
+    },
+}
+
+
+@leagues.route("/import")
+class Import(MethodView):
+    @leagues.arguments(ImportArgs, location="query", error_status_code=400)
+    @leagues.doc(requestBody=_IMPORT_BODY)
+    @leagues.response(201)
+    @_doc_errors(leagues, 400, 401, 404, 422)
+    def post(self, args):
+        """Create a Swiss league from a TRF file: its players, and its rounds as played elsewhere
+
+        The rounds are checked as a pairing program checks them (each game on both players' lines, the points
+        on each line what its results give) and written with the setup, all or nothing; the league is paired
+        here from the next round on (docs/leagues.md)."""
+        import json
+
+        from flask import request
+
+        from .errors import BadRequest
+
+        user = access().require_user()
+        raw = request.get_data(cache=True)
+        tiebreaks = args.get("tiebreaks")
+        if request.mimetype == "text/plain":
+            text, game, name = raw.decode("utf-8"), args.get("game"), args.get("name")
+        else:
+            body = json.loads(raw) if raw else None
+            if not isinstance(body, dict):
+                raise BadRequest('a JSON body is an object {"game": …, "trf": "…"}', field="$", location="body")
+            extra = sorted(set(body) - {"game", "trf", "name", "tiebreaks"})
+            if extra:
+                raise BadRequest(f"a JSON body holds game, trf, name and tiebreaks, not {', '.join(extra)}",
+                                 field=extra[0], location="body")
+            members = {k: v for k, v in body.items() if k not in ("trf", "tiebreaks")}
+            errors = ImportArgs().validate(members)
+            listed = body.get("tiebreaks")
+            if listed is not None and (not isinstance(listed, list) or len(listed) > len(TIEBREAKS)
+                                       or any(t not in TIEBREAKS for t in listed)):
+                errors["tiebreaks"] = [f"a list of at most {len(TIEBREAKS)} of {', '.join(TIEBREAKS)}"]
+            if errors:
+                field = sorted(errors)[0]
+                message = errors[field][0] if isinstance(errors[field], list) else str(errors[field])
+                raise BadRequest(f"{field}: {message}", field=field, location="body")
+            text, game, name = body.get("trf"), body.get("game") or args.get("game"), body.get("name") or args.get("name")
+            tiebreaks = listed if listed is not None else tiebreaks
+            if not isinstance(text, str):
+                raise BadRequest("trf is the TRF file's text, a string", field="trf", location="body")
+        if not game:
+            raise BadRequest("name the game the league plays (?game=…, or game in a JSON body)", field="game",
+                             location="query" if request.mimetype == "text/plain" else "body")
+        if not text.strip():
+            raise BadRequest("the TRF file is empty", field="trf", location="body")
+        return service().import_trf(text, game, name, recorded_by=user.name, tiebreaks=tiebreaks,
+                                    acl=acl_fields(access().creator_acl("organiser")))
+
+
+@leagues.route("/<league_id>/trf")
+class Trf(MethodView):
+    @leagues.doc(responses={"200": {"description": "the TRF file",
+                                    "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @_doc_errors(leagues, 404, 422)
+    def get(self, league_id):
+        """The league as FIDE's TRF after its last complete round, for a pairing program (bbpPairings, JaVaFo)
+        to check the next round; 422 where TRF cannot say what the league is (docs/leagues.md)"""
+        return Response(service().trf(league_id), mimetype="text/plain",
+                        headers={"Content-Disposition": f"attachment; filename=league-{league_id}.trf"})
 
 
 @leagues.route("/<league_id>")
@@ -307,3 +404,14 @@ class Roles(MethodView):
     def get(self, league_id):
         """Who holds which role on this league"""
         return roles_of("l", league_id, service().store)
+
+
+@leagues.after_request
+def _allow_only_post_on_import(response):
+    """``/api/leagues/import`` also matches ``/api/leagues/<league_id>`` (a GET), so Flask's automatic OPTIONS
+    answer would list GET; it is POST."""
+    from flask import request
+
+    if request.method == "OPTIONS" and request.endpoint == "leagues.Import":
+        response.headers["Allow"] = "OPTIONS, POST"
+    return response

@@ -338,6 +338,55 @@ class LeagueService:
             self.register(league_id, player, recorded_by)
         return self.get(league_id)
 
+    def import_trf(self, text: str, game: str, name: str | None = None, recorded_by: str = "anonymous",
+                   acl: dict[str, str] | None = None, tiebreaks: list[str] | None = None) -> dict[str, Any]:
+        """A Swiss league from a TRF file (``leagues.trf``): its players in pairing-number order, the rounds
+        played elsewhere as ``import_round`` events; all of it replayed here first and then written at once
+        with the setup, so a file refused is refused whole. Paired here from the next round on."""
+        from engine import registry
+        from leagues import trf
+
+        played_by = registry.get(game)  # 404 for an unknown game
+        if 2 not in played_by.player_counts:
+            raise RuleViolation("league.setup", f"a TRF tournament is played by two; {played_by.name} is not")
+        tournament = trf.read(text)
+        name = name or tournament.name
+        players = [tournament.players[n] for n in sorted(tournament.players)]
+        rules = tournament.rules()
+        if tiebreaks is not None:
+            rules["tiebreaks"] = list(tiebreaks)
+        check_league_setup(name, players, rules)
+        data = {"name": name, "game": game, "format": "swiss",
+                "rounds": tournament.planned_rounds or max(1, len(tournament.rounds)), "rules": rules,
+                "pairing_system": L.PAIRING_SYSTEM}
+        check_value(data)
+        steps = [("register", {"player": p}) for p in players]
+        steps += [("import_round", r) for r in trf.import_rounds(tournament)]
+        state = L.start(data)
+        for type_, step in steps:  # refused here, before anything is written
+            check_value(step, "data", items=MAX_LEAGUE_PLAYERS)
+            state = L.apply(state, type_, step)
+        events, head, at = [], GENESIS, utc_now()
+        for seq, (type_, step) in enumerate([("setup", data), *steps], start=1):
+            events.append(seal(seq, type_, None, step, at, recorded_by, head))
+            head = events[-1]["hash"]
+        league_id = secrets.token_hex(8)
+        if not self.store.create(league_id, events, {"name": name, "game": game, "format": "swiss"}, time.time(),
+                                 acl):
+            raise Busy("league id collision; try again")
+        if self.on_head is not None:
+            self.on_head(league_id, events[-1]["seq"], events[-1]["hash"])
+        if self.on_results_changed is not None and tournament.rounds:
+            self.on_results_changed(game)
+        return self.get(league_id)
+
+    def trf(self, league_id: str) -> str:
+        """The league as TRF after its last complete round (``leagues.trf.write``)."""
+        from leagues import trf
+
+        state = self.state(league_id)
+        return trf.write(state, state.standings())
+
     def register(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
         check_player_name(player, "player")
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from engine import all_games
 from engine.match import MAX_PLAYER_NAME, MAX_SAFE_INTEGER
 from engine.notation import MAX_EVENTS, MAX_TEXT
+from leagues.trf import MAX_LINES as MAX_TRF_LINES
+from leagues.trf import MAX_ROUNDS as MAX_TRF_ROUNDS
 
 __all__ = ["LIMITS", "MAX_SAFE_INTEGER", "MAX_PLAYER_NAME"]
 
@@ -54,6 +56,8 @@ MAX_LEAGUE_NAME = 200
 MAX_LEAGUE_PLAYERS = 4096
 #: the players a league's creation registers at once (``players`` of ``POST /api/leagues``)
 MAX_LEAGUE_CREATE_PLAYERS = min(MAX_LEAGUE_PLAYERS, MAX_ITEMS)
+#: a TRF file imported as a league (POST /api/leagues/import): within the request body's limit
+MAX_TRF_CHARS = 900_000
 #: league points (``win``, ``draw``, … and each ``rank_points`` entry):
 #: integers of at most this magnitude, or exact strings ("1/2", "0.5") whose
 #: numerator and denominator are
@@ -112,6 +116,8 @@ LIMITS: tuple[tuple[str, str, str], ...] = (
     ("an annotation's `comment`", f"{_int(MAX_COMMENT)} characters", ""),
     ("a notation (`POST /api/matches/import`)", f"{_int(MAX_NOTATION)} characters, {_int(MAX_NOTATION_EVENTS)} "
      "events", "`text/plain` (UTF-8) or the `notation` member of a JSON body; its comments as annotations"),
+    ("a TRF file (`POST /api/leagues/import`)", f"{_int(MAX_TRF_CHARS)} characters, {_int(MAX_TRF_LINES)} lines, "
+     f"{MAX_TRF_ROUNDS} rounds", "`text/plain` (UTF-8) or the `trf` member of a JSON body; its players a league's"),
     ("`Idempotency-Key` header", f"1 to {MAX_IDEMPOTENCY_KEY} printable characters", ""),
     ("a user's name", f"1 to {MAX_USER_NAME} letters, digits or `_ . @ + -`", "starts with a letter or digit"),
 )

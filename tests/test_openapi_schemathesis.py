@@ -48,6 +48,8 @@ STATEFUL_400 = {
 #: answers a schema-valid request may get besides 2xx: no token's right, nothing
 #: there, a conflict, or the rules (of the game or the league) refuse it now
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
+#: answers a request the document refuses may get: schemathesis's own list, and 413 (payload too large)
+REJECTED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
 
 
 def config_toml(match_id: str, league_id: str, admin: str) -> str:
@@ -65,6 +67,10 @@ def config_toml(match_id: str, league_id: str, admin: str) -> str:
         'game = "braverats"',
         "[checks.positive_data_acceptance]",
         f"expected-statuses = {json.dumps(ACCEPTED)}",
+        # a request the document refuses may also be refused for its size before it is read: a text body one
+        # character past its maxLength in characters of several bytes is past the body's bytes (413)
+        "[checks.negative_data_rejection]",
+        f"expected-statuses = {json.dumps(REJECTED)}",
     ]
     for method, path in STATEFUL_400:
         lines += [

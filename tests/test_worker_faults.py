@@ -416,6 +416,7 @@ def test_the_swiss_league_example_completes_every_time_four_leagues_at_a_time(tm
         plays = list(out.glob("plays-*.csv"))
         # 8 players, 3 Swiss rounds: 11 games and a forfeit, a row per player in the plays, the audit valid
         if (run.returncode != 0 or "✓ the archive verifies" not in text or '"valid":true' not in text
+                or "✓ the TRF imports as a league with the same standings" not in text
                 or "11 results checked against their logs" not in text
                 or len(plays) != 1 or len(plays[0].read_text().splitlines()) != 1 + 12 * 2
                 # the app exports: the 11 games played, the forfeit no play

@@ -87,6 +87,12 @@ curl -sf "$API/leagues/$L/standings?format=csv" > "$OUT/standings-$L.csv"
 curl -sf "$API/leagues/$L/plays?format=csv" > "$OUT/plays-$L.csv"
 curl -sf "$API/leagues/$L/plays?format=bgstats" > "$OUT/league-$L.bgsplay"
 curl -sf "$API/leagues/$L/plays?format=bgg" > "$OUT/bgg-plays-$L.csv"
+# FIDE's TRF, for a pairing program; imported again it is the same tournament.
+curl -sf "$API/leagues/$L/trf" > "$OUT/league-$L.trf"
+C=$(curl -sf -X POST "$API/leagues/import?game=braverats&tiebreaks=buchholz,sonneborn_berger,wins" "${org[@]}" -H 'Content-Type: text/plain; charset=utf-8' \
+         --data-binary @"$OUT/league-$L.trf" | jq -r .id)
+diff <(curl -sf "$API/leagues/$L/standings" | jq -c .standings) <(curl -sf "$API/leagues/$C/standings" | jq -c .standings) \
+  && echo "✓ the TRF imports as a league with the same standings"
 wait_for "the ratings of 11 results" rated 11
 curl -sf "$API/ratings/braverats" | jq -c '.ratings[:3][] | [.player, (.rating | round), (.deviation | round)]'
 
