@@ -88,7 +88,7 @@ def league_played(client, store, rounds: int = 4, players: int = 9, seed: int = 
 
 
 @pytest.mark.rule("league.import", "league.trf")
-def test_a_league_written_as_trf_imports_as_a_league_with_the_same_standings_and_next_round(client, store):
+def test_a_league_written_as_trf_imports_as_a_league_with_the_same_standings_and_next_round(client, store, tmp_path):
     lid = league_played(client, store)
     res = client.get(f"/api/leagues/{lid}/trf")
     assert res.status_code == 200 and res.mimetype == "text/plain"
@@ -117,6 +117,10 @@ def test_a_league_written_as_trf_imports_as_a_league_with_the_same_standings_and
     kinds = [e["type"] for e in (events["events"] if isinstance(events, dict) else events)]
     assert kinds.count("import_round") == 4 and kinds[-1] == "pair"
     assert client.get(f"/api/leagues/{cid}/audit").get_json()["valid"] is True
+    from tests.test_league_audit import export, verify
+
+    code, report = verify(tmp_path, export(client, cid))  # the archive of a league begun elsewhere verifies
+    assert code == 0, report["problems"]
     as_json = client.post("/api/leagues/import", json={"game": "braverats", "trf": text, "tiebreaks": ["wins"]})
     assert as_json.status_code == 201 and as_json.get_json()["name"] == "Club night"
     table = client.get(f"/api/leagues/{as_json.get_json()['id']}/standings").get_json()["standings"]
