@@ -42,7 +42,8 @@ RAW = [
     ("a coordinate", re.compile(r"\[\s*-?\d+\s*,\s*-?\d+\s*\]|\[q, ?r\]")),
     ("an id", re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")),
     ("a hash", re.compile(r"\b[0-9a-f]{10,}")),
-    ("a rating system's id", re.compile(r"glicko|openskill", re.I)),
+    # the ids (glicko2, openskill-pl); the systems' names, Glicko-2 and OpenSkill (Plackett-Luce), are what a page shows
+    ("a rating system's id", re.compile(r"\bglicko2\b|\bopenskill-pl\b", re.I)),
     ("a user agent", re.compile(r"Mozilla/|AppleWebKit|HeadlessChrome")),
     ("a rules reference", re.compile(r"\bR\d+/E\d+\b|Open point|open punt", re.I)),
     ("a shouted label", re.compile(r"PLACEHOLDER")),

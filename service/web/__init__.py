@@ -86,6 +86,20 @@ def status_words(status: str) -> str:
     return {"in_progress": _("in progress"), "finished": _("finished")}.get(status, status.replace("_", " "))
 
 
+@web.app_template_filter("points")
+def points_words(value: Any) -> str:
+    """League points as the wall shows them: 3, 2½, 1/3 (an exact fraction, never 0.333)."""
+    from fractions import Fraction
+
+    x = Fraction(value) if not isinstance(value, float) else Fraction(value).limit_denominator(1000)
+    whole, part = divmod(x, 1)
+    if part == 0:
+        return str(int(whole))
+    if part == Fraction(1, 2):
+        return f"{int(whole) if whole else ''}½" if whole >= 0 else f"{x}"
+    return str(x)
+
+
 @web.app_template_filter("format_words")
 def format_words(fmt: str) -> str:
     """A league's format as words ("round robin")."""
@@ -225,6 +239,58 @@ def leagues_page():
 @web.get("/leagues/<league_id>")
 def league_page(league_id: str):
     return render_template("league.html", start="leaguePage", league_id=league_id, page="leagues")
+
+
+#: the sheets a league prints for the wall (``/leagues/<id>/print/<kind>``)
+PRINTS = ("pairings", "standings", "sheets")
+
+
+def _result_words(outcome: Any, players: tuple[str, ...]) -> str:
+    """A board's outcome as the wall shows it: 1–0, ½–½, 0–1; a forfeit + / −; a table its places."""
+    if outcome is None:
+        return ""
+    if outcome.forfeit is not None:
+        return " – ".join("−" if p in outcome.forfeited else "+" for p in players)
+    if len(players) == 2:
+        a, b = outcome.ranks
+        return "½–½" if a == b else "1–0" if a < b else "0–1"
+    return " ".join(str(r) for r in outcome.ranks)
+
+
+@web.get("/leagues/<league_id>/print/<kind>")
+def league_print(league_id: str, kind: str):
+    """A league's pairings of a round, its standings, or a round's score sheets, laid out for A4 paper (print
+    CSS): served whole by the server, so the browser's print needs no script."""
+    from engine.core import KroniekError
+    from leagues.standings import player_points
+
+    if kind not in PRINTS:
+        abort(404)
+    service = current_app.extensions["kroniek.leagues"]
+    try:
+        state = service.state(league_id)
+    except KroniekError:
+        abort(404)
+    number = request.args.get("round", type=int) or len(state.rounds)
+    if kind != "standings" and not 1 <= number <= len(state.rounds):
+        abort(404)
+    rnd = state.rounds[number - 1] if kind != "standings" else None
+    before = player_points([r for r in state.results() if r.round < number], state.rules, state.players) \
+        if rnd is not None else {}
+    boards = [{"number": i, "players": board.players, "points": [before.get(p, 0) for p in board.players],
+               "result": _result_words(board.outcome, board.players)}
+              for i, board in enumerate(rnd.boards, start=1)] if rnd is not None else []
+    tiebreak_names = {"buchholz": "Buchholz", "buchholz_cut1": _("Buchholz cut 1"),
+                      "sonneborn_berger": "Sonneborn-Berger", "direct_encounter": _("direct encounter"),
+                      "wins": _("wins")}
+    tiebreak_short = {"buchholz": "Bh", "buchholz_cut1": "Bh-1", "sonneborn_berger": "SB",
+                      "direct_encounter": _("DE"), "wins": _("Wins")}
+    standings = [s.to_dict(state.rules.tiebreaks) for s in state.standings()] if kind == "standings" else []
+    return render_template("league_print.html", kind=kind, league_id=league_id, league=state, round=number,
+                           rnd=rnd, boards=boards, bye_points=before.get(rnd.bye, 0) if rnd and rnd.bye else 0,
+                           standings=standings, tiebreaks=state.rules.tiebreaks, tiebreak_names=tiebreak_names,
+                           tiebreak_short=tiebreak_short,
+                           game_name=_game_names().get(state.game, state.game), page="leagues", start="printPage")
 
 
 @web.get("/me")

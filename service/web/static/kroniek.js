@@ -299,5 +299,11 @@ const Kroniek = (() => {
   };
 
   K.seatName = (players, seat) => (seat === null || seat === undefined ? K.t("table") : `${players[seat]}`);
+
+  /** A league's sheet for the wall (/leagues/<id>/print/…): drawn by the server; its button prints it. */
+  K.printPage = () => {
+    const button = document.getElementById("print-button");
+    if (button) button.onclick = () => window.print();
+  };
   return K;
 })();
