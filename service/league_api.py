@@ -166,6 +166,47 @@ class Import(MethodView):
                                     acl=acl_fields(access().creator_acl("organiser")))
 
 
+class RoundStreamArgs(Schema):
+    wait = fields.Integer(load_default=25, validate=validate.Range(min=0, max=300), metadata={
+        "description": "seconds to stay open (capped by the server, as a match's stream); 0 sends the boards "
+                       "as they are and ends"})
+
+
+@leagues.route("/<league_id>/rounds/<int:round_no>/stream")
+class RoundStream(MethodView):
+    @leagues.arguments(RoundStreamArgs, location="query", error_status_code=400)
+    @leagues.doc(responses={200: {
+        "description": "text/event-stream: one `board` event per board when it opens and whenever a board "
+                       "changes (`data`: board, players, match, seq, status, result, outcome); it ends after "
+                       "`wait` seconds with a `retry:` hint",
+        "content": {"text/event-stream": {"schema": {
+            "type": "object",
+            "description": "one server-sent event; `data` is the board as JSON text",
+            "properties": {"event": {"type": "string", "enum": ["board"]},
+                           "data": {"type": "string", "description": "the board: board, players, match, seq, "
+                                                                    "status, result, outcome"},
+                           "retry": {"type": "integer"}},
+        }}}}})
+    @_doc_errors(leagues, 400, 404)
+    def get(self, args, round_no, league_id):
+        """Every board of a league round, live, in one stream: what the multiboard shows (docs/leagues.md)"""
+        from flask import stream_with_context
+
+        from .api import service as match_service
+        from .errors import NotFound
+        from .multiboard import round_events
+        from .stream_api import _log_grows, max_seconds
+
+        state = service().state(league_id)  # 404 for no such league
+        if not 1 <= round_no <= len(state.rounds):
+            raise NotFound(f"league {league_id} has no round {round_no} paired (it has {len(state.rounds)})")
+        seconds = min(args["wait"], max_seconds())
+        body = stream_with_context(round_events(service(), match_service(), league_id, round_no, seconds,
+                                                _log_grows))
+        return Response(body, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
 @leagues.route("/<league_id>/trf")
 class Trf(MethodView):
     @leagues.doc(responses={"200": {"description": "the TRF file",

@@ -293,6 +293,12 @@ def league_print(league_id: str, kind: str):
                            game_name=_game_names().get(state.game, state.game), page="leagues", start="printPage")
 
 
+@web.get("/leagues/<league_id>/live")
+def multiboard(league_id: str):
+    """Every board of a league round on one screen (a TV at the club, a phone), live."""
+    return render_template("multiboard.html", start="multiboardPage", league_id=league_id, page="leagues")
+
+
 @web.get("/me")
 def me():
     """Who is signed in on this device, their signed-in devices (each can be ended) and a sign-in link for
