@@ -9,7 +9,8 @@ Events (``type`` → ``data``):
   is paired; a withdrawn player is left out of later pairings.
 - ``pair``: the next round's pairing. The reducer computes the pairing itself
   from the league's state and refuses any other, so every round in the log
-  can be checked by replaying it.
+  can be checked by replaying it. ``chosen``: the rules the organiser chose
+  to relax where no pairing keeps them all (``relaxed``).
 - ``link``: ``round``, ``board``, ``match`` — the match played on a board.
 - ``result``: ``round``, ``board``, ``match``, ``players``, ``ranks``,
   ``scores``, ``head`` and ``seq`` (the match log's final hash and length,
@@ -387,8 +388,11 @@ def _withdraw(state: LeagueState, data: dict[str, Any]) -> LeagueState:
 
 def _pair(state: LeagueState, data: dict[str, Any]) -> LeagueState:
     expected = next_pairing(state)
-    if data != expected:
+    chosen = data.get("chosen")  # the rules an organiser chose to relax (service.leagues): named in the log
+    if {k: v for k, v in data.items() if k != "chosen"} != expected:
         raise RuleViolation("league.pair", f"round {expected['round']} is not paired as the league's system pairs it")
+    if "chosen" in data and (not chosen or chosen != expected.get("relaxed")):
+        raise RuleViolation("league.pair", "a choice to relax names the rules the pairing relaxes")
     boards = Boards(Board(players=tuple(b)) for b in expected["boards"])
     rnd = Round(number=expected["round"], boards=boards, bye=expected.get("bye"), pairings=expected)
     counted = {} if rnd.bye is None else _recounted(

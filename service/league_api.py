@@ -250,14 +250,26 @@ class Withdrawals(MethodView):
         return service().withdraw(league_id, body["player"], recorded_by=user)
 
 
+class PairArgs(Schema):
+    relax = DelimitedList(fields.String(validate=validate.OneOf(["colour"])), load_default=[], metadata={
+        "description": "the rules the organiser chooses to relax where no pairing keeps them all (`colour`: "
+                       "C.3, two players of the same absolute colour preference meet); the round's event names "
+                       "the choice"})
+
+
 @leagues.route("/<league_id>/rounds")
 class Rounds(MethodView):
+    @leagues.arguments(PairArgs, location="query", error_status_code=400)
     @leagues.response(201)
-    @_doc_errors(leagues, 401, 403, 404, 422)
-    def post(self, league_id):
-        """Pair the next round, as the league's system pairs it"""
+    @_doc_errors(leagues, 400, 401, 403, 404, 422)
+    def post(self, args, league_id):
+        """Pair the next round, as the league's system pairs it
+
+        Where no pairing keeps the absolute criteria, none is made: 422 `no_legal_pairing` says so and which
+        rule a pairing would have to relax (`relax`); `?relax=colour` chooses that pairing, and the round's
+        event names the choice."""
         user = allowed("league.manage", league_id)
-        return service().pair_next_round(league_id, recorded_by=user)
+        return service().pair_next_round(league_id, recorded_by=user, relax=tuple(args["relax"]))
 
 
 @leagues.route("/<league_id>/rounds/<int:round_no>/boards/<int:board>/match")

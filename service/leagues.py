@@ -403,9 +403,26 @@ class LeagueService:
     def withdraw(self, league_id: str, player: str, recorded_by: str = "anonymous") -> dict[str, Any]:
         return self._append(league_id, "withdraw", {"player": player}, recorded_by)
 
-    def pair_next_round(self, league_id: str, recorded_by: str = "anonymous") -> Written:
-        # paired against the league the write is appended onto; a round has a board per two players
-        return self._append(league_id, "pair", L.next_pairing, recorded_by, items=MAX_LEAGUE_PLAYERS)
+    def pair_next_round(self, league_id: str, recorded_by: str = "anonymous", relax: tuple[str, ...] = ()) -> Written:
+        """Pair the next round (against the league the write is appended onto). Where no pairing keeps the
+        absolute criteria, none is made, as bbpPairings makes none: the refusal says so and which rule
+        could be relaxed; ``relax`` names the rules the organiser chooses to relax, and the round's event
+        names the choice (``chosen``)."""
+        from leagues.pairing import PairingImpossible
+
+        def pairing(state: L.LeagueState) -> dict[str, Any]:
+            data = L.next_pairing(state)
+            relaxed = list(data.get("relaxed") or ())
+            if relaxed and not set(relaxed) <= set(relax):
+                raise PairingImpossible(
+                    f"No valid pairing exists for round {data['round']}: the players cannot all be paired while "
+                    "keeping the absolute criteria (C.3: two players with the same absolute colour preference "
+                    "never meet), as bbpPairings finds too. A pairing that relaxes that colour rule exists: "
+                    "pair again with relax=colour to choose it, and the league's log will name the choice.",
+                    round=data["round"], relax=relaxed)
+            return {**data, "chosen": relaxed} if relaxed else data
+
+        return self._append(league_id, "pair", pairing, recorded_by, items=MAX_LEAGUE_PLAYERS)
 
     def start_match(self, league_id: str, round: int, board: int, recorded_by: str = "anonymous",
                     acl: dict[str, str] | None = None) -> dict[str, Any]:

@@ -236,3 +236,40 @@ def test_a_leagues_accuracy_and_luck_are_its_players_evaluations_summed_up(clien
     accuracies = [p["accuracy"] for p in got["players"]]
     assert accuracies == sorted(accuracies, reverse=True)  # the most accurate first
     assert anon.get("/api/leagues/nope/evaluation").status_code == 404
+
+
+def eight_players_where_round_6_needs_a_colour_rule_relaxed(client) -> str:
+    """A Swiss league of 8 whose round 6 no pairing keeps C.3 for (found by search: boards decided by
+    forfeit, seed 2)."""
+    lid = post(client, "/api/leagues", {"name": "Eight", "game": "braverats", "format": "swiss", "rounds": 7,
+                                         "players": [f"P{i}" for i in range(8)]})["id"]
+    rng = random.Random(2)
+    for r in range(1, 6):
+        rnd = post(client, f"/api/leagues/{lid}/rounds")["league"]["rounds"][-1]
+        for b in rnd["boards"]:
+            post(client, f"/api/leagues/{lid}/forfeits", {"round": r, "board": b["board"],
+                                                          "forfeited": [rng.choice(b["players"])], "reason": "x"})
+    return lid
+
+
+@pytest.mark.rule("league.pair")
+def test_where_no_pairing_keeps_the_absolute_criteria_none_is_made_unless_the_organiser_chooses_one(client, store):
+    lid = eight_players_where_round_6_needs_a_colour_rule_relaxed(client)
+    before = client.get(f"/api/leagues/{lid}").get_json()["seq"]
+    refused = post(client, f"/api/leagues/{lid}/rounds", status=422)["error"]
+    assert refused["code"] == "no_legal_pairing" and refused["round"] == 6 and refused["relax"] == ["colour"]
+    assert "No valid pairing exists for round 6" in refused["message"] and "relax=colour" in refused["message"]
+    assert client.get(f"/api/leagues/{lid}").get_json()["seq"] == before  # nothing written
+    assert client.post(f"/api/leagues/{lid}/rounds?relax=chaos").status_code == 400
+    paired = post(client, f"/api/leagues/{lid}/rounds?relax=colour")["league"]["rounds"][-1]
+    assert paired["round"] == 6 and len(paired["boards"]) == 4
+    event = client.get(f"/api/leagues/{lid}/events").get_json()["events"][-1]
+    assert event["type"] == "pair" and event["data"]["relaxed"] == ["colour"] and event["data"]["chosen"] == ["colour"]
+    assert client.get(f"/api/leagues/{lid}/audit").get_json()["valid"] is True
+    events = client.get(f"/api/leagues/{lid}/events").get_json()["events"]
+    state = L.replay([{"type": e["type"], "data": e["data"]} for e in events])  # the choice replays
+    assert len(state.rounds) == 6
+    forged = {**event["data"], "chosen": ["rematch"]}
+    with pytest.raises(Exception) as err:
+        L.apply(L.replay([{"type": e["type"], "data": e["data"]} for e in events[:-1]]), "pair", forged)
+    assert getattr(err.value, "rule", None) == "league.pair"

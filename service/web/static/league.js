@@ -409,11 +409,22 @@
       if (waiting || skipped) timer = setTimeout(() => load(), [...matches.values()].some((m) => m.validation === "pending" && m.status === "finished") ? 1500 : 5000);
     };
 
-    $("pair").onclick = (e) => busy(e.currentTarget, async () => {
-      const r = await post("/rounds");
-      if (!r.ok) { refused(K.t("The round was not paired"), r, $("pair-note")); return; }
+    const pairRound = async (relax) => {
+      const r = await post(relax ? `/rounds?relax=${relax.join(",")}` : "/rounds");
+      if (!r.ok) {
+        refused(K.t("The round was not paired"), r, $("pair-note"));
+        const err = (r.data && r.data.error) || {};
+        if (err.code === "no_legal_pairing" && err.relax && err.relax.length) {
+          // the organiser's explicit choice, never the server's: the round's event names it
+          $("pair-note").append(" ", h("button.button.small", { type: "button", id: "pair-relaxed",
+            onclick: (ev) => busy(ev.currentTarget, () => pairRound(err.relax)) }, K.t("Pair it relaxing the colour rule")));
+        }
+        return;
+      }
+      $("pair-note").hidden = true;
       await after(K.t("Round {round} is paired.", { round: r.data.league.rounds.length }));
-    });
+    };
+    $("pair").onclick = (e) => busy(e.currentTarget, () => pairRound(null));
     $("register").onsubmit = (e) => {
       e.preventDefault();
       busy($("register-submit"), async () => {
