@@ -36,6 +36,8 @@
 (br) BraveRats solved exactly from the opening of the base game, of variant
     C and of variant F: CPU time, positions, mixed rounds, memory, the
     opening's value and mix (bench/braverats_table.py)
+(l7) the Dutch system against bbpPairings on fresh seeds, 8 to 1,024 players
+    (bench/swiss_fresh.py; needs BBP, a bbpPairings built from its source)
 
 Redis: REDIS_URL if set, else a fresh embedded redis-server in a temporary
 directory. Nothing here asserts a time; it prints what it measured.
@@ -133,7 +135,7 @@ GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", 
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
                 "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event",
                 "reads": "bench.reads", "live": "bench.live",
-                "braverats": "bench.braverats_table"}
+                "braverats": "bench.braverats_table", "swiss": "bench.swiss_fresh"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:
