@@ -63,6 +63,62 @@ def play_rows(leagues: LeagueService, league_id: str, player: str | None = None)
     return rows
 
 
+def player_record(leagues: LeagueService, league_id: str, player: str) -> dict[str, Any]:
+    """One player of a league: each round they were paired in (the board, their seat, the others, the
+    match, how it ended for them and the points it gave), their score against each opponent (head to
+    head), and their points. ``NotFound`` for a name the league does not have."""
+    from leagues.standings import player_points
+
+    from .errors import NotFound
+
+    state = leagues.state(league_id)
+    if player not in state.players:
+        raise NotFound(f"league {league_id} has no player {player!r}")
+    rounds: list[dict[str, Any]] = []
+    meetings: dict[str, dict[str, Any]] = {}
+    for rnd in state.rounds:
+        if rnd.bye == player:
+            gained = player_points([r for r in state.results() if r.round == rnd.number and r.bye
+                                    and r.players == (player,)], state.rules, (player,)).get(player, 0)
+            rounds.append({"round": rnd.number, "board": None, "seat": None, "opponents": [], "match": None,
+                           "outcome": "bye", "points": _num(gained)})
+            continue
+        for number, board in enumerate(rnd.boards, start=1):
+            if player not in board.players:
+                continue
+            seat = board.players.index(player)
+            others = [p for p in board.players if p != player]
+            outcome, points = None, None
+            if board.outcome is not None:
+                mine = board.outcome.ranks[seat]
+                best = min(board.outcome.ranks)
+                outcome = ("forfeit won" if player not in board.outcome.forfeited else "forfeit lost") \
+                    if board.outcome.forfeit is not None else \
+                    "draw" if all(r == mine for r in board.outcome.ranks) else "win" if mine == best else "loss"
+                points = _num(player_points([board.outcome], state.rules, board.players).get(player, 0))
+                for other, rank in zip(board.players, board.outcome.ranks):
+                    if other == player:
+                        continue
+                    h2h = meetings.setdefault(other, {"opponent": other, "games": 0, "wins": 0, "draws": 0,
+                                                      "losses": 0})
+                    h2h["games"] += 1
+                    h2h["wins" if mine < rank else "losses" if mine > rank else "draws"] += 1
+            rounds.append({"round": rnd.number, "board": number, "seat": seat, "opponents": others,
+                           "match": board.match, "outcome": outcome, "points": points})
+    total = state.points().get(player, 0)
+    rank = next((s.rank for s in state.standings() if s.player == player), None)
+    return {"league": league_id, "name": state.name, "game": state.game, "player": player, "points": _num(total),
+            "rank": rank, "rounds": rounds, "head_to_head": sorted(meetings.values(), key=lambda m: m["opponent"])}
+
+
+def _num(x: Any) -> Any:
+    from fractions import Fraction
+
+    from leagues.standings import _num as as_json
+
+    return as_json(Fraction(x))
+
+
 def league_evaluation(leagues: LeagueService, league_id: str) -> dict[str, Any]:
     """Each player's accuracy and luck over the league (issue 37): from the evaluation the analysis stored for
     each of its finished matches (forfeits have none). Accuracy: the mean over all the player's judged moves

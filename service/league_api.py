@@ -399,6 +399,19 @@ class Plays(MethodView):
         return {"league": league_id, "plays": rows}
 
 
+@leagues.route("/<league_id>/players/<path:player>")
+class LeaguePlayer(MethodView):
+    @leagues.response(200)
+    @_doc_errors(leagues, 404)
+    def get(self, league_id, player):
+        """One player of the league: each round (board, seat, opponents, match, outcome, points), the score
+        against each opponent (head to head), points and rank; their rating history is
+        GET /api/ratings/<game>/players/<player>"""
+        from .exports import player_record
+
+        return player_record(service(), league_id, player)
+
+
 @leagues.route("/<league_id>/evaluation")
 class Evaluation(MethodView):
     @leagues.response(200)

@@ -293,6 +293,57 @@ def league_print(league_id: str, kind: str):
                            game_name=_game_names().get(state.game, state.game), page="leagues", start="printPage")
 
 
+def _rating_graph(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A rating history as an SVG line the page draws without a script: the rating after each rated period,
+    with the band of its deviation; the axis from the lowest to the highest value shown."""
+    if not history:
+        return None
+    width, height, pad = 600, 200, 34
+    highs = [p["rating"] + p["deviation"] for p in history]
+    lows = [p["rating"] - p["deviation"] for p in history]
+    top, bottom = max(highs), min(lows)
+    span = (top - bottom) or 1.0
+    step = (width - 2 * pad) / max(1, len(history) - 1)
+
+    def x(i: int) -> float:
+        return round(pad + i * step, 1)
+
+    def y(v: float) -> float:
+        return round(pad / 2 + (top - v) / span * (height - pad), 1)
+
+    line = " ".join(f"{x(i)},{y(p['rating'])}" for i, p in enumerate(history))
+    band = " ".join([f"{x(i)},{y(h)}" for i, h in enumerate(highs)] +
+                    [f"{x(i)},{y(lo)}" for i, lo in reversed(list(enumerate(lows)))])
+    return {"width": width, "height": height, "line": line, "band": band,
+            "dots": [{"x": x(i), "y": y(p["rating"]), "rating": round(p["rating"]), "round": p.get("round")}
+                     for i, p in enumerate(history)],
+            "top": round(top), "bottom": round(bottom), "y_top": y(top), "y_bottom": y(bottom)}
+
+
+@web.get("/leagues/<league_id>/players/<path:name>")
+def league_player(league_id: str, name: str):
+    """One player of a league: their rounds, their score against each opponent, their rating's history."""
+    from service.errors import NotFound
+    from service.exports import player_record
+    from service.ratings_api import service as ratings
+
+    service = current_app.extensions["kroniek.leagues"]
+    try:
+        record = player_record(service, league_id, name)
+    except (NotFound, KroniekError):
+        abort(404)
+    try:
+        rating = ratings().player(record["game"], name)
+    except KroniekError:
+        rating = None
+    outcome_words = {"win": _("won"), "loss": _("lost"), "draw": _("draw"), "forfeit won": _("won by forfeit"),
+                     "forfeit lost": _("lost by forfeit"), "bye": _("bye")}
+    return render_template("league_player.html", record=record, rating=rating, outcome_words=outcome_words,
+                           graph=_rating_graph(rating["history"]) if rating else None, league_id=league_id,
+                           game_name=_game_names().get(record["game"], record["game"]), page="leagues",
+                           start="printPage")
+
+
 @web.get("/leagues/<league_id>/live")
 def multiboard(league_id: str):
     """Every board of a league round on one screen (a TV at the club, a phone), live."""

@@ -268,7 +268,7 @@
       const tbs = rows.length && !Array.isArray(rows[0].tiebreaks) ? Object.keys(rows[0].tiebreaks) : [];
       rankTable($("standings"), [
         { th: "#", cls: "lg-rank", get: (r) => r.rank },
-        { th: K.t("Player"), cls: "lg-player", get: (r) => name(r.player) },
+        { th: K.t("Player"), cls: "lg-player", get: (r) => h("a", { href: `/leagues/${id}/players/${encodeURIComponent(r.player)}` }, name(r.player)) },
         { th: K.t("Points"), cls: "lg-main num", unit: K.t("pts"), get: (r) => num(r.points) },
         ...tbs.map((t) => ({ th: TIEBREAK_SHORT[t], title: TIEBREAK_NAMES[t], cls: "lg-stat num", label: TIEBREAK_NAMES[t], get: (r) => num(r.tiebreaks[t]) })),
         { th: K.t("Games"), cls: "lg-stat num", unit: (r) => K.tn(r.games, "game", "games"), get: (r) => r.games },
