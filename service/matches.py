@@ -210,6 +210,14 @@ class MatchService:
         self._checkpoints: OrderedDict[str, _Checkpoints] = OrderedDict()
         self._checkpoints_held = 0
         self._checkpoints_lock = threading.Lock()
+        #: the latest scenes worked out, by (match, viewer): the match state each was made from, and the
+        #: scene. Every watcher of a board (a multiboard, a match page) asks for the same scene after a move:
+        #: worked out once per move and viewer, not once per watcher
+        self._scenes: OrderedDict[tuple[str, Any], tuple[M.MatchState, dict[str, Any] | None]] = OrderedDict()
+        self._scenes_lock = threading.Lock()
+
+    #: the scenes kept (``_scenes``): a board and a view each
+    SCENES_KEPT = 256
 
     # -- creating -----------------------------------------------------------
     def create_match(
@@ -850,7 +858,21 @@ class MatchService:
         if isinstance(viewer, int) and not 0 <= viewer < len(ms.players):
             raise BadRequest(f"seat must be 0–{len(ms.players) - 1}, 'referee' or 'public'", field="seat",
                              location="query")
-        scene = M.scene(ms, viewer)
+        if at is None or at == ms.seq:
+            key = (match_id, viewer)
+            with self._scenes_lock:
+                kept = self._scenes.get(key)
+            if kept is not None and kept[0] is ms:  # the same state object: nothing logged since
+                scene = kept[1]
+            else:
+                scene = M.scene(ms, viewer)
+                with self._scenes_lock:
+                    self._scenes[key] = (ms, scene)
+                    self._scenes.move_to_end(key)
+                    while len(self._scenes) > self.SCENES_KEPT:
+                        self._scenes.popitem(last=False)
+        else:
+            scene = M.scene(ms, viewer)
         if scene is None:
             raise NotFound(f"{ms.game.name} has no scene yet: the pages draw it another way", game=ms.game.id)
         return {"match": match_id, **scene}

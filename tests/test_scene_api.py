@@ -193,3 +193,24 @@ def test_a_pickers_fixed_data_and_a_dies_numbers_come_through_the_api(client):
     play(client, match, [{"type": "die", "seat": None, "data": {**die["data"], "rolls": [2, 5]}}])
     state = client.get(f"/api/matches/{match}/state?seat=referee").json
     assert state["phase"] == "play" and state["turn"]["seat"] == 0
+
+
+def test_the_latest_scene_is_worked_out_once_per_move_and_view_for_every_watcher(client, monkeypatch):
+    """A multiboard's watchers all ask for a board's scene after each move: the service works it out once per
+    move and viewer (service.matches.MatchService.scene), and each asks again reads the same answer, in
+    either language."""
+    made = []
+    real = M.scene
+    monkeypatch.setattr(M, "scene", lambda ms, viewer: made.append((ms.seq, viewer)) or real(ms, viewer))
+    mid = new(client, "braverats")
+    first = [client.get(f"/api/matches/{mid}/scene").get_json() for _ in range(5)]
+    assert len(made) == 1 and all(s == first[0] for s in first)
+    dutch = client.get(f"/api/matches/{mid}/scene", headers={"Accept-Language": "nl"}).get_json()
+    assert client.get(f"/api/matches/{mid}/scene").get_json() == first[0] and len(made) == 1
+    assert dutch["zones"] == first[0]["zones"]  # the labels carry both languages; nothing said twice
+    play(client, mid, [{"type": "round", "data": {"cards": ["prince", "spy"]}}])
+    after = [client.get(f"/api/matches/{mid}/scene").get_json() for _ in range(3)]
+    assert len(made) == 2 and after[0] != first[0] and all(s == after[0] for s in after)
+    client.get(f"/api/matches/{mid}/scene?seat=0")
+    client.get(f"/api/matches/{mid}/scene?at=1")  # an older step is worked out when asked, not kept
+    assert made[2:] == [(2, 0), (1, None)]
