@@ -12,6 +12,7 @@ from engine.match import CORE_RULES, UNDO, UNDO_SCHEMA, UNDO_WORDS
 from engine.text import N_, SAID, translated
 from replays.hashing import utc_now
 
+from . import metrics
 from . import schemas as S
 from .access import Access, user_of
 from .accounts import acl_fields, check_role
@@ -209,16 +210,23 @@ class Events(MethodView):
         if key is not None and not (0 < len(key) <= MAX_IDEMPOTENCY_KEY and key.isprintable()):
             raise MalformedRequest(f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY} printable characters",
                                    field="Idempotency-Key", location="header", limit=MAX_IDEMPOTENCY_KEY)
-        answer = svc.append(
-            match_id,
-            body["type"],
-            body["seat"],
-            body["data"],
-            expected_seq=body["expected_seq"],
-            idempotency_key=key,
-            recorded_by=user,
-            data_checked=True,  # the gate checked the body that holds it
-        )
+        try:
+            answer = svc.append(
+                match_id,
+                body["type"],
+                body["seat"],
+                body["data"],
+                expected_seq=body["expected_seq"],
+                idempotency_key=key,
+                recorded_by=user,
+                data_checked=True,  # the gate checked the body that holds it
+            )
+        except KroniekError as refusal:
+            metrics.REFUSALS.labels(svc.game_of_cached(match_id) or "unknown",
+                                    refusal.details.get("rule") or refusal.code).inc()
+            raise
+        if isinstance(answer, Appended):
+            metrics.APPENDS.labels(answer.game_id).inc(answer.count)
         # Encoded once, as AppendOut documents it (it has exactly those fields), not dumped by the schema again.
         encoded = answer.json(i18n.said) if isinstance(answer, Appended) else orjson.dumps(answer, default=i18n.said)
         return app.response_class(encoded, status=201, content_type="application/json")

@@ -310,6 +310,17 @@ def create_app(
         app.extensions["kroniek.queue_connection"] = queue_connection
     app.extensions["kroniek"] = matches
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
+    from . import metrics
+
+    app.before_request(lambda: metrics.start_timer(request))
+    app.after_request(lambda response: (metrics.observe(request, response.status_code), response)[1])
+
+    @app.get("/metrics")
+    def prometheus_metrics():
+        """The metrics in Prometheus's text format (service/metrics.py, docs/ops.md)."""
+        body, content_type = metrics.scrape(app)
+        return app.response_class(body, mimetype=None, content_type=content_type)
+
     app.before_request(access.authenticate)
     app.before_request(gate.check_request)  # every body, query and path value within service.limits
     app.before_request(i18n.check_lang)  # ?lang=: the language the engines' messages are said in

@@ -81,7 +81,12 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
 
     if public_url:
         os.environ[PUBLIC_URL_ENV] = public_url  # read by create_app in each worker
+    from .metrics import MULTIPROC_ENV, prepare_dir
 
+    if not os.environ.get(MULTIPROC_ENV):  # the workers count in files of their own, a scrape adds them up
+        import tempfile
+
+        os.environ[MULTIPROC_ENV] = prepare_dir(tempfile.mkdtemp(prefix="kroniek-metrics-"), clear=True)
     serve_app(_create_app, host, port, workers, connections)
 
 
@@ -174,6 +179,10 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
+    from .metrics import MULTIPROC_ENV, prepare_dir
+
+    if not env.get(MULTIPROC_ENV):  # the API's workers' metrics, added up by a scrape; an earlier run's let go
+        env[MULTIPROC_ENV] = prepare_dir(str(Path(var_dir).resolve() / "metrics"), clear=True)
     children: list[subprocess.Popen] = []
     try:
         token = _first_admin_token(env["REDIS_URL"])

@@ -329,6 +329,10 @@ def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2,
     def child_exit(server: Any, worker: Any) -> None:
         if getattr(worker, "spread_slot", None) is not None:
             spread.release(worker.spread_slot)
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # its live gauges (watchers) no longer count
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(worker.pid)
 
     class Server(BaseApplication):
         def load_config(self) -> None:

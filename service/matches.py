@@ -102,6 +102,15 @@ class Appended(Mapping[str, Any]):
         self._match_id, self._events, self._after, self._replay = match_id, events, after, replay
         self._dict: dict[str, Any] | None = None
 
+    @property
+    def game_id(self) -> str:
+        return self._after.game.id
+
+    @property
+    def count(self) -> int:
+        """The events this answer appended (none: a retry answered again)."""
+        return 0 if self._replay else len(self._events)
+
     def json(self, default: Callable[[Any], Any] | None = None) -> bytes:
         """``default``: how a value JSON has no form for is encoded (the API says an engine's message in the
         answer's language)."""
@@ -509,6 +518,12 @@ class MatchService:
             self._cache.move_to_end(match_id)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
+
+    def game_of_cached(self, match_id: str) -> str | None:
+        """The game of a match this process holds (a metric's label after a refusal), without a read."""
+        with self._cache_lock:
+            entry = self._cache.get(match_id)
+        return entry.ms.game.id if entry is not None else None
 
     def _entry(self, match_id: str) -> _Cached:
         with self._cache_lock:

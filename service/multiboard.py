@@ -45,7 +45,9 @@ def round_events(leagues: Any, matches: Any, league_id: str, number: int, second
     sent: dict[int, str] = {}
     feeds: dict[str, tuple[Any, int]] = {}
     quiet_since = time.monotonic()
-    with contextlib.ExitStack() as stack:
+    from .stream_api import watcher_counted
+
+    with contextlib.ExitStack() as stack, watcher_counted():
         yield f"retry: {RETRY_MS}\n\n".encode()
         boards: list[Any] = []
         read_at = 0.0

@@ -19,6 +19,7 @@ once per watcher: each gets the same bytes as the others of its view.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any, Callable, Iterator
@@ -100,7 +101,7 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
     deadline = time.monotonic() + seconds
     last = start - 1
     quiet_since = time.monotonic()
-    with watching(svc, match_id, _log_grows(svc, match_id)) as (feed, group):
+    with watching(svc, match_id, _log_grows(svc, match_id)) as (feed, group), watcher_counted():
         yield f"retry: {RETRY_MS}\n\n".encode()
         head, moved = feed.start(group)  # what is logged now, whoever read it before
         while True:
@@ -118,6 +119,18 @@ def _events(svc: MatchService, match_id: str, start: int, viewer: Any, seconds: 
             # ``head`` (or on time out, for the keep-alive and the deadline).
             moved.wait(min(left, KEEPALIVE_SECONDS))
             head, moved = feed.head(group)
+
+
+@contextlib.contextmanager
+def watcher_counted() -> Iterator[None]:
+    """A live watcher while the stream is open (``kroniek_live_watchers``)."""
+    from .metrics import WATCHERS
+
+    WATCHERS.inc()
+    try:
+        yield
+    finally:
+        WATCHERS.dec()
 
 
 def _log_grows(svc: MatchService, match_id: str) -> Callable[[int, float], bool]:
