@@ -310,10 +310,11 @@ def create_app(
         app.extensions["kroniek.queue_connection"] = queue_connection
     app.extensions["kroniek"] = matches
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
-    from . import metrics
+    from . import logs, metrics
 
-    app.before_request(lambda: metrics.start_timer(request))
+    app.before_request(lambda: (logs.request_id_of(request), metrics.start_timer(request))[-1])
     app.after_request(lambda response: (metrics.observe(request, response.status_code), response)[1])
+    app.after_request(lambda response: logs.log_request(request, response))
 
     @app.get("/metrics")
     def prometheus_metrics():

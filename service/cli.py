@@ -93,7 +93,9 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
 def _create_app():
     """The app, imported in the gunicorn worker after gevent's patching."""
     from .app import create_app
+    from .logs import configure
 
+    configure()  # JSON lines on stderr, one a request (service.logs)
     return create_app()
 
 

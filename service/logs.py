@@ -1,0 +1,101 @@
+"""Logs as JSON lines, and one line per request with its request id.
+
+Every process of the service (the API's gunicorn workers, the RQ workers) writes its log to stderr, one JSON
+object a line (``time``, ``level``, ``logger``, ``message``, and the record's own fields), so a log shipper
+reads fields, not prose. ``KRONIEK_LOG_FORMAT=text`` gives the old plain lines.
+
+Each request gets an id: the caller's ``X-Request-Id`` when it is a sane one (1–64 letters, digits, ``.``,
+``_``, ``-``), else a new random one. The answer echoes it in ``X-Request-Id`` and the request's log line
+(``kroniek.request``) carries it, with the method, the route (its rule), the path, the status, the time taken
+and who asked (a user's name, never a token). A path whose route holds a secret (an old sign-in link,
+``/signin/<secret>``) is logged as its route: no secret is ever written to a log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import sys
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+REQUEST_ID = "X-Request-Id"
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+#: the route variables that hold a secret: a path with one is logged as its route
+SECRET_PARTS = ("secret",)
+#: a LogRecord's own attributes: the rest are the fields a call passed (``extra``)
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
+
+request_log = logging.getLogger("kroniek.request")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: the record's time (UTC), level, logger and message, and its extra fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                out[key] = value
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False, default=str)
+
+
+def configure(level: int = logging.INFO) -> None:
+    """The process's log: JSON lines on stderr (unless ``KRONIEK_LOG_FORMAT=text``), once."""
+    root = logging.getLogger()
+    if getattr(root, "_kroniek_configured", False):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("KRONIEK_LOG_FORMAT", "json").lower() == "text":
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(JsonFormatter())
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    root._kroniek_configured = True  # type: ignore[attr-defined]
+
+
+def request_id_of(request: Any) -> str:
+    """The request's id: the caller's, when sane, else a new one (kept on the request)."""
+    rid = request.environ.get("kroniek.request_id")
+    if rid is None:
+        given = request.headers.get(REQUEST_ID, "")
+        rid = given if _SANE_ID.fullmatch(given) else secrets.token_hex(8)
+        request.environ["kroniek.request_id"] = rid
+        request.environ.setdefault("kroniek.request_started", time.perf_counter())
+    return rid
+
+
+def logged_path(request: Any) -> str:
+    rule = getattr(request, "url_rule", None)
+    if rule is not None and any(part in rule.arguments for part in SECRET_PARTS):
+        return rule.rule
+    if rule is None and request.path.startswith("/signin/"):
+        return "/signin/<secret>"
+    return request.path
+
+
+def log_request(request: Any, response: Any) -> Any:
+    """The request's line, and its id on the answer."""
+    rid = request_id_of(request)
+    response.headers[REQUEST_ID] = rid
+    started = request.environ.get("kroniek.request_started")
+    rule = getattr(request, "url_rule", None)
+    user = getattr(request, "kroniek_user", None)
+    request_log.info("request", extra={
+        "request_id": rid, "method": request.method, "route": rule.rule if rule is not None else None,
+        "path": logged_path(request), "status": response.status_code,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 2) if started is not None else None,
+        "user": getattr(user, "name", None)})
+    return response
