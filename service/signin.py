@@ -1,11 +1,14 @@
 """Sign-in links as people receive them: the URL a phone opens, and its QR
 code (segno) as an SVG picture for the pages and as text for a terminal.
 
-A link is ``<base>/signin/<secret>``: the secret is 256 random bits, stored
+A link is ``<base>/signin#<secret>``: the secret is 256 random bits, stored
 only as its SHA-256 (``Accounts.issue_link``), good for ``LINK_SECONDS`` and
-spent on first use. Opening it shows whom it signs in, and one tap signs that
-device in (a session cookie); the tap, not the opening, spends it, so a chat
-app that fetches a link to preview it does not use it up.
+spent on first use. It rides in the URL's fragment, which a browser never
+sends: no access log (the server's, a proxy's in front of it) records it. The
+page reads it and asks, in a POST, whom it signs in; one tap signs that
+device in (a session cookie, the secret posted in the form); the tap, not the
+opening, spends it, so a chat app that fetches a link to preview it does not
+use it up. Links made before (``/signin/<secret>``) still open.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 import segno
 
-PATH = "/signin/"
+PATH = "/signin#"
 
 
 def base_url(req: Any) -> str:

@@ -79,8 +79,11 @@ def test_every_cookie_the_pages_set_is_http_only_same_site_and_secure_over_https
 
     link = client.post(f"/api/users/{client.user_name}/sign-in-links", json={}).get_json()["path"]
     second = client.post(f"/api/users/{client.user_name}/sign-in-links", json={}).get_json()["path"]
-    for https, path, form in ((False, "/language", {"lang": "nl", "next": "/"}), (False, link, None),
-                              (True, "/language", {"lang": "en", "next": "/"}), (True, second, None)):
+    # a link's tap posts its secret (from the link's fragment) in the form
+    for https, path, form in ((False, "/language", {"lang": "nl", "next": "/"}),
+                              (False, "/signin", {"secret": link.split("#", 1)[1]}),
+                              (True, "/language", {"lang": "en", "next": "/"}),
+                              (True, "/signin", {"secret": second.split("#", 1)[1]})):
         headers = {"Origin": ("https" if https else "http") + "://localhost"}
         if https:
             headers["X-Forwarded-Proto"] = "https"

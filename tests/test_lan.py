@@ -31,7 +31,7 @@ CADDYFILE = ROOT / "docs" / "examples" / "Caddyfile"
 
 
 def test_the_terminal_qr_code_reads_the_same_in_a_light_and_a_dark_terminal():
-    url = "http://192.168.1.20:8000/signin/kl_" + "a1B2" * 11
+    url = "http://192.168.1.20:8000/signin#kl_" + "a1B2" * 11
     coloured = qr_text(url, color=True)
     assert decode_terminal(coloured, DARK) == [url]
     assert decode_terminal(coloured, LIGHT) == [url]
@@ -52,7 +52,7 @@ def test_a_public_address_is_a_scheme_a_host_and_a_port():
 
 
 def _printed_link(output: str, base: str) -> str:
-    return re.search(rf"^  ({re.escape(base)}/signin/kl_[\w-]+)$", output, re.M).group(1)
+    return re.search(rf"^  ({re.escape(base)}/signin#kl_[\w-]+)$", output, re.M).group(1)
 
 
 @pytest.mark.slow(12)
@@ -76,7 +76,7 @@ def test_make_run_lan_puts_the_lan_address_in_every_link_and_qr_code(tmp_path, b
         # a link the API makes, asked for on 127.0.0.1, carries the LAN address too
         made = requests.post(f"{base}/api/users/admin/sign-in-links", json={"next": "/"}, timeout=10,
                              headers={"Authorization": f"Bearer {token}"}).json()
-        assert made["url"].startswith(f"{public}/signin/kl_")
+        assert made["url"].startswith(f"{public}/signin#kl_")
         # and so does one made on a page opened on the laptop (127.0.0.1): its QR code read from the page's pixels
         from tests.test_web import context, page_of
 
@@ -87,14 +87,17 @@ def test_make_run_lan_puts_the_lan_address_in_every_link_and_qr_code(tmp_path, b
         page.wait_for_selector("#link-out img.qr")
         page.wait_for_function("() => document.querySelector('#link-out img.qr').complete")
         shown = page.get_attribute("#link-out .link-url", "href")
-        assert shown.startswith(f"{public}/signin/kl_")
+        assert shown.startswith(f"{public}/signin#kl_")
         assert decode_image_in_page(page, "#link-out img.qr") == [shown]
 
         # the printed link signs a phone in (opened here through loopback: same path, same server)
         phone = requests.Session()
-        path = urlsplit(link).path
-        assert "Sign in as admin" in phone.get(f"{base}{path}", timeout=10).text
-        assert phone.post(f"{base}{path}", headers={"Origin": base}, timeout=10).status_code == 200
+        path, secret = urlsplit(link).path, urlsplit(link).fragment
+        assert path == "/signin" and phone.get(f"{base}{path}", timeout=10).status_code == 200
+        asked = phone.post(f"{base}/signin/peek", json={"secret": secret}, headers={"Origin": base}, timeout=10)
+        assert asked.json() == {"user": "admin"}
+        assert phone.post(f"{base}/signin", data={"secret": secret}, headers={"Origin": base},
+                          timeout=10).status_code == 200
         assert phone.get(f"{base}/api/me", timeout=10).json()["name"] == "admin"
     finally:
         out = ctrl_c(proc)
@@ -134,9 +137,12 @@ def test_the_caddy_recipe_serves_the_app_over_https(tmp_path):
             assert proxy.poll() is None and time.monotonic() < deadline + 30, (tmp_path / "caddy.log").read_text()
             time.sleep(0.2)
         link = _printed_link(proc.head, site)
-        page = secure.get(link, timeout=10)
-        assert page.status_code == 200 and "Sign in as admin" in page.text
-        signed_in = secure.post(link, headers={"Origin": site}, timeout=10, allow_redirects=False)
+        opened, secret = link.split("#", 1)  # what a browser asks the proxy for: the page, not the fragment
+        assert secure.get(opened, timeout=10).status_code == 200
+        asked = secure.post(f"{site}/signin/peek", json={"secret": secret}, headers={"Origin": site}, timeout=10)
+        assert asked.json() == {"user": "admin"}
+        signed_in = secure.post(f"{site}/signin", data={"secret": secret}, headers={"Origin": site}, timeout=10,
+                                allow_redirects=False)
         assert signed_in.status_code == 303
         cookie = next(c for c in secure.cookies if c.name == "kroniek_session")
         assert cookie.secure, "behind the proxy (X-Forwarded-Proto: https) the session cookie is Secure"
@@ -147,7 +153,7 @@ def test_the_caddy_recipe_serves_the_app_over_https(tmp_path):
         # links the API makes carry the public address
         made = secure.post(f"{site}/api/users/admin/sign-in-links", json={"next": "/"}, timeout=10,
                            headers={"Authorization": f"Bearer {token}", "Origin": site}).json()
-        assert made["url"].startswith(f"{site}/signin/kl_")
+        assert made["url"].startswith(f"{site}/signin#kl_")
     finally:
         proxy.terminate()
         proxy.wait(timeout=20)

@@ -32,12 +32,19 @@ def test_json_lines_a_line_per_request_with_its_id_and_no_secret_through_a_sign_
         # a whole sign-in: the link made, opened, tapped; the session it gives used
         requests.post(f"{base}/api/users", json={"name": "fien"}, headers=auth, timeout=5).raise_for_status()
         link = requests.post(f"{base}/api/users/fien/sign-in-links", json={}, headers=auth, timeout=5).json()
-        secret = link["url"].rsplit("/", 1)[1]
+        page, secret = link["url"].split("#", 1)  # the secret in the fragment: a browser never sends it
         secrets_seen.append(secret)
         phone = requests.Session()
-        assert "Sign in as fien" in phone.get(link["url"], timeout=5).text
-        tapped = phone.post(link["url"], headers={"Origin": base}, timeout=5)
+        assert phone.get(page, timeout=5).status_code == 200
+        asked = phone.post(f"{base}/signin/peek", json={"secret": secret}, headers={"Origin": base}, timeout=5)
+        assert asked.json() == {"user": "fien"}
+        tapped = phone.post(f"{base}/signin", data={"secret": secret}, headers={"Origin": base}, timeout=5)
         assert tapped.status_code == 200
+        # a link made before, its secret in its path: logged as its route
+        old = requests.post(f"{base}/api/users/fien/sign-in-links", json={}, headers=auth, timeout=5).json()
+        old_secret = old["url"].split("#", 1)[1]
+        secrets_seen.append(old_secret)
+        assert requests.get(f"{base}/signin/{old_secret}", timeout=5).status_code == 200
         cookie = next(c.value for c in phone.cookies)
         secrets_seen.append(cookie)
         assert phone.get(f"{base}/api/me", timeout=5).json()["name"] == "fien"
@@ -53,8 +60,8 @@ def test_json_lines_a_line_per_request_with_its_id_and_no_secret_through_a_sign_
     assert any(r["request_id"] == "probe-42" and r["path"] == "/api/health" for r in requests_logged)
     assert any(r["request_id"] == made_id for r in requests_logged)
     assert any(r["status"] == 404 and r["route"] == "/api/matches" for r in requests_logged)
-    assert any(r["path"] == "/signin/<secret>" and r["method"] == "POST" and r["status"] == 303
-               for r in requests_logged)
+    assert any(r["path"] == "/signin" and r["method"] == "POST" and r["status"] == 303 for r in requests_logged)
+    assert any(r["path"] == "/signin/<secret>" and r["method"] == "GET" for r in requests_logged)
     assert any(r["user"] == "fien" and r["path"] == "/api/me" for r in requests_logged)
     for secret in secrets_seen:  # in no line of any process's log
         assert secret not in log, f"a secret ({secret[:6]}…) in the log"

@@ -110,11 +110,15 @@ def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
             time.sleep(0.2)
         assert requests.get(f"{base}/api/docs", timeout=5).status_code == 200
         # ... and the first admin's sign-in link with its QR code as text: one tap on a phone signs it in
-        link = re.search(rf"^  ({re.escape(base)}/signin/kl_[\w-]+)$", proc.head, re.M).group(1)
+        link = re.search(rf"^  ({re.escape(base)}/signin#kl_[\w-]+)$", proc.head, re.M).group(1)
         assert proc.head.count("█") > 100, proc.head
         phone = requests.Session()
-        assert "Sign in as admin" in phone.get(link, timeout=5).text
-        assert phone.post(link, headers={"Origin": base}, timeout=5).status_code == 200  # followed to the home page
+        page, secret = link.split("#", 1)  # what a browser asks for: the page, without the fragment
+        assert phone.get(page, timeout=5).status_code == 200
+        asked = phone.post(f"{base}/signin/peek", json={"secret": secret}, headers={"Origin": base}, timeout=5)
+        assert asked.json() == {"user": "admin"}
+        tapped = phone.post(f"{base}/signin", data={"secret": secret}, headers={"Origin": base}, timeout=5)
+        assert tapped.status_code == 200  # followed to the home page
         assert phone.get(f"{base}/api/me", timeout=5).json()["name"] == "admin"
     finally:
         out = stop(proc)
@@ -124,7 +128,7 @@ def test_run_serves_validates_and_keeps_matches_across_a_restart(tmp_path):
     proc, base, second_token = start(var, port)
     try:
         assert second_token is None, "a restart makes no second admin"
-        assert "kroniek user link admin" in proc.head and "/signin/" not in proc.head
+        assert "kroniek user link admin" in proc.head and "/signin" not in proc.head
         assert requests.get(f"{base}/api/me", headers=auth, timeout=5).json()["name"] == "admin"
         again = requests.get(f"{base}/api/matches/{m['id']}", timeout=5).json()
         assert again["seq"] == 2 and again["validation"] == "valid"

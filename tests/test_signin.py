@@ -23,12 +23,31 @@ def cookie_client(app):
     return client_with_token(app, None)
 
 
+def secret_of(path):
+    """A link's secret: in its fragment (``/signin#<secret>``), or its path's last part (a link made before)."""
+    return path.split("#", 1)[1] if "#" in path else path.rsplit("/", 1)[1]
+
+
+def peek(browser, path, origin=HERE):
+    """What the link's page asks when opened (the secret from the fragment, in a POST): whom, or why not."""
+    return browser.post("/signin/peek", json={"secret": secret_of(path)}, headers={"Origin": origin})
+
+
+def tap(browser, path, headers=None):
+    """The link page's button: the secret posted in the form (the old links: posted to their path)."""
+    headers = {"Origin": HERE} if headers is None else headers
+    if "#" in path:
+        return browser.post("/signin", data={"secret": secret_of(path)}, headers=headers)
+    return browser.post(path, headers=headers)
+
+
 def sign_in(app, path):
     """Open a sign-in link in a fresh browser and tap its button; the browser and the answer."""
     browser = cookie_client(app)
-    page = browser.get(path)
+    page = browser.get(path.split("#", 1)[0])
     assert page.status_code == 200, page.get_data(as_text=True)
-    answer = browser.post(path, headers={"Origin": HERE})
+    assert peek(browser, path).status_code == 200
+    answer = tap(browser, path)
     return browser, answer
 
 
@@ -44,7 +63,8 @@ def test_a_link_signs_one_device_in_once_and_its_secret_is_stored_only_as_a_hash
     made = admin.post(f"/api/users/{name}/sign-in-links", json={"next": "/record"})
     assert made.status_code == 201, made.get_json()
     link = made.get_json()
-    secret = link["path"].rsplit("/", 1)[1]
+    secret = secret_of(link["path"])
+    assert link["path"] == "/signin#" + secret  # in the fragment: a browser never sends it, no log records it
     assert link["url"] == HERE + link["path"] and link["qr"].startswith("data:image/svg+xml;base64,")
     stored = {k: redis_client.get(k) for k in redis_client.scan_iter(f"{prefix}:*link*")}
     assert stored and not any(secret in k or secret in (v or "") for k, v in stored.items())
@@ -52,9 +72,12 @@ def test_a_link_signs_one_device_in_once_and_its_secret_is_stored_only_as_a_hash
     # Opening it names whom it signs in and spends nothing (a chat app's preview opens it too).
     viewer = cookie_client(admin.application)
     for _ in range(2):
-        page = viewer.get(link["path"])
-        assert page.status_code == 200 and name in page.get_data(as_text=True)
+        page = viewer.get("/signin")
+        assert page.status_code == 200 and secret not in page.get_data(as_text=True)
         assert page.headers["Cache-Control"] == "no-store"
+        asked = peek(viewer, link["path"])
+        assert asked.status_code == 200 and asked.get_json() == {"user": name}
+        assert asked.headers["Cache-Control"] == "no-store"
     browser, answer = sign_in(admin.application, link["path"])
     assert answer.status_code == 303 and answer.headers["Location"] == "/record"
     cookie = answer.headers["Set-Cookie"]
@@ -64,22 +87,27 @@ def test_a_link_signs_one_device_in_once_and_its_secret_is_stored_only_as_a_hash
     assert me["name"] == name and me["admin"] is False
     # Another link opened in the same browser replaces its session: the first one ends, none is left behind.
     second = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
-    assert browser.post(second, headers={"Origin": HERE}).status_code == 303
+    assert tap(browser, second).status_code == 303
     assert len(admin.get(f"/api/users/{name}/sessions").get_json()["sessions"]) == 1
     assert browser.get("/api/me").get_json()["name"] == name
     # The same link again, in this browser or another: refused, and the page says who can make a new one.
-    again = cookie_client(admin.application).get(link["path"])
-    assert again.status_code == 200 and "Sign in as" not in again.get_data(as_text=True)
-    text = again.get_data(as_text=True)
+    again = peek(cookie_client(admin.application), link["path"])
+    assert again.status_code == 200 and again.get_json() == {"why": "used"}
+    text = tap(browser, link["path"]).get_data(as_text=True)
     assert "used already" in text and "organiser or recorder who added you" in text
-    assert browser.post(link["path"], headers={"Origin": HERE}).status_code == 410
+    assert tap(browser, link["path"]).status_code == 410
+    # a link made before, with its secret in its path, still opens (links live a day)
+    old = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
+    page = cookie_client(admin.application).get("/signin/" + secret_of(old))
+    assert page.status_code == 200 and name in page.get_data(as_text=True)
+    assert cookie_client(admin.application).post("/signin/" + secret_of(old), headers={"Origin": HERE}).status_code == 303
 
 
 def test_over_https_the_cookie_is_secure(admin, make_user):
     name, _ = make_user("ann")
     path = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
     browser = cookie_client(admin.application)
-    answer = browser.post(path, headers={"Origin": "https://localhost", "X-Forwarded-Proto": "https"})
+    answer = tap(browser, path, {"Origin": "https://localhost", "X-Forwarded-Proto": "https"})
     assert answer.status_code == 303 and "Secure" in answer.headers["Set-Cookie"]
 
 
@@ -89,10 +117,11 @@ def test_an_expired_link_is_refused(admin, make_user, redis_client, prefix):
     (key,) = redis_client.scan_iter(f"{prefix}:*link*")
     redis_client.pexpire(key, 1)  # as if its 24 hours had passed
     time.sleep(0.01)
-    page = cookie_client(admin.application).get(path)
-    assert "expired" in page.get_data(as_text=True) and "signin-button" not in page.get_data(as_text=True)
-    assert cookie_client(admin.application).post(path, headers={"Origin": HERE}).status_code == 410
+    asked = peek(cookie_client(admin.application), path)
+    assert asked.status_code == 200 and asked.get_json() == {"why": "expired"}
+    assert tap(cookie_client(admin.application), path).status_code == 410
     assert "expired" in cookie_client(admin.application).get("/signin/kl_not-a-link").get_data(as_text=True)
+    assert peek(cookie_client(admin.application), "/signin#kl_not-a-link").get_json() == {"why": "expired"}
 
 
 def test_writes_carried_by_the_cookie_from_another_site_are_refused(client, make_user, admin):
@@ -100,8 +129,9 @@ def test_writes_carried_by_the_cookie_from_another_site_are_refused(client, make
     path = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
     # A sign-in form posted from another site's page is refused (it would sign this browser in to its account).
     fresh = cookie_client(admin.application)
-    refused = fresh.post(path, headers={"Origin": "https://evil.example"})
+    refused = tap(fresh, path, {"Origin": "https://evil.example"})
     assert refused.status_code == 403 and refused.get_json()["error"]["code"] == "cross_site"
+    assert peek(fresh, path, "https://evil.example").status_code == 403  # nor asked whom it signs in
     browser, _ = sign_in(admin.application, path)
     body = {"game": "toy", "players": ["Ann", "Bob"]}
     for headers in ({"Origin": "https://evil.example"}, {}, {"Sec-Fetch-Site": "cross-site"}):
@@ -222,8 +252,8 @@ def test_a_device_is_named_by_its_browser_and_system_not_its_raw_user_agent(admi
         browser = cookie_client(app)
         browser.environ_base["HTTP_USER_AGENT"] = agent
         path = admin.post(f"/api/users/{name}/sign-in-links", json={}).get_json()["path"]
-        browser.get(path)
-        assert browser.post(path, headers={"Origin": HERE}).status_code in (200, 303)
+        browser.get("/signin")
+        assert tap(browser, path).status_code in (200, 303)
     listed = admin.get(f"/api/users/{name}/sessions").get_json()["sessions"]
     assert {s["agent"]: s["device"] for s in listed} == phones
 
@@ -265,9 +295,9 @@ def test_revoking_a_user_ends_their_sessions_and_their_unused_links_too(admin, m
     assert client_with_token(app, token).get("/api/me").status_code == 401
     assert admin.get(f"/api/users/{name}/sessions").get_json()["sessions"] == []
     # the link nobody tapped yet signs no one in: its page says so, the tap is refused and makes no session
-    page = cookie_client(app).get(unused).get_data(as_text=True)
-    assert "signin-button" not in page and "revoked" in page
-    assert cookie_client(app).post(unused, headers={"Origin": HERE}).status_code == 410
+    assert peek(cookie_client(app), unused).get_json() == {"why": "revoked"}
+    page = tap(cookie_client(app), unused)
+    assert page.status_code == 410 and "revoked" in page.get_data(as_text=True)
     assert admin.get(f"/api/users/{name}/sessions").get_json()["sessions"] == []
     # a link made after the revocation is a new way in
     again, answer = sign_in(app, link())

@@ -128,7 +128,7 @@ def test_a_league_is_created_run_for_two_rounds_and_finished_from_a_phone(server
     page.select_option("#grant-role", "organiser")
     page.click("#grant-submit")
     page.wait_for_selector(f"#grant-link .signin-link:has-text('{newcomer}') .link-url")  # not the referee's link
-    assert page.get_attribute("#grant-link .link-url", "href").startswith(f"{base}/signin/kl_")
+    assert page.get_attribute("#grant-link .link-url", "href").startswith(f"{base}/signin#kl_")
     assert api(base, None, "GET", f"/leagues/{lid}/roles").json()["roles"][newcomer] == ["organiser"]
     tiebreaks = list(api(base, None, "GET", f"/leagues/{lid}/standings").json()["standings"][0]["tiebreaks"])
     assert tiebreaks == ["buchholz", "buchholz_cut1", "sonneborn_berger", "wins"]

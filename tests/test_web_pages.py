@@ -100,7 +100,8 @@ def site(server):
              ("Troje's ship-tile editor", "/games/catan-troje/ship-tiles/new", "#ed-status.good"),
              ("api docs", "/api/docs", ".swagger-ui .info"),
              ("signed-in devices", "/me", "#devices li"),
-             ("a used or expired sign-in link", "/signin/kl_" + "x" * 43, "#signin-why")]
+             ("a used or expired sign-in link", "/signin#kl_" + "x" * 43, "#signin-why"),
+             ("a sign-in link made before, by its path", "/signin/kl_" + "x" * 43, "#signin-why")]
     me = api(base, token, "GET", "/me").json()["name"]
     link = api(base, token, "POST", f"/users/{me}/sign-in-links", json={}).json()
     pages.append(("a sign-in link", link["path"], "#signin-button"))

@@ -42,7 +42,7 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     org.click("#add-person-submit")
     org.wait_for_selector("#person-link .link-url", timeout=20_000)
     link = org.get_attribute("#person-link .link-url", "href")
-    assert link.startswith(f"{base}/signin/kl_")
+    assert link.startswith(f"{base}/signin#kl_")
     assert org.evaluate("() => document.querySelector('#person-link img.qr').naturalWidth") > 0
     org.wait_for_selector(f"#people-list li[data-user='{ann}']")
     assert "player of Ann" in org.inner_text(f"#people-list li[data-user='{ann}']")
@@ -76,7 +76,7 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     phone.wait_for_selector("#devices li[data-session] strong")
     phone.click("#new-link")
     phone.wait_for_selector("#link-out .link-url")
-    assert phone.get_attribute("#link-out .link-url", "href").startswith(f"{base}/signin/kl_")
+    assert phone.get_attribute("#link-out .link-url", "href").startswith(f"{base}/signin#kl_")
     phone.goto(f"{base}/matches/{match}")
 
     # The server decides: another seat's move, an undo, or a move in another match is refused, whatever is sent.
@@ -91,7 +91,9 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     # The same link again, in yet another browser: refused, with who can make a new one.
     again = page_of(context(browser))
     again.goto(link)
-    assert "used already" in again.inner_text("#signin-why") and not again.locator("#signin-button").count()
+    again.wait_for_selector("#signin-why")  # shown once the page has asked about the link
+    assert "used already" in again.inner_text("#signin-why") and not again.locator("#signin-button").is_visible()
+    assert "#" not in again.url  # the secret taken out of the address bar
 
     # Another site's form cannot use Ann's session: the browser keeps the cookie back (SameSite=Lax), and the
     # server would refuse a write whose Origin is not its own (tests/test_signin.py).

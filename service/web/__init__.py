@@ -357,6 +357,43 @@ def me():
     return render_template("me.html", start="mePage", page="me")
 
 
+@web.get("/signin")
+def signin_fragment_page():
+    """A sign-in link opened (``/signin#<secret>``): the page reads the secret from the fragment, which no log
+    records, and asks whom it signs in (``POST /signin/peek``); its button posts it (``POST /signin``)."""
+    return _no_store(Response(render_template("signin.html", fragment=True, page="signin", start="signinPage")))
+
+
+@web.post("/signin/peek")
+def signin_peek():
+    """Whom a link's secret signs in, without spending it: ``{"user"}``, or ``{"why"}`` (used, revoked,
+    expired: an answer, not an error, which the page words); the secret comes in the body, never in a URL."""
+    from flask import jsonify
+
+    from service.access import same_site
+    from service.accounts import LinkSpent
+
+    same_site(request)
+    body = request.get_json(silent=True)
+    secret = body.get("secret") if isinstance(body, dict) else None
+    if not isinstance(secret, str) or not 0 < len(secret) <= 100:
+        return _no_store(jsonify({"why": "expired"}))
+    try:
+        link = _accounts().peek_link(secret)
+    except LinkSpent as exc:
+        return _no_store(jsonify({"why": exc.details["why"]}))
+    return _no_store(jsonify({"user": link["user"]}))
+
+
+@web.post("/signin")
+def signin_by_form():
+    """The tap on a ``/signin#<secret>`` page: the secret posted in the form body."""
+    secret = request.form.get("secret", "")
+    if not 0 < len(secret) <= 100:
+        return _no_store(Response(render_template("signin.html", spent="expired", page="signin"), 410))
+    return signin(secret)
+
+
 @web.get("/signin/<secret>")
 def signin_page(secret: str):
     """A sign-in link opened: whom it signs in, and a button that does it. Opening it spends nothing (a chat

@@ -300,6 +300,36 @@ const Kroniek = (() => {
 
   K.seatName = (players, seat) => (seat === null || seat === undefined ? K.t("table") : `${players[seat]}`);
 
+  /** A sign-in link opened (/signin#<secret>): the secret is read from the fragment (no log ever sees it) and
+      taken out of the address bar; whom it signs in is asked in a POST; the button posts it in the form. */
+  K.signinPage = async () => {
+    const root = document.getElementById("signin");
+    if (!root) return;
+    const secret = decodeURIComponent(location.hash.slice(1));
+    history.replaceState(null, "", location.pathname);  // not kept in the history or a bookmark
+    const why = (w) => ({ used: K.t("It was used already: a link signs in one device, once."),
+      revoked: K.t("It was made before this account's access was revoked: it signs no one in.") })[w]
+      || K.t("It has expired (a link is good for 24 hours), or it is not a link this app made.");
+    const r = secret ? await K.api("POST", "/signin/peek", { secret }) : { ok: true, data: { why: "expired" } };
+    root.removeAttribute("aria-busy");
+    if (!r.ok || !r.data.user) {
+      document.getElementById("signin-title").textContent = K.t("This sign-in link cannot be used");
+      const box = document.getElementById("signin-why");
+      box.textContent = why(r.data && r.data.why);
+      box.hidden = false;
+      document.getElementById("signin-more").hidden = false;
+      return;
+    }
+    const name = r.data.user;
+    document.getElementById("signin-title").textContent = K.t("Sign in as {name}?", { name });
+    const text = document.getElementById("signin-text");
+    text.textContent = K.t("This link signs in this device as {name}, once. You stay signed in here until you sign out or end this device from another one.", { name });
+    text.hidden = false;
+    document.getElementById("signin-secret").value = secret;
+    document.getElementById("signin-button").textContent = K.t("Sign in as {name}", { name });
+    document.getElementById("signin-form").hidden = false;
+  };
+
   /** A league's sheet for the wall (/leagues/<id>/print/…): drawn by the server; its button prints it. */
   K.printPage = () => {
     const button = document.getElementById("print-button");

@@ -31,6 +31,7 @@ self.addEventListener("install", (event) => {
     event.addRoutes([
       { condition: { urlPattern: new URLPattern({ pathname: "/api/*" }) }, source: "network" },
       { condition: { urlPattern: new URLPattern({ pathname: "/signin/*" }) }, source: "network" },
+      { condition: { urlPattern: new URLPattern({ pathname: "/signin" }) }, source: "network" },
       // the scripts from this version's copy, looked up by the browser itself (a miss goes to the network)
       { condition: { urlPattern: new URLPattern({ pathname: "/assets/*" }) }, source: { cacheName: SHELL } },
     ]).catch(() => {});
