@@ -564,6 +564,60 @@ def import_notation(notation, url: str, token: str | None) -> None:
                f"{match.get('annotations', 0)} annotations", err=True)
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, writable=True))
+def backup(file: str) -> None:
+    """Write everything Kroniek keeps in Redis (REDIS_URL, KRONIEK_PREFIX) to FILE: every match's and league's
+    keys at one cut each, the accounts, the transparency log, the data documents; chained by SHA-256 and
+    signed with the service's key. It runs beside a running service."""
+    from rich.progress import Progress
+
+    from replays.backup import write_backup
+    from workers.connection import key_prefix, store_client
+
+    from .keys import signing_key
+
+    target = Path(file)
+    partial = target.with_name(target.name + ".partial")
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, open(partial, "wb") as out:
+        task = bar.add_task("backing up", total=None)
+        footer = write_backup(store_client(), key_prefix(), out,
+                              signing_key(), lambda done, total: bar.update(task, completed=done, total=total))
+    partial.replace(target)  # a file that is there is whole
+    click.echo(f"{target}: {footer['keys']:,} keys in {footer['records'] - 1:,} groups ({footer['matches']:,} matches, "
+               f"{footer['leagues']:,} leagues), signed")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--public-key", default=None, help="the service's public key (base64) the file must be signed with; "
+              "default: the one the file carries (the report says so)")
+def restore(file: str, public_key: str | None) -> None:
+    """Write a backup FILE back into an empty Redis (REDIS_URL): the file is checked whole first (its chain and
+    signature), then every match and league written back is audited."""
+    from rich.progress import Progress
+
+    from replays.backup import BackupRefused, audit_restored, restore as restore_file
+    from workers.connection import store_client
+
+    if not Path(file).is_file():
+        raise click.ClickException(f"no backup file {file}")
+    client = store_client()
+    try:
+        with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, open(file, "rb") as source:
+            task = bar.add_task("restoring", total=None)
+            done = restore_file(client, source, public_key,
+                                lambda n, total: bar.update(task, completed=n, total=total))
+    except BackupRefused as exc:
+        raise click.ClickException(f"refused: {exc}") from None
+    problems = audit_restored(client, done["prefix"], done["matches"], done["leagues"])
+    click.echo(f"restored {done['keys']:,} keys: {len(done['matches']):,} matches, {len(done['leagues']):,} leagues "
+               f"(prefix {done['prefix']}); signed by {'the pinned key' if done['pinned'] else 'the key the file carries: pin it with --public-key'}")
+    if problems:
+        raise click.ClickException("the audit after the restore found: " + "; ".join(problems[:10]))
+    click.echo("✓ every match and league audits valid")
+
+
 @main.group()
 def audit() -> None:
     """Check what the server published, without trusting the server."""

@@ -1,0 +1,242 @@
+"""``kroniek backup`` and ``kroniek restore`` (replays/backup.py, issue 39), on a real Redis: a backup of
+matches of every game, a league, accounts and the transparency log, restored into an empty database, reads
+back byte for byte (matches, reviews, audits, proofs, leagues, exports); a file changed anywhere, cut short or
+signed by another key is refused before anything is written; a backup taken while appends go on restores to
+matches whose chains all audit valid."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+import pytest
+import redis
+
+from engine import all_games
+from replays import EventStore
+from replays.backup import BackupRefused, audit_restored, read_backup, restore, write_backup
+from tests.conftest import client_with_token
+from tests.support.played import play
+from tests.support.toy import ensure_registered
+from tests.test_leagues_api import play_to_the_end, post
+from workers.jobs import validate_log
+
+ensure_registered()
+
+
+def second_database(redis_client) -> redis.Redis:
+    """The same server's database 1: an empty Redis for this test's prefix (its keys are its own)."""
+    kwargs = dict(redis_client.connection_pool.connection_kwargs)
+    kwargs["db"] = 1
+    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=redis_client.connection_pool.connection_class,
+                                                            **kwargs))
+
+
+@pytest.fixture
+def target(redis_client, prefix):
+    client = second_database(redis_client)
+    yield client
+    for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+        client.delete(key)
+    client.close()
+
+
+def world(admin, store):
+    """A match of every game (some finished and validated), a league with results and a forfeit."""
+    ids = []
+    for n, game in enumerate(g.id for g in all_games() if g.id != "toy"):
+        whole = game in ("braverats", "twaalven")  # finished (and validated); the others part-way
+        log = play(game, n, mode="physical", limit=3000 if whole else 60, finish=whole)
+        from engine import notation as N
+
+        r = admin.post("/api/matches/import", data=N.write(log, []).encode(), content_type="text/plain")
+        assert r.status_code == 201, (game, r.get_json())
+        ids.append(r.get_json()["id"])
+        if r.get_json()["status"] == "finished":
+            validate_log(store, ids[-1])
+    lid = post(admin, "/api/leagues", {"name": "Club", "game": "braverats", "format": "round_robin",
+                                        "players": ["Ann", "Bob", "Cas", "Dee"]})["id"]
+    boards = post(admin, f"/api/leagues/{lid}/rounds")["league"]["rounds"][-1]["boards"]
+    mid = post(admin, f"/api/leagues/{lid}/rounds/1/boards/1/match")["id"]
+    play_to_the_end(admin, mid)
+    validate_log(store, mid)
+    post(admin, f"/api/leagues/{lid}/results", {"match": mid})
+    post(admin, f"/api/leagues/{lid}/forfeits", {"round": 1, "board": 2, "forfeited": [boards[1]["players"][0]],
+                                                 "reason": "ill"})
+    return ids + [mid], lid
+
+
+def reads(client, matches, lid) -> dict[str, bytes]:
+    urls = [f"/api/leagues/{lid}", f"/api/leagues/{lid}/standings", f"/api/leagues/{lid}/events",
+            f"/api/leagues/{lid}/audit", f"/api/leagues/{lid}/plays", f"/api/leagues/{lid}/trf",
+            "/api/me", "/api/matches?limit=50"]
+    for mid in matches:
+        urls += [f"/api/matches/{mid}", f"/api/matches/{mid}/events?seat=referee", f"/api/matches/{mid}/state",
+                 f"/api/matches/{mid}/review?seat=referee", f"/api/matches/{mid}/audit",
+                 f"/api/matches/{mid}/notation?seat=referee", f"/api/matches/{mid}/events"]
+    out = {}
+    for url in urls:
+        res = client.get(url)
+        out[url] = (res.status_code, res.get_data())
+    return out
+
+
+def test_a_backup_restored_into_an_empty_redis_reads_back_byte_for_byte(app, admin, store, signing_key, target,
+                                                                        tmp_path):
+    from service.app import create_app
+
+    matches, lid = world(admin, store)
+    token = admin.environ_base["HTTP_AUTHORIZATION"].split(" ", 1)[1]  # the token, hashed as stored, still signs in
+    # compared as a process that has not served them reads them (the one that made a match keeps it as it was
+    # given: its options in the order sent, where a fresh read has them in the stored order)
+    fresh = create_app(store=EventStore(store.r, store.prefix), enqueue_validation=lambda m: None,
+                       enqueue_ratings=lambda g: None, signing_key=signing_key)
+    before = reads(client_with_token(fresh, token), matches, lid)
+    head_before = admin.get("/api/log/tree-head").get_json()
+    path = tmp_path / "kroniek.backup"
+    with open(path, "wb") as out:
+        footer = write_backup(store.r, store.prefix, out, signing_key)
+    assert footer["matches"] == len(matches) and footer["leagues"] == 1
+    with open(path, "rb") as source:
+        done = restore(target, source)
+    assert sorted(done["matches"]) == sorted(matches) and done["leagues"] == [lid]
+    assert audit_restored(target, store.prefix, done["matches"], done["leagues"]) == []
+    restored_store = EventStore(second_database_text(target), store.prefix)
+    again = create_app(store=restored_store, enqueue_validation=lambda m: None, enqueue_ratings=lambda g: None,
+                       signing_key=signing_key)
+    after = reads(client_with_token(again, token), matches, lid)
+    differ = [url for url in before if before[url] != after[url]]
+    import difflib
+
+    def keys_differ(u):
+        a, b = json.loads(before[u][1]), json.loads(after[u][1])
+        return {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
+    def where(u):
+        a, b = before[u][1], after[u][1]
+        i = next(i for i in range(min(len(a), len(b))) if a[i] != b[i])
+        return a[max(0, i - 80):i + 80], b[max(0, i - 80):i + 80]
+    assert not differ, [(u, keys_differ(u), where(u)) for u in differ[:1]]
+    head_after = client_with_token(again, token).get("/api/log/tree-head").get_json()
+    assert {k: head_after[k] for k in ("tree_size", "root_hash", "public_key")} == \
+        {k: head_before[k] for k in ("tree_size", "root_hash", "public_key")}
+    proof_before = admin.get(f"/api/leagues/{lid}/matches/{matches[-1]}/proof").get_json()
+    proof_after = client_with_token(again, token).get(f"/api/leagues/{lid}/matches/{matches[-1]}/proof").get_json()
+    proof_before.pop("tree_head", None), proof_after.pop("tree_head", None)  # signed when asked: a new time
+    assert proof_after == proof_before
+    with open(path, "rb") as source:  # the target holds the prefix now: a second restore is refused
+        with pytest.raises(BackupRefused, match="holds keys"):
+            restore(target, source)
+
+
+def second_database_text(target: redis.Redis) -> redis.Redis:
+    kwargs = dict(target.connection_pool.connection_kwargs)
+    kwargs["decode_responses"] = True
+    return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=target.connection_pool.connection_class,
+                                                            **kwargs))
+
+
+def test_a_changed_cut_or_foreign_backup_is_refused_with_the_reason_and_nothing_written(admin, store, signing_key,
+                                                                                       target, prefix):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from replays.signing import public_key_b64
+
+    world(admin, store)
+    out = io.BytesIO()
+    write_backup(store.r, store.prefix, out, signing_key)
+    lines = out.getvalue().splitlines(keepends=True)
+    record = json.loads(lines[2])
+    record["keys"][0]["ttl_ms"] = 123456
+    changed = lines[:2] + [json.dumps(record, separators=(",", ":"), sort_keys=True).encode() + b"\n"] + lines[3:]
+    footer = json.loads(lines[-1])
+    footer["keys"] += 1
+    forged_footer = lines[:-1] + [json.dumps(footer).encode() + b"\n"]
+    cases = [
+        (changed, "line 4: it does not follow"),
+        (lines[:1] + lines[2:], "line 2: it does not follow"),
+        (lines[:-1], "the footer is missing"),
+        (forged_footer, "signature does not verify"),
+    ]
+    for data, said in cases:
+        with pytest.raises(BackupRefused, match=said):
+            restore(target, io.BytesIO(b"".join(data)))
+        assert next(iter(target.scan_iter(match=f"{prefix}:*")), None) is None  # nothing written
+    other = public_key_b64(Ed25519PrivateKey.generate())
+    with pytest.raises(BackupRefused, match="with the given key"):
+        read_backup(io.BytesIO(out.getvalue()), other)
+    header, _ = read_backup(io.BytesIO(out.getvalue()), public_key_b64(signing_key))
+    assert header["prefix"] == prefix
+
+
+def test_a_backup_while_appends_go_on_restores_every_chain_valid_at_its_own_cut(admin, store, signing_key, target):
+    ids = [admin.post("/api/matches", json={"game": "toy", "players": ["Ann", "Bob"],
+                                            "options": {"target": 10**6}}).get_json()["id"] for _ in range(6)]
+    stop = threading.Event()
+    appended = []
+
+    def keep_appending():
+        n = 0
+        moves = {mid: 0 for mid in ids}
+        while not stop.is_set():
+            mid = ids[n % len(ids)]
+            step = moves[mid]  # an add by the seat to move, then the die (chance), then the other seat's
+            move = {"type": "add", "seat": (step // 2) % 2, "data": {"n": 1}} if step % 2 == 0 else \
+                {"type": "roll", "seat": None, "data": {"value": 1}}
+            res = admin.post(f"/api/matches/{mid}/events", json=move)
+            appended.append(res.status_code)
+            moves[mid] += res.status_code == 201
+            n += 1
+
+    writer = threading.Thread(target=keep_appending)
+    writer.start()
+    try:
+        backups = []
+        while len(backups) < 3 or appended.count(201) < 30:
+            out = io.BytesIO()
+            write_backup(store.r, store.prefix, out, signing_key)
+            backups.append(out)
+    finally:
+        stop.set()
+        writer.join()
+    assert appended.count(201) >= 30 and set(appended) == {201}
+    for out in backups[:3] + backups[-2:]:
+        done = restore(target, io.BytesIO(out.getvalue()))
+        assert sorted(done["matches"]) == sorted(ids)
+        assert audit_restored(target, store.prefix, done["matches"], done["leagues"]) == []
+        for key in list(target.scan_iter(match=f"{store.prefix}:*", count=1000)):
+            target.delete(key)
+
+
+def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, target, redis_url, prefix, tmp_path,
+                                                                 monkeypatch):
+    from click.testing import CliRunner
+
+    from service.cli import main
+
+    matches, lid = world(admin, store)
+    monkeypatch.setenv("KRONIEK_PREFIX", prefix)
+    monkeypatch.setenv("KRONIEK_VAR", str(tmp_path / "var"))  # the signing key's home (made on first use)
+    path = tmp_path / "club.backup"
+    made = CliRunner().invoke(main, ["backup", str(path)], env={"REDIS_URL": redis_url})
+    assert made.exit_code == 0, made.output
+    assert f"{len(matches)} matches, 1 leagues" in made.output and path.exists()
+    assert not (tmp_path / "club.backup.partial").exists()
+    other = redis_url + ("&db=1" if "?" in redis_url else "?db=1") if redis_url.startswith("unix:") else \
+        redis_url.rsplit("/", 1)[0] + "/1"
+    from replays.signing import public_key_b64
+    from service.keys import signing_key
+
+    key = public_key_b64(signing_key())  # the key the backup was signed with, pinned
+    done = CliRunner().invoke(main, ["restore", str(path), "--public-key", key], env={"REDIS_URL": other})
+    assert done.exit_code == 0, done.output
+    assert f"{len(matches)} matches, 1 leagues" in done.output and "✓ every match and league audits valid" in done.output
+    assert "signed by the pinned key" in done.output
+    again = CliRunner().invoke(main, ["restore", str(path)], env={"REDIS_URL": other})
+    assert again.exit_code != 0 and "refused: the target Redis holds keys" in again.output
+    path.write_bytes(path.read_bytes().replace(b'"ttl_ms":0', b'"ttl_ms":1', 1))
+    for k in list(target.scan_iter(match=f"{prefix}:*")):
+        target.delete(k)
+    spoiled = CliRunner().invoke(main, ["restore", str(path)], env={"REDIS_URL": other})
+    assert spoiled.exit_code != 0 and "refused: line" in spoiled.output and "does not follow" in spoiled.output
+    assert next(iter(target.scan_iter(match=f"{prefix}:*")), None) is None
