@@ -15,6 +15,7 @@ from .accounts import acl_fields
 from .api import _doc_errors, access, add_person, grant_role, guard, roles_of
 from .gate import Blueprint
 from .leagues import LeagueService, RulesSchema
+from .stream_api import sse_answer
 from .limits import MAX_LEAGUE_CREATE_PLAYERS, MAX_LEAGUE_NAME, MAX_TRF_CHARS, MAX_PLAYER_NAME, MAX_PLAYERS, MAX_REASON
 
 leagues = Blueprint("leagues", __name__, url_prefix="/api/leagues", description="Leagues as hash-chained event streams")
@@ -175,18 +176,10 @@ class RoundStreamArgs(Schema):
 @leagues.route("/<league_id>/rounds/<int:round_no>/stream")
 class RoundStream(MethodView):
     @leagues.arguments(RoundStreamArgs, location="query", error_status_code=400)
-    @leagues.doc(responses={200: {
-        "description": "text/event-stream: one `board` event per board when it opens and whenever a board "
-                       "changes (`data`: board, players, match, seq, status, result, outcome); it ends after "
-                       "`wait` seconds with a `retry:` hint",
-        "content": {"text/event-stream": {"schema": {
-            "type": "object",
-            "description": "one server-sent event; `data` is the board as JSON text",
-            "properties": {"event": {"type": "string", "enum": ["board"]},
-                           "data": {"type": "string", "description": "the board: board, players, match, seq, "
-                                                                    "status, result, outcome"},
-                           "retry": {"type": "integer"}},
-        }}}}})
+    @leagues.doc(responses=sse_answer(
+        "text/event-stream: one `board` event per board when it opens and whenever a board changes (`data`: "
+        "board, players, match, seq, status, result, outcome); it ends after `wait` seconds with a `retry:` hint",
+        "board", "the board: board, players, match, seq, status, result, outcome", "the board"))
     @_doc_errors(leagues, 400, 404)
     def get(self, args, round_no, league_id):
         """Every board of a league round, live, in one stream: what the multiboard shows (docs/leagues.md)"""

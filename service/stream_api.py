@@ -148,22 +148,26 @@ def _log_grows(svc: MatchService, match_id: str) -> Callable[[int, float], bool]
     return lambda after, timeout: watcher.wait(key, after, min(timeout, block_ms / 1000))
 
 
+def sse_answer(description: str, event: str, data: str, what: str, with_id: bool = False) -> dict[str, Any]:
+    """The OpenAPI 200 answer of a stream of server-sent events named ``event``, whose ``data`` is ``data``
+    (``what``: what a ``data`` is, as JSON text); ``with_id``: each carries an ``id:`` (a seq)."""
+    properties: dict[str, Any] = {"id": {"type": "string", "description": "the event's seq"}} if with_id else {}
+    properties.update({"event": {"type": "string", "enum": [event]},
+                       "data": {"type": "string", "description": data},
+                       "retry": {"type": "integer"}})
+    return {200: {"description": description, "content": {"text/event-stream": {"schema": {
+        "type": "object", "description": f"one server-sent event; `data` is {what} as JSON text",
+        "properties": properties}}}}}
+
+
 @stream.route("/<match_id>/stream")
 class Stream(MethodView):
     @stream.arguments(StreamArgs, location="query", error_status_code=400)
-    @stream.doc(responses={200: {
-        "description": "text/event-stream: one `event` per log entry (`id:` its seq, `data:` the entry as "
-                       "GET /events shows it to this viewer), comments as keep-alives; it ends after `wait` "
-                       "seconds with a `retry:` hint, and a client reconnects with `Last-Event-ID`",
-        "content": {"text/event-stream": {"schema": {
-            "type": "object",
-            "description": "one server-sent event; `data` is the log entry as JSON text",
-            "properties": {"id": {"type": "string", "description": "the event's seq"},
-                           "event": {"type": "string", "enum": ["event"]},
-                           "data": {"type": "string", "description": "the entry as GET /events shows it"},
-                           "retry": {"type": "integer"}},
-        }}},
-    }})
+    @stream.doc(responses=sse_answer(
+        "text/event-stream: one `event` per log entry (`id:` its seq, `data:` the entry as GET /events shows it "
+        "to this viewer), comments as keep-alives; it ends after `wait` seconds with a `retry:` hint, and a "
+        "client reconnects with `Last-Event-ID`", "event", "the entry as GET /events shows it", "the log entry",
+        with_id=True))
     @_doc_only(stream.arguments(StreamHeaders, location="headers", error_status_code=400))
     @_doc_errors(stream, 400, 401, 403, 404)
     def get(self, args, match_id):

@@ -14,8 +14,7 @@ from replays import EventStore
 from replays.signing import public_key_b64
 from service.cli import main
 from tests.support.tamper import forge_entry, rewrite_entry
-from tests.test_leagues_api import play_to_the_end, post
-from workers.jobs import validate_log
+from tests.test_leagues_api import play_board, post
 
 
 @pytest.fixture
@@ -33,11 +32,7 @@ def played(client, store):
                 post(client, f"/api/leagues/{lid}/forfeits", {"round": 2, "board": 2, "forfeited": [absent],
                                                               "reason": "did not come"})
                 continue
-            mid = post(client, f"/api/leagues/{lid}/rounds/{rnd}/boards/{board}/match")["id"]
-            play_to_the_end(client, mid)
-            assert validate_log(store, mid)["status"] == "valid"
-            post(client, f"/api/leagues/{lid}/results", {"match": mid})
-            matches.append(mid)
+            matches.append(play_board(client, store, lid, rnd, board))
     return lid, matches, absent
 
 

@@ -22,6 +22,15 @@ def post(client, url, body=None, status=201):
     return res.get_json()
 
 
+def play_board(client, store, league_id, round_no, board):
+    """A board's match started, played to its end, validated and its result entered; the match."""
+    mid = post(client, f"/api/leagues/{league_id}/rounds/{round_no}/boards/{board}/match")["id"]
+    play_to_the_end(client, mid)
+    assert validate_log(store, mid)["status"] == "valid"
+    post(client, f"/api/leagues/{league_id}/results", {"match": mid})
+    return mid
+
+
 def play_to_the_end(client, match_id):
     for red, blue in ROUNDS:
         body = post(client, f"/api/matches/{match_id}/events", {"type": "round", "data": {"cards": [red, blue]}})

@@ -15,8 +15,7 @@ import pytest
 from leagues import league as L
 from leagues import trf
 from tests.leagues.fixtures.make_bbp_fixtures import trf_text
-from tests.test_leagues_api import play_to_the_end, post
-from workers.jobs import validate_log
+from tests.test_leagues_api import play_board, post
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bbp_dutch"
 
@@ -80,10 +79,7 @@ def league_played(client, store, rounds: int = 4, players: int = 9, seed: int = 
                                                               "forfeited": [rng.choice(board["players"])],
                                                               "reason": "did not come"})
                 continue
-            mid = post(client, f"/api/leagues/{lid}/rounds/{round_no}/boards/{board['board']}/match")["id"]
-            play_to_the_end(client, mid)
-            assert validate_log(store, mid)["status"] == "valid"
-            post(client, f"/api/leagues/{lid}/results", {"match": mid})
+            play_board(client, store, lid, round_no, board["board"])
     return lid
 
 
