@@ -42,7 +42,7 @@ def round_events(leagues: Any, matches: Any, league_id: str, number: int, second
                  log_grows: Any) -> Iterator[bytes]:
     """The stream's bytes. ``log_grows(svc, match_id)``: how a feed's pump waits for a log to grow."""
     deadline = time.monotonic() + seconds
-    sent: dict[int, str] = {}
+    sent: dict[int, tuple[Any, Any]] = {}  # each board's (league board, match state) its last message said
     feeds: dict[str, tuple[Any, int]] = {}
     quiet_since = time.monotonic()
     from .stream_api import watcher_counted
@@ -57,24 +57,29 @@ def round_events(leagues: Any, matches: Any, league_id: str, number: int, second
                 boards = list(leagues.state(league_id).rounds[number - 1].boards)
             out = []
             for i, board in enumerate(boards, start=1):
-                message: dict[str, Any] = {"board": i, "players": list(board.players), "match": board.match,
-                                           "seq": 0, "status": None, "result": None, "outcome": _outcome(board)}
+                ms = None
                 if board.match is not None:
                     if board.match not in feeds:
                         feed, group = stack.enter_context(
                             watching(matches, board.match, log_grows(matches, board.match)))
                         feed.start(group)
                         feeds[board.match] = (feed, group)
-                    feed, _ = feeds[board.match]
-                    ms = feed.now[0]
+                    ms = feeds[board.match][0].now[0]
+                # a message only when the board (a new object when it gets a match or an outcome) or its match's
+                # state (a new object after every append) is another than the last one sent
+                last = sent.get(i)
+                if last is not None and last[0] is board and last[1] is ms:
+                    continue
+                sent[i] = (board, ms)  # held, so that an object's identity is never another's
+                message: dict[str, Any] = {"board": i, "players": list(board.players), "match": board.match,
+                                           "seq": 0, "status": None, "result": None, "outcome": _outcome(board)}
+                if ms is not None:
                     result = ms.result_dict
                     message.update(seq=ms.seq, status=ms.status,
                                    result=None if result is None else {k: result.get(k) for k in
                                                                        ("outcome", "winners", "scores")})
                 text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-                if sent.get(i) != text:
-                    sent[i] = text
-                    out.append(f"event: board\ndata: {text}\n\n")
+                out.append(f"event: board\ndata: {text}\n\n")
             if out:
                 quiet_since = time.monotonic()
                 yield "".join(out).encode()
