@@ -13,57 +13,21 @@ and who asked (a user's name, never a token). A path whose route holds a secret 
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import re
 import secrets
-import sys
 import time
-from datetime import datetime, timezone
 from typing import Any
+
+from workers.logs import JsonFormatter, configure
 
 REQUEST_ID = "X-Request-Id"
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: the route variables that hold a secret: a path with one is logged as its route
 SECRET_PARTS = ("secret",)
-#: a LogRecord's own attributes: the rest are the fields a call passed (``extra``)
-_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
 request_log = logging.getLogger("kroniek.request")
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object a line: the record's time (UTC), level, logger and message, and its extra fields."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                out[key] = value
-        if record.exc_info:
-            out["exception"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False, default=str)
-
-
-def configure(level: int = logging.INFO) -> None:
-    """The process's log: JSON lines on stderr (unless ``KRONIEK_LOG_FORMAT=text``), once."""
-    root = logging.getLogger()
-    if getattr(root, "_kroniek_configured", False):
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    if os.environ.get("KRONIEK_LOG_FORMAT", "json").lower() == "text":
-        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
-    else:
-        handler.setFormatter(JsonFormatter())
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    root._kroniek_configured = True  # type: ignore[attr-defined]
+__all__ = ["JsonFormatter", "configure", "log_request", "request_id_of"]  # the format is the workers' too
 
 
 def request_id_of(request: Any) -> str:

@@ -63,6 +63,8 @@ def write_requests(world) -> dict[tuple[str, str], dict]:
         ("/api/matches/<match_id>/annotations", "POST"): {"seq": 1, "comment": "nice"},
         ("/api/matches/<match_id>/roles", "POST"): {"user": world["stranger_name"], "role": "recorder"},
         ("/api/leagues", "POST"): {"name": "L", "game": "braverats", "format": "swiss", "rounds": 3},
+        ("/api/leagues/import", "POST"): {"game": "braverats",
+                                          "trf": "012 T\nXXR 3\n001    1      Ann\n001    2      Bob\n"},
         ("/api/leagues/<league_id>/players", "POST"): {"player": "Eve"},
         ("/api/leagues/<league_id>/withdrawals", "POST"): {"player": "Dee"},
         ("/api/leagues/<league_id>/rounds", "POST"): None,
@@ -107,6 +109,7 @@ def test_every_write_endpoint_is_listed(app, world):
 
 #: creating a match or league is open to any user; the rest needs a role (or admin)
 OPEN_TO_ANY_USER = {("/api/matches", "POST"), ("/api/matches/import", "POST"), ("/api/leagues", "POST"),
+                    ("/api/leagues/import", "POST"),
                     ("/api/games/<game_id>/<kind>", "POST"), ("/api/games/<game_id>/<kind>/check", "POST")}
 
 

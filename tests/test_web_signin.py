@@ -54,6 +54,7 @@ def test_a_player_signs_in_from_a_link_and_records_their_seats_move(server, brow
     phone_ctx = browser.new_context(viewport=PHONE)
     phone = page_of(phone_ctx)
     phone.goto(link)
+    phone.wait_for_selector("#signin-button")  # shown once the page has asked whom the link signs in
     assert ann in phone.inner_text("#signin-button")
     phone.click("#signin-button")
     phone.wait_for_url(f"{base}/matches/{match}", timeout=20_000)

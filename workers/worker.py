@@ -368,9 +368,9 @@ def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after:
 
     from .lifeline import tied_to_parent
 
-    from service.logs import configure
+    from .logs import configure
 
-    configure()  # JSON lines on stderr (service.logs)
+    configure()  # JSON lines on stderr (workers.logs)
     signals = [0]
 
     def forward(*_: object) -> None:
@@ -408,9 +408,9 @@ def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> Non
     """Serve ``queues`` (roles ``validation``, ``analysis`` or queue names,
     in order of priority) in this process until stopped by SIGINT or SIGTERM
     (or, with ``burst``, until they are empty)."""
-    from service.logs import configure
+    from .logs import configure
 
-    configure()  # JSON lines on stderr (service.logs); RQ's own lines go through it too
+    configure()  # JSON lines on stderr (workers.logs); RQ's own lines go through it too
     load_plugins()
     prefix = key_prefix()
     names = queue_names(list(queues))
