@@ -41,19 +41,49 @@ def test_a_scrape_counts_appends_refusals_watchers_and_verdicts_over_both_worker
 
     proc, base, token = start(tmp_path / "var", free_port())
     try:
+        # both gunicorn workers up and answering (a worker writes its files under var/metrics on its first
+        # request): the server answers as soon as one is
+        folder = tmp_path / "var" / "metrics"
+        deadline = time.monotonic() + 30
+        while len({db.stem.rsplit("_", 1)[1] for db in folder.glob("histogram_*.db")}) < 2:
+            assert time.monotonic() < deadline, "the second gunicorn worker never answered"
+            with requests.Session() as a, requests.Session() as b:  # two connections open at once
+                a.get(f"{base}/api/health", timeout=5), b.get(f"{base}/api/health", timeout=5)
         before = scrape(base)
         assert value(before, "kroniek_live_watchers") == 0
-        appended = 0
-        matches = []
-        for _ in range(3):  # three whole BraveRats games
-            mid = post(base, token, "/matches", {"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
-            matches.append(mid)
-            for red, blue in ROUNDS:
-                r = post(base, token, f"/matches/{mid}/events", {"type": "round", "data": {"cards": [red, blue]}})
-                assert r.status_code == 201, r.text
-                appended += 1
-                if r.json()["status"] == "finished":
-                    break
+        # four whole BraveRats games recorded at once, each over a connection of its own kept open: the server
+        # leaves a new connection to the worker holding fewer (service.gunicorn_worker.Spread), so both
+        # workers record some of them
+        matches, counts, errors = [], [], []
+        together = threading.Barrier(4)
+
+        def record_a_game():
+            try:
+                with requests.Session() as session:
+                    session.headers["Authorization"] = f"Bearer {token}"
+                    together.wait(10)  # all four connections open before the games go on
+                    mid = session.post(f"{base}/api/matches", json={"game": "braverats", "players": ["Ann", "Bob"]},
+                                       timeout=10).json()["id"]
+                    together.wait(10)
+                    matches.append(mid)
+                    n = 0
+                    for red, blue in ROUNDS:
+                        r = session.post(f"{base}/api/matches/{mid}/events",
+                                         json={"type": "round", "data": {"cards": [red, blue]}}, timeout=10)
+                        assert r.status_code == 201, r.text
+                        n += 1
+                        if r.json()["status"] == "finished":
+                            break
+                    counts.append(n)
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+        games = [threading.Thread(target=record_a_game) for _ in range(4)]
+        for t in games:
+            t.start()
+        for t in games:
+            t.join(60)
+        assert not errors, errors
+        appended = sum(counts)
         live = post(base, token, "/matches", {"game": "braverats", "players": ["Cas", "Dee"]}).json()["id"]
         refused = post(base, token, f"/matches/{live}/events", {"type": "round", "data": {"cards": ["spy", "queen"]}})
         assert refused.status_code in (400, 422)
@@ -104,7 +134,6 @@ def test_a_scrape_counts_appends_refusals_watchers_and_verdicts_over_both_worker
         assert 0 < value(after, "kroniek_redis_bytes_per_event") < 1e6
         assert value(after, "kroniek_redis_used_memory_bytes") > 0
         # the multiprocess mode: each worker counted its own appends in its own file; the scrape is their sum
-        folder = tmp_path / "var" / "metrics"
         per_worker = []
         for db in sorted(folder.glob("counter_*.db")):
             one = tmp_path / f"one-{db.stem}"
