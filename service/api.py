@@ -222,11 +222,11 @@ class Events(MethodView):
                 data_checked=True,  # the gate checked the body that holds it
             )
         except KroniekError as refusal:
-            metrics.REFUSALS.labels(svc.game_of_cached(match_id) or "unknown",
-                                    refusal.details.get("rule") or refusal.code).inc()
+            metrics.child(metrics.REFUSALS, svc.game_of_cached(match_id) or "unknown",
+                          refusal.details.get("rule") or refusal.code).inc()
             raise
         if isinstance(answer, Appended):
-            metrics.APPENDS.labels(answer.game_id).inc(answer.count)
+            metrics.child(metrics.APPENDS, answer.game_id).inc(answer.count)
         # Encoded once, as AppendOut documents it (it has exactly those fields), not dumped by the schema again.
         encoded = answer.json(i18n.said) if isinstance(answer, Appended) else orjson.dumps(answer, default=i18n.said)
         return app.response_class(encoded, status=201, content_type="application/json")

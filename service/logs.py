@@ -19,7 +19,7 @@ import secrets
 import time
 from typing import Any
 
-from workers.logs import JsonFormatter, configure
+from workers.logs import JsonFormatter, configure, direct
 
 REQUEST_ID = "X-Request-Id"
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -57,9 +57,11 @@ def log_request(request: Any, response: Any) -> Any:
     started = request.environ.get("kroniek.request_started")
     rule = getattr(request, "url_rule", None)
     user = getattr(request, "kroniek_user", None)
-    request_log.info("request", extra={
-        "request_id": rid, "method": request.method, "route": rule.rule if rule is not None else None,
-        "path": logged_path(request), "status": response.status_code,
-        "duration_ms": round((time.perf_counter() - started) * 1000, 2) if started is not None else None,
-        "user": getattr(user, "name", None)})
+    fields = {"request_id": rid, "method": request.method, "route": rule.rule if rule is not None else None,
+              "path": logged_path(request), "status": response.status_code,
+              "duration_ms": round((time.perf_counter() - started) * 1000, 2) if started is not None else None,
+              "user": getattr(user, "name", None)}
+    # every request writes this line: straight, one write, when the log is JSON on stderr (workers.logs.direct)
+    if not direct({"logger": "kroniek.request", "message": "request", **fields}):
+        request_log.info("request", extra=fields)
     return response

@@ -113,12 +113,25 @@ def scrape(app: Any) -> tuple[bytes, str]:
     return generate_latest(registry) + generate_latest(live), CONTENT_TYPE_LATEST
 
 
+#: each label set's child, looked up once: ``labels()`` checks its arguments on every call, and every request
+#: and every append counts
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def child(metric: Any, *labels: str) -> Any:
+    key = (metric, *labels)
+    found = _children.get(key)
+    if found is None:
+        found = _children[key] = metric.labels(*labels)
+    return found
+
+
 def observe(request: Any, status: int) -> None:
     """The request's time, from when its id was given (``service.logs.request_id_of``, the first thing a
     request meets) to its answer."""
     started = request.environ.get("kroniek.request_started")
     if started is not None:
-        REQUEST_SECONDS.labels(request.method, route_of(request), str(status)).observe(time.perf_counter() - started)
+        child(REQUEST_SECONDS, request.method, route_of(request), str(status)).observe(time.perf_counter() - started)
 
 
 def prepare_dir(path: str, clear: bool) -> str:
