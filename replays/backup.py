@@ -23,7 +23,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import time
 from typing import IO, Any, Callable, Iterator
 
 FORMAT = "kroniek-backup"
@@ -244,8 +243,3 @@ def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str]) 
             if not report.valid:
                 problems.append(f"{KINDS[kind]} {stream_id}: {report.reason}")
     return problems
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    start = time.perf_counter()
-    return fn(), time.perf_counter() - start
