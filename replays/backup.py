@@ -15,7 +15,14 @@ file and checks that chain and that signature (against the key you pin, else the
 which it says) before it writes one key, and refuses a file that does not hold, with the reason; it writes
 only into a Redis that holds no key of the prefix; then it audits every match and league it wrote.
 
-Memory stays bounded: a group at a time is held (a match's keys), whatever the number of events.
+Version 2 of the file (this code; version 1 files, without what follows, are read too) carries each match's
+log in a form other programs can read without Redis: its raw events as stored (salts included: the file is the
+operator's, as the DUMPs are) up to the cut's chain head, and its notation. The header carries the data format
+(``replays.format``) and a signed tree head of the transparency log as the backup began; a match whose head the
+log holds carries its leaf and the inclusion proof against that tree head. After a restore, every match's
+events are compared with its log in the file.
+
+Memory stays bounded: a group at a time is held (a match's keys and log), whatever the number of events.
 """
 
 from __future__ import annotations
@@ -26,7 +33,9 @@ import json
 from typing import IO, Any, Callable, Iterator
 
 FORMAT = "kroniek-backup"
-VERSION = 1
+VERSION = 2
+#: the file versions ``read_backup`` reads
+READS = (1, 2)
 #: what a ``keys`` record's group is named after: the hash tag of the keys of one match or league
 KINDS = {"m": "match", "l": "league"}
 
@@ -79,12 +88,29 @@ def _raw(r: Any) -> Any:
     raise BackupRefused("a backup needs a client that answers bytes")  # pragma: no cover
 
 
-def _read_group(r: Any, keys: list[str]) -> list[dict[str, Any]]:
-    """The keys' DUMPs and times to live, read in one MULTI: one cut of them all."""
+def _text(r: Any) -> Any:
+    """A client to the same Redis that answers text (the store's readers want it)."""
+    import redis
+
+    kwargs = getattr(getattr(r, "connection_pool", None), "connection_kwargs", None)
+    if kwargs is None or kwargs.get("decode_responses"):
+        return r
+    if isinstance(r, redis.Redis):
+        pool = r.connection_pool
+        return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class,
+                                                                **{**kwargs, "decode_responses": True}))
+    raise BackupRefused("a backup needs a client that answers text")  # pragma: no cover
+
+
+def _read_group(r: Any, keys: list[str], head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
+    """The keys' DUMPs and times to live, read in one MULTI: one cut of them all; with ``head_key``, the last
+    entry of that stream at the same cut."""
     pipe = r.pipeline(transaction=True)
     for key in keys:
         pipe.dump(key)
         pipe.pttl(key)
+    if head_key is not None:
+        pipe.xrevrange(head_key, "+", "-", count=1)
     replies = pipe.execute()
     out = []
     for i, key in enumerate(keys):
@@ -92,7 +118,21 @@ def _read_group(r: Any, keys: list[str]) -> list[dict[str, Any]]:
         if dumped is None:  # gone between the scan and the read (a key that expired, a job done)
             continue
         out.append({"key": key, "ttl_ms": ttl if ttl and ttl > 0 else 0, "dump": base64.b64encode(dumped).decode()})
-    return out
+    return out, (replies[-1] if head_key is not None else None)
+
+
+def _cut_seq(last: Any) -> int | None:
+    """The seq of a log's last entry at the cut (its entry id is ``<seq>-0``)."""
+    if not last:
+        return None
+    entry_id = last[0][0]
+    return int((entry_id.decode() if isinstance(entry_id, bytes) else entry_id).split("-", 1)[0])
+
+
+def digest_events(events: list[dict[str, Any]]) -> str:
+    """What a restore compares a match's events by: the SHA-256 of their canonical JSON."""
+    return hashlib.sha256(json.dumps(events, ensure_ascii=False, separators=(",", ":"),
+                                     sort_keys=True).encode()).hexdigest()
 
 
 #: what the footer's signature covers, besides the file's last hash: a message no tree head can be (they are
@@ -123,14 +163,23 @@ def _verifies(public_b64: str, footer: dict[str, Any], signature: str) -> bool:
 
 
 def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Write the backup of ``prefix`` to ``out``; the footer's figures."""
+                 progress: Callable[[int, int], None] | None = None,
+                 notation: Callable[[str, list[dict[str, Any]]], str] | None = None) -> dict[str, Any]:
+    """Write the backup of ``prefix`` to ``out``; the footer's figures. ``notation``: a match's notation from
+    its id and events (the service's; without it the logs carry their events only)."""
+    from . import EventStore
+    from . import format as data_format
     from .hashing import utc_now
     from .signing import public_key_b64
+    from .translog import TransparencyLog
 
+    text = _text(r)
+    store, log = EventStore(text, prefix), TransparencyLog(text, prefix)
+    tree_head = log.tree_head(signing_key)
     r = _raw(r)
     info = r.info("server")
     header = {"kind": "header", "format": FORMAT, "version": VERSION, "prefix": prefix, "created_at": utc_now(),
+              "data_format": data_format.stored(text, prefix), "tree_head": tree_head,
               "redis_version": info.get("redis_version"), "public_key": public_key_b64(signing_key), "prev": None}
     line = _line(header)
     out.write(line)
@@ -138,13 +187,16 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     all_groups = list(groups(r, prefix))
     counted = {"match": 0, "league": 0}
     for tag, keys in all_groups:
-        entries = _read_group(r, keys)
+        kind = KINDS.get(tag.split(":", 1)[0]) if tag else None
+        match_id = tag.split(":", 1)[1] if kind == "match" else None
+        entries, last = _read_group(r, keys, store.key(match_id, "log") if match_id else None)
         if not entries:
             continue
-        kind = KINDS.get(tag.split(":", 1)[0]) if tag else None
         if kind:
             counted[kind] += 1
         record = {"kind": "keys", "group": tag, "of": kind, "keys": entries, "prev": prev}
+        if match_id is not None:
+            record["log"] = _match_log(store, log, tree_head["tree_size"], match_id, _cut_seq(last), notation)
         line = _line(record)
         out.write(line)
         prev, records, keys_written = _digest(line), records + 1, keys_written + len(entries)
@@ -156,6 +208,26 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     footer["signature"] = _sign(signing_key, footer)
     out.write(_line(footer))
     return footer
+
+
+def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None,
+               notation: Callable[[str, list[dict[str, Any]]], str] | None) -> dict[str, Any] | None:
+    """A match's log at the cut: its events (an event is never changed, so those read now up to the cut's seq
+    are the cut's), its chain head, its notation, and its transparency-log leaf with the inclusion proof in the
+    header's tree, where the log holds one."""
+    if seq is None:
+        seq = (store.head_seq(match_id) or (None,))[0]  # a log packed whole (replays.compact) has no entry left
+        if seq is None:
+            return None
+    events = store.events(match_id, 1, seq)
+    found = {"head": {"seq": seq, "hash": events[-1]["hash"]}, "events": events}
+    if notation is not None:
+        found["notation"] = notation(match_id, events)
+    index = log.index_of("m", match_id)
+    if index is not None and index < size:
+        proof = log.inclusion(index, size)
+        found["logged"] = {k: proof[k] for k in ("leaf_index", "leaf", "leaf_hash", "audit_path")}
+    return found
 
 
 def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
@@ -177,8 +249,9 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
         if n == 1:
             if kind != "header" or record.get("format") != FORMAT:
                 raise BackupRefused("line 1: not a Kroniek backup")
-            if record.get("version") != VERSION:
-                raise BackupRefused(f"a backup of version {record.get('version')}; this Kroniek reads {VERSION}")
+            if record.get("version") not in READS:
+                raise BackupRefused(f"a backup of version {record.get('version')}; this Kroniek reads versions "
+                                    f"{', '.join(map(str, READS))}")
             header = record
         elif kind == "footer":
             footer = record
@@ -214,7 +287,7 @@ def restore(r: Any, source: IO[bytes], public_key: str | None = None,
     if next(iter(r.scan_iter(match=f"{prefix}:*", count=1000)), None) is not None:
         raise BackupRefused(f"the target Redis holds keys of {prefix!r} already: restore writes into an empty one")
     done, total = 0, header["footer"]["records"] - 1
-    matches, leagues = [], []
+    matches, leagues, logs = [], [], {}
     for record in records:
         pipe = r.pipeline(transaction=record["group"] is not None)
         for entry in record["keys"]:
@@ -222,19 +295,25 @@ def restore(r: Any, source: IO[bytes], public_key: str | None = None,
         pipe.execute()
         if record["of"] == "match":
             matches.append(record["group"].split(":", 1)[1])
+            if record.get("log"):
+                logs[matches[-1]] = (record["log"]["head"]["seq"], digest_events(record["log"]["events"]))
         elif record["of"] == "league":
             leagues.append(record["group"].split(":", 1)[1])
         done += 1
         if progress is not None:
             progress(done, total)
     return {"prefix": prefix, "keys": header["footer"]["keys"], "matches": matches, "leagues": leagues,
-            "public_key": header["public_key"], "pinned": public_key is not None}
+            "public_key": header["public_key"], "pinned": public_key is not None, "logs": logs,
+            "version": header["version"], "data_format": header.get("data_format", 1)}
 
 
-def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str]) -> list[str]:
-    """Every match and league written back, audited as ``GET …/audit`` does: the problems found."""
+def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str],
+                   logs: dict[str, tuple[int, str]] | None = None) -> list[str]:
+    """Every match and league written back, audited as ``GET …/audit`` does, and each match's events compared
+    with its log in the file (``logs``: id -> its cut's seq and ``digest_events``): the problems found."""
     from . import EventStore, audit_match
 
+    r = _text(r)
     problems = []
     for kind, ids in (("m", matches), ("l", leagues)):
         store = EventStore(r, prefix, kind=kind)
@@ -242,4 +321,8 @@ def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str]) 
             report = audit_match(store, stream_id)
             if not report.valid:
                 problems.append(f"{KINDS[kind]} {stream_id}: {report.reason}")
+            elif kind == "m" and logs and stream_id in logs:
+                seq, digest = logs[stream_id]
+                if digest_events(store.events(stream_id, 1, seq)) != digest:
+                    problems.append(f"match {stream_id}: its events differ from its log in the file")
     return problems

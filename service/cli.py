@@ -87,7 +87,23 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
         import tempfile
 
         os.environ[MULTIPROC_ENV] = prepare_dir(tempfile.mkdtemp(prefix="kroniek-metrics-"), clear=True)
+    _serves_format("kroniek serve")
     serve_app(_create_app, host, port, workers, connections)
+
+
+def _serves_format(by: str) -> None:
+    """Refuse to start on a store in another format than this code's (``replays.format``). A Redis that does
+    not answer yet is not checked here: the API starts degraded, and the workers check when it is back."""
+    from replays.format import FormatMismatch, check
+    from workers.connection import key_prefix, store_client
+    from workers.worker import REDIS_ERRORS
+
+    try:
+        check(store_client(), key_prefix(), by=by)
+    except FormatMismatch as exc:
+        raise click.ClickException(str(exc)) from None
+    except REDIS_ERRORS as exc:
+        click.echo(f"Redis does not answer ({exc}); its data format is checked when it does", err=True)
 
 
 def _create_app():
@@ -181,6 +197,12 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
+    try:
+        _upgrade_for_run(env, Path(var_dir).resolve())
+    except BaseException:
+        if redis_proc is not None and socket is not None:
+            embedded.stop(redis_proc, socket)
+        raise
     from .metrics import MULTIPROC_ENV, prepare_dir
 
     if not env.get(MULTIPROC_ENV):  # the API's workers' metrics, added up by a scrape; an earlier run's let go
@@ -218,6 +240,36 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
     if failed and not stopping:
         raise SystemExit("a process stopped unexpectedly; see the output above")
     click.echo("Stopped.")
+
+
+def _upgrade_for_run(env: dict[str, str], var: Path) -> None:
+    """``kroniek run`` upgrades an older store itself, having backed it up into VAR/backups first: the
+    command a newcomer runs after pulling a new version keeps working, and nothing is lost."""
+    import redis as redis_py
+
+    from replays import format as data_format
+    from replays.backup import write_backup
+    from replays.signing import load_or_create_key
+    from workers.connection import key_prefix
+
+    from .keys import key_path
+
+    client = redis_py.Redis.from_url(env["REDIS_URL"], decode_responses=True)
+    try:
+        version = data_format.stored(client, key_prefix())
+        if version is not None and version < data_format.FORMAT:
+            saved = var / "backups" / f"before-format-{data_format.FORMAT}.backup"
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            with open(saved, "wb") as out:  # signed with the key the API will sign with (env, not ours)
+                write_backup(client, key_prefix(), out, load_or_create_key(key_path(env)))
+            click.echo(f"Data format {version}: backed up into {saved}")
+            data_format.upgrade(client, key_prefix(), by="kroniek run", say=lambda text: click.echo(text.capitalize()))
+        else:
+            data_format.check(client, key_prefix(), by="kroniek run")
+    except data_format.FormatMismatch as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        client.close()
 
 
 def _stop_children(children: list[subprocess.Popen], warm: float = 10.0, cold: float = 5.0) -> None:
@@ -572,17 +624,20 @@ def backup(file: str) -> None:
     signed with the service's key. It runs beside a running service."""
     from rich.progress import Progress
 
+    from replays import EventStore
     from replays.backup import write_backup
     from workers.connection import key_prefix, store_client
 
     from .keys import signing_key
+    from .matches import MatchService
 
     target = Path(file)
+    matches = MatchService(EventStore(store_client(), key_prefix()), enqueue_validation=lambda match_id: None)
     partial = target.with_name(target.name + ".partial")
     with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, open(partial, "wb") as out:
         task = bar.add_task("backing up", total=None)
-        footer = write_backup(store_client(), key_prefix(), out,
-                              signing_key(), lambda done, total: bar.update(task, completed=done, total=total))
+        footer = write_backup(store_client(), key_prefix(), out, signing_key(),
+                              lambda done, total: bar.update(task, completed=done, total=total), matches.notation_at)
     partial.replace(target)  # a file that is there is whole
     click.echo(f"{target}: {footer['keys']:,} keys in {footer['records'] - 1:,} groups ({footer['matches']:,} matches, "
                f"{footer['leagues']:,} leagues), signed")
@@ -610,12 +665,32 @@ def restore(file: str, public_key: str | None) -> None:
                                 lambda n, total: bar.update(task, completed=n, total=total))
     except BackupRefused as exc:
         raise click.ClickException(f"refused: {exc}") from None
-    problems = audit_restored(client, done["prefix"], done["matches"], done["leagues"])
+    problems = audit_restored(client, done["prefix"], done["matches"], done["leagues"], done["logs"])
     click.echo(f"restored {done['keys']:,} keys: {len(done['matches']):,} matches, {len(done['leagues']):,} leagues "
                f"(prefix {done['prefix']}); signed by {'the pinned key' if done['pinned'] else 'the key the file carries: pin it with --public-key'}")
     if problems:
         raise click.ClickException("the audit after the restore found: " + "; ".join(problems[:10]))
-    click.echo("✓ every match and league audits valid")
+    click.echo(f"✓ every match and league audits valid{', and its events equal its log in the file' if done['logs'] else ''}")
+    from replays import format as data_format
+
+    data_format.upgrade(client, done["prefix"], by="kroniek restore", say=lambda text: click.echo(text.capitalize()))
+
+
+@main.command()
+def upgrade() -> None:
+    """Move the data in Redis (REDIS_URL, KRONIEK_PREFIX) to this version's format, a step at a time. Back it
+    up first (`kroniek backup FILE`); docs/ops.md says how to upgrade a running deployment."""
+    from replays import format as data_format
+    from workers.connection import key_prefix, store_client
+
+    client, prefix = store_client(), key_prefix()
+    try:
+        before = data_format.stored(client, prefix)
+        passed = data_format.upgrade(client, prefix, by="kroniek upgrade", say=click.echo)
+    except data_format.FormatMismatch as exc:
+        raise click.ClickException(str(exc)) from None
+    if before is not None and not passed:
+        click.echo(f"the data under {prefix!r} is in format {before} already: nothing to do")
 
 
 @main.group()

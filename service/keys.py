@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Mapping
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -28,12 +29,12 @@ _key: Ed25519PrivateKey | None = None
 _lock = threading.Lock()
 
 
-def key_path() -> Path:
-    """Where the signing key is (whether or not it exists yet)."""
-    explicit = os.environ.get("KRONIEK_SIGNING_KEY")
+def key_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the signing key is (whether or not it exists yet), for a process with ``environ``."""
+    explicit = environ.get("KRONIEK_SIGNING_KEY")
     if explicit:
         return Path(explicit)
-    return Path(os.environ.get("KRONIEK_VAR", "var")).resolve() / "keys" / "tree-head.pem"
+    return Path(environ.get("KRONIEK_VAR", "var")).resolve() / "keys" / "tree-head.pem"
 
 
 def signing_key() -> Ed25519PrivateKey:

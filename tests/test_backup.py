@@ -240,3 +240,70 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
     spoiled = CliRunner().invoke(main, ["restore", str(path)], env={"REDIS_URL": other})
     assert spoiled.exit_code != 0 and "refused: line" in spoiled.output and "does not follow" in spoiled.output
     assert next(iter(target.scan_iter(match=f"{prefix}:*")), None) is None
+
+
+def rechained(lines: list[bytes], signing_key) -> list[bytes]:
+    """``lines`` with each one's ``prev`` made the hash of the one before and the footer signed again: a file
+    whose chain and signature hold whatever its records say (what a holder of the key could write)."""
+    from replays.backup import _digest, _line, _sign
+
+    out, prev = [], None
+    for raw in lines:
+        record = json.loads(raw)
+        record["prev"] = prev
+        if record["kind"] == "footer":
+            record.pop("signature")
+            record["signature"] = _sign(signing_key, record)
+        line = _line(record)
+        out.append(line)
+        prev = _digest(line)
+    return out
+
+
+def test_a_backup_carries_each_match_as_its_log_with_notation_head_and_proof_and_a_restore_compares_them(
+        admin, store, signing_key, target):
+    """Issue 39: every match as its log (the raw events and the notation), its chain head, and the
+    transparency log's inclusion proof against a signed tree head; after a restore each match's events are
+    compared with that log, so a file whose DUMPs and logs disagree is found out."""
+    from replays.merkle import proof_from_hex, verify_inclusion
+    from replays.signing import public_key_b64, verify_tree_head
+    from service.matches import MatchService
+
+    matches, lid = world(admin, store)
+    out = io.BytesIO()
+    write_backup(store.r, store.prefix, out, signing_key, notation=MatchService(store).notation_at)
+    lines = out.getvalue().splitlines(keepends=True)
+    header = json.loads(lines[0])
+    assert header["version"] == 2 and header["data_format"] == 1  # this test's store carries no mark yet
+    assert verify_tree_head(header["tree_head"], public_key_b64(signing_key))
+    root = bytes.fromhex(header["tree_head"]["root_hash"])
+    logs = {json.loads(line)["group"].split(":", 1)[1]: json.loads(line)["log"]
+            for line in lines[1:-1] if json.loads(line)["of"] == "match"}
+    assert sorted(logs) == sorted(matches)
+    proved = 0
+    for mid, log in logs.items():
+        assert log["events"] == store.events(mid)
+        assert log["head"] == {"seq": len(log["events"]), "hash": store.events(mid)[-1]["hash"]}
+        assert log["notation"] == admin.get(f"/api/matches/{mid}/notation?seat=referee").get_data(as_text=True)
+        if "logged" in log:  # a validated finished match: its head is a leaf of the transparency log
+            logged = log["logged"]
+            assert logged["leaf"] == {"kind": "m", "id": mid, "seq": log["head"]["seq"],
+                                      "head": log["head"]["hash"]}
+            assert verify_inclusion(bytes.fromhex(logged["leaf_hash"]), logged["leaf_index"],
+                                    header["tree_head"]["tree_size"], proof_from_hex(logged["audit_path"]), root)
+            proved += 1
+    assert proved >= 3  # braverats, twaalven and the league's match were validated
+    done = restore(target, io.BytesIO(out.getvalue()))
+    assert sorted(done["logs"]) == sorted(matches)
+    assert audit_restored(target, store.prefix, done["matches"], done["leagues"], done["logs"]) == []
+
+    # a file, chained and signed, whose log of one match says other than its DUMP: restored, then found out
+    for key in target.scan_iter(match=f"{store.prefix}:*", count=1000):
+        target.delete(key)
+    n = next(i for i, line in enumerate(lines) if json.loads(line).get("group") == f"m:{matches[0]}")
+    record = json.loads(lines[n])
+    record["log"]["events"][-1]["data"] = {"forged": True}
+    forged = rechained(lines[:n] + [json.dumps(record).encode() + b"\n"] + lines[n + 1:], signing_key)
+    done = restore(target, io.BytesIO(b"".join(forged)))
+    assert audit_restored(target, store.prefix, done["matches"], done["leagues"], done["logs"]) == \
+        [f"match {matches[0]}: its events differ from its log in the file"]

@@ -353,6 +353,22 @@ def wait_for_redis(stopping: list[bool], wait: float = 1.0, longest: float = 10.
     return False
 
 
+#: a worker's exit code where the store is in a format this code does not serve: starting it again would not
+#: help, so ``supervise`` stops (``replays.format``)
+WRONG_FORMAT = 3
+
+
+def serves_format(prefix: str) -> None:
+    """Exit with ``WRONG_FORMAT`` (and why, in the log) unless the store is in this code's format."""
+    from replays.format import FormatMismatch, check
+
+    try:
+        check(store_client(), prefix, by="kroniek worker")
+    except FormatMismatch as exc:
+        log.error("%s", exc)
+        raise SystemExit(WRONG_FORMAT) from None
+
+
 #: What ``kroniek worker`` runs by default: two RQ workers in two processes,
 #: so a long analysis never holds up a verdict: one serves validation only,
 #: the other validation first and analysis when there is no validation.
@@ -396,6 +412,11 @@ def supervise(split: tuple[tuple[str, ...], ...] = DEFAULT_SPLIT, restart_after:
             if all(c.poll() is not None for c in children):
                 return
             continue
+        if any(c.poll() == WRONG_FORMAT for c in children):
+            forward()
+            for child in children:
+                child.wait()
+            raise SystemExit(WRONG_FORMAT)
         for i, child in enumerate(children):
             if child.poll() is not None:
                 log.warning("worker for %s stopped (%s); starting it again", ",".join(split[i]), child.returncode)
@@ -428,6 +449,7 @@ def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> Non
         worker = None
         started = time.monotonic()
         try:
+            serves_format(prefix)
             # Before taking jobs, queue whatever is owed (a job lost between
             # an append and its enqueue, or with a Redis that crashed).
             sweep(prefix)
