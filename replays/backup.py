@@ -102,6 +102,40 @@ def _text(r: Any) -> Any:
     raise BackupRefused("a backup needs a client that answers text")  # pragma: no cover
 
 
+class _Clients:
+    """The clients a backup or a restore talks through: text for the store's readers, bytes for DUMP and
+    RESTORE; on a Redis Cluster, the node that holds a group's slot (a group is one hash tag: one slot, so
+    its MULTI runs on that node, a consistent cut as on a single server)."""
+
+    def __init__(self, r: Any) -> None:
+        from redis.cluster import RedisCluster
+
+        self.cluster = isinstance(r, RedisCluster)
+        if self.cluster:
+            if not r.get_connection_kwargs().get("decode_responses"):
+                raise BackupRefused("a backup of a Redis Cluster needs a client made with decode_responses=True")
+            self.text = r
+            self._nodes: dict[str, Any] = {}
+        else:
+            self.text, self.raw = _text(r), _raw(r)
+
+    def raw_for(self, key: str) -> Any:
+        if not self.cluster:
+            return self.raw
+        node = self.text.get_node_from_key(key)
+        if node.name not in self._nodes:
+            self._nodes[node.name] = _raw(node.redis_connection)
+        return self._nodes[node.name]
+
+    def redis_version(self) -> str | None:
+        node = self.text.get_default_node().redis_connection if self.cluster else self.raw
+        return _as_text(node.info("server").get("redis_version"))
+
+
+def _as_text(value: Any) -> Any:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _read_group(r: Any, keys: list[str], head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
     """The keys' DUMPs and times to live, read in one MULTI: one cut of them all; with ``head_key``, the last
     entry of that stream at the same cut."""
@@ -173,23 +207,23 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     from .signing import public_key_b64
     from .translog import TransparencyLog
 
-    text = _text(r)
+    clients = _Clients(r)
+    text = clients.text
     store, log = EventStore(text, prefix), TransparencyLog(text, prefix)
     tree_head = log.tree_head(signing_key)
-    r = _raw(r)
-    info = r.info("server")
     header = {"kind": "header", "format": FORMAT, "version": VERSION, "prefix": prefix, "created_at": utc_now(),
               "data_format": data_format.stored(text, prefix), "tree_head": tree_head,
-              "redis_version": info.get("redis_version"), "public_key": public_key_b64(signing_key), "prev": None}
+              "redis_version": clients.redis_version(), "cluster": clients.cluster,
+              "public_key": public_key_b64(signing_key), "prev": None}
     line = _line(header)
     out.write(line)
     prev, records, keys_written, groups_done = _digest(line), 1, 0, 0
-    all_groups = list(groups(r, prefix))
+    all_groups = list(groups(text, prefix))
     counted = {"match": 0, "league": 0}
     for tag, keys in all_groups:
         kind = KINDS.get(tag.split(":", 1)[0]) if tag else None
         match_id = tag.split(":", 1)[1] if kind == "match" else None
-        entries, last = _read_group(r, keys, store.key(match_id, "log") if match_id else None)
+        entries, last = _read_group(clients.raw_for(keys[0]), keys, store.key(match_id, "log") if match_id else None)
         if not entries:
             continue
         if kind:
@@ -284,12 +318,13 @@ def restore(r: Any, source: IO[bytes], public_key: str | None = None,
     """Check the file whole, then write its keys into ``r``, which must hold no key of its prefix."""
     header, records = read_backup(source, public_key)
     prefix = header["prefix"]
-    if next(iter(r.scan_iter(match=f"{prefix}:*", count=1000)), None) is not None:
+    clients = _Clients(r)
+    if next(iter(clients.text.scan_iter(match=f"{prefix}:*", count=1000)), None) is not None:
         raise BackupRefused(f"the target Redis holds keys of {prefix!r} already: restore writes into an empty one")
     done, total = 0, header["footer"]["records"] - 1
     matches, leagues, logs = [], [], {}
     for record in records:
-        pipe = r.pipeline(transaction=record["group"] is not None)
+        pipe = clients.raw_for(record["keys"][0]["key"]).pipeline(transaction=record["group"] is not None)
         for entry in record["keys"]:
             pipe.restore(entry["key"], entry["ttl_ms"], base64.b64decode(entry["dump"]))
         pipe.execute()
@@ -313,7 +348,7 @@ def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str],
     with its log in the file (``logs``: id -> its cut's seq and ``digest_events``): the problems found."""
     from . import EventStore, audit_match
 
-    r = _text(r)
+    r = _Clients(r).text
     problems = []
     for kind, ids in (("m", matches), ("l", leagues)):
         store = EventStore(r, prefix, kind=kind)

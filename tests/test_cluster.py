@@ -168,3 +168,61 @@ def test_accounts_on_a_cluster_sign_in_with_a_link_and_revoke_every_way_in(clust
     assert refused.value.details["why"] == "revoked" and accounts.sessions("ann") == []
     again, _ = accounts.issue_link("ann", "admin")
     assert accounts.session(accounts.sign_in(again)[1]).user == user
+
+
+@pytest.mark.redis
+def test_a_backup_goes_from_a_cluster_into_a_single_redis_and_back_into_the_cluster(cluster, redis_client):
+    """Issue 39's backup on a Redis Cluster: a match's keys share a slot, so they are read in one MULTI on the
+    node that holds it. Cluster -> file -> a single Redis -> file -> the cluster, emptied: every match reads
+    back the same, audits valid with its events equal to its log in the file, and the token still signs in."""
+    import io
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from replays.backup import audit_restored, restore, write_backup
+    from service.accounts import Accounts
+    from tests.test_backup import second_database, second_database_text
+
+    prefix = f"kc-backup-{random.randrange(10**9)}"
+    store = EventStore(cluster, prefix)
+    svc = MatchService(store)
+    ids = []
+    for n in range(6):
+        mid = svc.create_match("toy", ["Ann", "Bob"], {"target": 5}, mode="physical")["id"]
+        for _ in range(n + 1):
+            state = svc.current(mid)
+            if state.status == "finished":
+                break
+            svc.append(mid, "add", state.game.actors(state.state)[0], {"n": 3})
+            if svc.current(mid).status != "finished":
+                svc.append(mid, "roll", None, {"value": 1})
+        if svc.current(mid).status == "finished":
+            validate_log(store, mid)
+        ids.append(mid)
+    assert len({cluster.keyslot(store.key(m, "log")) for m in ids}) > 1
+    _, token = Accounts(cluster, prefix).add_user("ann")
+    before = {mid: (store.events(mid), audit_match(store, mid).head) for mid in ids}
+    key = Ed25519PrivateKey.generate()
+
+    first = io.BytesIO()
+    assert write_backup(cluster, prefix, first, key, notation=svc.notation_at)["matches"] == 6
+    single = second_database(redis_client)
+    try:
+        done = restore(single, io.BytesIO(first.getvalue()))
+        assert sorted(done["logs"]) == sorted(ids)
+        assert audit_restored(single, prefix, done["matches"], done["leagues"], done["logs"]) == []
+        text = second_database_text(single)
+        assert {mid: (EventStore(text, prefix).events(mid), audit_match(EventStore(text, prefix), mid).head)
+                for mid in ids} == before
+        second = io.BytesIO()
+        write_backup(text, prefix, second, key)
+    finally:
+        for k in single.scan_iter(match=f"{prefix}:*", count=1000):
+            single.delete(k)
+        single.close()
+    for k in list(cluster.scan_iter(match=f"{prefix}:*", count=1000)):
+        cluster.delete(k)
+    done = restore(cluster, io.BytesIO(second.getvalue()))
+    assert audit_restored(cluster, prefix, done["matches"], done["leagues"], done["logs"]) == []
+    assert {mid: (store.events(mid), audit_match(store, mid).head) for mid in ids} == before
+    assert Accounts(cluster, prefix).user_for_token(token).name == "ann"
