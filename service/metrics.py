@@ -20,7 +20,7 @@ from typing import Any, Iterator
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+from .metrics_dir import MULTIPROC_ENV
 
 REQUEST_SECONDS = Histogram(
     "kroniek_http_request_duration_seconds", "Time to answer an HTTP request, by route and status",
@@ -132,13 +132,3 @@ def observe(request: Any, status: int) -> None:
     started = request.environ.get("kroniek.request_started")
     if started is not None:
         child(REQUEST_SECONDS, request.method, route_of(request), str(status)).observe(time.perf_counter() - started)
-
-
-def prepare_dir(path: str, clear: bool) -> str:
-    """The multiprocess directory, made (and emptied of an earlier run's files when ``clear``)."""
-    os.makedirs(path, exist_ok=True)
-    if clear:
-        for name in os.listdir(path):
-            if name.endswith(".db"):
-                os.unlink(os.path.join(path, name))
-    return path
