@@ -81,7 +81,7 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
 
     if public_url:
         os.environ[PUBLIC_URL_ENV] = public_url  # read by create_app in each worker
-    from .metrics import MULTIPROC_ENV, prepare_dir
+    from .metrics_dir import MULTIPROC_ENV, prepare_dir
 
     if not os.environ.get(MULTIPROC_ENV):  # the workers count in files of their own, a scrape adds them up
         import tempfile
@@ -89,6 +89,13 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
         os.environ[MULTIPROC_ENV] = prepare_dir(tempfile.mkdtemp(prefix="kroniek-metrics-"), clear=True)
     _serves_format("kroniek serve")
     serve_app(_create_app, host, port, workers, connections)
+
+
+class _WrongFormat(click.ClickException):
+    """The data is in a format this code does not serve: exit 3, as a worker does (``workers.worker.
+    WRONG_FORMAT``), which the units of docs/examples/systemd do not restart."""
+
+    exit_code = 3
 
 
 def _serves_format(by: str) -> None:
@@ -101,7 +108,7 @@ def _serves_format(by: str) -> None:
     try:
         check(store_client(), key_prefix(), by=by)
     except FormatMismatch as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _WrongFormat(str(exc)) from None
     except REDIS_ERRORS as exc:
         click.echo(f"Redis does not answer ({exc}); its data format is checked when it does", err=True)
 
@@ -203,7 +210,7 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
         if redis_proc is not None and socket is not None:
             embedded.stop(redis_proc, socket)
         raise
-    from .metrics import MULTIPROC_ENV, prepare_dir
+    from .metrics_dir import MULTIPROC_ENV, prepare_dir
 
     if not env.get(MULTIPROC_ENV):  # the API's workers' metrics, added up by a scrape; an earlier run's let go
         env[MULTIPROC_ENV] = prepare_dir(str(Path(var_dir).resolve() / "metrics"), clear=True)
@@ -267,7 +274,7 @@ def _upgrade_for_run(env: dict[str, str], var: Path) -> None:
         else:
             data_format.check(client, key_prefix(), by="kroniek run")
     except data_format.FormatMismatch as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _WrongFormat(str(exc)) from None
     finally:
         client.close()
 
@@ -426,6 +433,12 @@ def _accounts(url: str | None = None):
     from .accounts import Accounts
 
     client = redis_py.Redis.from_url(url, decode_responses=True) if url else store_client()
+    from replays.format import FormatMismatch, check
+
+    try:  # the accounts are data too: an empty store gets its mark before the first user is written
+        check(client, key_prefix(), by="kroniek user")
+    except FormatMismatch as exc:
+        raise _WrongFormat(str(exc)) from None
     return Accounts(client, key_prefix())
 
 
@@ -688,7 +701,7 @@ def upgrade() -> None:
         before = data_format.stored(client, prefix)
         passed = data_format.upgrade(client, prefix, by="kroniek upgrade", say=click.echo)
     except data_format.FormatMismatch as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _WrongFormat(str(exc)) from None
     if before is not None and not passed:
         click.echo(f"the data under {prefix!r} is in format {before} already: nothing to do")
 
