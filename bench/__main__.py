@@ -36,6 +36,8 @@
 (br) BraveRats solved exactly from the opening of the base game, of variant
     C and of variant F: CPU time, positions, mixed rounds, memory, the
     opening's value and mix (bench/braverats_table.py)
+(bk) kroniek backup and kroniek restore of 1,000,000 events: events/s and each
+    process's peak memory, and at a tenth of the events (bench/backup.py)
 (l7) the Dutch system against bbpPairings on fresh seeds, 8 to 1,024 players
     (bench/swiss_fresh.py; needs BBP, a bbpPairings built from its source)
 
@@ -135,7 +137,7 @@ GAME_BENCHES = {"troubadour": "bench.troubadour", "jogledor": "bench.jogledor", 
                 "workers": "bench.workers", "notation": "bench.notation", "web": "bench.web",
                 "catan": "bench.catan", "troje": "bench.troje", "bytes": "bench.bytes_per_event",
                 "reads": "bench.reads", "live": "bench.live",
-                "braverats": "bench.braverats_table", "swiss": "bench.swiss_fresh"}
+                "braverats": "bench.braverats_table", "swiss": "bench.swiss_fresh", "backup": "bench.backup"}
 
 
 def core(args: argparse.Namespace) -> list[tuple[str, str, str, str]]:

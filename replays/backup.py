@@ -32,6 +32,8 @@ import hashlib
 import json
 from typing import IO, Any, Callable, Iterator
 
+import orjson
+
 FORMAT = "kroniek-backup"
 VERSION = 2
 #: the file versions ``read_backup`` reads
@@ -51,7 +53,7 @@ def _tag(key: str) -> str | None:
 
 
 def _line(record: dict[str, Any]) -> bytes:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode() + b"\n"
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
 
 
 def _digest(line: bytes) -> str:
@@ -136,15 +138,17 @@ def _as_text(value: Any) -> Any:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _read_group(r: Any, keys: list[str], head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
-    """The keys' DUMPs and times to live, read in one MULTI: one cut of them all; with ``head_key``, the last
-    entry of that stream at the same cut."""
+def _read_group(r: Any, keys: list[str], log_key: str | None = None,
+                head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
+    """The keys' DUMPs and times to live, read in one MULTI: one cut of them all; with ``log_key`` and
+    ``head_key``, a match's last log entry and its head's fields at the same cut."""
     pipe = r.pipeline(transaction=True)
     for key in keys:
         pipe.dump(key)
         pipe.pttl(key)
-    if head_key is not None:
-        pipe.xrevrange(head_key, "+", "-", count=1)
+    if log_key is not None:
+        pipe.xrevrange(log_key, "+", "-", count=1)
+        pipe.hget(head_key, "result")
     replies = pipe.execute()
     out = []
     for i, key in enumerate(keys):
@@ -152,7 +156,7 @@ def _read_group(r: Any, keys: list[str], head_key: str | None = None) -> tuple[l
         if dumped is None:  # gone between the scan and the read (a key that expired, a job done)
             continue
         out.append({"key": key, "ttl_ms": ttl if ttl and ttl > 0 else 0, "dump": base64.b64encode(dumped).decode()})
-    return out, (replies[-1] if head_key is not None else None)
+    return out, (replies[-2:] if log_key is not None else None)
 
 
 def _cut_seq(last: Any) -> int | None:
@@ -165,8 +169,7 @@ def _cut_seq(last: Any) -> int | None:
 
 def digest_events(events: list[dict[str, Any]]) -> str:
     """What a restore compares a match's events by: the SHA-256 of their canonical JSON."""
-    return hashlib.sha256(json.dumps(events, ensure_ascii=False, separators=(",", ":"),
-                                     sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(orjson.dumps(events, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 #: what the footer's signature covers, besides the file's last hash: a message no tree head can be (they are
@@ -198,9 +201,10 @@ def _verifies(public_b64: str, footer: dict[str, Any], signature: str) -> bool:
 
 def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
                  progress: Callable[[int, int], None] | None = None,
-                 notation: Callable[[str, list[dict[str, Any]]], str] | None = None) -> dict[str, Any]:
+                 notation: Callable[[str, list[dict[str, Any]], dict[str, Any] | None], str] | None = None
+                 ) -> dict[str, Any]:
     """Write the backup of ``prefix`` to ``out``; the footer's figures. ``notation``: a match's notation from
-    its id and events (the service's; without it the logs carry their events only)."""
+    its id, events and result at the cut (the service's; without it the logs carry their events only)."""
     from . import EventStore
     from . import format as data_format
     from .hashing import utc_now
@@ -223,14 +227,17 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     for tag, keys in all_groups:
         kind = KINDS.get(tag.split(":", 1)[0]) if tag else None
         match_id = tag.split(":", 1)[1] if kind == "match" else None
-        entries, last = _read_group(clients.raw_for(keys[0]), keys, store.key(match_id, "log") if match_id else None)
+        entries, cut = _read_group(clients.raw_for(keys[0]), keys, *((store.key(match_id, "log"),
+                                                                      store.key(match_id, "head")) if match_id else ()))
         if not entries:
             continue
         if kind:
             counted[kind] += 1
         record = {"kind": "keys", "group": tag, "of": kind, "keys": entries, "prev": prev}
         if match_id is not None:
-            record["log"] = _match_log(store, log, tree_head["tree_size"], match_id, _cut_seq(last), notation)
+            last, result = cut
+            result = json.loads(result) if result else None
+            record["log"] = _match_log(store, log, tree_head["tree_size"], match_id, _cut_seq(last), result, notation)
         line = _line(record)
         out.write(line)
         prev, records, keys_written = _digest(line), records + 1, keys_written + len(entries)
@@ -244,8 +251,9 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     return footer
 
 
-def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None,
-               notation: Callable[[str, list[dict[str, Any]]], str] | None) -> dict[str, Any] | None:
+def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None, result: dict[str, Any] | None,
+               notation: Callable[[str, list[dict[str, Any]], dict[str, Any] | None], str] | None
+               ) -> dict[str, Any] | None:
     """A match's log at the cut: its events (an event is never changed, so those read now up to the cut's seq
     are the cut's), its chain head, its notation, and its transparency-log leaf with the inclusion proof in the
     header's tree, where the log holds one."""
@@ -256,7 +264,7 @@ def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None,
     events = store.events(match_id, 1, seq)
     found = {"head": {"seq": seq, "hash": events[-1]["hash"]}, "events": events}
     if notation is not None:
-        found["notation"] = notation(match_id, events)
+        found["notation"] = notation(match_id, events, result)
     index = log.index_of("m", match_id)
     if index is not None and index < size:
         proof = log.inclusion(index, size)
@@ -273,7 +281,7 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
     records = 0
     for n, line in enumerate(source, start=1):
         try:
-            record = json.loads(line)
+            record = orjson.loads(line)
         except ValueError:
             raise BackupRefused(f"line {n}: not JSON") from None
         if record.get("prev") != prev:
@@ -307,7 +315,7 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
     def keys() -> Iterator[dict[str, Any]]:
         source.seek(0)
         for line in source:
-            record = json.loads(line)
+            record = orjson.loads(line)
             if record.get("kind") == "keys":
                 yield record
     return {**header, "footer": footer}, keys()

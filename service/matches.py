@@ -328,13 +328,14 @@ class MatchService:
         ms = self.current(match_id)
         return N.write(events, self.store.notes(match_id), viewer, match_id, ms.result_english)
 
-    def notation_at(self, match_id: str, events: list[dict[str, Any]]) -> str:
-        """The referee's notation of the log up to its event ``events[-1]`` (the stored events from the first):
-        a backup's cut of a match, with the annotations made by then."""
+    def notation_at(self, match_id: str, events: list[dict[str, Any]], result: dict[str, Any] | None) -> str:
+        """The referee's notation of the log up to its event ``events[-1]`` (the stored events from the first),
+        whose result was ``result`` then (as kept, ``result_kept``): a backup's cut of a match, with the
+        annotations made by then. Nothing is replayed: a backup of a million events writes every notation."""
         seq = events[-1]["seq"]
-        ms = self.state_at(match_id, seq)
         notes = [n for n in self.store.notes(match_id) if n["seq"] <= seq]
-        return N.write(events, notes, REFEREE, match_id, ms.result_english)
+        english = {k: v for k, v in result.items() if k != "reason_said"} if result else None
+        return N.write(events, notes, REFEREE, match_id, english)
 
     def _owe_validation(self, match_id: str) -> None:
         """Queue a validation unless one is owed already: a job queued for
