@@ -155,7 +155,7 @@ def test_the_commands_refuse_an_older_store_and_kroniek_upgrade_moves_it_on(old_
     serve = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", "0"],
                            env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
                            timeout=120)
-    assert serve.returncode == 1 and "format 1" in serve.stderr and "kroniek upgrade" in serve.stderr
+    assert serve.returncode == WRONG_FORMAT and "format 1" in serve.stderr and "kroniek upgrade" in serve.stderr
     result = CliRunner().invoke(main, ["upgrade"])
     assert result.exit_code == 0, result.output
     assert "from format 1 to 2" in result.output
