@@ -3,8 +3,10 @@
 Why: a deployment keeps its data across versions of the code. A version that reads a store written by a later
 one, or writes into one whose format it does not know, can misread it without anyone noticing; so the store
 says which format it is in (``P:format``, a hash: ``version``, and who wrote it when), every process that
-serves it checks that first (``check``), and ``kroniek upgrade`` moves a store forward one step at a time
-(``UPGRADES``), each step recorded in the hash. docs/ops.md ("Upgrades") says how to run it.
+serves it checks that first (``check``), and a store is moved forward one step at a time (``UPGRADES``), each
+step recorded in the hash. A step that the old code and the new can run beside (``online``: it leaves what
+the old code reads as it was) is taken by ``check`` itself, as the new code starts; any other only by
+``kroniek upgrade``, and until then the new code refuses the store. docs/ops.md ("Upgrades") says how.
 
 Formats:
 
@@ -18,12 +20,16 @@ Formats:
 from __future__ import annotations
 
 import datetime
+import logging
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.core import KroniekError
 
 #: the format this code writes, and reads without an upgrade
 FORMAT = 2
+
+log = logging.getLogger(__name__)
 
 
 class FormatMismatch(KroniekError):
@@ -57,31 +63,54 @@ def _mark(r: Any, prefix: str, version: int, how: str, by: str) -> None:
     r.hset(_key(prefix), mapping={"version": str(version), how: _now(), f"{how}_by": by})
 
 
-def check(r: Any, prefix: str, by: str = "kroniek") -> int:
-    """Before serving ``prefix``: an empty store is marked with this format; a store in it passes; any other
-    raises ``FormatMismatch`` with what to do. The format it serves."""
+def check(r: Any, prefix: str, by: str = "kroniek", online: bool = True) -> int:
+    """Before serving ``prefix``: an empty store is marked with this format; an older one is moved on by its
+    ``online`` steps (unless ``online`` is False); a store then in this format passes, any other raises
+    ``FormatMismatch`` with what to do. The format it serves."""
     version = stored(r, prefix)
     if version is None:
         # two processes starting on an empty store both get here: the first mark stands (HSETNX)
         if r.hsetnx(_key(prefix), "version", str(FORMAT)):
             r.hset(_key(prefix), mapping={"created": _now(), "created_by": by})
         version = stored(r, prefix)
-    if version == FORMAT:
-        return version
     if version is not None and version > FORMAT:
         raise FormatMismatch(f"the data under {prefix!r} is in format {version}, written by a newer Kroniek; this "
                              f"one knows formats up to {FORMAT}. Run the newer version (or restore a backup made "
                              "before the upgrade)")
+    while online and version is not None and version < FORMAT and UPGRADES[version].online:
+        version = _step(r, prefix, version, by, log.warning)
+    if version == FORMAT:
+        return version
     raise FormatMismatch(f"the data under {prefix!r} is in format {version}; this Kroniek serves format {FORMAT}. "
                          "Back it up (`kroniek backup FILE`), then run `kroniek upgrade`")
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step from one format to the next. It is safe to run again if it was interrupted (the mark moves
+    after it). ``online``: the code of both formats can serve the store while and after it runs."""
+
+    run: Callable[[Any, str], None]
+    online: bool
+    what: str
 
 
 def _to_2(r: Any, prefix: str) -> None:
     """Format 2 adds the mark only (see the module's docstring)."""
 
 
-#: step n -> n + 1, in order; each is safe to run again if it was interrupted (the mark moves after it)
-UPGRADES: dict[int, Callable[[Any, str], None]] = {1: _to_2}
+#: step n -> n + 1, in order
+UPGRADES: dict[int, Step] = {1: Step(_to_2, online=True, what="the store is marked; nothing else changed")}
+
+
+def _step(r: Any, prefix: str, version: int, by: str, say: Callable[[str], None]) -> int:
+    step = UPGRADES.get(version)
+    if step is None:  # pragma: no cover - every format below FORMAT has its step
+        raise FormatMismatch(f"no upgrade from format {version}")
+    step.run(r, prefix)
+    _mark(r, prefix, version + 1, "upgraded", by)
+    say(f"upgraded the store under {prefix!r} from format {version} to {version + 1}: {step.what}")
+    return version + 1
 
 
 def upgrade(r: Any, prefix: str, by: str = "kroniek", say: Callable[[str], None] = lambda text: None) -> list[int]:
@@ -95,12 +124,6 @@ def upgrade(r: Any, prefix: str, by: str = "kroniek", say: Callable[[str], None]
         check(r, prefix, by)  # raises, saying why
     passed = []
     while version < FORMAT:
-        step = UPGRADES.get(version)
-        if step is None:  # pragma: no cover - every format below FORMAT has its step
-            raise FormatMismatch(f"no upgrade from format {version}")
-        step(r, prefix)
-        _mark(r, prefix, version + 1, "upgraded", by)
-        say(f"upgraded the store under {prefix!r} from format {version} to {version + 1}")
         passed.append(version)
-        version += 1
+        version = _step(r, prefix, version, by, say)
     return passed

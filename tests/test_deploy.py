@@ -1,6 +1,7 @@
 """docs/ops.md's deployment, without systemd: the units of docs/examples/systemd are checked by
 ``systemd-analyze verify``, then their own commands run here as systemd would run them (each with the
-settings of ``kroniek.env`` and nothing else of this process's environment), on 127.0.0.1: Redis, the first
+settings of ``kroniek.env`` and nothing else of this process's environment but the suite's settings for what
+an analysis costs), on 127.0.0.1: Redis, the first
 admin, the API, the workers, Debian's caddy.service command with the Caddyfile of docs/examples in front,
 and the nightly backup's three commands. Only the paths (/opt/kroniek: this checkout; /var/lib/kroniek: a
 temporary directory), the ports and Caddy's site (127.0.0.1, with its own authority) are changed. Through
@@ -67,8 +68,11 @@ class Deployment:
                             "KRONIEK_UPSTREAM"}
         env.update(KRONIEK_PUBLIC_URL=self.site, KRONIEK_SITE=self.site, KRONIEK_TLS="internal",
                    KRONIEK_UPSTREAM=f"127.0.0.1:{self.port}", KRONIEK_HTTPS_PORT=str(self.https_port))
-        # what systemd gives a service: a plain PATH and its EnvironmentFile, nothing of this test's process
-        self.env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(tmp), **env}
+        # what systemd gives a service: a plain PATH and its EnvironmentFile, nothing of this test's process but
+        # the suite's settings for what an analysis costs (its shared solver tables, fewer playouts): a fresh
+        # BraveRats table would keep the analysis worker busy for minutes, and its stop waiting on it
+        suite = {k: os.environ[k] for k in ("KRONIEK_TABLES", "KRONIEK_ANALYSIS_PLAYOUTS") if k in os.environ}
+        self.env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(tmp), **env, **suite}
         self.caddy_env = {**self.env, "XDG_DATA_HOME": str(tmp / "caddy" / "data"),
                           "XDG_CONFIG_HOME": str(tmp / "caddy" / "config")}
         self.logs = tmp / "logs"

@@ -625,7 +625,9 @@ def test_the_commands_the_docs_name_exist():
     for where, code in _covered_lines():
         words = shlex.split(code)
         for n, word in enumerate(words):
-            if word == "kroniek" or word.endswith("/kroniek"):
+            # the command, not a word that happens to be its name (``useradd … kroniek``, ``sudo -u kroniek``)
+            at_start = n == 0 or words[n - 1] in ("sudo", "exec", "&&", "||", ";", "|") or "=" in words[n - 1]
+            if (word == "kroniek" and at_start) or word.endswith("bin/kroniek"):
                 args = words[n + 1:]
                 try:
                     cmd = main.get_command(click.Context(main), args[0]) if args else None

@@ -1,8 +1,9 @@
 """Upgrades keep the data (issue 39; ``replays.format``): a store written by the version before stored data
 carried a format (format 1, ``tests/fixtures/upgrade/format-1``, made by ``make_format_1.py`` with commit
 e895dd1), kept as a Redis dump and as a backup file of version 1, is read, replayed, audited and verified by
-this version, which answers every read of it as that version did, byte for byte. A store in a format this
-code does not serve is refused with what to do, by the API, the workers and ``kroniek run``."""
+this version, which answers every read of it as that version did, byte for byte. The API and the workers take
+an online step (the one from format 1 is) as they start; a step that is not online, or a store of a newer
+format, they refuse with what to do (exit 3)."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def test_a_format_1_redis_dump_is_refused_until_upgraded_then_reads_audits_and_v
     prefix = recorded["prefix"]
     assert data_format.stored(old_store, prefix) == 1
     with pytest.raises(data_format.FormatMismatch, match="kroniek upgrade"):
-        data_format.check(old_store, prefix)
+        data_format.check(old_store, prefix, online=False)
     assert data_format.upgrade(old_store, prefix, by="test") == [1]
     assert data_format.check(old_store, prefix) == data_format.FORMAT == 2
     assert data_format.upgrade(old_store, prefix) == []  # run again: nothing to do
@@ -137,30 +138,57 @@ def test_a_store_of_a_newer_format_or_an_unreadable_mark_is_refused_and_not_touc
         data_format.check(empty_server, prefix)
 
 
-def test_the_commands_refuse_an_older_store_and_kroniek_upgrade_moves_it_on(old_store, recorded, monkeypatch):
-    """``kroniek serve`` and ``kroniek worker`` refuse format 1 and say to upgrade; ``kroniek upgrade`` does."""
+def test_the_commands_take_an_online_step_and_refuse_a_newer_store(old_store, recorded, monkeypatch):
+    """``kroniek worker`` on format 1 takes the online step to 2 as it starts; on a store of a newer format
+    ``kroniek worker``, ``kroniek serve`` and ``kroniek upgrade`` stop with exit 3 (which the systemd units do
+    not restart) and say why, and leave it as it was."""
     from service.cli import main
-
-    sock = old_store.connection_pool.connection_kwargs["path"]
-    env = {"REDIS_URL": f"unix://{sock}", "KRONIEK_PREFIX": recorded["prefix"]}
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    worker = subprocess.run([sys.executable, "-m", "service.cli", "worker", "--burst", "--queues", "validation"],
-                            env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
-                            timeout=120)
     from workers.worker import WRONG_FORMAT
 
-    assert worker.returncode == WRONG_FORMAT, worker.stderr[-2000:]
-    assert "run `kroniek upgrade`" in worker.stderr
-    serve = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--port", "0"],
-                           env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
-                           timeout=120)
-    assert serve.returncode == WRONG_FORMAT and "format 1" in serve.stderr and "kroniek upgrade" in serve.stderr
+    sock = old_store.connection_pool.connection_kwargs["path"]
+    env = {**os.environ, "REDIS_URL": f"unix://{sock}", "KRONIEK_PREFIX": recorded["prefix"]}
+
+    def kroniek(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "service.cli", *args], env=env, cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+
+    worker = kroniek("worker", "--burst", "--queues", "validation")
+    assert worker.returncode == 0, worker.stderr[-2000:]
+    assert "from format 1 to 2" in worker.stderr
+    assert old_store.hgetall(f"{recorded['prefix']}:format")["upgraded_by"] == "kroniek worker"
+    old_store.hset(f"{recorded['prefix']}:format", "version", "3")
+    worker = kroniek("worker", "--burst", "--queues", "validation")
+    assert worker.returncode == WRONG_FORMAT and "format 3, written by a newer Kroniek" in worker.stderr
+    serve = kroniek("serve", "--port", "0")
+    assert serve.returncode == WRONG_FORMAT and "format 3, written by a newer Kroniek" in serve.stderr
+    monkeypatch.setenv("REDIS_URL", env["REDIS_URL"])
+    monkeypatch.setenv("KRONIEK_PREFIX", recorded["prefix"])
+    refused = CliRunner().invoke(main, ["upgrade"])
+    assert refused.exit_code == WRONG_FORMAT and "newer Kroniek" in refused.output
+    assert old_store.hget(f"{recorded['prefix']}:format", "version") == "3"
+
+
+def test_a_step_that_is_not_online_is_refused_until_kroniek_upgrade_takes_it(old_store, recorded, monkeypatch):
+    """A later format whose step the old code cannot run beside: ``check`` (every process's start) refuses
+    the store, saying to back up and upgrade; ``kroniek upgrade`` takes the steps in order and says so."""
+    from service.cli import main
+
+    prefix = recorded["prefix"]
+    taken = []
+    monkeypatch.setattr(data_format, "FORMAT", 3)
+    monkeypatch.setitem(data_format.UPGRADES, 2, data_format.Step(lambda r, p: taken.append(p), online=False,
+                                                                  what="keys rewritten"))
+    with pytest.raises(data_format.FormatMismatch, match=r"format 2; this Kroniek serves format 3\. Back it up"):
+        data_format.check(old_store, prefix)  # takes the online step 1 -> 2, then stops before 2 -> 3
+    assert data_format.stored(old_store, prefix) == 2 and taken == []
+    monkeypatch.setenv("REDIS_URL", f"unix://{old_store.connection_pool.connection_kwargs['path']}")
+    monkeypatch.setenv("KRONIEK_PREFIX", prefix)
     result = CliRunner().invoke(main, ["upgrade"])
     assert result.exit_code == 0, result.output
-    assert "from format 1 to 2" in result.output
+    assert "from format 2 to 3: keys rewritten" in result.output and taken == [prefix]
+    assert data_format.check(old_store, prefix) == 3
     again = CliRunner().invoke(main, ["upgrade"])
-    assert again.exit_code == 0 and "format 2 already: nothing to do" in again.output
+    assert again.exit_code == 0 and "format 3 already: nothing to do" in again.output
 
 
 def test_kroniek_run_backs_an_older_store_up_then_upgrades_it(old_store, recorded, tmp_path, capsys, monkeypatch):
