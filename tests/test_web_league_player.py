@@ -15,7 +15,8 @@ from .test_web_pages import axe_source, check, watched
 
 pytestmark = pytest.mark.slow
 
-PLAYERS = ["Ann", "Bob", "Cas", "Dee"]
+#: two long names: a phone shows a row of Ann's rounds whole, without scrolling its table sideways
+PLAYERS = ["Ann", "Bob", "Bartholomeus van Oldenbarnevelt", "Geertruida de Vries-Kuipers"]
 
 
 def test_a_players_page_shows_their_rounds_head_to_head_and_rating_graph(server, browser):
@@ -70,6 +71,13 @@ def test_a_players_page_shows_their_rounds_head_to_head_and_rating_graph(server,
         assert page.locator("#pl-graph circle").count() == len(history)  # a dot per rated period
         problems += check(page, axe, f"player page ({words})")
         no_horizontal_scroll(page)
+        if True:  # both are phones: each table fits its box
+            wide = page.evaluate("() => [...document.querySelectorAll('.pr-box')]"
+                                 ".filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.querySelector('table').id)")
+            assert wide == [], f"{words}: these tables scroll sideways on a phone: {wide}"
+        one, many = ("point", "points") if words == "Head to head" else ("punt", "punten")
+        said = f"{one if record['points'] == 1 else many}, "
+        assert said in page.locator("#pl-summary").inner_text(), page.locator("#pl-summary").inner_text()
     assert not problems, "\n".join(problems)
     page = page_of(context(browser, token, viewport=PHONE))
     page.goto(f"{base}/leagues/{lid}")
