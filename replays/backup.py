@@ -272,6 +272,20 @@ def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None, 
     return found
 
 
+def _check_keys_record(record: dict[str, Any], n: int) -> None:
+    """A group's record has the form a restore reads (a file can hold together and still be made wrong, by a
+    program with the key): refused before anything is written, not halfway."""
+    keys, log = record.get("keys"), record.get("log")
+    fine = (isinstance(record.get("group"), (str, type(None))) and record.get("of") in (*KINDS.values(), None)
+            and isinstance(keys, list) and keys
+            and all(isinstance(e, dict) and isinstance(e.get("key"), str) and type(e.get("ttl_ms")) is int
+                    and isinstance(e.get("dump"), str) for e in keys)
+            and (log is None or (isinstance(log, dict) and isinstance(log.get("events"), list)
+                                 and isinstance(log.get("head"), dict) and type(log["head"].get("seq")) is int)))
+    if not fine:
+        raise BackupRefused(f"line {n}: a group of keys not in the form this Kroniek writes")
+
+
 def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
     """Check the whole file (its chain, the footer's count and signature) and return its header and a reader
     of its ``keys`` records (which reads the file again). Raises ``BackupRefused`` with the reason."""
@@ -301,6 +315,8 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
                 raise BackupRefused(f"the footer counts {record.get('records')} records, the file holds {records}")
         elif kind != "keys" or footer is not None:
             raise BackupRefused(f"line {n}: a {kind!r} record where a group of keys or the footer belongs")
+        else:
+            _check_keys_record(record, n)
         prev = _digest(line if line.endswith(b"\n") else line + b"\n")
         if kind != "footer":
             records += 1

@@ -307,3 +307,21 @@ def test_a_backup_carries_each_match_as_its_log_with_notation_head_and_proof_and
     done = restore(target, io.BytesIO(b"".join(forged)))
     assert audit_restored(target, store.prefix, done["matches"], done["leagues"], done["logs"]) == \
         [f"match {matches[0]}: its events differ from its log in the file"]
+
+
+def test_a_signed_file_whose_group_is_malformed_is_refused_before_anything_is_written(admin, store, signing_key,
+                                                                                      target):
+    """A file can hold together (chained, signed) and still be made wrong by a program with the key: each group's
+    form is checked with the chain, so a restore refuses it whole rather than stopping halfway."""
+    world(admin, store)
+    out = io.BytesIO()
+    write_backup(store.r, store.prefix, out, signing_key)
+    lines = out.getvalue().splitlines(keepends=True)
+    for spoil in (lambda r: r.update(keys=[]), lambda r: r["keys"][0].pop("dump"),
+                  lambda r: r.update(log={"events": [], "head": {}}), lambda r: r["keys"][0].update(ttl_ms="0")):
+        record = json.loads(lines[-2])
+        spoil(record)
+        bad = rechained(lines[:-2] + [json.dumps(record).encode() + b"\n"] + lines[-1:], signing_key)
+        with pytest.raises(BackupRefused, match=f"line {len(lines) - 1}: a group of keys not in the form"):
+            restore(target, io.BytesIO(b"".join(bad)))
+        assert next(iter(target.scan_iter(match=f"{store.prefix}:*")), None) is None
