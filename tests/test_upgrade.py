@@ -7,12 +7,14 @@ format, they refuse with what to do (exit 3)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import orjson
 import pytest
@@ -40,29 +42,32 @@ def recorded() -> dict:
     return json.loads((FIXTURE / "answers.json").read_text())
 
 
-def start_server(var: Path, with_dump: bool):
+@contextlib.contextmanager
+def embedded_server(var: Path, with_dump: bool) -> Iterator[redis.Redis]:
+    """An embedded Redis of its own in ``var``; with the format-1 dump loaded when ``with_dump``."""
     var.mkdir(parents=True, exist_ok=True)
     if with_dump:
         shutil.copyfile(FIXTURE / "dump.rdb", var / "dump.rdb")
     proc, sock = embedded.start(var, persistent=False)
-    return proc, sock, redis.Redis(unix_socket_path=str(sock), decode_responses=True)
+    client = redis.Redis(unix_socket_path=str(sock), decode_responses=True)
+    try:
+        yield client
+    finally:
+        client.close()
+        embedded.stop(proc, sock)
 
 
 @pytest.fixture
 def old_store(tmp_path):
     """An embedded Redis that loaded the format-1 dump."""
-    proc, sock, client = start_server(tmp_path / "dump", with_dump=True)
-    yield client
-    client.close()
-    embedded.stop(proc, sock)
+    with embedded_server(tmp_path / "dump", with_dump=True) as client:
+        yield client
 
 
 @pytest.fixture
 def empty_server(tmp_path):
-    proc, sock, client = start_server(tmp_path / "empty", with_dump=False)
-    yield client
-    client.close()
-    embedded.stop(proc, sock)
+    with embedded_server(tmp_path / "empty", with_dump=False) as client:
+        yield client
 
 
 def answers_now(client: redis.Redis, recorded: dict) -> dict[str, list]:
