@@ -249,6 +249,14 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
     click.echo("Stopped.")
 
 
+def _private(path: Path):
+    """A new file only its owner may read (mode 0600, whatever the umask): a backup holds what Redis holds,
+    the salts of hidden cards and the accounts' token hashes among it."""
+    if path.exists():
+        path.unlink()  # a leftover .partial (or an older file of the same name): made again, private
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
+
+
 def _upgrade_for_run(env: dict[str, str], var: Path) -> None:
     """``kroniek run`` upgrades an older store itself, having backed it up into VAR/backups first: the
     command a newcomer runs after pulling a new version keeps working, and nothing is lost."""
@@ -267,7 +275,7 @@ def _upgrade_for_run(env: dict[str, str], var: Path) -> None:
         if version is not None and version < data_format.FORMAT:
             saved = var / "backups" / f"before-format-{data_format.FORMAT}.backup"
             saved.parent.mkdir(parents=True, exist_ok=True)
-            with open(saved, "wb") as out:  # signed with the key the API will sign with (env, not ours)
+            with _private(saved) as out:  # signed with the key the API will sign with (env, not ours)
                 write_backup(client, key_prefix(), out, load_or_create_key(key_path(env)))
             click.echo(f"Data format {version}: backed up into {saved}")
             data_format.upgrade(client, key_prefix(), by="kroniek run", say=lambda text: click.echo(text.capitalize()))
@@ -647,7 +655,7 @@ def backup(file: str) -> None:
     target = Path(file)
     matches = MatchService(EventStore(store_client(), key_prefix()), enqueue_validation=lambda match_id: None)
     partial = target.with_name(target.name + ".partial")
-    with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, open(partial, "wb") as out:
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, _private(partial) as out:
         task = bar.add_task("backing up", total=None)
         footer = write_backup(store_client(), key_prefix(), out, signing_key(),
                               lambda done, total: bar.update(task, completed=done, total=total), matches.notation_at)

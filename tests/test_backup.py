@@ -222,6 +222,7 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
     assert made.exit_code == 0, made.output
     assert f"{len(matches)} matches, 1 leagues" in made.output and path.exists()
     assert not (tmp_path / "club.backup.partial").exists()
+    assert path.stat().st_mode & 0o777 == 0o600  # what Redis holds (salts, token hashes): its owner's only
     other = redis_url + ("&db=1" if "?" in redis_url else "?db=1") if redis_url.startswith("unix:") else \
         redis_url.rsplit("/", 1)[0] + "/1"
     from replays.signing import public_key_b64

@@ -210,6 +210,7 @@ def test_kroniek_run_backs_an_older_store_up_then_upgrades_it(old_store, recorde
     saved = var / "backups" / "before-format-2.backup"
     assert f"Data format 1: backed up into {saved}" in said and "from format 1 to 2" in said
     assert data_format.stored(old_store, recorded["prefix"]) == 2
+    assert saved.stat().st_mode & 0o777 == 0o600
     key = public_key_b64(load_or_create_key(var / "keys" / "tree-head.pem"))
     with open(saved, "rb") as source:
         header, records = read_backup(source, key)
