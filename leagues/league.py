@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from engine.core import MalformedEvent, RuleViolation
 
-from . import pairing_v1, pairing_v2
+from . import pairing_v1, pairing_v2, pairing_v3
 from .pairing import Pairings, berger_round, swiss_pairings, table_groups
 from .roster import Roster, roster
 
@@ -354,7 +354,7 @@ def _next_pairing(state: LeagueState) -> dict[str, Any]:
         if state.pairing_system == 1:
             return pairing_v1.swiss_pairings(order, history, number).to_dict()
         numbers = {p: k + 1 for k, p in enumerate(state.players)}  # registration order = pairing numbers
-        dutch = pairing_v2.swiss_pairings if state.pairing_system == 2 else swiss_pairings
+        dutch = {2: pairing_v2.swiss_pairings, 3: pairing_v3.swiss_pairings}.get(state.pairing_system, swiss_pairings)
         return dutch(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
                      win_points=max(state.rules.win, state.rules.draw)).to_dict()
     history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]
