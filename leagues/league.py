@@ -37,14 +37,15 @@ from . import pairing_v1, pairing_v2, pairing_v3
 from .pairing import Pairings, berger_round, swiss_pairings, table_groups
 from .roster import Roster, roster
 
-#: The pairing system a new league records in its setup: 3 is the FIDE Dutch
-#: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it, closer to
-#: bbpPairings, with the Berger tables' double round robin seam swap; 2 is the
-#: first Dutch-system release, kept in ``pairing_v2``; 1 (a setup that names
+#: The pairing system a new league records in its setup: 4 is the FIDE Dutch
+#: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it (the last bracket
+#: paired exactly, its moved-down players first), with the Berger tables'
+#: double round robin seam swap; 3 is the second Dutch-system release, kept in
+#: ``pairing_v3``; 2 the first, kept in ``pairing_v2``; 1 (a setup that names
 #: none) is the system of the first releases, kept in ``pairing_v1``. Each
 #: league replays and verifies with the system it recorded.
-PAIRING_SYSTEM = 3
-PAIRING_SYSTEMS = (1, 2, 3)
+PAIRING_SYSTEM = 4
+PAIRING_SYSTEMS = (1, 2, 3, 4)
 from .standings import LeagueResult, Rules, Standing, Table, player_points, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")

@@ -383,6 +383,13 @@ def swiss_pairings(
       first, by C.5–C.8, as the rules order them; there it goes to the
       player that bracket's pairing leaves over: the highest scores paired
       (C.6), the fewest unplayed games (C.9), then the criteria below.
+    - a last bracket of up to ``EXACT_LAST`` players (everyone left, so
+      any legal pairing of it completes the round) is paired exactly
+      (``_pair_last_bracket``): every pairing of it weighed by the criteria
+      in their order, then the first the rules generate — the moved-down
+      players' pairing (MDP-pairing) before the remainder's, so the bye is
+      the player the remainder leaves over, not the one a single
+      homogeneous group of moved-down players and residents would.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -428,8 +435,9 @@ def swiss_pairings(
     the history count as played for rematches and colours. On the committed
     random tournaments 99% of rounds are identical to bbpPairings v6
     (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
-    made the same way. This is pairing system 3; leagues recorded with
-    system 2 replay with ``leagues.pairing_v2``.
+    made the same way. This is pairing system 4; leagues recorded with
+    system 3 replay with ``leagues.pairing_v3``, with system 2 with
+    ``leagues.pairing_v2``.
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
@@ -619,6 +627,17 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
+        if last and len(mdps) + len(residents) <= EXACT_LAST:
+            exact_last = _pair_last_bracket(mdps, residents, bye_open, bye_ok, played, ok, quality, lvl, down, up)
+            if exact_last is not None and (not bye_open or matcher.fix(exact_last[1], n)):
+                if _commit(exact_last[0], matcher, taken, pairs):
+                    if bye_open:
+                        bye, bye_open = exact_last[1], False
+                        taken[bye] = True
+                    mdps = []
+                    break
+                if bye_open:  # pragma: no cover - the last bracket holds everyone left
+                    matcher.unfix(exact_last[1], n)
         if last and bye_open:
             bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
                                              ok, quality, col, strength, lvl, up_cost)
@@ -1352,6 +1371,122 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
             taken[c] = True
             return c, [i for i in mdps if i != c], [i for i in residents if i != c]
     raise AssertionError("no player can take the bye")  # pragma: no cover - the matcher holds one
+
+
+#: A last bracket of up to this many players is paired exactly (every
+#: pairing of it weighed, see ``_pair_last_bracket``).
+EXACT_LAST = 11
+
+
+def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, bye_ok: list[bool],
+                       played: list[int], ok: Callable[[int, int], bool],
+                       quality: Callable[[int, int], tuple[int, int]], lvl: list[int],
+                       down: list[list[bool]], up: list[list[bool]],
+                       ) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The last bracket (everyone left, so C.4 holds for any legal pairing
+    of it) paired by the rules as written: every pairing of it, with the
+    bye when the count is odd, is weighed by the criteria in their order —
+    the bye to a player who may get it (C.2) of the lowest score (C.6) and
+    with the fewest unplayed games (C.9), the fewest denied colour
+    preferences (C.10–C.13), no repeated downfloat for the bye (C.14, C.16)
+    nor repeated upfloat for a resident paired with a moved-down player
+    (C.15, C.17) — and among equals the first the rules generate: the
+    moved-down players (S1) in order, each with the lowest resident
+    possible (the MDP-pairing's transpositions), then the remainder's
+    exchanges and transpositions. The moved-down players pair in the
+    MDP-pairing, not as part of one homogeneous group: treated so, the bye
+    went to the wrong resident. None when no pairing keeps the absolute
+    criteria with every moved-down player meeting a resident."""
+    members = mdps + residents
+    if bye_open != bool(len(members) % 2):
+        return None
+    is_mdp = set(mdps)
+    pos = {r: k for k, r in enumerate(residents)}
+    most = max(played[i] for i in members)
+    best: tuple | None = None
+
+    def remainder_key(pairs: list[tuple[int, int]], floater: int | None) -> tuple:
+        """(exchange, transposition) that first generates this remainder pairing."""
+        rem = sorted([i for pr in pairs for i in pr] + ([floater] if floater is not None else []), key=pos.__getitem__)
+        bsn = {r: k for k, r in enumerate(rem)}
+        half = len(pairs)
+        s1_orig = set(rem[:half])
+        found = None
+        for choice in range(1 << half):
+            s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
+            out = sorted((bsn[i] for i in s1_orig - s1), reverse=True)
+            inn = sorted(bsn[i] for i in s1 - s1_orig)
+            partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+            seq = tuple(bsn[partner[i]] for i in sorted(s1, key=bsn.__getitem__))
+            key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), seq)
+            if found is None or key < found:
+                found = key
+        return found if found is not None else ()
+
+    def consider(mdp_pairs: list[tuple[int, int]], rem_pairs: list[tuple[int, int]], bye: int | None) -> None:
+        nonlocal best
+        c12 = c13 = 0
+        for a, b in mdp_pairs + rem_pairs:
+            q12, q13 = quality(a, b)
+            c12 += q12
+            c13 += q13
+        ups0 = sum(up[0][r] for _, r in mdp_pairs)
+        ups1 = sum(up[1][r] for _, r in mdp_pairs)
+        if bye is None:
+            head: tuple = (0, 0)
+            d0 = d1 = 0
+        else:
+            head = (-lvl[bye], most - played[bye])
+            d0, d1 = down[0][bye], down[1][bye]
+        mdp_key = tuple(pos[r] for _, r in mdp_pairs) + ((len(residents) + mdps.index(bye),) if bye in is_mdp else ())
+        floater = bye if bye is not None and bye not in is_mdp else None
+        key = (*head, c12, c13, d0, ups0, d1, ups1, mdp_key)
+        if best is not None and key > best[0][:-1]:
+            return  # worse before the remainder's order is looked at
+        key += (remainder_key(rem_pairs, floater),)
+        if best is None or key < best[0]:
+            best = (key, mdp_pairs + rem_pairs, bye)
+
+    def pair_rest(rest: list[int], acc: list[tuple[int, int]], mdp_pairs: list[tuple[int, int]],
+                  bye: int | None) -> None:
+        if not rest:
+            consider(mdp_pairs, list(acc), bye)
+            return
+        a = rest[0]
+        for k in range(1, len(rest)):
+            b = rest[k]
+            if ok(a, b):
+                acc.append((a, b))
+                pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, bye)
+                acc.pop()
+
+    def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], bye: int | None) -> None:
+        if k == len(mdps):
+            if bye is None and len(free) % 2:
+                for c in free:
+                    if bye_ok[c]:
+                        pair_rest([r for r in free if r != c], [], acc, c)
+            else:
+                pair_rest(free, [], acc, bye)
+            return
+        m = mdps[k]
+        if m == bye:
+            pair_mdps(k + 1, free, acc, bye)
+            return
+        for r in free:
+            if ok(m, r):
+                acc.append((m, r))
+                pair_mdps(k + 1, [x for x in free if x != r], acc, bye)
+                acc.pop()
+
+    pair_mdps(0, list(residents), [], None)
+    if best is None and bye_open:  # a moved-down player takes the bye
+        for m in mdps:
+            if bye_ok[m]:
+                pair_mdps(0, list(residents), [], m)
+    if best is None:
+        return None
+    return best[1], best[2]
 
 
 def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],

@@ -435,3 +435,22 @@ def test_matcher_finds_maximum_matchings_and_checks_completion(n, density, seed,
         assert all(m.mate[v] != -1 and ok(v, m.mate[v]) for v in rest)
     else:
         assert m.mate[a] != -1 and a in m.alive  # untouched on refusal
+
+
+@pytest.mark.rule("C.04.3-C.9")
+def test_the_last_brackets_moved_down_player_pairs_first_and_the_remainder_leaves_the_bye():
+    # Round 2 of 7 present (p02 away): p04, p05, p06 won round 1; p01 was away.
+    # p06 (wants white) moves down into the last bracket p01, p03, p07, p08.
+    # Every pairing there grants all colours and p01 (a game short) may not
+    # have the bye (C.9), so the rules' order decides: the MDP-pairing first,
+    # p06 with the lowest-numbered resident he can meet, p01; then the
+    # remainder p03, p07, p08: S1 = p03 meets p08 (p07 would deny both their
+    # preferences) and p07 is left over for the bye. Pairing p06 within one
+    # homogeneous group of all five gave p06-p07, p01-p03 and the bye to p08
+    # (pairing system 3); bbpPairings v6 gives the boards and bye below.
+    first = Pairings(round=1, boards=(("p03", "p06"), ("p07", "p04"), ("p05", "p08")))
+    standings = [("p01", 0), ("p03", 0), ("p04", 1), ("p05", 1), ("p06", 1), ("p07", 0), ("p08", 0)]
+    got = swiss_pairings(standings, [first], 2, rounds=5)
+    assert set(got.boards) == {("p04", "p05"), ("p06", "p01"), ("p08", "p03")}
+    assert got.bye == "p07"
+    assert got.downfloaters == {"p06", "p07"} and got.upfloaters == {"p01"}
