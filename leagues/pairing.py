@@ -390,6 +390,11 @@ def swiss_pairings(
       players' pairing (MDP-pairing) before the remainder's, so the bye is
       the player the remainder leaves over, not the one a single
       homogeneous group of moved-down players and residents would.
+    - a bracket above it of up to ``EXACT_BRACKET`` players is paired
+      exactly as well (``_pair_bracket``): the fewest left over with the
+      round still completable (C.4, C.5), the highest scores paired (C.6),
+      the most pairs then possible in the next bracket and the highest
+      scores among them (C.7, C.8), colours, floats, then the rules' order.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -638,6 +643,34 @@ def swiss_pairings(
                     break
                 if bye_open:  # pragma: no cover - the last bracket holds everyone left
                     matcher.unfix(exact_last[1], n)
+        if not last and len(mdps) + len(residents) <= EXACT_BRACKET:
+            nxt = [i for i in group_of.get(lvl[residents[-1]] + 1, []) if not taken[i]]
+
+            def next_pairs(left: tuple[int, ...], nxt: list[int] = nxt) -> tuple[int, tuple[int, ...]]:
+                """(pairs the next bracket can make (C.7), the moved-down players
+                among them by score, highest first (C.8)), as costs."""
+                def most(pool: list[int]) -> int:
+                    return (len(pool) - len(_Matcher(n, ok, pool).maximise())) // 2
+
+                pool = list(left) + nxt
+                best = most(pool)
+                used: set[int] = set()
+                met: list[int] = []
+                for f in sorted(left, key=lambda x: (lvl[x], x)):
+                    for r in pool:
+                        if r != f and r not in used and ok(f, r):
+                            rest = [x for x in pool if x not in used and x != f and x != r]
+                            if most(rest) == best - len(met) - 1:
+                                used.update((f, r))
+                                met.append(f)
+                                break
+                return -best, tuple(-sum(1 for f in met if lvl[f] == lv) for lv in sorted({lvl[x] for x in left}))
+
+            exact_bracket = _pair_bracket(mdps, residents, ok, quality, lvl, down, up,
+                                          lambda chosen: _plan_completes(matcher, chosen), next_pairs)
+            if exact_bracket is not None and _commit(exact_bracket[0], matcher, taken, pairs):
+                mdps = sorted(exact_bracket[1])
+                continue
         if last and bye_open:
             bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
                                              ok, quality, col, strength, lvl, up_cost)
@@ -1487,6 +1520,123 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
     if best is None:
         return None
     return best[1], best[2]
+
+
+#: A bracket above the last of up to this many players (moved-down players
+#: included) is paired exactly too (``_pair_bracket``).
+EXACT_BRACKET = 8
+
+
+def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int], bool],
+                  quality: Callable[[int, int], tuple[int, int]], lvl: list[int],
+                  down: list[list[bool]], up: list[list[bool]],
+                  completes: Callable[[list[tuple[int, int]]], bool],
+                  next_pairs: Callable[[tuple[int, ...]], tuple[int, tuple[int, ...]]],
+                  ) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """A small bracket above the last paired by the rules as written: the
+    fewest players left over (C.5) such that the round can still be
+    completed (C.4), the highest scores paired (C.6), the most pairs then
+    possible in the next bracket (C.7), the fewest denied colour
+    preferences (C.10-C.13), no repeated downfloat for those left over nor
+    repeated upfloat for residents meeting a moved-down player (C.14-C.17),
+    and among equals the first pairing the rules generate (the moved-down
+    players' pairing, then the remainder's exchanges and transpositions).
+    Returns (pairs, floaters), or None when every moved-down player cannot
+    be paired or floated this way."""
+    members = mdps + residents
+    pos = {r: k for k, r in enumerate(residents)}
+    levels = sorted({lvl[i] for i in members})
+    next_memo: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+    for floats in range(len(members) % 2, len(members) + 1, 2):
+        cands: list[tuple[tuple, list[tuple[int, int]], list[tuple[int, int]], tuple[int, ...]]] = []
+
+        def pair_rest(rest: list[int], acc: list[tuple[int, int]], mdp_pairs: list[tuple[int, int]],
+                      left: list[int], budget: int) -> None:
+            if not rest:
+                if budget == 0:
+                    record(mdp_pairs, list(acc), tuple(sorted(left)))
+                return
+            a = rest[0]
+            if budget > 0:  # a is left over
+                left.append(a)
+                pair_rest(rest[1:], acc, mdp_pairs, left, budget - 1)
+                left.pop()
+            for k in range(1, len(rest)):
+                b = rest[k]
+                if ok(a, b):
+                    acc.append((a, b))
+                    pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, left, budget)
+                    acc.pop()
+
+        def record(mdp_pairs: list[tuple[int, int]], rem_pairs: list[tuple[int, int]], left: tuple[int, ...]) -> None:
+            c12 = c13 = 0
+            for a, b in mdp_pairs + rem_pairs:
+                q12, q13 = quality(a, b)
+                c12 += q12
+                c13 += q13
+            if left not in next_memo:
+                next_memo[left] = next_pairs(left)
+            c6 = tuple(sum(1 for x in left if lvl[x] == lv) for lv in levels)
+            d0 = sum(down[0][x] for x in left)
+            d1 = sum(down[1][x] for x in left)
+            ups0 = sum(up[0][r] for _, r in mdp_pairs)
+            ups1 = sum(up[1][r] for _, r in mdp_pairs)
+            partner = {m: r for m, r in mdp_pairs}
+            mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
+            key = (c6, next_memo[left], c12, c13, d0, ups0, d1, ups1, mdp_key)
+            cands.append((key, mdp_pairs, rem_pairs, left))
+
+        def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], limbo: list[int], budget: int) -> None:
+            if k == len(mdps):
+                pair_rest(free, [], list(acc), list(limbo), budget)
+                return
+            m = mdps[k]
+            if budget > 0:
+                limbo.append(m)
+                pair_mdps(k + 1, free, acc, limbo, budget - 1)
+                limbo.pop()
+            for r in free:
+                if ok(m, r):
+                    acc.append((m, r))
+                    pair_mdps(k + 1, [x for x in free if x != r], acc, limbo, budget)
+                    acc.pop()
+
+        pair_mdps(0, list(residents), [], [], floats)
+        if not cands:
+            continue
+        cands.sort(key=lambda c: c[0])
+        k = 0
+        while k < len(cands):
+            j = k
+            while j < len(cands) and cands[j][0] == cands[k][0]:
+                j += 1
+            group = sorted(cands[k:j], key=lambda c: _remainder_key(c[2], [x for x in c[3] if x in pos], pos))
+            for _, mdp_pairs, rem_pairs, left in group:
+                if completes(mdp_pairs + rem_pairs):
+                    return mdp_pairs + rem_pairs, list(left)
+            k = j
+    return None
+
+
+def _remainder_key(pairs: list[tuple[int, int]], floaters: list[int], pos: dict[int, int]) -> tuple:
+    """(exchange, transposition) that first generates this pairing of a
+    remainder, the ``floaters`` left over at the end of S2 (see
+    ``_pair_last_bracket``)."""
+    rem = sorted([i for pr in pairs for i in pr] + floaters, key=pos.__getitem__)
+    bsn = {r: k for k, r in enumerate(rem)}
+    half = len(pairs)
+    s1_orig = set(rem[:half])
+    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    found = None
+    for choice in range(1 << half):
+        s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
+        out = sorted((bsn[i] for i in s1_orig - s1), reverse=True)
+        inn = sorted(bsn[i] for i in s1 - s1_orig)
+        seq = tuple(bsn[partner[i]] for i in sorted(s1, key=bsn.__getitem__))
+        key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), seq)
+        if found is None or key < found:
+            found = key
+    return found if found is not None else ()
 
 
 def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],

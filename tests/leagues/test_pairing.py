@@ -454,3 +454,53 @@ def test_the_last_brackets_moved_down_player_pairs_first_and_the_remainder_leave
     assert set(got.boards) == {("p04", "p05"), ("p06", "p01"), ("p08", "p03")}
     assert got.bye == "p07"
     assert got.downfloaters == {"p06", "p07"} and got.upfloaters == {"p01"}
+
+
+@pytest.mark.rule("C.04.3-C.8")
+def test_the_floater_is_chosen_so_the_next_bracket_pairs_the_highest_scores():
+    # Round 4 of 6. p03 (3 points) moves down into the 2-point bracket p01, p04;
+    # one of the three floats on into the 1.5 bracket of p02 and p08. Pairing
+    # p03-p04 denies no strong preference, p03-p01 one (both want black
+    # strongly), but p01 has met p02 and p08 and p04 has met neither: either
+    # way the next bracket makes one pair (C.7), and only floating p04 pairs
+    # the 2-point player there (C.8, before the colours of C.12-C.13). So
+    # p01-p03, p02-p04, and p05-p08, p06-p07 below, as bbpPairings v6 pairs
+    # it; the colours weighed before C.8 would pair p04-p03 and float p01 to
+    # the bottom.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07")), bye="p08",
+                 downfloaters=frozenset({"p08"})),
+        Pairings(round=2, boards=(("p08", "p01"), ("p02", "p03"), ("p05", "p04")), bye="p06",
+                 downfloaters=frozenset({"p06"})),
+        Pairings(round=3, boards=(("p03", "p08"), ("p01", "p02"), ("p04", "p06"), ("p07", "p05")),
+                 downfloaters=frozenset({"p03", "p01"}), upfloaters=frozenset({"p08", "p02"})),
+    ]
+    points = {"p01": 2, "p02": Fraction(3, 2), "p03": 3, "p04": 2, "p05": 1, "p06": 1, "p07": 0,
+              "p08": Fraction(3, 2)}
+    got = swiss_pairings(sorted(points.items()), history, 4, rounds=6)
+    assert set(got.boards) == {("p01", "p03"), ("p02", "p04"), ("p05", "p08"), ("p06", "p07")}
+    assert got.bye is None
+
+
+@pytest.mark.rule("C.04.3-C.6")
+def test_of_two_moved_down_players_the_lower_scored_floats_on_when_both_cannot_pair():
+    # Round 4 of 7, p07 away. p01 (3) and p03 (2), who met, move down into the
+    # 1.5 bracket p02, p04, p05. p01 can meet only p04; p03 p02 or p05. Both
+    # paired would leave p02 or p05 to float to p06, who has met both (C.4),
+    # so one moved-down player floats on, and C.6 (the highest scores paired)
+    # keeps p01: p01-p04, p02-p05, p03-p06 and the bye to p08, as bbpPairings
+    # v6 pairs it. Pairing system 3 floated p01:
+    # p06-p01, p05-p03, p02-p04.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p03", "p01"), ("p02", "p08"), ("p04", "p06"), ("p05", "p07"))),
+        Pairings(round=3, boards=(("p01", "p02"), ("p04", "p03"), ("p06", "p05"), ("p07", "p08")),
+                 downfloaters=frozenset({"p01", "p04", "p05", "p08"}),
+                 upfloaters=frozenset({"p02", "p03", "p06", "p07"})),
+    ]
+    points = {"p01": 3, "p02": Fraction(3, 2), "p03": 2, "p04": Fraction(3, 2), "p05": Fraction(3, 2), "p06": 1,
+              "p08": Fraction(1, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 4, rounds=7, pairing_numbers=numbers)
+    assert set(got.boards) == {("p01", "p04"), ("p03", "p06"), ("p02", "p05")}
+    assert got.bye == "p08"
