@@ -431,12 +431,12 @@ def swiss_pairings(
       ``initial_colour`` (E.5).
 
     Simplified, so the pairing can differ from bbpPairings (the FIDE-endorsed
-    engine; never in legality): within a bracket the moved-down players'
-    opponents are chosen one by one, each by a planned remainder, where the
-    rules weigh the whole bracket at once; C.7 and C.8 only as far as a
-    floater can meet someone in the next bracket; C.18–C.21 (score
-    differences of repeated floaters) only through which moved-down player
-    floats on; large brackets use the greedy path above; forfeited games in
+    engine; never in legality): in brackets larger than the exact ones
+    above, the moved-down players' opponents are chosen one by one, each by
+    a planned remainder, where the rules weigh the whole bracket at once;
+    there C.7 and C.8 only as far as a floater can meet someone in the next
+    bracket, and C.18–C.21 (score differences of repeated floaters) only
+    through which moved-down player floats on; large brackets use the greedy path above; forfeited games in
     the history count as played for rematches and colours. On the committed
     random tournaments 99% of rounds are identical to bbpPairings v6
     (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
@@ -1423,7 +1423,8 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
     with the fewest unplayed games (C.9), the fewest denied colour
     preferences (C.10–C.13), no repeated downfloat for the bye (C.14, C.16)
     nor repeated upfloat for a resident paired with a moved-down player
-    (C.15, C.17) — and among equals the first the rules generate: the
+    (C.15, C.17), the lowest scores for such repeated floats (C.18–C.21) —
+    and among equals the first the rules generate: the
     moved-down players (S1) in order, each with the lowest resident
     possible (the MDP-pairing's transpositions), then the remainder's
     exchanges and transpositions. The moved-down players pair in the
@@ -1436,6 +1437,7 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
     is_mdp = set(mdps)
     pos = {r: k for k, r in enumerate(residents)}
     most = max(played[i] for i in members)
+    levels = sorted({lvl[i] for i in members})
     best: tuple | None = None
 
     def remainder_key(pairs: list[tuple[int, int]], floater: int | None) -> tuple:
@@ -1473,7 +1475,8 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
             d0, d1 = down[0][bye], down[1][bye]
         mdp_key = tuple(pos[r] for _, r in mdp_pairs) + ((len(residents) + mdps.index(bye),) if bye in is_mdp else ())
         floater = bye if bye is not None and bye not in is_mdp else None
-        key = (*head, c12, c13, d0, ups0, d1, ups1, mdp_key)
+        key = (*head, c12, c13, d0, ups0, d1, ups1,
+               _float_scores([bye] if bye is not None else [], mdp_pairs, lvl, down, up, levels), mdp_key)
         if best is not None and key > best[0][:-1]:
             return  # worse before the remainder's order is looked at
         key += (remainder_key(rem_pairs, floater),)
@@ -1539,7 +1542,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
     possible in the next bracket (C.7), the fewest denied colour
     preferences (C.10-C.13), no repeated downfloat for those left over nor
     repeated upfloat for residents meeting a moved-down player (C.14-C.17),
-    and among equals the first pairing the rules generate (the moved-down
+    the lowest scores for such repeated floats (C.18-C.21), and among equals the first pairing the rules generate (the moved-down
     players' pairing, then the remainder's exchanges and transpositions).
     Returns (pairs, floaters), or None when every moved-down player cannot
     be paired or floated this way."""
@@ -1583,7 +1586,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
             ups1 = sum(up[1][r] for _, r in mdp_pairs)
             partner = {m: r for m, r in mdp_pairs}
             mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
-            key = (c6, next_memo[left], c12, c13, d0, ups0, d1, ups1, mdp_key)
+            key = (c6, next_memo[left], c12, c13, d0, ups0, d1, ups1, _float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key)
             cands.append((key, mdp_pairs, rem_pairs, left))
 
         def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], limbo: list[int], budget: int) -> None:
@@ -1616,6 +1619,21 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
                     return mdp_pairs + rem_pairs, list(left)
             k = j
     return None
+
+
+def _float_scores(left: Iterable[int], mdp_pairs: list[tuple[int, int]], lvl: list[int],
+                  down: list[list[bool]], up: list[list[bool]], levels: list[int]) -> tuple[tuple[int, ...], ...]:
+    """C.18-C.21 as costs, each a count per score level from the top (so the
+    higher scores weigh first): the scores of those left over who floated
+    down last round (C.18), of the moved-down opponents of residents who
+    floated up last round (C.19), then the same for two rounds ago (C.20,
+    C.21)."""
+    def per_level(players: list[int]) -> tuple[int, ...]:
+        return tuple(sum(1 for x in players if lvl[x] == lv) for lv in levels)
+
+    left = list(left)
+    return (per_level([x for x in left if down[0][x]]), per_level([m for m, r in mdp_pairs if up[0][r]]),
+            per_level([x for x in left if down[1][x]]), per_level([m for m, r in mdp_pairs if up[1][r]]))
 
 
 def _remainder_key(pairs: list[tuple[int, int]], floaters: list[int], pos: dict[int, int]) -> tuple:

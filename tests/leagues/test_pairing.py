@@ -504,3 +504,31 @@ def test_of_two_moved_down_players_the_lower_scored_floats_on_when_both_cannot_p
     got = swiss_pairings(sorted(points.items()), history, 4, rounds=7, pairing_numbers=numbers)
     assert set(got.boards) == {("p01", "p04"), ("p03", "p06"), ("p02", "p05")}
     assert got.bye == "p08"
+
+
+@pytest.mark.rule("C.04.3-C.19")
+def test_a_repeated_upfloater_meets_the_lower_scored_moved_down_player():
+    # Round 5 of 7, p07 away. p01 (3) and p03 (2) move down into the 1.5
+    # bracket p04, p06, p08, where p04 must take the bye. p01 may meet p06 or
+    # p08, p03 either too. p01, p06 and p08 all want white (p03 black), so
+    # either way one preference is denied (C.12), and p06 and p08 both float
+    # up. p06 floated up last round too (C.15 even): C.19 wants the
+    # opponent of a repeated upfloater to have the lowest score possible, so
+    # p06 meets p03 and p01 meets p08, as bbpPairings v6 pairs it. The
+    # moved-down players' order alone (p01 with the first resident he may
+    # meet, p06) gave p06-p01 and p08-p03.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p02", "p03"), ("p04", "p01"), ("p05", "p08"), ("p07", "p06"))),
+        Pairings(round=3, boards=(("p01", "p02"), ("p03", "p05"), ("p06", "p04"), ("p08", "p07")),
+                 downfloaters=frozenset({"p06", "p08"}), upfloaters=frozenset({"p04", "p07"})),
+        Pairings(round=4, boards=(("p03", "p01"), ("p05", "p06"), ("p02", "p08"), ("p04", "p07")),
+                 downfloaters=frozenset({"p01", "p05", "p04"}), upfloaters=frozenset({"p03", "p06", "p07"})),
+    ]
+    points = {"p01": 3, "p02": Fraction(5, 2), "p03": 2, "p04": Fraction(3, 2), "p05": Fraction(7, 2),
+              "p06": Fraction(3, 2), "p08": Fraction(3, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 5, rounds=7, pairing_numbers=numbers)
+    assert {frozenset(b) for b in got.boards} == {
+        frozenset(("p02", "p05")), frozenset(("p01", "p08")), frozenset(("p03", "p06"))}
+    assert got.bye == "p04"
