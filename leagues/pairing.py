@@ -1440,24 +1440,6 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
     levels = sorted({lvl[i] for i in members})
     best: tuple | None = None
 
-    def remainder_key(pairs: list[tuple[int, int]], floater: int | None) -> tuple:
-        """(exchange, transposition) that first generates this remainder pairing."""
-        rem = sorted([i for pr in pairs for i in pr] + ([floater] if floater is not None else []), key=pos.__getitem__)
-        bsn = {r: k for k, r in enumerate(rem)}
-        half = len(pairs)
-        s1_orig = set(rem[:half])
-        found = None
-        for choice in range(1 << half):
-            s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
-            out = sorted((bsn[i] for i in s1_orig - s1), reverse=True)
-            inn = sorted(bsn[i] for i in s1 - s1_orig)
-            partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
-            seq = tuple(bsn[partner[i]] for i in sorted(s1, key=bsn.__getitem__))
-            key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), seq)
-            if found is None or key < found:
-                found = key
-        return found if found is not None else ()
-
     def consider(mdp_pairs: list[tuple[int, int]], rem_pairs: list[tuple[int, int]], bye: int | None) -> None:
         nonlocal best
         c12 = c13 = 0
@@ -1473,18 +1455,22 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
         else:
             head = (-lvl[bye], most - played[bye])
             d0, d1 = down[0][bye], down[1][bye]
+        key: tuple = (*head, c12, c13, d0, ups0, d1, ups1)
+        if best is not None and key > best[0][:8]:
+            return  # worse on the counts: the rest need not be looked at
         mdp_key = tuple(pos[r] for _, r in mdp_pairs) + ((len(residents) + mdps.index(bye),) if bye in is_mdp else ())
         floater = bye if bye is not None and bye not in is_mdp else None
-        key = (*head, c12, c13, d0, ups0, d1, ups1,
-               _float_scores([bye] if bye is not None else [], mdp_pairs, lvl, down, up, levels), mdp_key)
+        key += (_float_scores([bye] if bye is not None else [], mdp_pairs, lvl, down, up, levels), mdp_key)
         if best is not None and key > best[0][:-1]:
             return  # worse before the remainder's order is looked at
-        key += (remainder_key(rem_pairs, floater),)
+        key += (_remainder_key(rem_pairs, [floater] if floater is not None else [], pos),)
         if best is None or key < best[0]:
             best = (key, mdp_pairs + rem_pairs, bye)
 
     def pair_rest(rest: list[int], acc: list[tuple[int, int]], mdp_pairs: list[tuple[int, int]],
-                  bye: int | None) -> None:
+                  bye: int | None, head: tuple, denied: int) -> None:
+        if best is not None and (*head, denied) > best[0][:3]:
+            return  # already more denied preferences (C.12) than the best: prune
         if not rest:
             consider(mdp_pairs, list(acc), bye)
             return
@@ -1493,17 +1479,19 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
             b = rest[k]
             if ok(a, b):
                 acc.append((a, b))
-                pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, bye)
+                pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, bye, head, denied + quality(a, b)[0])
                 acc.pop()
 
     def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], bye: int | None) -> None:
         if k == len(mdps):
+            denied = sum(quality(m, r)[0] for m, r in acc)
             if bye is None and len(free) % 2:
                 for c in free:
                     if bye_ok[c]:
-                        pair_rest([r for r in free if r != c], [], acc, c)
+                        pair_rest([r for r in free if r != c], [], acc, c, (-lvl[c], most - played[c]), denied)
             else:
-                pair_rest(free, [], acc, bye)
+                head = (0, 0) if bye is None else (-lvl[bye], most - played[bye])
+                pair_rest(free, [], acc, bye, head, denied)
             return
         m = mdps[k]
         if m == bye:
@@ -1527,7 +1515,7 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
 
 #: A bracket above the last of up to this many players (moved-down players
 #: included) is paired exactly too (``_pair_bracket``).
-EXACT_BRACKET = 8
+EXACT_BRACKET = 10
 
 
 def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int], bool],
@@ -1639,22 +1627,17 @@ def _float_scores(left: Iterable[int], mdp_pairs: list[tuple[int, int]], lvl: li
 def _remainder_key(pairs: list[tuple[int, int]], floaters: list[int], pos: dict[int, int]) -> tuple:
     """(exchange, transposition) that first generates this pairing of a
     remainder, the ``floaters`` left over at the end of S2 (see
-    ``_pair_last_bracket``)."""
+    ``_pair_last_bracket``). The first S1 that generates it holds the
+    higher-ranked player of each pair: any other moves more players between
+    S1 and S2, or moves a lower-ranked one out or a higher-ranked one in,
+    which the rules' order of exchanges tries later."""
     rem = sorted([i for pr in pairs for i in pr] + floaters, key=pos.__getitem__)
     bsn = {r: k for k, r in enumerate(rem)}
     half = len(pairs)
-    s1_orig = set(rem[:half])
-    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
-    found = None
-    for choice in range(1 << half):
-        s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
-        out = sorted((bsn[i] for i in s1_orig - s1), reverse=True)
-        inn = sorted(bsn[i] for i in s1 - s1_orig)
-        seq = tuple(bsn[partner[i]] for i in sorted(s1, key=bsn.__getitem__))
-        key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), seq)
-        if found is None or key < found:
-            found = key
-    return found if found is not None else ()
+    ordered = sorted((min(bsn[a], bsn[b]), max(bsn[a], bsn[b])) for a, b in pairs)
+    out = sorted([hi for lo, hi in ordered if hi < half] + [bsn[f] for f in floaters if bsn[f] < half], reverse=True)
+    inn = sorted(lo for lo, hi in ordered if lo >= half)
+    return len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), tuple(hi for _, hi in ordered)
 
 
 def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],

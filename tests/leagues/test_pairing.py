@@ -532,3 +532,33 @@ def test_a_repeated_upfloater_meets_the_lower_scored_moved_down_player():
     assert {frozenset(b) for b in got.boards} == {
         frozenset(("p02", "p05")), frozenset(("p01", "p08")), frozenset(("p03", "p06"))}
     assert got.bye == "p04"
+
+
+@pytest.mark.rule("C.04.3-D")
+@pytest.mark.parametrize("seed", range(30))
+def test_a_remainder_pairing_is_first_generated_by_the_s1_of_each_pairs_higher_player(seed):
+    # The rules' order of exchanges (fewest players moved, the smallest
+    # difference of their sequence numbers, the highest moved out of S1, the
+    # lowest moved in) then transpositions: of all S1 halves that generate a
+    # pairing, the one holding the higher-ranked player of each pair comes
+    # first. Checked against every S1 that generates it.
+    from leagues.pairing import _remainder_key
+
+    rng = random.Random(seed)
+    size = rng.choice([4, 5, 6, 7, 8, 9, 10])
+    players = list(range(size))
+    rng.shuffle(players)
+    floaters = sorted(players[: size % 2 + 2 * rng.randint(0, 1 if size >= 6 else 0)])
+    rest = players[len(floaters):]
+    pairs = [(rest[k], rest[k + 1]) for k in range(0, len(rest), 2)]
+    half = len(pairs)
+    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    best = None
+    for choice in range(1 << half):
+        s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
+        out = sorted((i for i in range(half) if i not in s1), reverse=True)
+        inn = sorted(i for i in s1 if i >= half)
+        key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn),
+               tuple(partner[i] for i in sorted(s1)))
+        best = key if best is None or key < best else best
+    assert _remainder_key(pairs, floaters, {i: i for i in range(size)}) == best
