@@ -394,7 +394,9 @@ def swiss_pairings(
       exactly as well (``_pair_bracket``): the fewest left over with the
       round still completable (C.4, C.5), the highest scores paired (C.6),
       the most pairs then possible in the next bracket and the highest
-      scores among them (C.7, C.8), colours, floats, then the rules' order.
+      scores among them, each game there counted only if the round can be
+      completed around it (C.7, C.8), colours, floats, then the rules'
+      order.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -646,24 +648,41 @@ def swiss_pairings(
         if not last and len(mdps) + len(residents) <= EXACT_BRACKET:
             nxt = [i for i in group_of.get(lvl[residents[-1]] + 1, []) if not taken[i]]
 
-            def next_pairs(left: tuple[int, ...], nxt: list[int] = nxt) -> tuple[int, tuple[int, ...]]:
+            def next_pairs(left: tuple[int, ...], chosen: list[tuple[int, int]],
+                           nxt: list[int] = nxt) -> tuple[int, tuple[int, ...]]:
                 """(pairs the next bracket can make (C.7), the moved-down players
-                among them by score, highest first (C.8)), as costs."""
+                among them by score, highest first (C.8)), as costs. A
+                moved-down player counts as paired there only if the round
+                can then still be completed (C.4) around that game and the
+                bracket's own pairs ``chosen`` (who is left depends only on
+                ``left``, so any pairing of the bracket that leaves them
+                will do)."""
                 def most(pool: list[int]) -> int:
                     return (len(pool) - len(_Matcher(n, ok, pool).maximise())) // 2
 
                 pool = list(left) + nxt
                 best = most(pool)
+                fixed: list[tuple[int, int]] = []
+                completing = True
+                for a, b in chosen:
+                    if not matcher.fix(a, b):
+                        completing = False
+                        break
+                    fixed.append((a, b))
                 used: set[int] = set()
                 met: list[int] = []
                 for f in sorted(left, key=lambda x: (lvl[x], x)):
                     for r in pool:
                         if r != f and r not in used and ok(f, r):
                             rest = [x for x in pool if x not in used and x != f and x != r]
-                            if most(rest) == best - len(met) - 1:
+                            if most(rest) == best - len(met) - 1 and (not completing or matcher.fix(f, r)):
+                                if completing:
+                                    fixed.append((f, r))
                                 used.update((f, r))
                                 met.append(f)
                                 break
+                for a, b in reversed(fixed):
+                    matcher.unfix(a, b)
                 return -best, tuple(-sum(1 for f in met if lvl[f] == lv) for lv in sorted({lvl[x] for x in left}))
 
             exact_bracket = _pair_bracket(mdps, residents, ok, quality, lvl, down, up,
@@ -1522,7 +1541,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
                   quality: Callable[[int, int], tuple[int, int]], lvl: list[int],
                   down: list[list[bool]], up: list[list[bool]],
                   completes: Callable[[list[tuple[int, int]]], bool],
-                  next_pairs: Callable[[tuple[int, ...]], tuple[int, tuple[int, ...]]],
+                  next_pairs: Callable[[tuple[int, ...], list[tuple[int, int]]], tuple[int, tuple[int, ...]]],
                   ) -> tuple[list[tuple[int, int]], list[int]] | None:
     """A small bracket above the last paired by the rules as written: the
     fewest players left over (C.5) such that the round can still be
@@ -1566,7 +1585,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
                 c12 += q12
                 c13 += q13
             if left not in next_memo:
-                next_memo[left] = next_pairs(left)
+                next_memo[left] = next_pairs(left, mdp_pairs + rem_pairs)
             c6 = tuple(sum(1 for x in left if lvl[x] == lv) for lv in levels)
             d0 = sum(down[0][x] for x in left)
             d1 = sum(down[1][x] for x in left)

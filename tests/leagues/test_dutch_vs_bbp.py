@@ -15,8 +15,8 @@ import pytest
 from tests.leagues.bbp_fixtures import FIXTURES, load, replay, summary
 
 #: identical rounds / all rounds, per field size, as measured (see the module docstring)
-FLOORS = {16: 0.99, 64: 1.0, 256: 1.0, 1024: 0.94}  # measured: 170/171, 91/91, 45/45, 18/19
-OVERALL_FLOOR = 0.99  # measured: 324/326 (pairing system 4; v3 reached 323/326, v2 300/326)
+FLOORS = {16: 1.0, 64: 1.0, 256: 1.0, 1024: 0.94}  # measured: 171/171, 91/91, 45/45, 18/19
+OVERALL_FLOOR = 0.995  # measured: 325/326 (pairing system 4; v3 reached 323/326, v2 300/326)
 
 
 @pytest.fixture(scope="module")

@@ -562,3 +562,32 @@ def test_a_remainder_pairing_is_first_generated_by_the_s1_of_each_pairs_higher_p
                tuple(partner[i] for i in sorted(s1)))
         best = key if best is None or key < best else best
     assert _remainder_key(pairs, floaters, {i: i for i in range(size)}) == best
+
+
+@pytest.mark.rule("C.04.3-C.8")
+def test_the_next_bracket_counts_only_games_the_round_can_be_completed_around():
+    # Round 5 of 7, p06 and p07 away. p02 (3.5) and p03 (3) move down into
+    # the 2.5 bracket p01, p05; p02 has met both, p01 and p05 have met, so
+    # p03 pairs with one of them and p02 floats on with the other, to p04
+    # (2), with p08 (1.5) last. Floating p05 would spare a repeated downfloat
+    # (p01 floated down last round, C.14), but then p05, who has met p08,
+    # must meet p04 and p02 cannot play in the next bracket; floating p01
+    # lets p02 meet p04 there and p01 meet p08: C.8 (the highest scores
+    # paired in the next bracket) comes first. So p04-p02, p05-p03, p01-p08,
+    # as bbpPairings v6 pairs it; counting p02-p04 without asking whether the
+    # round completes around it gave p03-p01, p02-p08, p05-p04.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p02", "p03"), ("p04", "p01"), ("p05", "p06"), ("p07", "p08")),
+                 downfloaters=frozenset({"p04", "p05"}), upfloaters=frozenset({"p01", "p06"})),
+        Pairings(round=3, boards=(("p01", "p02"), ("p08", "p05"), ("p03", "p04"), ("p06", "p07")),
+                 downfloaters=frozenset({"p02", "p05"}), upfloaters=frozenset({"p01", "p08"})),
+        Pairings(round=4, boards=(("p02", "p05"), ("p08", "p03"), ("p06", "p01"), ("p04", "p07")),
+                 downfloaters=frozenset({"p02", "p03", "p01", "p04"}),
+                 upfloaters=frozenset({"p05", "p08", "p06", "p07"})),
+    ]
+    points = {"p01": Fraction(5, 2), "p02": Fraction(7, 2), "p03": 3, "p04": 2, "p05": Fraction(5, 2),
+              "p08": Fraction(3, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 5, rounds=7, pairing_numbers=numbers)
+    assert set(got.boards) == {("p04", "p02"), ("p05", "p03"), ("p01", "p08")}
