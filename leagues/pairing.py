@@ -395,8 +395,9 @@ def swiss_pairings(
       round still completable (C.4, C.5), the highest scores paired (C.6),
       the most pairs then possible in the next bracket and the highest
       scores among them, each game there counted only if the round can be
-      completed around it (C.7, C.8), colours, floats, then the rules'
-      order.
+      completed around it and only if it meets a resident there, as
+      moved-down players do not meet each other (C.7, C.8), colours,
+      floats, then the rules' order.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -657,8 +658,11 @@ def swiss_pairings(
                 bracket's own pairs ``chosen`` (who is left depends only on
                 ``left``, so any pairing of the bracket that leaves them
                 will do)."""
+                def across(a: int, b: int) -> bool:  # moved-down players pair with residents there
+                    return ok(a, b) and not (a in left and b in left)
+
                 def most(pool: list[int]) -> int:
-                    return (len(pool) - len(_Matcher(n, ok, pool).maximise())) // 2
+                    return (len(pool) - len(_Matcher(n, across, pool).maximise())) // 2
 
                 pool = list(left) + nxt
                 best = most(pool)
@@ -673,7 +677,7 @@ def swiss_pairings(
                 met: list[int] = []
                 for f in sorted(left, key=lambda x: (lvl[x], x)):
                     for r in pool:
-                        if r != f and r not in used and ok(f, r):
+                        if r != f and r not in used and across(f, r):
                             rest = [x for x in pool if x not in used and x != f and x != r]
                             if most(rest) == best - len(met) - 1 and (not completing or matcher.fix(f, r)):
                                 if completing:

@@ -104,3 +104,37 @@ def test_final_round_topscorers_avoid_a_colour_difference_beyond_two():
     C.12."""
     check, _ = _round("n0256_s256000", 7)
     assert check.identical, check.differences
+
+
+#: A fresh tournament as bench/swiss_fresh.py makes it (BBP_SEEDS=3, the sixth of 16 players), paired by
+#: bbpPairings v6: per round (absent, boards (white, black) by player index, bye, results of the boards).
+FRESH_16_S3_5 = [
+    ([1], [(0, 8), (9, 2), (3, 10), (11, 4), (5, 12), (13, 6), (7, 14)], 15, "1111=0="),
+    ([], [(9, 0), (15, 3), (6, 11), (14, 5), (12, 7), (8, 1), (2, 10), (4, 13)], None, "==1===11"),
+    ([], [(3, 6), (0, 15), (5, 9), (7, 2), (12, 4), (11, 14), (1, 13), (10, 8)], None, "1=1=01=1"),
+    ([4], [(0, 3), (6, 5), (15, 11), (9, 7), (2, 1), (10, 12), (14, 8)], 13, "=100=10"),
+    ([11], [(3, 7), (6, 0), (5, 2), (4, 10), (13, 15), (1, 9), (8, 12)], 14, "0=00==1"),
+    ([14], [(7, 6), (10, 0), (2, 3), (8, 11), (15, 4), (1, 5), (13, 9)], 12, "100=0=0"),
+    ([5, 6, 11], [(0, 7), (3, 8), (4, 2), (9, 10), (14, 15), (12, 13)], 1, "101010"),
+    ([11], [(4, 0), (7, 10), (3, 1), (8, 6), (2, 13), (9, 14), (15, 12)], 5, "010===="),
+    ([9], [(0, 1), (7, 8), (6, 4), (13, 3), (10, 5), (2, 15), (12, 14)], 11, "=0100=1"),
+]
+
+
+@pytest.mark.rule("C.04.3-C.7")
+def test_pairs_of_moved_down_players_among_themselves_do_not_count_for_the_next_bracket():
+    """16 players (15 present), final round 9: p04 and p11 move down into the
+    3.5 bracket, which pairs two games and floats three to p16 (3) and p13
+    (2.5). Floating p03, p06, p12 would let p03 meet p12 in the next bracket
+    besides p06-p16, but moved-down players pair with that bracket's
+    residents, not with each other (C.7 counts p16's games only): either
+    set gives one, and C.14 then keeps p06, who floated down last round, in
+    the bracket: p11-p06, and p03, p12, p15 float (p03-p16, p13-p15, the
+    bye to p12)."""
+    data = {"players": 16, "rounds": 9, "round_data": [
+        {"round": k + 1, "absent": absent, "boards": [list(b) for b in boards], "bye": bye, "results": list(results),
+         "bbp_seconds": 0.0}
+        for k, (absent, boards, bye, results) in enumerate(FRESH_16_S3_5)]}
+    check = replay(data)[-1]
+    assert check.identical, check.differences
+    assert [10, 5] in data["round_data"][-1]["boards"] and data["round_data"][-1]["bye"] == 11
