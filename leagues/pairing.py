@@ -396,8 +396,10 @@ def swiss_pairings(
       the most pairs then possible in the next bracket and the highest
       scores among them, each game there counted only if the round can be
       completed around it and only if it meets a resident there, as
-      moved-down players do not meet each other (C.7, C.8), colours,
-      floats, then the rules' order.
+      moved-down players do not meet each other (C.7, C.8), in the bracket
+      of the bye's score a single player left over (who gets the bye) with
+      the fewest unplayed games (C.9), colours, floats, then the rules'
+      order.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -515,6 +517,7 @@ def swiss_pairings(
     bye: int | None = None
     bye_open = False  # n is odd: the bye is handed in the last bracket
     bye_ok: list[bool] = []
+    bye_score: Fraction | None = None
     matcher = None
     relaxed: tuple[str, ...] = ()
     for level, ok in (((), strict), (("colour",), loose)):
@@ -657,40 +660,57 @@ def swiss_pairings(
                 can then still be completed (C.4) around that game and the
                 bracket's own pairs ``chosen`` (who is left depends only on
                 ``left``, so any pairing of the bracket that leaves them
-                will do)."""
+                will do); the residents there count as they can pair among
+                themselves."""
                 def across(a: int, b: int) -> bool:  # moved-down players pair with residents there
                     return ok(a, b) and not (a in left and b in left)
 
                 def most(pool: list[int]) -> int:
                     return (len(pool) - len(_Matcher(n, across, pool).maximise())) // 2
 
-                pool = list(left) + nxt
-                best = most(pool)
                 fixed: list[tuple[int, int]] = []
                 completing = True
                 for a, b in chosen:
                     if not matcher.fix(a, b):
-                        completing = False
+                        completing = False  # the candidate cannot complete the round: it is not chosen
                         break
                     fixed.append((a, b))
+                pool = list(left) + nxt
+                best = most(pool)
                 used: set[int] = set()
                 met: list[int] = []
-                for f in sorted(left, key=lambda x: (lvl[x], x)):
-                    for r in pool:
-                        if r != f and r not in used and across(f, r):
-                            rest = [x for x in pool if x not in used and x != f and x != r]
-                            if most(rest) == best - len(met) - 1 and (not completing or matcher.fix(f, r)):
-                                if completing:
-                                    fixed.append((f, r))
+                for f in sorted(left, key=lambda x: (lvl[x], x)) if completing else ():
+                    # his first opponent there that keeps the most pairs possible (C.7) and the
+                    # round completable; else, as the round cannot keep that many, any that completes it
+                    for keep_most in (True, False):
+                        for r in nxt:
+                            if r in used or not ok(f, r):
+                                continue
+                            if keep_most and most([x for x in pool if x not in used and x != f and x != r]) \
+                                    != best - len(met) - 1:
+                                continue
+                            if matcher.fix(f, r):
+                                fixed.append((f, r))
                                 used.update((f, r))
                                 met.append(f)
                                 break
+                        if f in used:
+                            break
                 for a, b in reversed(fixed):
                     matcher.unfix(a, b)
-                return -best, tuple(-sum(1 for f in met if lvl[f] == lv) for lv in sorted({lvl[x] for x in left}))
+                pairs_there = len(met) + most([x for x in nxt if x not in used])
+                return -pairs_there, tuple(-sum(1 for f in met if lvl[f] == lv) for lv in sorted({lvl[x] for x in left}))
+
+            at_bye_score = bye_open and score[order[residents[0]]] == bye_score
+            most_played = max(played[i] for i in mdps + residents)
+
+            def unplayed(left: tuple[int, ...], at_bye_score: bool = at_bye_score, most: int = most_played) -> int:
+                """C.9: a single player left over in the bracket of the bye's
+                score is the one who gets it: the fewest unplayed games."""
+                return most - played[left[0]] if at_bye_score and len(left) == 1 and bye_ok[left[0]] else 0
 
             exact_bracket = _pair_bracket(mdps, residents, ok, quality, lvl, down, up,
-                                          lambda chosen: _plan_completes(matcher, chosen), next_pairs)
+                                          lambda chosen: _plan_completes(matcher, chosen), next_pairs, unplayed)
             if exact_bracket is not None and _commit(exact_bracket[0], matcher, taken, pairs):
                 mdps = sorted(exact_bracket[1])
                 continue
@@ -1546,17 +1566,20 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
                   down: list[list[bool]], up: list[list[bool]],
                   completes: Callable[[list[tuple[int, int]]], bool],
                   next_pairs: Callable[[tuple[int, ...], list[tuple[int, int]]], tuple[int, tuple[int, ...]]],
+                  unplayed: Callable[[tuple[int, ...]], int],
                   ) -> tuple[list[tuple[int, int]], list[int]] | None:
     """A small bracket above the last paired by the rules as written: the
     fewest players left over (C.5) such that the round can still be
     completed (C.4), the highest scores paired (C.6), the most pairs then
-    possible in the next bracket (C.7), the fewest denied colour
-    preferences (C.10-C.13), no repeated downfloat for those left over nor
-    repeated upfloat for residents meeting a moved-down player (C.14-C.17),
-    the lowest scores for such repeated floats (C.18-C.21), and among equals the first pairing the rules generate (the moved-down
-    players' pairing, then the remainder's exchanges and transpositions).
-    Returns (pairs, floaters), or None when every moved-down player cannot
-    be paired or floated this way."""
+    possible in the next bracket (C.7) and the highest scores among them
+    (C.8), the most games played by the one left over when he takes the
+    bye (C.9), the fewest denied colour preferences (C.10-C.13), no
+    repeated downfloat for those left over nor repeated upfloat for
+    residents meeting a moved-down player (C.14-C.17), the lowest scores
+    for such repeated floats (C.18-C.21), and among equals the first
+    pairing the rules generate (the moved-down players' pairing, then the
+    remainder's exchanges and transpositions). Returns (pairs, floaters),
+    or None when no pairing of the bracket lets the round complete."""
     members = mdps + residents
     pos = {r: k for k, r in enumerate(residents)}
     levels = sorted({lvl[i] for i in members})
@@ -1597,7 +1620,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
             ups1 = sum(up[1][r] for _, r in mdp_pairs)
             partner = {m: r for m, r in mdp_pairs}
             mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
-            key = (c6, next_memo[left], c12, c13, d0, ups0, d1, ups1, _float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key)
+            key = (c6, next_memo[left], unplayed(left), c12, c13, d0, ups0, d1, ups1, _float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key)
             cands.append((key, mdp_pairs, rem_pairs, left))
 
         def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], limbo: list[int], budget: int) -> None:

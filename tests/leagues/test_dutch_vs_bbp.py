@@ -121,6 +121,14 @@ FRESH_16_S3_5 = [
 ]
 
 
+def _fresh(players: int, rounds: int, played: list) -> dict:
+    """A tournament in the fixtures' form from its rounds as listed above."""
+    return {"players": players, "rounds": rounds, "round_data": [
+        {"round": k + 1, "absent": absent, "boards": [list(b) for b in boards], "bye": bye, "results": list(results),
+         "bbp_seconds": 0.0}
+        for k, (absent, boards, bye, results) in enumerate(played)]}
+
+
 @pytest.mark.rule("C.04.3-C.7")
 def test_pairs_of_moved_down_players_among_themselves_do_not_count_for_the_next_bracket():
     """16 players (15 present), final round 9: p04 and p11 move down into the
@@ -131,10 +139,32 @@ def test_pairs_of_moved_down_players_among_themselves_do_not_count_for_the_next_
     set gives one, and C.14 then keeps p06, who floated down last round, in
     the bracket: p11-p06, and p03, p12, p15 float (p03-p16, p13-p15, the
     bye to p12)."""
-    data = {"players": 16, "rounds": 9, "round_data": [
-        {"round": k + 1, "absent": absent, "boards": [list(b) for b in boards], "bye": bye, "results": list(results),
-         "bbp_seconds": 0.0}
-        for k, (absent, boards, bye, results) in enumerate(FRESH_16_S3_5)]}
+    data = _fresh(16, 9, FRESH_16_S3_5)
     check = replay(data)[-1]
     assert check.identical, check.differences
     assert [10, 5] in data["round_data"][-1]["boards"] and data["round_data"][-1]["bye"] == 11
+
+
+#: BBP_SEEDS=3, the eighth tournament of 16 players, its first seven rounds (as FRESH_16_S3_5).
+FRESH_16_S3_7 = [
+    ([7, 13], [(0, 8), (9, 1), (2, 10), (11, 3), (4, 12), (14, 5), (6, 15)], None, "1010=01"),
+    ([15], [(3, 0), (1, 6), (5, 2), (7, 4), (12, 9), (8, 11), (10, 13)], 14, "0=1===="),
+    ([], [(0, 5), (2, 1), (6, 12), (4, 14), (13, 3), (11, 7), (9, 8), (15, 10)], None, "==01=0=="),
+    ([], [(1, 0), (5, 4), (12, 2), (3, 6), (8, 7), (10, 9), (14, 13), (15, 11)], None, "00==0000"),
+    ([15], [(0, 4), (7, 5), (13, 12), (2, 6), (9, 3), (11, 1), (10, 14)], 8, "11=1001"),
+    ([5], [(7, 0), (1, 12), (3, 2), (4, 13), (6, 9), (8, 10), (14, 11)], 15, "0111==0"),
+    ([11], [(12, 0), (4, 1), (3, 7), (2, 8), (5, 9), (13, 6), (14, 15)], 10, "0==1101"),
+]
+
+
+@pytest.mark.rule("C.04.3-C.9")
+def test_the_bye_left_over_in_a_bracket_above_the_last_goes_to_the_player_with_the_most_games():
+    """16 players (15 present), round 7: the bye is on 2.5 points (p15 and
+    p16 below have had one), and the 2.5 bracket leaves one player over, who
+    gets it: p10 could meet p16 there, but not with the round completed
+    (p15 must meet p16), so that game does not count for C.7, and C.9 gives
+    the bye to a player who has played every round (p11, not p14, a game
+    short): p10 meets p06 and p14 p07."""
+    check = replay(_fresh(16, 9, FRESH_16_S3_7))[-1]
+    assert check.identical, check.differences
+    assert FRESH_16_S3_7[-1][2] == 10
