@@ -1421,7 +1421,10 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
     (C.9), the fewest denied colour preferences among the others (C.12,
     C.13), no repeated downfloat (C.14, C.16) nor upfloat of the players
     paired (C.15, C.17), then the rules' order of candidates (the lowest
-    ranked). The matcher's bye vertex (``len(taken)``)
+    ranked). Used for a last bracket too large to pair exactly: the
+    moved-down players are first given residents (as the MDP-pairing
+    would), and the bye is looked for in the residents' remainder, whose
+    S1 and S2 the moved-down players do not shift. The matcher's bye vertex (``len(taken)``)
     is paired with him. Returns the bye and the moved-down players and
     residents left to pair."""
     n = len(taken)
@@ -1434,8 +1437,19 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         return (1000 if not bye_ok[c] else most - played[c]), 2 * down[0][c] + down[1][c]
 
     first = None
-    if len(members) <= 2 * EXACT_PAIRS + 1:
-        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl,
+    # the moved-down players pair first (the MDP-pairing), each with the first
+    # resident he meets without denying a colour preference if he can; the
+    # bye is then the player the residents' remainder leaves over
+    rem = list(residents)
+    for m in mdps:
+        fits = [r for r in rem if ok(m, r)]
+        good = [r for r in fits if quality(m, r) == (0, 0)]
+        if good or fits:
+            rem.remove((good or fits)[0])
+    if len(rem) % 2 == 0:
+        rem = members  # a moved-down player is left over: weigh them all together
+    if len(rem) <= 2 * EXACT_PAIRS + 1:
+        best = _best_remainder(rem, ok, quality, _colour_cost(rem, col, strength), floats=bye_cost, level=lvl,
                                upfloat=up_cost)
         first = best[2][0] if best is not None and best[2] else None
 

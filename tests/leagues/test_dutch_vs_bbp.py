@@ -168,3 +168,29 @@ def test_the_bye_left_over_in_a_bracket_above_the_last_goes_to_the_player_with_t
     check = replay(_fresh(16, 9, FRESH_16_S3_7))[-1]
     assert check.identical, check.differences
     assert FRESH_16_S3_7[-1][2] == 10
+
+
+#: BBP_SEEDS=1, the fourth tournament of 64 players (9 rounds), its first two rounds.
+FRESH_64_S1_3 = [
+    ([27, 34], [(0, 32), (33, 1), (2, 35), (36, 3), (4, 37), (38, 5), (6, 39), (40, 7), (8, 41), (42, 9), (10, 43),
+                (44, 11), (12, 45), (46, 13), (14, 47), (48, 15), (16, 49), (50, 17), (18, 51), (52, 19), (20, 53),
+                (54, 21), (22, 55), (56, 23), (24, 57), (58, 25), (26, 59), (60, 28), (29, 61), (62, 30), (31, 63)],
+     None, "1=1==011=0====1010101010==10101"),
+    ([61], [(19, 0), (20, 2), (5, 22), (21, 6), (9, 26), (23, 14), (15, 29), (28, 16), (17, 31), (30, 18), (1, 40),
+            (3, 33), (41, 4), (37, 8), (45, 10), (11, 36), (57, 12), (13, 44), (43, 24), (25, 46), (7, 58), (27, 50),
+            (32, 52), (51, 34), (35, 54), (53, 38), (39, 56), (55, 42), (47, 60), (59, 48), (49, 62)], 63,
+     "00101=1=0=110==1=100110110101=1"),
+]
+
+
+@pytest.mark.rule("C.04.3-C.9")
+def test_a_large_last_bracket_pairs_its_moved_down_player_before_its_bye_is_chosen():
+    """64 players (63 present), round 2: p59 (0.5) moves down into the last
+    bracket of 22 players on 0, too many to pair exactly. He pairs first
+    (with p08); the bye is then the player the residents' own S1 against
+    S2 leaves over, p64, with every preference granted. Weighing him in
+    one homogeneous group with the residents moved the halves' border and
+    gave the bye to p63."""
+    check = replay(_fresh(64, 9, FRESH_64_S1_3))[-1]
+    assert check.identical, check.differences
+    assert FRESH_64_S1_3[-1][2] == 63
