@@ -1424,7 +1424,9 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
     ranked). Used for a last bracket too large to pair exactly: the
     moved-down players are first given residents (as the MDP-pairing
     would), and the bye is looked for in the residents' remainder, whose
-    S1 and S2 the moved-down players do not shift. The matcher's bye vertex (``len(taken)``)
+    S1 and S2 the moved-down players do not shift; a remainder too large
+    for ``_best_remainder`` offers the player its first transposition
+    leaves over. The matcher's bye vertex (``len(taken)``)
     is paired with him. Returns the bye and the moved-down players and
     residents left to pair."""
     n = len(taken)
@@ -1452,6 +1454,16 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         best = _best_remainder(rem, ok, quality, _colour_cost(rem, col, strength), floats=bye_cost, level=lvl,
                                upfloat=up_cost)
         first = best[2][0] if best is not None and best[2] else None
+    else:  # too large to weigh exactly: the player the first transposition leaves over
+        half = len(rem) // 2
+        free = list(rem[half:])
+        for p in rem[:half]:
+            fits = [q for q in free if ok(p, q)]
+            good = [q for q in fits if quality(p, q) == (0, 0)]
+            if good or fits:
+                free.remove((good or fits)[0])
+        over = [q for q in free if bye_ok[q]]
+        first = over[-1] if over else None
 
     def key(c: int) -> tuple[bool, int, bool, bool, int]:
         return c != first, -played[c], down[0][c], down[1][c], -c
