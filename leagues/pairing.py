@@ -677,25 +677,41 @@ def swiss_pairings(
                     fixed.append((a, b))
                 pool = list(left) + nxt
                 best = most(pool)
-                used: set[int] = set()
-                met: list[int] = []
-                for f in sorted(left, key=lambda x: (lvl[x], x)) if completing else ():
-                    # his first opponent there that keeps the most pairs possible (C.7) and the
-                    # round completable; else, as the round cannot keep that many, any that completes it
+                order_f = sorted(left, key=lambda x: (lvl[x], x)) if completing else []
+                levels_f = sorted({lvl[x] for x in left})
+
+                def value(met: list[int]) -> tuple[int, ...]:
+                    return tuple(sum(1 for f in met if lvl[f] == lv) for lv in levels_f)
+
+                def search(k: int, used: set[int], met: list[int]) -> tuple[tuple[int, ...], list[int], set[int]]:
+                    """The moved-down players, highest first, each with an opponent
+                    there (those that keep the most pairs possible, C.7, first) with
+                    the round completable: the most of them by score (C.8), a few
+                    opponents tried each."""
+                    if k == len(order_f):
+                        return value(met), list(met), set(used)
+                    f = order_f[k]
+                    found = None
+                    tried = 0
                     for keep_most in (True, False):
                         for r in nxt:
                             if r in used or not ok(f, r):
                                 continue
-                            if keep_most and most([x for x in pool if x not in used and x != f and x != r]) \
-                                    != best - len(met) - 1:
+                            kept = most([x for x in pool if x not in used and x != f and x != r]) \
+                                == best - len(met) - 1
+                            if kept != keep_most or not matcher.fix(f, r):
                                 continue
-                            if matcher.fix(f, r):
-                                fixed.append((f, r))
-                                used.update((f, r))
-                                met.append(f)
-                                break
-                        if f in used:
-                            break
+                            got = search(k + 1, used | {f, r}, met + [f])
+                            matcher.unfix(f, r)
+                            tried += 1
+                            if found is None or got[0] > found[0]:
+                                found = got
+                            if found[0] == value(met + order_f[k:]) or tried >= 3:
+                                return found
+                    got = search(k + 1, used, met)
+                    return got if found is None or got[0] > found[0] else found
+
+                _, met, used = search(0, set(), [])
                 for a, b in reversed(fixed):
                     matcher.unfix(a, b)
                 pairs_there = len(met) + most([x for x in nxt if x not in used])

@@ -242,3 +242,25 @@ def test_a_last_bracket_too_large_to_weigh_exactly_gives_the_bye_its_first_trans
     check = replay(_fresh(256, 8, FRESH_256_S777_0))[-1]
     assert check.identical, check.differences
     assert FRESH_256_S777_0[-1][2] == 253
+
+
+#: BBP_SEEDS=4, the third tournament of 8 players (5 rounds), its first four rounds.
+FRESH_8_S4_18 = [
+    ([], [(0, 4), (5, 1), (2, 6), (7, 3)], None, "=0=0"),
+    ([7], [(1, 3), (6, 0), (4, 2)], 5, "10="),
+    ([], [(0, 1), (2, 5), (3, 4), (6, 7)], None, "=010"),
+    ([], [(1, 7), (5, 0), (3, 2), (4, 6)], None, "10=="),
+]
+
+
+@pytest.mark.rule("C.04.3-C.8")
+def test_the_next_brackets_best_pairing_of_moved_down_players_is_searched_not_taken_greedily():
+    """8 players, round 4: p02 (2.5) has met everyone on 2 points, so he and
+    one of p01, p04, p06 float to the 1-point bracket of p03, p05, p08. With
+    p04 floated both floaters can meet someone there with the round
+    completed (p02-p08, p04-p03, p05-p07 below), as with p06 floated: C.8 is
+    even, and C.16 keeps p06, who floated down two rounds ago, in the
+    bracket. Giving p02 his first possible opponent there (p05) left p04
+    none, which counted against floating p04 and floated p06."""
+    check = replay(_fresh(8, 5, FRESH_8_S4_18))[-1]
+    assert check.identical, check.differences
