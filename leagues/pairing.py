@@ -1543,7 +1543,8 @@ def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, by
         key: tuple = (*head, c12, c13, d0, ups0, d1, ups1)
         if best is not None and key > best[0][:8]:
             return  # worse on the counts: the rest need not be looked at
-        mdp_key = tuple(pos[r] for _, r in mdp_pairs) + ((len(residents) + mdps.index(bye),) if bye in is_mdp else ())
+        partner = dict(mdp_pairs)  # each moved-down player in order: his opponent, or the bye after all
+        mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
         floater = bye if bye is not None and bye not in is_mdp else None
         key += (_float_scores([bye] if bye is not None else [], mdp_pairs, lvl, down, up, levels), mdp_key)
         if best is not None and key > best[0][:-1]:

@@ -264,3 +264,30 @@ def test_the_next_brackets_best_pairing_of_moved_down_players_is_searched_not_ta
     none, which counted against floating p04 and floated p06."""
     check = replay(_fresh(8, 5, FRESH_8_S4_18))[-1]
     assert check.identical, check.differences
+
+
+#: BBP_SEEDS=5, the 16th tournament of 16 players (8 rounds), its first seven rounds.
+FRESH_16_S5_15 = [
+    ([6, 15], [(0, 8), (9, 1), (2, 10), (11, 3), (4, 12), (13, 5), (7, 14)], None, "=01==1="),
+    ([], [(1, 2), (3, 13), (12, 0), (14, 4), (8, 7), (5, 11), (10, 6), (15, 9)], None, "1=00010="),
+    ([], [(0, 1), (4, 13), (7, 3), (2, 5), (6, 8), (9, 12), (11, 14), (10, 15)], None, "1=11=111"),
+    ([1], [(7, 0), (13, 2), (6, 4), (11, 9), (3, 8), (5, 10), (12, 15)], 14, "00====="),
+    ([], [(0, 2), (4, 7), (1, 11), (9, 6), (14, 13), (10, 3), (15, 5), (8, 12)], None, "=010000="),
+    ([], [(13, 0), (2, 7), (6, 1), (5, 4), (3, 9), (8, 11), (12, 10), (15, 14)], None, "0=0111=1"),
+    ([15], [(0, 5), (7, 1), (2, 3), (13, 6), (4, 8), (11, 12), (14, 9)], 10, "1010100"),
+]
+
+
+@pytest.mark.rule("C.04.3-C.9")
+def test_the_first_moved_down_player_pairs_first_when_either_could_take_the_bye():
+    """16 players (15 present), round 7: p10 and p11 (2 points, the bye's
+    score) float into the last bracket, where only p15 (1.5, had the bye)
+    stays: one of them meets p15, the other takes the bye, and every
+    criterion is even (both played six games; either game denies one
+    colour preference).
+    The MDP-pairing's order decides: the first moved-down player, p10,
+    meets p15 and p11 gets the bye, as bbpPairings v6 gives it; ordering by
+    the opponents alone, whoever paired, gave the bye to p10."""
+    check = replay(_fresh(16, 8, FRESH_16_S5_15))[-1]
+    assert check.identical, check.differences
+    assert FRESH_16_S5_15[-1][2] == 10
