@@ -1460,10 +1460,15 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
     # bye is then the player the residents' remainder leaves over
     rem = list(residents)
     for m in mdps:
-        fits = [r for r in rem if ok(m, r)]
-        good = [r for r in fits if quality(m, r) == (0, 0)]
-        if good or fits:
-            rem.remove((good or fits)[0])
+        fit = None
+        for r in rem:
+            if ok(m, r):
+                if quality(m, r) == (0, 0):
+                    fit = r
+                    break
+                fit = r if fit is None else fit
+        if fit is not None:
+            rem.remove(fit)
     if len(rem) % 2 == 0:
         rem = members  # a moved-down player is left over: weigh them all together
     if len(rem) <= 2 * EXACT_PAIRS + 1:
@@ -1474,10 +1479,15 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         half = len(rem) // 2
         free = list(rem[half:])
         for p in rem[:half]:
-            fits = [q for q in free if ok(p, q)]
-            good = [q for q in fits if quality(p, q) == (0, 0)]
-            if good or fits:
-                free.remove((good or fits)[0])
+            fit = None
+            for q in free:
+                if ok(p, q):
+                    if quality(p, q) == (0, 0):
+                        fit = q
+                        break
+                    fit = q if fit is None else fit
+            if fit is not None:
+                free.remove(fit)
         over = [q for q in free if bye_ok[q]]
         first = over[-1] if over else None
 
