@@ -694,9 +694,13 @@ def swiss_pairings(
                     found = None
                     tried = 0
                     for keep_most in (True, False):
+                        looked = 0
                         for r in nxt:
                             if r in used or not ok(f, r):
                                 continue
+                            looked += 1
+                            if looked > 6:  # enough: a large next bracket has opponents to spare
+                                break
                             kept = most([x for x in pool if x not in used and x != f and x != r]) \
                                 == best - len(met) - 1
                             if kept != keep_most or not matcher.fix(f, r):
@@ -1671,10 +1675,17 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
             d1 = sum(down[1][x] for x in left)
             ups0 = sum(up[0][r] for _, r in mdp_pairs)
             ups1 = sum(up[1][r] for _, r in mdp_pairs)
-            partner = {m: r for m, r in mdp_pairs}
-            mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
-            key = (c6, next_memo[left], unplayed(left), c12, c13, d0, ups0, d1, ups1, _float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key)
+            key = (c6, next_memo[left], unplayed(left), c12, c13, d0, ups0, d1, ups1)
             cands.append((key, mdp_pairs, rem_pairs, left))
+
+        def order_key(cand: tuple) -> tuple:
+            """C.18-C.21, then the rules' order: only needed among candidates
+            even on everything before."""
+            _, mdp_pairs, rem_pairs, left = cand
+            partner = dict(mdp_pairs)
+            mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
+            return (_float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key,
+                    _remainder_key(rem_pairs, [x for x in left if x in pos], pos))
 
         def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], limbo: list[int], budget: int) -> None:
             if k == len(mdps):
@@ -1700,7 +1711,7 @@ def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int]
             j = k
             while j < len(cands) and cands[j][0] == cands[k][0]:
                 j += 1
-            group = sorted(cands[k:j], key=lambda c: _remainder_key(c[2], [x for x in c[3] if x in pos], pos))
+            group = sorted(cands[k:j], key=order_key)
             for _, mdp_pairs, rem_pairs, left in group:
                 if completes(mdp_pairs + rem_pairs):
                     return mdp_pairs + rem_pairs, list(left)
