@@ -33,18 +33,19 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from engine.core import MalformedEvent, RuleViolation
 
-from . import pairing_v1, pairing_v2
+from . import pairing_v1, pairing_v2, pairing_v3
 from .pairing import Pairings, berger_round, swiss_pairings, table_groups
 from .roster import Roster, roster
 
-#: The pairing system a new league records in its setup: 3 is the FIDE Dutch
-#: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it, closer to
-#: bbpPairings, with the Berger tables' double round robin seam swap; 2 is the
-#: first Dutch-system release, kept in ``pairing_v2``; 1 (a setup that names
+#: The pairing system a new league records in its setup: 4 is the FIDE Dutch
+#: system (C.04.3, 2025) as ``leagues.pairing`` now pairs it (the last bracket
+#: paired exactly, its moved-down players first), with the Berger tables'
+#: double round robin seam swap; 3 is the second Dutch-system release, kept in
+#: ``pairing_v3``; 2 the first, kept in ``pairing_v2``; 1 (a setup that names
 #: none) is the system of the first releases, kept in ``pairing_v1``. Each
 #: league replays and verifies with the system it recorded.
-PAIRING_SYSTEM = 3
-PAIRING_SYSTEMS = (1, 2, 3)
+PAIRING_SYSTEM = 4
+PAIRING_SYSTEMS = (1, 2, 3, 4)
 from .standings import LeagueResult, Rules, Standing, Table, player_points, standings
 
 FORMATS = ("round_robin", "double_round_robin", "swiss", "tables")
@@ -354,7 +355,7 @@ def _next_pairing(state: LeagueState) -> dict[str, Any]:
         if state.pairing_system == 1:
             return pairing_v1.swiss_pairings(order, history, number).to_dict()
         numbers = {p: k + 1 for k, p in enumerate(state.players)}  # registration order = pairing numbers
-        dutch = pairing_v2.swiss_pairings if state.pairing_system == 2 else swiss_pairings
+        dutch = {2: pairing_v2.swiss_pairings, 3: pairing_v3.swiss_pairings}.get(state.pairing_system, swiss_pairings)
         return dutch(order, history, number, rounds=state.total_rounds, pairing_numbers=numbers,
                      win_points=max(state.rules.win, state.rules.draw)).to_dict()
     history_tables = [[list(b.players) for b in r.boards] for r in state.rounds]

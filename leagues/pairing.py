@@ -383,6 +383,23 @@ def swiss_pairings(
       first, by C.5–C.8, as the rules order them; there it goes to the
       player that bracket's pairing leaves over: the highest scores paired
       (C.6), the fewest unplayed games (C.9), then the criteria below.
+    - a last bracket of up to ``EXACT_LAST`` players (everyone left, so
+      any legal pairing of it completes the round) is paired exactly
+      (``_pair_last_bracket``): every pairing of it weighed by the criteria
+      in their order, then the first the rules generate — the moved-down
+      players' pairing (MDP-pairing) before the remainder's, so the bye is
+      the player the remainder leaves over, not the one a single
+      homogeneous group of moved-down players and residents would.
+    - a bracket above it of up to ``EXACT_BRACKET`` players is paired
+      exactly as well (``_pair_bracket``): the fewest left over with the
+      round still completable (C.4, C.5), the highest scores paired (C.6),
+      the most pairs then possible in the next bracket and the highest
+      scores among them, each game there counted only if the round can be
+      completed around it and only if it meets a resident there, as
+      moved-down players do not meet each other (C.7, C.8), in the bracket
+      of the bye's score a single player left over (who gets the bye) with
+      the fewest unplayed games (C.9), colours, floats, then the rules'
+      order.
     - a bracket pairs as many players as it can (C.5). Moved-down players
       come first, each with the resident that keeps, in this order, the most
       pairs (C.5), the highest scores paired (C.6), floaters who can meet
@@ -419,17 +436,18 @@ def swiss_pairings(
       ``initial_colour`` (E.5).
 
     Simplified, so the pairing can differ from bbpPairings (the FIDE-endorsed
-    engine; never in legality): within a bracket the moved-down players'
-    opponents are chosen one by one, each by a planned remainder, where the
-    rules weigh the whole bracket at once; C.7 and C.8 only as far as a
-    floater can meet someone in the next bracket; C.18–C.21 (score
-    differences of repeated floaters) only through which moved-down player
-    floats on; large brackets use the greedy path above; forfeited games in
+    engine; never in legality): in brackets larger than the exact ones
+    above, the moved-down players' opponents are chosen one by one, each by
+    a planned remainder, where the rules weigh the whole bracket at once;
+    there C.7 and C.8 only as far as a floater can meet someone in the next
+    bracket, and C.18–C.21 (score differences of repeated floaters) only
+    through which moved-down player floats on; large brackets use the greedy path above; forfeited games in
     the history count as played for rematches and colours. On the committed
     random tournaments 99% of rounds are identical to bbpPairings v6
     (tests/leagues/test_dutch_vs_bbp.py), and about as many on fresh ones
-    made the same way. This is pairing system 3; leagues recorded with
-    system 2 replay with ``leagues.pairing_v2``.
+    made the same way. This is pairing system 4; leagues recorded with
+    system 3 replay with ``leagues.pairing_v3``, with system 2 with
+    ``leagues.pairing_v2``.
     """
     names = [p for p, _ in standings]
     if len(set(names)) != len(names):
@@ -499,6 +517,7 @@ def swiss_pairings(
     bye: int | None = None
     bye_open = False  # n is odd: the bye is handed in the last bracket
     bye_ok: list[bool] = []
+    bye_score: Fraction | None = None
     matcher = None
     relaxed: tuple[str, ...] = ()
     for level, ok in (((), strict), (("colour",), loose)):
@@ -619,6 +638,102 @@ def swiss_pairings(
     mdps: list[int] = []
     for g, residents in enumerate(groups):
         last = g == len(groups) - 1
+        if last and len(mdps) + len(residents) <= EXACT_LAST:
+            exact_last = _pair_last_bracket(mdps, residents, bye_open, bye_ok, played, ok, quality, lvl, down, up)
+            if exact_last is not None and (not bye_open or matcher.fix(exact_last[1], n)):
+                if _commit(exact_last[0], matcher, taken, pairs):
+                    if bye_open:
+                        bye, bye_open = exact_last[1], False
+                        taken[bye] = True
+                    mdps = []
+                    break
+                if bye_open:  # pragma: no cover - the last bracket holds everyone left
+                    matcher.unfix(exact_last[1], n)
+        if not last and len(mdps) + len(residents) <= EXACT_BRACKET:
+            nxt = [i for i in group_of.get(lvl[residents[-1]] + 1, []) if not taken[i]]
+
+            def next_pairs(left: tuple[int, ...], chosen: list[tuple[int, int]],
+                           nxt: list[int] = nxt) -> tuple[int, tuple[int, ...]]:
+                """(pairs the next bracket can make (C.7), the moved-down players
+                among them by score, highest first (C.8)), as costs. A
+                moved-down player counts as paired there only if the round
+                can then still be completed (C.4) around that game and the
+                bracket's own pairs ``chosen`` (who is left depends only on
+                ``left``, so any pairing of the bracket that leaves them
+                will do); the residents there count as they can pair among
+                themselves."""
+                def across(a: int, b: int) -> bool:  # moved-down players pair with residents there
+                    return ok(a, b) and not (a in left and b in left)
+
+                def most(pool: list[int]) -> int:
+                    return (len(pool) - len(_Matcher(n, across, pool).maximise())) // 2
+
+                fixed: list[tuple[int, int]] = []
+                completing = True
+                for a, b in chosen:
+                    if not matcher.fix(a, b):
+                        completing = False  # the candidate cannot complete the round: it is not chosen
+                        break
+                    fixed.append((a, b))
+                pool = list(left) + nxt
+                best = most(pool)
+                order_f = sorted(left, key=lambda x: (lvl[x], x)) if completing else []
+                levels_f = sorted({lvl[x] for x in left})
+
+                def value(met: list[int]) -> tuple[int, ...]:
+                    return tuple(sum(1 for f in met if lvl[f] == lv) for lv in levels_f)
+
+                def search(k: int, used: set[int], met: list[int]) -> tuple[tuple[int, ...], list[int], set[int]]:
+                    """The moved-down players, highest first, each with an opponent
+                    there (those that keep the most pairs possible, C.7, first) with
+                    the round completable: the most of them by score (C.8), a few
+                    opponents tried each."""
+                    if k == len(order_f):
+                        return value(met), list(met), set(used)
+                    f = order_f[k]
+                    found = None
+                    tried = 0
+                    for keep_most in (True, False):
+                        looked = 0
+                        for r in nxt:
+                            if r in used or not ok(f, r):
+                                continue
+                            looked += 1
+                            if looked > 6:  # enough: a large next bracket has opponents to spare
+                                break
+                            kept = most([x for x in pool if x not in used and x != f and x != r]) \
+                                == best - len(met) - 1
+                            if kept != keep_most or not matcher.fix(f, r):
+                                continue
+                            got = search(k + 1, used | {f, r}, met + [f])
+                            matcher.unfix(f, r)
+                            tried += 1
+                            if found is None or got[0] > found[0]:
+                                found = got
+                            if found[0] == value(met + order_f[k:]) or tried >= 3:
+                                return found
+                    got = search(k + 1, used, met)
+                    return got if found is None or got[0] > found[0] else found
+
+                _, met, used = search(0, set(), [])
+                for a, b in reversed(fixed):
+                    matcher.unfix(a, b)
+                pairs_there = len(met) + most([x for x in nxt if x not in used])
+                return -pairs_there, tuple(-sum(1 for f in met if lvl[f] == lv) for lv in sorted({lvl[x] for x in left}))
+
+            at_bye_score = bye_open and score[order[residents[0]]] == bye_score
+            most_played = max(played[i] for i in mdps + residents)
+
+            def unplayed(left: tuple[int, ...], at_bye_score: bool = at_bye_score, most: int = most_played) -> int:
+                """C.9: a single player left over in the bracket of the bye's
+                score is the one who gets it: the fewest unplayed games."""
+                return most - played[left[0]] if at_bye_score and len(left) == 1 and bye_ok[left[0]] else 0
+
+            exact_bracket = _pair_bracket(mdps, residents, ok, quality, lvl, down, up,
+                                          lambda chosen: _plan_completes(matcher, chosen), next_pairs, unplayed)
+            if exact_bracket is not None and _commit(exact_bracket[0], matcher, taken, pairs):
+                mdps = sorted(exact_bracket[1])
+                continue
         if last and bye_open:
             bye, mdps, residents = _hand_bye(mdps, residents, matcher, taken, bye_ok, played, down,
                                              ok, quality, col, strength, lvl, up_cost)
@@ -1326,7 +1441,12 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
     (C.9), the fewest denied colour preferences among the others (C.12,
     C.13), no repeated downfloat (C.14, C.16) nor upfloat of the players
     paired (C.15, C.17), then the rules' order of candidates (the lowest
-    ranked). The matcher's bye vertex (``len(taken)``)
+    ranked). Used for a last bracket too large to pair exactly: the
+    moved-down players are first given residents (as the MDP-pairing
+    would), and the bye is looked for in the residents' remainder, whose
+    S1 and S2 the moved-down players do not shift; a remainder too large
+    for ``_best_remainder`` offers the player its first transposition
+    leaves over. The matcher's bye vertex (``len(taken)``)
     is paired with him. Returns the bye and the moved-down players and
     residents left to pair."""
     n = len(taken)
@@ -1339,10 +1459,41 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         return (1000 if not bye_ok[c] else most - played[c]), 2 * down[0][c] + down[1][c]
 
     first = None
-    if len(members) <= 2 * EXACT_PAIRS + 1:
-        best = _best_remainder(members, ok, quality, _colour_cost(members, col, strength), floats=bye_cost, level=lvl,
+    # the moved-down players pair first (the MDP-pairing), each with the first
+    # resident he meets without denying a colour preference if he can; the
+    # bye is then the player the residents' remainder leaves over
+    rem = list(residents)
+    for m in mdps:
+        fit = None
+        for r in rem:
+            if ok(m, r):
+                if quality(m, r) == (0, 0):
+                    fit = r
+                    break
+                fit = r if fit is None else fit
+        if fit is not None:
+            rem.remove(fit)
+    if len(rem) % 2 == 0:
+        rem = members  # a moved-down player is left over: weigh them all together
+    if len(rem) <= 2 * EXACT_PAIRS + 1:
+        best = _best_remainder(rem, ok, quality, _colour_cost(rem, col, strength), floats=bye_cost, level=lvl,
                                upfloat=up_cost)
         first = best[2][0] if best is not None and best[2] else None
+    else:  # too large to weigh exactly: the player the first transposition leaves over
+        half = len(rem) // 2
+        free = list(rem[half:])
+        for p in rem[:half]:
+            fit = None
+            for q in free:
+                if ok(p, q):
+                    if quality(p, q) == (0, 0):
+                        fit = q
+                        break
+                    fit = q if fit is None else fit
+            if fit is not None:
+                free.remove(fit)
+        over = [q for q in free if bye_ok[q]]
+        first = over[-1] if over else None
 
     def key(c: int) -> tuple[bool, int, bool, bool, int]:
         return c != first, -played[c], down[0][c], down[1][c], -c
@@ -1352,6 +1503,251 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
             taken[c] = True
             return c, [i for i in mdps if i != c], [i for i in residents if i != c]
     raise AssertionError("no player can take the bye")  # pragma: no cover - the matcher holds one
+
+
+#: A last bracket of up to this many players is paired exactly (every
+#: pairing of it weighed, see ``_pair_last_bracket``).
+EXACT_LAST = 11
+
+
+def _pair_last_bracket(mdps: list[int], residents: list[int], bye_open: bool, bye_ok: list[bool],
+                       played: list[int], ok: Callable[[int, int], bool],
+                       quality: Callable[[int, int], tuple[int, int]], lvl: list[int],
+                       down: list[list[bool]], up: list[list[bool]],
+                       ) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The last bracket (everyone left, so C.4 holds for any legal pairing
+    of it) paired by the rules as written: every pairing of it, with the
+    bye when the count is odd, is weighed by the criteria in their order —
+    the bye to a player who may get it (C.2) of the lowest score (C.6) and
+    with the fewest unplayed games (C.9), the fewest denied colour
+    preferences (C.10–C.13), no repeated downfloat for the bye (C.14, C.16)
+    nor repeated upfloat for a resident paired with a moved-down player
+    (C.15, C.17), the lowest scores for such repeated floats (C.18–C.21) —
+    and among equals the first the rules generate: the
+    moved-down players (S1) in order, each with the lowest resident
+    possible (the MDP-pairing's transpositions), then the remainder's
+    exchanges and transpositions. The moved-down players pair in the
+    MDP-pairing, not as part of one homogeneous group: treated so, the bye
+    went to the wrong resident. None when no pairing keeps the absolute
+    criteria with every moved-down player meeting a resident."""
+    members = mdps + residents
+    if bye_open != bool(len(members) % 2):
+        return None
+    is_mdp = set(mdps)
+    pos = {r: k for k, r in enumerate(residents)}
+    most = max(played[i] for i in members)
+    levels = sorted({lvl[i] for i in members})
+    best: tuple | None = None
+
+    def consider(mdp_pairs: list[tuple[int, int]], rem_pairs: list[tuple[int, int]], bye: int | None) -> None:
+        nonlocal best
+        c12 = c13 = 0
+        for a, b in mdp_pairs + rem_pairs:
+            q12, q13 = quality(a, b)
+            c12 += q12
+            c13 += q13
+        ups0 = sum(up[0][r] for _, r in mdp_pairs)
+        ups1 = sum(up[1][r] for _, r in mdp_pairs)
+        if bye is None:
+            head: tuple = (0, 0)
+            d0 = d1 = 0
+        else:
+            head = (-lvl[bye], most - played[bye])
+            d0, d1 = down[0][bye], down[1][bye]
+        key: tuple = (*head, c12, c13, d0, ups0, d1, ups1)
+        if best is not None and key > best[0][:8]:
+            return  # worse on the counts: the rest need not be looked at
+        partner = dict(mdp_pairs)  # each moved-down player in order: his opponent, or the bye after all
+        mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
+        floater = bye if bye is not None and bye not in is_mdp else None
+        key += (_float_scores([bye] if bye is not None else [], mdp_pairs, lvl, down, up, levels), mdp_key)
+        if best is not None and key > best[0][:-1]:
+            return  # worse before the remainder's order is looked at
+        key += (_remainder_key(rem_pairs, [floater] if floater is not None else [], pos),)
+        if best is None or key < best[0]:
+            best = (key, mdp_pairs + rem_pairs, bye)
+
+    def pair_rest(rest: list[int], acc: list[tuple[int, int]], mdp_pairs: list[tuple[int, int]],
+                  bye: int | None, head: tuple, denied: int) -> None:
+        if best is not None and (*head, denied) > best[0][:3]:
+            return  # already more denied preferences (C.12) than the best: prune
+        if not rest:
+            consider(mdp_pairs, list(acc), bye)
+            return
+        a = rest[0]
+        for k in range(1, len(rest)):
+            b = rest[k]
+            if ok(a, b):
+                acc.append((a, b))
+                pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, bye, head, denied + quality(a, b)[0])
+                acc.pop()
+
+    def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], bye: int | None) -> None:
+        if k == len(mdps):
+            denied = sum(quality(m, r)[0] for m, r in acc)
+            if bye is None and len(free) % 2:
+                for c in free:
+                    if bye_ok[c]:
+                        pair_rest([r for r in free if r != c], [], acc, c, (-lvl[c], most - played[c]), denied)
+            else:
+                head = (0, 0) if bye is None else (-lvl[bye], most - played[bye])
+                pair_rest(free, [], acc, bye, head, denied)
+            return
+        m = mdps[k]
+        if m == bye:
+            pair_mdps(k + 1, free, acc, bye)
+            return
+        for r in free:
+            if ok(m, r):
+                acc.append((m, r))
+                pair_mdps(k + 1, [x for x in free if x != r], acc, bye)
+                acc.pop()
+
+    pair_mdps(0, list(residents), [], None)
+    if best is None and bye_open:  # a moved-down player takes the bye
+        for m in mdps:
+            if bye_ok[m]:
+                pair_mdps(0, list(residents), [], m)
+    if best is None:
+        return None
+    return best[1], best[2]
+
+
+#: A bracket above the last of up to this many players (moved-down players
+#: included) is paired exactly too (``_pair_bracket``).
+EXACT_BRACKET = 10
+
+
+def _pair_bracket(mdps: list[int], residents: list[int], ok: Callable[[int, int], bool],
+                  quality: Callable[[int, int], tuple[int, int]], lvl: list[int],
+                  down: list[list[bool]], up: list[list[bool]],
+                  completes: Callable[[list[tuple[int, int]]], bool],
+                  next_pairs: Callable[[tuple[int, ...], list[tuple[int, int]]], tuple[int, tuple[int, ...]]],
+                  unplayed: Callable[[tuple[int, ...]], int],
+                  ) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """A small bracket above the last paired by the rules as written: the
+    fewest players left over (C.5) such that the round can still be
+    completed (C.4), the highest scores paired (C.6), the most pairs then
+    possible in the next bracket (C.7) and the highest scores among them
+    (C.8), the most games played by the one left over when he takes the
+    bye (C.9), the fewest denied colour preferences (C.10-C.13), no
+    repeated downfloat for those left over nor repeated upfloat for
+    residents meeting a moved-down player (C.14-C.17), the lowest scores
+    for such repeated floats (C.18-C.21), and among equals the first
+    pairing the rules generate (the moved-down players' pairing, then the
+    remainder's exchanges and transpositions). Returns (pairs, floaters),
+    or None when no pairing of the bracket lets the round complete."""
+    members = mdps + residents
+    pos = {r: k for k, r in enumerate(residents)}
+    levels = sorted({lvl[i] for i in members})
+    next_memo: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+    for floats in range(len(members) % 2, len(members) + 1, 2):
+        cands: list[tuple[tuple, list[tuple[int, int]], list[tuple[int, int]], tuple[int, ...]]] = []
+
+        def pair_rest(rest: list[int], acc: list[tuple[int, int]], mdp_pairs: list[tuple[int, int]],
+                      left: list[int], budget: int) -> None:
+            if not rest:
+                if budget == 0:
+                    record(mdp_pairs, list(acc), tuple(sorted(left)))
+                return
+            a = rest[0]
+            if budget > 0:  # a is left over
+                left.append(a)
+                pair_rest(rest[1:], acc, mdp_pairs, left, budget - 1)
+                left.pop()
+            for k in range(1, len(rest)):
+                b = rest[k]
+                if ok(a, b):
+                    acc.append((a, b))
+                    pair_rest(rest[1:k] + rest[k + 1:], acc, mdp_pairs, left, budget)
+                    acc.pop()
+
+        def record(mdp_pairs: list[tuple[int, int]], rem_pairs: list[tuple[int, int]], left: tuple[int, ...]) -> None:
+            c12 = c13 = 0
+            for a, b in mdp_pairs + rem_pairs:
+                q12, q13 = quality(a, b)
+                c12 += q12
+                c13 += q13
+            if left not in next_memo:
+                next_memo[left] = next_pairs(left, mdp_pairs + rem_pairs)
+            c6 = tuple(sum(1 for x in left if lvl[x] == lv) for lv in levels)
+            d0 = sum(down[0][x] for x in left)
+            d1 = sum(down[1][x] for x in left)
+            ups0 = sum(up[0][r] for _, r in mdp_pairs)
+            ups1 = sum(up[1][r] for _, r in mdp_pairs)
+            key = (c6, next_memo[left], unplayed(left), c12, c13, d0, ups0, d1, ups1)
+            cands.append((key, mdp_pairs, rem_pairs, left))
+
+        def order_key(cand: tuple) -> tuple:
+            """C.18-C.21, then the rules' order: only needed among candidates
+            even on everything before."""
+            _, mdp_pairs, rem_pairs, left = cand
+            partner = dict(mdp_pairs)
+            mdp_key = tuple(pos[partner[m]] if m in partner else len(residents) + k for k, m in enumerate(mdps))
+            return (_float_scores(left, mdp_pairs, lvl, down, up, levels), mdp_key,
+                    _remainder_key(rem_pairs, [x for x in left if x in pos], pos))
+
+        def pair_mdps(k: int, free: list[int], acc: list[tuple[int, int]], limbo: list[int], budget: int) -> None:
+            if k == len(mdps):
+                pair_rest(free, [], list(acc), list(limbo), budget)
+                return
+            m = mdps[k]
+            if budget > 0:
+                limbo.append(m)
+                pair_mdps(k + 1, free, acc, limbo, budget - 1)
+                limbo.pop()
+            for r in free:
+                if ok(m, r):
+                    acc.append((m, r))
+                    pair_mdps(k + 1, [x for x in free if x != r], acc, limbo, budget)
+                    acc.pop()
+
+        pair_mdps(0, list(residents), [], [], floats)
+        if not cands:
+            continue
+        cands.sort(key=lambda c: c[0])
+        k = 0
+        while k < len(cands):
+            j = k
+            while j < len(cands) and cands[j][0] == cands[k][0]:
+                j += 1
+            group = sorted(cands[k:j], key=order_key)
+            for _, mdp_pairs, rem_pairs, left in group:
+                if completes(mdp_pairs + rem_pairs):
+                    return mdp_pairs + rem_pairs, list(left)
+            k = j
+    return None
+
+
+def _float_scores(left: Iterable[int], mdp_pairs: list[tuple[int, int]], lvl: list[int],
+                  down: list[list[bool]], up: list[list[bool]], levels: list[int]) -> tuple[tuple[int, ...], ...]:
+    """C.18-C.21 as costs, each a count per score level from the top (so the
+    higher scores weigh first): the scores of those left over who floated
+    down last round (C.18), of the moved-down opponents of residents who
+    floated up last round (C.19), then the same for two rounds ago (C.20,
+    C.21)."""
+    def per_level(players: list[int]) -> tuple[int, ...]:
+        return tuple(sum(1 for x in players if lvl[x] == lv) for lv in levels)
+
+    left = list(left)
+    return (per_level([x for x in left if down[0][x]]), per_level([m for m, r in mdp_pairs if up[0][r]]),
+            per_level([x for x in left if down[1][x]]), per_level([m for m, r in mdp_pairs if up[1][r]]))
+
+
+def _remainder_key(pairs: list[tuple[int, int]], floaters: list[int], pos: dict[int, int]) -> tuple:
+    """(exchange, transposition) that first generates this pairing of a
+    remainder, the ``floaters`` left over at the end of S2 (see
+    ``_pair_last_bracket``). The first S1 that generates it holds the
+    higher-ranked player of each pair: any other moves more players between
+    S1 and S2, or moves a lower-ranked one out or a higher-ranked one in,
+    which the rules' order of exchanges tries later."""
+    rem = sorted([i for pr in pairs for i in pr] + floaters, key=pos.__getitem__)
+    bsn = {r: k for k, r in enumerate(rem)}
+    half = len(pairs)
+    ordered = sorted((min(bsn[a], bsn[b]), max(bsn[a], bsn[b])) for a, b in pairs)
+    out = sorted([hi for lo, hi in ordered if hi < half] + [bsn[f] for f in floaters if bsn[f] < half], reverse=True)
+    inn = sorted(lo for lo, hi in ordered if lo >= half)
+    return len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn), tuple(hi for _, hi in ordered)
 
 
 def _bye_score_player(m: _Matcher, exposed: int, order: list[str], score: dict[str, Fraction],

@@ -435,3 +435,159 @@ def test_matcher_finds_maximum_matchings_and_checks_completion(n, density, seed,
         assert all(m.mate[v] != -1 and ok(v, m.mate[v]) for v in rest)
     else:
         assert m.mate[a] != -1 and a in m.alive  # untouched on refusal
+
+
+@pytest.mark.rule("C.04.3-C.9")
+def test_the_last_brackets_moved_down_player_pairs_first_and_the_remainder_leaves_the_bye():
+    # Round 2 of 7 present (p02 away): p04, p05, p06 won round 1; p01 was away.
+    # p06 (wants white) moves down into the last bracket p01, p03, p07, p08.
+    # Every pairing there grants all colours and p01 (a game short) may not
+    # have the bye (C.9), so the rules' order decides: the MDP-pairing first,
+    # p06 with the lowest-numbered resident he can meet, p01; then the
+    # remainder p03, p07, p08: S1 = p03 meets p08 (p07 would deny both their
+    # preferences) and p07 is left over for the bye. Pairing p06 within one
+    # homogeneous group of all five gave p06-p07, p01-p03 and the bye to p08
+    # (pairing system 3); bbpPairings v6 gives the boards and bye below.
+    first = Pairings(round=1, boards=(("p03", "p06"), ("p07", "p04"), ("p05", "p08")))
+    standings = [("p01", 0), ("p03", 0), ("p04", 1), ("p05", 1), ("p06", 1), ("p07", 0), ("p08", 0)]
+    got = swiss_pairings(standings, [first], 2, rounds=5)
+    assert set(got.boards) == {("p04", "p05"), ("p06", "p01"), ("p08", "p03")}
+    assert got.bye == "p07"
+    assert got.downfloaters == {"p06", "p07"} and got.upfloaters == {"p01"}
+
+
+@pytest.mark.rule("C.04.3-C.8")
+def test_the_floater_is_chosen_so_the_next_bracket_pairs_the_highest_scores():
+    # Round 4 of 6. p03 (3 points) moves down into the 2-point bracket p01, p04;
+    # one of the three floats on into the 1.5 bracket of p02 and p08. Pairing
+    # p03-p04 denies no strong preference, p03-p01 one (both want black
+    # strongly), but p01 has met p02 and p08 and p04 has met neither: either
+    # way the next bracket makes one pair (C.7), and only floating p04 pairs
+    # the 2-point player there (C.8, before the colours of C.12-C.13). So
+    # p01-p03, p02-p04, and p05-p08, p06-p07 below, as bbpPairings v6 pairs
+    # it; the colours weighed before C.8 would pair p04-p03 and float p01 to
+    # the bottom.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07")), bye="p08",
+                 downfloaters=frozenset({"p08"})),
+        Pairings(round=2, boards=(("p08", "p01"), ("p02", "p03"), ("p05", "p04")), bye="p06",
+                 downfloaters=frozenset({"p06"})),
+        Pairings(round=3, boards=(("p03", "p08"), ("p01", "p02"), ("p04", "p06"), ("p07", "p05")),
+                 downfloaters=frozenset({"p03", "p01"}), upfloaters=frozenset({"p08", "p02"})),
+    ]
+    points = {"p01": 2, "p02": Fraction(3, 2), "p03": 3, "p04": 2, "p05": 1, "p06": 1, "p07": 0,
+              "p08": Fraction(3, 2)}
+    got = swiss_pairings(sorted(points.items()), history, 4, rounds=6)
+    assert set(got.boards) == {("p01", "p03"), ("p02", "p04"), ("p05", "p08"), ("p06", "p07")}
+    assert got.bye is None
+
+
+@pytest.mark.rule("C.04.3-C.6")
+def test_of_two_moved_down_players_the_lower_scored_floats_on_when_both_cannot_pair():
+    # Round 4 of 7, p07 away. p01 (3) and p03 (2), who met, move down into the
+    # 1.5 bracket p02, p04, p05. p01 can meet only p04; p03 p02 or p05. Both
+    # paired would leave p02 or p05 to float to p06, who has met both (C.4),
+    # so one moved-down player floats on, and C.6 (the highest scores paired)
+    # keeps p01: p01-p04, p02-p05, p03-p06 and the bye to p08, as bbpPairings
+    # v6 pairs it. Pairing system 3 floated p01:
+    # p06-p01, p05-p03, p02-p04.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p03", "p01"), ("p02", "p08"), ("p04", "p06"), ("p05", "p07"))),
+        Pairings(round=3, boards=(("p01", "p02"), ("p04", "p03"), ("p06", "p05"), ("p07", "p08")),
+                 downfloaters=frozenset({"p01", "p04", "p05", "p08"}),
+                 upfloaters=frozenset({"p02", "p03", "p06", "p07"})),
+    ]
+    points = {"p01": 3, "p02": Fraction(3, 2), "p03": 2, "p04": Fraction(3, 2), "p05": Fraction(3, 2), "p06": 1,
+              "p08": Fraction(1, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 4, rounds=7, pairing_numbers=numbers)
+    assert set(got.boards) == {("p01", "p04"), ("p03", "p06"), ("p02", "p05")}
+    assert got.bye == "p08"
+
+
+@pytest.mark.rule("C.04.3-C.19")
+def test_a_repeated_upfloater_meets_the_lower_scored_moved_down_player():
+    # Round 5 of 7, p07 away. p01 (3) and p03 (2) move down into the 1.5
+    # bracket p04, p06, p08, where p04 must take the bye. p01 may meet p06 or
+    # p08, p03 either too. p01, p06 and p08 all want white (p03 black), so
+    # either way one preference is denied (C.12), and p06 and p08 both float
+    # up. p06 floated up last round too (C.15 even): C.19 wants the
+    # opponent of a repeated upfloater to have the lowest score possible, so
+    # p06 meets p03 and p01 meets p08, as bbpPairings v6 pairs it. The
+    # moved-down players' order alone (p01 with the first resident he may
+    # meet, p06) gave p06-p01 and p08-p03.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p02", "p03"), ("p04", "p01"), ("p05", "p08"), ("p07", "p06"))),
+        Pairings(round=3, boards=(("p01", "p02"), ("p03", "p05"), ("p06", "p04"), ("p08", "p07")),
+                 downfloaters=frozenset({"p06", "p08"}), upfloaters=frozenset({"p04", "p07"})),
+        Pairings(round=4, boards=(("p03", "p01"), ("p05", "p06"), ("p02", "p08"), ("p04", "p07")),
+                 downfloaters=frozenset({"p01", "p05", "p04"}), upfloaters=frozenset({"p03", "p06", "p07"})),
+    ]
+    points = {"p01": 3, "p02": Fraction(5, 2), "p03": 2, "p04": Fraction(3, 2), "p05": Fraction(7, 2),
+              "p06": Fraction(3, 2), "p08": Fraction(3, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 5, rounds=7, pairing_numbers=numbers)
+    assert {frozenset(b) for b in got.boards} == {
+        frozenset(("p02", "p05")), frozenset(("p01", "p08")), frozenset(("p03", "p06"))}
+    assert got.bye == "p04"
+
+
+@pytest.mark.rule("C.04.3-D")
+@pytest.mark.parametrize("seed", range(30))
+def test_a_remainder_pairing_is_first_generated_by_the_s1_of_each_pairs_higher_player(seed):
+    # The rules' order of exchanges (fewest players moved, the smallest
+    # difference of their sequence numbers, the highest moved out of S1, the
+    # lowest moved in) then transpositions: of all S1 halves that generate a
+    # pairing, the one holding the higher-ranked player of each pair comes
+    # first. Checked against every S1 that generates it.
+    from leagues.pairing import _remainder_key
+
+    rng = random.Random(seed)
+    size = rng.choice([4, 5, 6, 7, 8, 9, 10])
+    players = list(range(size))
+    rng.shuffle(players)
+    floaters = sorted(players[: size % 2 + 2 * rng.randint(0, 1 if size >= 6 else 0)])
+    rest = players[len(floaters):]
+    pairs = [(rest[k], rest[k + 1]) for k in range(0, len(rest), 2)]
+    half = len(pairs)
+    partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    best = None
+    for choice in range(1 << half):
+        s1 = {pr[(choice >> k) & 1] for k, pr in enumerate(pairs)}
+        out = sorted((i for i in range(half) if i not in s1), reverse=True)
+        inn = sorted(i for i in s1 if i >= half)
+        key = (len(out), sum(inn) - sum(out), tuple(-b for b in out), tuple(inn),
+               tuple(partner[i] for i in sorted(s1)))
+        best = key if best is None or key < best else best
+    assert _remainder_key(pairs, floaters, {i: i for i in range(size)}) == best
+
+
+@pytest.mark.rule("C.04.3-C.8")
+def test_the_next_bracket_counts_only_games_the_round_can_be_completed_around():
+    # Round 5 of 7, p06 and p07 away. p02 (3.5) and p03 (3) move down into
+    # the 2.5 bracket p01, p05; p02 has met both, p01 and p05 have met, so
+    # p03 pairs with one of them and p02 floats on with the other, to p04
+    # (2), with p08 (1.5) last. Floating p05 would spare a repeated downfloat
+    # (p01 floated down last round, C.14), but then p05, who has met p08,
+    # must meet p04 and p02 cannot play in the next bracket; floating p01
+    # lets p02 meet p04 there and p01 meet p08: C.8 (the highest scores
+    # paired in the next bracket) comes first. So p04-p02, p05-p03, p01-p08,
+    # as bbpPairings v6 pairs it; counting p02-p04 without asking whether the
+    # round completes around it gave p03-p01, p02-p08, p05-p04.
+    history = [
+        Pairings(round=1, boards=(("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))),
+        Pairings(round=2, boards=(("p02", "p03"), ("p04", "p01"), ("p05", "p06"), ("p07", "p08")),
+                 downfloaters=frozenset({"p04", "p05"}), upfloaters=frozenset({"p01", "p06"})),
+        Pairings(round=3, boards=(("p01", "p02"), ("p08", "p05"), ("p03", "p04"), ("p06", "p07")),
+                 downfloaters=frozenset({"p02", "p05"}), upfloaters=frozenset({"p01", "p08"})),
+        Pairings(round=4, boards=(("p02", "p05"), ("p08", "p03"), ("p06", "p01"), ("p04", "p07")),
+                 downfloaters=frozenset({"p02", "p03", "p01", "p04"}),
+                 upfloaters=frozenset({"p05", "p08", "p06", "p07"})),
+    ]
+    points = {"p01": Fraction(5, 2), "p02": Fraction(7, 2), "p03": 3, "p04": 2, "p05": Fraction(5, 2),
+              "p08": Fraction(3, 2)}
+    numbers = {f"p0{k}": k for k in range(1, 9)}
+    got = swiss_pairings(sorted(points.items()), history, 5, rounds=7, pairing_numbers=numbers)
+    assert set(got.boards) == {("p04", "p02"), ("p05", "p03"), ("p01", "p08")}

@@ -55,7 +55,7 @@ def test_a_league_without_a_pairing_system_is_paired_by_v1_and_a_new_one_by_the_
     base = {"name": "Old club", "game": "braverats", "format": "double_round_robin"}
     old, old_pairs = _play_double_round_robin(base)
     new, new_pairs = _play_double_round_robin({**base, "pairing_system": L.PAIRING_SYSTEM})
-    assert old.pairing_system == 1 and new.pairing_system == L.PAIRING_SYSTEM == 3
+    assert old.pairing_system == 1 and new.pairing_system == L.PAIRING_SYSTEM == 4
     # the seam swap is the difference: the systems disagree on some round ...
     differ = [k for k, (a, b) in enumerate(zip(old_pairs, new_pairs)) if a != b]
     assert differ
@@ -75,7 +75,7 @@ def test_a_league_without_a_pairing_system_is_paired_by_v1_and_a_new_one_by_the_
 
 
 def test_the_pairing_system_is_checked():
-    for bad in (0, 4, True, "2"):
+    for bad in (0, 5, True, "2"):
         with pytest.raises(MalformedEvent):
             L.start({"name": "x", "game": "braverats", "format": "swiss", "rounds": 3, "pairing_system": bad})
 
@@ -84,5 +84,5 @@ def test_a_new_league_records_the_current_system(client):
     res = client.post("/api/leagues", json={"name": "New club", "game": "braverats", "format": "swiss", "rounds": 3})
     assert res.status_code == 201, res.get_json()
     events = client.get(f"/api/leagues/{res.get_json()['id']}/events").get_json()["events"]
-    assert events[0]["data"]["pairing_system"] == L.PAIRING_SYSTEM == 3
+    assert events[0]["data"]["pairing_system"] == L.PAIRING_SYSTEM == 4
     assert pairing.swiss_pairings is not pairing_v1.swiss_pairings

@@ -2,7 +2,8 @@
 and verify unchanged after ``leagues.pairing`` (v3) came closer to
 bbpPairings: ``leagues.pairing_v2`` still pairs as the released code did
 (fixtures made from that code by make_pairing_v2_fixtures.py), a league that
-recorded ``pairing_system: 2`` is paired by it, and a new league records 3."""
+recorded ``pairing_system: 2`` is paired by it, and a new league records the
+current system (4 since v3 was frozen in its turn)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def _forfeit_white(state: L.LeagueState, pairing_: dict) -> L.LeagueState:
 def test_a_v2_league_is_paired_by_v2_and_refuses_the_current_systems_pairing():
     """12 players, white forfeits every board: the systems part in round 3."""
     old, new = _league(2), _league(L.PAIRING_SYSTEM)
-    assert (old.pairing_system, new.pairing_system) == (2, 3)
+    assert (old.pairing_system, new.pairing_system) == (2, L.PAIRING_SYSTEM)
     for _ in range(2):
         expected = L.next_pairing(old)
         assert expected == L.next_pairing(new)
