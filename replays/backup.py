@@ -340,8 +340,13 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
 def restore(r: Any, source: IO[bytes], public_key: str | None = None,
             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Check the file whole, then write its keys into ``r``, which must hold no key of its prefix."""
+    from .format import FORMAT as DATA_FORMAT
+
     header, records = read_backup(source, public_key)
     prefix = header["prefix"]
+    if isinstance(header.get("data_format"), int) and header["data_format"] > DATA_FORMAT:
+        raise BackupRefused(f"the backup holds data of format {header['data_format']}, written by a newer Kroniek; "
+                            f"this one knows formats up to {DATA_FORMAT}")
     clients = _Clients(r)
     if next(iter(clients.text.scan_iter(match=f"{prefix}:*", count=1000)), None) is not None:
         raise BackupRefused(f"the target Redis holds keys of {prefix!r} already: restore writes into an empty one")

@@ -98,17 +98,25 @@ class _WrongFormat(click.ClickException):
     exit_code = 3
 
 
+def _format_checked(client, by: str) -> None:
+    """``replays.format.check`` for a command: a store in another format ends it with exit 3, saying why."""
+    from replays.format import FormatMismatch, check
+    from workers.connection import key_prefix
+
+    try:
+        check(client, key_prefix(), by=by)
+    except FormatMismatch as exc:
+        raise _WrongFormat(str(exc)) from None
+
+
 def _serves_format(by: str) -> None:
     """Refuse to start on a store in another format than this code's (``replays.format``). A Redis that does
     not answer yet is not checked here: the API starts degraded, and the workers check when it is back."""
-    from replays.format import FormatMismatch, check
-    from workers.connection import key_prefix, store_client
+    from workers.connection import store_client
     from workers.worker import REDIS_ERRORS
 
     try:
-        check(store_client(), key_prefix(), by=by)
-    except FormatMismatch as exc:
-        raise _WrongFormat(str(exc)) from None
+        _format_checked(store_client(), by)
     except REDIS_ERRORS as exc:
         click.echo(f"Redis does not answer ({exc}); its data format is checked when it does", err=True)
 
@@ -441,12 +449,7 @@ def _accounts(url: str | None = None):
     from .accounts import Accounts
 
     client = redis_py.Redis.from_url(url, decode_responses=True) if url else store_client()
-    from replays.format import FormatMismatch, check
-
-    try:  # the accounts are data too: an empty store gets its mark before the first user is written
-        check(client, key_prefix(), by="kroniek user")
-    except FormatMismatch as exc:
-        raise _WrongFormat(str(exc)) from None
+    _format_checked(client, "kroniek user")  # the accounts are data too: an empty store is marked first
     return Accounts(client, key_prefix())
 
 

@@ -326,3 +326,14 @@ def test_a_signed_file_whose_group_is_malformed_is_refused_before_anything_is_wr
         with pytest.raises(BackupRefused, match=f"line {len(lines) - 1}: a group of keys not in the form"):
             restore(target, io.BytesIO(b"".join(bad)))
         assert next(iter(target.scan_iter(match=f"{store.prefix}:*")), None) is None
+
+
+def test_a_backup_of_a_newer_data_format_is_refused_before_anything_is_written(admin, store, signing_key, target):
+    """Data written by a newer Kroniek (its format, in the header) would be misread: refused whole, saying so."""
+    world(admin, store)
+    store.r.hset(f"{store.prefix}:format", "version", "3")
+    out = io.BytesIO()
+    write_backup(store.r, store.prefix, out, signing_key)
+    with pytest.raises(BackupRefused, match="data of format 3, written by a newer Kroniek"):
+        restore(target, io.BytesIO(out.getvalue()))
+    assert next(iter(target.scan_iter(match=f"{store.prefix}:*")), None) is None
