@@ -1458,19 +1458,24 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         """(not a candidate, else unplayed games: C.9; repeated downfloat: C.14, C.16)"""
         return (1000 if not bye_ok[c] else most - played[c]), 2 * down[0][c] + down[1][c]
 
+    def first_fit(p: int, candidates: list[int]) -> int | None:
+        """The first of ``candidates`` ``p`` may meet granting both colour preferences, else the first he may
+        meet at all."""
+        fallback = None
+        for q in candidates:
+            if ok(p, q):
+                if quality(p, q) == (0, 0):
+                    return q
+                fallback = q if fallback is None else fallback
+        return fallback
+
     first = None
     # the moved-down players pair first (the MDP-pairing), each with the first
     # resident he meets without denying a colour preference if he can; the
     # bye is then the player the residents' remainder leaves over
     rem = list(residents)
     for m in mdps:
-        fit = None
-        for r in rem:
-            if ok(m, r):
-                if quality(m, r) == (0, 0):
-                    fit = r
-                    break
-                fit = r if fit is None else fit
+        fit = first_fit(m, rem)
         if fit is not None:
             rem.remove(fit)
     if len(rem) % 2 == 0:
@@ -1483,13 +1488,7 @@ def _hand_bye(mdps: list[int], residents: list[int], matcher: _Matcher, taken: l
         half = len(rem) // 2
         free = list(rem[half:])
         for p in rem[:half]:
-            fit = None
-            for q in free:
-                if ok(p, q):
-                    if quality(p, q) == (0, 0):
-                        fit = q
-                        break
-                    fit = q if fit is None else fit
+            fit = first_fit(p, free)
             if fit is not None:
                 free.remove(fit)
         over = [q for q in free if bye_ok[q]]
