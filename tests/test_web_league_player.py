@@ -78,6 +78,10 @@ def test_a_players_page_shows_their_rounds_head_to_head_and_rating_graph(server,
         one, many = ("point", "points") if words == "Head to head" else ("punt", "punten")
         said = f"{one if record['points'] == 1 else many}, "
         assert said in page.locator("#pl-summary").inner_text(), page.locator("#pl-summary").inner_text()
+        games = history[-1]["games"]
+        rated = {("point", True): "rated game (", ("point", False): "rated games (",
+                 ("punt", True): "gewaardeerde partij (", ("punt", False): "gewaardeerde partijen ("}[one, games == 1]
+        assert f"{games} {rated}" in page.locator("#player").inner_text()
     assert not problems, "\n".join(problems)
     page = page_of(context(browser, token, viewport=PHONE))
     page.goto(f"{base}/leagues/{lid}")
