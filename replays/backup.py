@@ -75,33 +75,19 @@ def groups(r: Any, prefix: str, batch: int = 1000) -> Iterator[tuple[str | None,
         yield tag, tagged[tag]
 
 
-def _raw(r: Any) -> Any:
-    """A client to the same Redis that answers bytes (a DUMP is binary, and a client that decodes its
-    answers cannot read one in a pipeline)."""
+def _decoding(r: Any, decode: bool) -> Any:
+    """A client to the same Redis that answers text (``decode``: the store's readers want it) or bytes (a DUMP
+    is binary, and a client that decodes its answers cannot read one in a pipeline)."""
     import redis
 
     kwargs = getattr(getattr(r, "connection_pool", None), "connection_kwargs", None)
-    if kwargs is None or not kwargs.get("decode_responses"):
+    if kwargs is None or bool(kwargs.get("decode_responses")) == decode:
         return r
     if isinstance(r, redis.Redis):
         pool = r.connection_pool
         return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class,
-                                                                **{**kwargs, "decode_responses": False}))
-    raise BackupRefused("a backup needs a client that answers bytes")  # pragma: no cover
-
-
-def _text(r: Any) -> Any:
-    """A client to the same Redis that answers text (the store's readers want it)."""
-    import redis
-
-    kwargs = getattr(getattr(r, "connection_pool", None), "connection_kwargs", None)
-    if kwargs is None or kwargs.get("decode_responses"):
-        return r
-    if isinstance(r, redis.Redis):
-        pool = r.connection_pool
-        return redis.Redis(connection_pool=redis.ConnectionPool(connection_class=pool.connection_class,
-                                                                **{**kwargs, "decode_responses": True}))
-    raise BackupRefused("a backup needs a client that answers text")  # pragma: no cover
+                                                                **{**kwargs, "decode_responses": decode}))
+    raise BackupRefused(f"a backup needs a client that answers {'text' if decode else 'bytes'}")  # pragma: no cover
 
 
 class _Clients:
@@ -119,14 +105,14 @@ class _Clients:
             self.text = r
             self._nodes: dict[str, Any] = {}
         else:
-            self.text, self.raw = _text(r), _raw(r)
+            self.text, self.raw = _decoding(r, True), _decoding(r, False)
 
     def raw_for(self, key: str) -> Any:
         if not self.cluster:
             return self.raw
         node = self.text.get_node_from_key(key)
         if node.name not in self._nodes:
-            self._nodes[node.name] = _raw(node.redis_connection)
+            self._nodes[node.name] = _decoding(node.redis_connection, False)
         return self._nodes[node.name]
 
     def redis_version(self) -> str | None:
