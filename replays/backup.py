@@ -4,23 +4,26 @@ and back.
 The file is JSON lines: a ``header`` (format, version, the key prefix, when, the Redis it came from, the
 signing key's public half), one ``keys`` record per group of keys, and a ``footer``. A group is every key of
 one match or league (the keys of one hash tag, ``{m:<id>}``, ``{l:<id>}``: one slot on a Redis Cluster),
-read in one MULTI (a consistent cut of that match, whatever is appended meanwhile), or one key of its own
-(the accounts, the indexes, the transparency log, the data documents, the queues' bookkeeping). Each key is
-kept as Redis's own ``DUMP`` of it and its time to live, so a restore writes back exactly the bytes it held:
-every read, audit and proof answers as before.
+read at one instant by one script (a consistent cut of that match, whatever is appended meanwhile), or one
+key of its own (the accounts, the indexes, the transparency log, the data documents, the queues'
+bookkeeping). Each key is kept as its type, its time to live and its value in plain terms (a hash's fields, a
+stream's entries with their ids and its last id), each stored string as its text where it is UTF-8, else in
+base64: a restore writes back exactly the bytes it held, into any Redis from 6.2 on (version 1 files kept
+Redis's own ``DUMP``, which only a Redis of the same or a later version reads: the embedded 6.2 could not
+restore a backup of a Redis 7).
 
 The file holds itself together: each record carries the SHA-256 of the one before it (``prev``), the footer
 counts them and is signed with the service's Ed25519 key (``replays.signing``). ``restore`` reads the whole
-file and checks that chain and that signature (against the key you pin, else the one the header carries,
-which it says) before it writes one key, and refuses a file that does not hold, with the reason; it writes
-only into a Redis that holds no key of the prefix; then it audits every match and league it wrote.
+file and checks that chain, that signature (against the key you pin, else the one the header carries, which
+it says) and the form of every record before it writes one key, and refuses a file that does not hold, with
+the reason; it writes only into a Redis that holds no key of the prefix; then it audits every match and league
+it wrote.
 
-Version 2 of the file (this code; version 1 files, without what follows, are read too) carries each match's
-log in a form other programs can read without Redis: its raw events as stored (salts included: the file is the
-operator's, as the DUMPs are) up to the cut's chain head, and its notation. The header carries the data format
-(``replays.format``) and a signed tree head of the transparency log as the backup began; a match whose head the
-log holds carries its leaf and the inclusion proof against that tree head. After a restore, every match's
-events are compared with its log in the file.
+Version 2 of the file also carries each match's log in a form other programs can read without Redis: its raw
+events as stored (salts included: the file is the operator's, as its keys are) up to the cut's chain head, and
+its notation. The header carries the data format (``replays.format``) and a signed tree head of the
+transparency log as the backup began; a match whose head the log holds carries its leaf and the inclusion
+proof against that tree head. After a restore, every match's events are compared with its log in the file.
 
 Memory stays bounded: a group at a time is held (a match's keys and log), whatever the number of events.
 """
@@ -30,6 +33,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from typing import IO, Any, Callable, Iterator
 
 import orjson
@@ -76,8 +80,8 @@ def groups(r: Any, prefix: str, batch: int = 1000) -> Iterator[tuple[str | None,
 
 
 def _decoding(r: Any, decode: bool) -> Any:
-    """A client to the same Redis that answers text (``decode``: the store's readers want it) or bytes (a DUMP
-    is binary, and a client that decodes its answers cannot read one in a pipeline)."""
+    """A client to the same Redis that answers text (``decode``: the store's readers want it) or bytes (what a
+    key holds need not be text: a packed log is zstandard)."""
     import redis
 
     kwargs = getattr(getattr(r, "connection_pool", None), "connection_kwargs", None)
@@ -91,9 +95,9 @@ def _decoding(r: Any, decode: bool) -> Any:
 
 
 class _Clients:
-    """The clients a backup or a restore talks through: text for the store's readers, bytes for DUMP and
-    RESTORE; on a Redis Cluster, the node that holds a group's slot (a group is one hash tag: one slot, so
-    its MULTI runs on that node, a consistent cut as on a single server)."""
+    """The clients a backup or a restore talks through: text for the store's readers, bytes for the keys
+    read and written; on a Redis Cluster, the node that holds a group's slot (a group is one hash tag: one slot,
+    so its script runs on that node, a consistent cut as on a single server)."""
 
     def __init__(self, r: Any) -> None:
         from redis.cluster import RedisCluster
@@ -124,25 +128,125 @@ def _as_text(value: Any) -> Any:
     return value.decode() if isinstance(value, bytes) else value
 
 
+#: one group's keys read at one instant (a script runs alone: a consistent cut of them, whatever is appended
+#: meanwhile), each as its type, time to live and value in the plain terms every Redis since 6.2 reads and writes
+READ_GROUP = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local kind = redis.call('TYPE', key)['ok']
+  local value = ''
+  if kind == 'string' then value = redis.call('GET', key)
+  elseif kind == 'hash' then value = redis.call('HGETALL', key)
+  elseif kind == 'list' then value = redis.call('LRANGE', key, 0, -1)
+  elseif kind == 'set' then value = redis.call('SMEMBERS', key)
+  elseif kind == 'zset' then value = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  elseif kind == 'stream' then
+    local info = redis.call('XINFO', 'STREAM', key)
+    local last, groups = '0-0', 0
+    for j = 1, #info, 2 do
+      if info[j] == 'last-generated-id' then last = info[j + 1] end
+      if info[j] == 'groups' then groups = info[j + 1] end
+    end
+    value = {last, groups, redis.call('XRANGE', key, '-', '+')}
+  elseif kind ~= 'none' then
+    return redis.error_reply('BACKUP ' .. key .. ' is a ' .. kind .. ', a type Kroniek does not keep')
+  end
+  out[i] = {kind, redis.call('PTTL', key), value}
+end
+return out
+"""
+
+#: how many items one write command of a restore carries (a big hash or index goes back in several)
+CHUNK = 500
+
+
+def _text(value: bytes) -> Any:
+    """A stored value as the file holds it: its text where it is UTF-8 (nearly all Kroniek writes is JSON or
+    hex), else ``{"b64": ...}`` (a packed log is zstandard); ``_bytes`` gives back the very bytes."""
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"b64": base64.b64encode(value).decode()}
+
+
+def _bytes(value: Any) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else base64.b64decode(value["b64"], validate=True)
+
+
+def _pairs(flat: list[bytes]) -> list[list[Any]]:
+    return [[_text(flat[i]), _text(flat[i + 1])] for i in range(0, len(flat), 2)]
+
+
+def _value(kind: str, raw: Any, key: str) -> Any:
+    """A key's value in the file's terms (a hash's fields and a set's members sorted: two backups of the same
+    data are the same file)."""
+    if kind == "string":
+        return _text(raw)
+    if kind == "hash":
+        return _pairs([b for pair in sorted(zip(raw[::2], raw[1::2])) for b in pair])
+    if kind in ("list", "set"):
+        return [_text(v) for v in (sorted(raw) if kind == "set" else raw)]
+    if kind == "zset":  # scores as Redis wrote them (17 significant digits: they parse back to the same double)
+        return [[_text(raw[i]), raw[i + 1].decode()] for i in range(0, len(raw), 2)]
+    last, consumer_groups, entries = raw
+    if consumer_groups:
+        raise BackupRefused(f"{key} is a stream with consumer groups, which a backup does not keep "
+                            "(Kroniek makes none)")
+    return {"last_id": last.decode(), "entries": [[entry_id.decode(), _pairs(fields)] for entry_id, fields in entries]}
+
+
 def _read_group(r: Any, keys: list[str], log_key: str | None = None,
                 head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
-    """The keys' DUMPs and times to live, read in one MULTI: one cut of them all; with ``log_key`` and
-    ``head_key``, a match's last log entry and its head's fields at the same cut."""
-    pipe = r.pipeline(transaction=True)
-    for key in keys:
-        pipe.dump(key)
-        pipe.pttl(key)
-    if log_key is not None:
-        pipe.xrevrange(log_key, "+", "-", count=1)
-        pipe.hget(head_key, "result")
-    replies = pipe.execute()
-    out = []
-    for i, key in enumerate(keys):
-        dumped, ttl = replies[2 * i], replies[2 * i + 1]
-        if dumped is None:  # gone between the scan and the read (a key that expired, a job done)
+    """The keys' types, times to live and values, read at one instant; with ``log_key`` and ``head_key``, a
+    match's last log entry and its head's result at that instant."""
+    import redis
+
+    try:
+        replies = r.register_script(READ_GROUP)(keys=keys)  # EVALSHA: the script's text goes once to a server
+    except redis.ResponseError as e:
+        if "BACKUP " in str(e):
+            raise BackupRefused(str(e).split("BACKUP ", 1)[1]) from None
+        raise
+    out, last, result = [], None, None
+    for key, (kind, ttl, raw) in zip(keys, replies):
+        kind = kind.decode()
+        if kind == "none":  # gone between the scan and the read (a key that expired, a job done)
             continue
-        out.append({"key": key, "ttl_ms": ttl if ttl and ttl > 0 else 0, "dump": base64.b64encode(dumped).decode()})
-    return out, (replies[-2:] if log_key is not None else None)
+        out.append({"key": key, "ttl_ms": ttl if ttl > 0 else 0, "type": kind, "value": _value(kind, raw, key)})
+        if key == log_key and kind == "stream" and out[-1]["value"]["entries"]:
+            last = [out[-1]["value"]["entries"][-1]]
+        elif key == head_key and kind == "hash":
+            result = dict(out[-1]["value"]).get("result")
+    return out, ([last, result] if log_key is not None else None)
+
+
+def _write_key(pipe: Any, entry: dict[str, Any]) -> None:
+    """The commands that make ``entry``'s key again, into an empty database."""
+    key, kind, value = entry["key"], entry["type"], entry["value"]
+    if kind == "string":
+        pipe.execute_command("SET", key, _bytes(value))
+    elif kind == "stream":
+        entries = value["entries"]
+        if not entries:  # an emptied stream: made with an entry at once taken away, so it exists as it did
+            pipe.execute_command("XADD", key, "0-1", "", "")
+            pipe.execute_command("XDEL", key, "0-1")
+        for entry_id, fields in entries:
+            pipe.execute_command("XADD", key, entry_id, *(_bytes(b) for pair in fields for b in pair))
+        if value["last_id"] != "0-0":
+            pipe.execute_command("XSETID", key, value["last_id"])
+    else:
+        command = {"hash": "HSET", "list": "RPUSH", "set": "SADD", "zset": "ZADD"}[kind]
+        for start in range(0, len(value), CHUNK):
+            chunk = value[start:start + CHUNK]
+            if kind == "hash":
+                args = [_bytes(b) for pair in chunk for b in pair]
+            elif kind == "zset":
+                args = [a for member, score in chunk for a in (score, _bytes(member))]
+            else:
+                args = [_bytes(v) for v in chunk]
+            pipe.execute_command(command, key, *args)
+    if entry["ttl_ms"] > 0:
+        pipe.execute_command("PEXPIRE", key, entry["ttl_ms"])
 
 
 def _cut_seq(last: Any) -> int | None:
@@ -258,14 +362,68 @@ def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None, 
     return found
 
 
-def _check_keys_record(record: dict[str, Any], n: int) -> None:
+def _is_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    if not (isinstance(value, dict) and len(value) == 1 and isinstance(value.get("b64"), str)):
+        return False
+    try:
+        _bytes(value)
+        return True
+    except ValueError:  # binascii.Error is one
+        return False
+
+
+def _is_pair(item: Any) -> bool:
+    return isinstance(item, list) and len(item) == 2 and _is_text(item[0]) and _is_text(item[1])
+
+
+def _score(text: Any) -> bool:
+    try:
+        float(text)
+        return isinstance(text, str)
+    except (TypeError, ValueError):
+        return False
+
+
+_STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}\Z")
+
+
+def _fine_value(kind: Any, value: Any) -> bool:
+    """A key's value (version 2) has the form its type's commands take."""
+    if kind == "string":
+        return _is_text(value)
+    if kind == "hash":
+        return isinstance(value, list) and all(_is_pair(p) for p in value)
+    if kind in ("list", "set"):
+        return isinstance(value, list) and all(_is_text(v) for v in value)
+    if kind == "zset":
+        return isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and _is_text(p[0])
+                                               and _score(p[1]) for p in value)
+    if kind == "stream":
+        return (isinstance(value, dict) and isinstance(value.get("last_id"), str)
+                and _STREAM_ID.match(value["last_id"]) is not None and isinstance(value.get("entries"), list)
+                and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and _STREAM_ID.match(e[0])
+                        and isinstance(e[1], list) and e[1] and all(_is_pair(p) for p in e[1])
+                        for e in value["entries"]))
+    return False
+
+
+def _fine_entry(entry: Any, version: int) -> bool:
+    if not (isinstance(entry, dict) and isinstance(entry.get("key"), str) and type(entry.get("ttl_ms")) is int
+            and entry["ttl_ms"] >= 0):
+        return False
+    if version == 1:
+        return isinstance(entry.get("dump"), str)
+    return _fine_value(entry.get("type"), entry.get("value"))
+
+
+def _check_keys_record(record: dict[str, Any], n: int, version: int) -> None:
     """A group's record has the form a restore reads (a file can hold together and still be made wrong, by a
     program with the key): refused before anything is written, not halfway."""
     keys, log = record.get("keys"), record.get("log")
     fine = (isinstance(record.get("group"), (str, type(None))) and record.get("of") in (*KINDS.values(), None)
-            and isinstance(keys, list) and keys
-            and all(isinstance(e, dict) and isinstance(e.get("key"), str) and type(e.get("ttl_ms")) is int
-                    and isinstance(e.get("dump"), str) for e in keys)
+            and isinstance(keys, list) and keys and all(_fine_entry(e, version) for e in keys)
             and (log is None or (isinstance(log, dict) and isinstance(log.get("events"), list)
                                  and isinstance(log.get("head"), dict) and type(log["head"].get("seq")) is int)))
     if not fine:
@@ -302,7 +460,7 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
         elif kind != "keys" or footer is not None:
             raise BackupRefused(f"line {n}: a {kind!r} record where a group of keys or the footer belongs")
         else:
-            _check_keys_record(record, n)
+            _check_keys_record(record, n, header["version"])
         prev = _digest(line if line.endswith(b"\n") else line + b"\n")
         if kind != "footer":
             records += 1
@@ -339,9 +497,15 @@ def restore(r: Any, source: IO[bytes], public_key: str | None = None,
     done, total = 0, header["footer"]["records"] - 1
     matches, leagues, logs = [], [], {}
     for record in records:
-        pipe = clients.raw_for(record["keys"][0]["key"]).pipeline(transaction=record["group"] is not None)
+        client = clients.raw_for(record["keys"][0]["key"])
+        if done == 0 and header["version"] == 1:
+            _readable_dumps(client, record["keys"][0], header)
+        pipe = client.pipeline(transaction=record["group"] is not None)
         for entry in record["keys"]:
-            pipe.restore(entry["key"], entry["ttl_ms"], base64.b64decode(entry["dump"]))
+            if header["version"] == 1:
+                pipe.restore(entry["key"], entry["ttl_ms"], base64.b64decode(entry["dump"]))
+            else:
+                _write_key(pipe, entry)
         pipe.execute()
         if record["of"] == "match":
             matches.append(record["group"].split(":", 1)[1])
@@ -355,6 +519,25 @@ def restore(r: Any, source: IO[bytes], public_key: str | None = None,
     return {"prefix": prefix, "keys": header["footer"]["keys"], "matches": matches, "leagues": leagues,
             "public_key": header["public_key"], "pinned": public_key is not None, "logs": logs,
             "version": header["version"], "data_format": header.get("data_format", 1)}
+
+
+def _readable_dumps(client: Any, entry: dict[str, Any], header: dict[str, Any]) -> None:
+    """A version-1 file holds each key as Redis's ``DUMP``, which only a Redis of the same or a later version
+    reads: its first key is tried alone, so a Redis that cannot read them refuses the file before a key of it
+    is written."""
+    import redis
+
+    payload = base64.b64decode(entry["dump"])
+    try:
+        client.restore(entry["key"], 0, payload)
+    except redis.ResponseError as e:
+        rdb = int.from_bytes(payload[-10:-8], "little") if len(payload) >= 10 else None
+        raise BackupRefused(
+            f"this Redis ({_as_text(client.info('server').get('redis_version'))}) cannot read the file's keys: a "
+            f"version-1 file holds them as Redis DUMPs (RDB version {rdb}, from Redis "
+            f"{header.get('redis_version')}), which only a Redis of the same or a later version reads ({e})"
+        ) from None
+    client.delete(entry["key"])
 
 
 def audit_restored(r: Any, prefix: str, matches: list[str], leagues: list[str],

@@ -129,6 +129,13 @@ def test_a_backup_restored_into_an_empty_redis_reads_back_byte_for_byte(app, adm
             restore(target, source)
 
 
+def answering_bytes(client: redis.Redis) -> redis.Redis:
+    """The same database, answering bytes (what a key holds need not be text)."""
+    from replays.backup import _decoding
+
+    return _decoding(client, False)
+
+
 def second_database_text(target: redis.Redis) -> redis.Redis:
     kwargs = dict(target.connection_pool.connection_kwargs)
     kwargs["decode_responses"] = True
@@ -265,7 +272,7 @@ def test_a_backup_carries_each_match_as_its_log_with_notation_head_and_proof_and
         admin, store, signing_key, target):
     """Issue 39: every match as its log (the raw events and the notation), its chain head, and the
     transparency log's inclusion proof against a signed tree head; after a restore each match's events are
-    compared with that log, so a file whose DUMPs and logs disagree is found out."""
+    compared with that log, so a file whose keys and logs disagree is found out."""
     from replays.merkle import proof_from_hex, verify_inclusion
     from replays.signing import public_key_b64, verify_tree_head
     from service.matches import MatchService
@@ -298,7 +305,7 @@ def test_a_backup_carries_each_match_as_its_log_with_notation_head_and_proof_and
     assert sorted(done["logs"]) == sorted(matches)
     assert audit_restored(target, store.prefix, done["matches"], done["leagues"], done["logs"]) == []
 
-    # a file, chained and signed, whose log of one match says other than its DUMP: restored, then found out
+    # a file, chained and signed, whose log of one match says other than its keys: restored, then found out
     for key in target.scan_iter(match=f"{store.prefix}:*", count=1000):
         target.delete(key)
     n = next(i for i, line in enumerate(lines) if json.loads(line).get("group") == f"m:{matches[0]}")
@@ -318,12 +325,21 @@ def test_a_signed_file_whose_group_is_malformed_is_refused_before_anything_is_wr
     out = io.BytesIO()
     write_backup(store.r, store.prefix, out, signing_key)
     lines = out.getvalue().splitlines(keepends=True)
-    for spoil in (lambda r: r.update(keys=[]), lambda r: r["keys"][0].pop("dump"),
-                  lambda r: r.update(log={"events": [], "head": {}}), lambda r: r["keys"][0].update(ttl_ms="0")):
-        record = json.loads(lines[-2])
+    stream = next(i for i, line in enumerate(lines) if '"type":"stream"' in line.decode())
+
+    def entries(r):
+        return next(e for e in r["keys"] if e["type"] == "stream")["value"]["entries"]
+    for n, spoil in [(-2, lambda r: r.update(keys=[])), (-2, lambda r: r["keys"][0].pop("value")),
+                     (-2, lambda r: r.update(log={"events": [], "head": {}})),
+                     (-2, lambda r: r["keys"][0].update(ttl_ms="0")), (-2, lambda r: r["keys"][0].update(type="module")),
+                     (-2, lambda r: r["keys"][0].update(type="string", value={"b64": "not base64!"})),
+                     (stream, lambda r: entries(r)[0].__setitem__(0, "1-0 MAXLEN")),
+                     (stream, lambda r: entries(r)[0].__setitem__(1, []))]:
+        n = n % len(lines)
+        record = json.loads(lines[n])
         spoil(record)
-        bad = rechained(lines[:-2] + [json.dumps(record).encode() + b"\n"] + lines[-1:], signing_key)
-        with pytest.raises(BackupRefused, match=f"line {len(lines) - 1}: a group of keys not in the form"):
+        bad = rechained(lines[:n] + [json.dumps(record).encode() + b"\n"] + lines[n + 1:], signing_key)
+        with pytest.raises(BackupRefused, match=f"line {n + 1}: a group of keys not in the form"):
             restore(target, io.BytesIO(b"".join(bad)))
         assert next(iter(target.scan_iter(match=f"{store.prefix}:*")), None) is None
 
@@ -337,3 +353,96 @@ def test_a_backup_of_a_newer_data_format_is_refused_before_anything_is_written(a
     with pytest.raises(BackupRefused, match="data of format 3, written by a newer Kroniek"):
         restore(target, io.BytesIO(out.getvalue()))
     assert next(iter(target.scan_iter(match=f"{store.prefix}:*")), None) is None
+
+
+def test_every_type_of_key_restores_with_its_bytes_ttl_and_stream_ids(store, signing_key, target):
+    """A version-2 file keeps each key as its type and value in plain terms, not as Redis's DUMP (whose format
+    only the same or a later Redis reads), so it restores into any Redis from 6.2 on: the CI restores a Redis 7's
+    backup into the embedded 6.2 (tests/test_cluster.py). Each type comes back with the same bytes (text or
+    not), time to live, stream ids and a stream's last id, even for a stream emptied of its entries."""
+    raw = answering_bytes(store.r)
+    p = store.prefix
+    binary = bytes(range(256))
+    raw.set(f"{p}:s:text", "zeeën ♞ ☃ 🂡".encode())
+    raw.set(f"{p}:s:binary", binary, px=600_000)
+    raw.set(f"{p}:s:empty", b"")
+    raw.hset(f"{p}:{{m:x}}:h", mapping={b"\xff\x00": binary, "veld": "waarde", "": b""})
+    raw.rpush(f"{p}:l", b"b", b"\x80", b"b", b"a")
+    raw.sadd(f"{p}:set", *(f"m{i}".encode() for i in range(1200)), b"\xfe")
+    raw.zadd(f"{p}:z", {b"low": float("-inf"), b"third": 1 / 3, b"big": 2.0 ** 60 + 1, "\xe9".encode("latin-1"): 0,
+                        b"high": float("inf")})
+    raw.xadd(f"{p}:{{m:x}}:log", {b"event": b"{}", b"hash": b"ab"}, id="1-0")
+    raw.xadd(f"{p}:{{m:x}}:log", {b"f": binary, b"f2": b""}, id="2-5")
+    raw.xadd(f"{p}:gappy", {b"a": b"1"}, id="5-0")
+    raw.xadd(f"{p}:gappy", {b"a": b"2"}, id="9-0")
+    raw.xdel(f"{p}:gappy", "9-0")  # its last id stays 9-0
+    raw.xadd(f"{p}:emptied", {b"a": b"1"}, id="3-0")
+    raw.xdel(f"{p}:emptied", "3-0")
+    raw.expire(f"{p}:l", 3600)
+
+    def contents(client) -> dict:
+        out = {}
+        for key in sorted(client.scan_iter(match=f"{p}:*")):
+            kind = client.type(key).decode()
+            value = {"string": lambda: client.get(key), "hash": lambda: sorted(client.hgetall(key).items()),
+                     "list": lambda: client.lrange(key, 0, -1), "set": lambda: sorted(client.smembers(key)),
+                     "zset": lambda: client.execute_command("ZRANGE", key, 0, -1, "WITHSCORES"),
+                     "stream": lambda: (client.execute_command("XRANGE", key, "-", "+"),
+                                        client.xinfo_stream(key)["last-generated-id"])}[kind]()
+            ttl = client.pttl(key)
+            out[key] = (kind, value, ttl > 0 and 500_000 < ttl <= 3_600_000)
+        return out
+
+    before = contents(raw)
+    assert before[f"{p}:emptied".encode()][1] == ([], b"3-0") and before[f"{p}:gappy".encode()][1][1] == b"9-0"
+    out = io.BytesIO()
+    write_backup(store.r, p, out, signing_key)
+    assert b'"dump"' not in out.getvalue()
+    restore(target, io.BytesIO(out.getvalue()))
+    assert contents(answering_bytes(target)) == before
+    again = io.BytesIO()  # and a backup of the restored keys says the same of them
+    write_backup(target, p, again, signing_key)
+
+    def kept(file: io.BytesIO) -> list:  # (a time to live has run on meanwhile)
+        return [[{**entry, "ttl_ms": entry["ttl_ms"] > 0} for entry in json.loads(line)["keys"]]
+                for line in file.getvalue().splitlines()[1:-1]]
+    assert kept(again) == kept(out)
+
+
+def test_a_version_1_file_of_dumps_a_redis_cannot_read_is_refused_before_a_key_is_written(store, signing_key,
+                                                                                           target):
+    """A version-1 file holds Redis DUMPs, which an older Redis cannot read: the restore says so, naming the
+    versions, before it writes a key (not stopping halfway, with the keys before it written)."""
+    import base64
+
+    from replays.backup import _line, _sign
+
+    p = store.prefix
+    store.r.set(f"{p}:a", "1")
+    store.r.hset(f"{p}:{{m:b}}:h", "f", "v")
+    raw = answering_bytes(store.r)
+
+    def v1_file(spoil) -> bytes:
+        header = {"kind": "header", "format": "kroniek-backup", "version": 1, "prefix": p, "created_at": "now",
+                  "redis_version": "99.0.0", "public_key": __import__("replays.signing").signing.public_key_b64(
+                      signing_key), "prev": None}
+        lines = [_line(header)]
+        for group, key in ((None, f"{p}:a"), ("m:b", f"{p}:{{m:b}}:h")):
+            dump = spoil(raw.dump(key))
+            lines.append(_line({"kind": "keys", "group": group, "of": "match" if group else None,
+                                "keys": [{"key": key, "ttl_ms": 0, "dump": base64.b64encode(dump).decode()}],
+                                "prev": __import__("hashlib").sha256(lines[-1]).hexdigest()}))
+        footer = {"kind": "footer", "records": 3, "keys": 2, "matches": 1, "leagues": 0,
+                  "prev": __import__("hashlib").sha256(lines[-1]).hexdigest()}
+        footer["signature"] = _sign(signing_key, footer)
+        return b"".join(lines + [_line(footer)])
+
+    done = restore(target, io.BytesIO(v1_file(lambda d: d)))  # a file of this Redis's DUMPs restores
+    assert done["version"] == 1 and target.hget(f"{p}:{{m:b}}:h", "f") in (b"v", "v")
+    for key in target.scan_iter(match=f"{p}:*"):
+        target.delete(key)
+    # the DUMP of a later Redis: its RDB version (the two bytes before the checksum) past this one's
+    newer = v1_file(lambda d: d[:-10] + (int.from_bytes(d[-10:-8], "little") + 3).to_bytes(2, "little") + d[-8:])
+    with pytest.raises(BackupRefused, match=r"cannot read the file's keys: .*RDB version \d+, from Redis 99\.0\.0"):
+        restore(target, io.BytesIO(newer))
+    assert next(iter(target.scan_iter(match=f"{p}:*")), None) is None
