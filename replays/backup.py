@@ -7,10 +7,10 @@ one match or league (the keys of one hash tag, ``{m:<id>}``, ``{l:<id>}``: one s
 read at one instant by one script (a consistent cut of that match, whatever is appended meanwhile), or one
 key of its own (the accounts, the indexes, the transparency log, the data documents, the queues'
 bookkeeping). Each key is kept as its type, its time to live and its value in plain terms (a hash's fields, a
-stream's entries with their ids and its last id), each stored string as its text where it is UTF-8, else in
-base64: a restore writes back exactly the bytes it held, into any Redis from 6.2 on (version 1 files kept
-Redis's own ``DUMP``, which only a Redis of the same or a later version reads: the embedded 6.2 could not
-restore a backup of a Redis 7).
+stream's entries with their ids, its last id and its consumer groups, which are the verdicts' marks), each
+stored string as its text where it is UTF-8, else in base64: a restore writes back exactly the bytes it held,
+into any Redis from 6.2 on (version 1 files kept Redis's own ``DUMP``, which only a Redis of the same or a
+later version reads: the embedded 6.2 could not restore a backup of a Redis 7).
 
 The file holds itself together: each record carries the SHA-256 of the one before it (``prev``), the footer
 counts them and is signed with the service's Ed25519 key (``replays.signing``). ``restore`` reads the whole
@@ -142,10 +142,23 @@ for i, key in ipairs(KEYS) do
   elseif kind == 'zset' then value = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
   elseif kind == 'stream' then
     local info = redis.call('XINFO', 'STREAM', key)
-    local last, groups = '0-0', 0
+    local last = '0-0'
     for j = 1, #info, 2 do
       if info[j] == 'last-generated-id' then last = info[j + 1] end
-      if info[j] == 'groups' then groups = info[j + 1] end
+    end
+    local groups = {}
+    for _, group in ipairs(redis.call('XINFO', 'GROUPS', key)) do
+      local name, delivered, busy = '', '0-0', false
+      for j = 1, #group, 2 do
+        if group[j] == 'name' then name = group[j + 1]
+        elseif group[j] == 'last-delivered-id' then delivered = group[j + 1]
+        elseif (group[j] == 'consumers' or group[j] == 'pending') and group[j + 1] ~= 0 then busy = true end
+      end
+      if busy then
+        return redis.error_reply('BACKUP ' .. key .. "'s consumer group " .. name .. ' has consumers or pending ' ..
+          'entries, which Kroniek never makes and a backup does not keep')
+      end
+      groups[#groups + 1] = {name, delivered}
     end
     value = {last, groups, redis.call('XRANGE', key, '-', '+')}
   elseif kind ~= 'none' then
@@ -188,11 +201,9 @@ def _value(kind: str, raw: Any, key: str) -> Any:
         return [_text(v) for v in (sorted(raw) if kind == "set" else raw)]
     if kind == "zset":  # scores as Redis wrote them (17 significant digits: they parse back to the same double)
         return [[_text(raw[i]), raw[i + 1].decode()] for i in range(0, len(raw), 2)]
-    last, consumer_groups, entries = raw
-    if consumer_groups:
-        raise BackupRefused(f"{key} is a stream with consumer groups, which a backup does not keep "
-                            "(Kroniek makes none)")
-    return {"last_id": last.decode(), "entries": [[entry_id.decode(), _pairs(fields)] for entry_id, fields in entries]}
+    last, groups, entries = raw  # the groups: the verdicts' marks (replays.store.MARK_PREFIX), read from by none
+    return {"last_id": last.decode(), "entries": [[entry_id.decode(), _pairs(fields)] for entry_id, fields in entries],
+            "groups": sorted([_text(name), delivered.decode()] for name, delivered in groups)}
 
 
 def _read_group(r: Any, keys: list[str], log_key: str | None = None,
@@ -234,6 +245,8 @@ def _write_key(pipe: Any, entry: dict[str, Any]) -> None:
             pipe.execute_command("XADD", key, entry_id, *(_bytes(b) for pair in fields for b in pair))
         if value["last_id"] != "0-0":
             pipe.execute_command("XSETID", key, value["last_id"])
+        for name, delivered in value["groups"]:
+            pipe.execute_command("XGROUP", "CREATE", key, _bytes(name), delivered)
     else:
         command = {"hash": "HSET", "list": "RPUSH", "set": "SADD", "zset": "ZADD"}[kind]
         for start in range(0, len(value), CHUNK):
@@ -403,6 +416,9 @@ def _fine_value(kind: Any, value: Any) -> bool:
     if kind == "stream":
         return (isinstance(value, dict) and isinstance(value.get("last_id"), str)
                 and _STREAM_ID.match(value["last_id"]) is not None and isinstance(value.get("entries"), list)
+                and isinstance(value.get("groups"), list)
+                and all(isinstance(g, list) and len(g) == 2 and _is_text(g[0]) and isinstance(g[1], str)
+                        and _STREAM_ID.match(g[1]) for g in value["groups"])
                 and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and _STREAM_ID.match(e[0])
                         and isinstance(e[1], list) and e[1] and all(_is_pair(p) for p in e[1])
                         for e in value["entries"]))

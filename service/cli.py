@@ -649,7 +649,7 @@ def backup(file: str) -> None:
     from rich.progress import Progress
 
     from replays import EventStore
-    from replays.backup import write_backup
+    from replays.backup import BackupRefused, write_backup
     from workers.connection import key_prefix, store_client
 
     from .keys import signing_key
@@ -658,10 +658,15 @@ def backup(file: str) -> None:
     target = Path(file)
     matches = MatchService(EventStore(store_client(), key_prefix()), enqueue_validation=lambda match_id: None)
     partial = target.with_name(target.name + ".partial")
-    with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, _private(partial) as out:
-        task = bar.add_task("backing up", total=None)
-        footer = write_backup(store_client(), key_prefix(), out, signing_key(),
-                              lambda done, total: bar.update(task, completed=done, total=total), matches.notation_at)
+    try:
+        with Progress(transient=True, disable=not sys.stderr.isatty()) as bar, _private(partial) as out:
+            task = bar.add_task("backing up", total=None)
+            footer = write_backup(store_client(), key_prefix(), out, signing_key(),
+                                  lambda done, total: bar.update(task, completed=done, total=total),
+                                  matches.notation_at)
+    except BackupRefused as refused:  # a key it cannot keep as it is: no file rather than one that lacks it
+        partial.unlink(missing_ok=True)
+        raise click.ClickException(f"no backup written: {refused}") from None
     partial.replace(target)  # a file that is there is whole
     click.echo(f"{target}: {footer['keys']:,} keys in {footer['records'] - 1:,} groups ({footer['matches']:,} matches, "
                f"{footer['leagues']:,} leagues), signed")
