@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -87,8 +88,35 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
         import tempfile
 
         os.environ[MULTIPROC_ENV] = prepare_dir(tempfile.mkdtemp(prefix="kroniek-metrics-"), clear=True)
-    _serves_format("kroniek serve")
+    _apart(lambda: _serves_format("kroniek serve"))
     serve_app(_create_app, host, port, workers, connections)
+
+
+def _apart(check: Callable[[], None]) -> None:
+    """Run ``check`` in a forked child and end this command as it ended, if it failed. gunicorn forks its gevent
+    workers from this process, and each patches ``ssl`` as it starts: a Redis client made here first imports
+    ``ssl`` (redis-py imports it), and every worker then warned that it patched it too late
+    (``MonkeyPatchWarning``). The child's imports stay in the child."""
+    sys.stdout.flush(), sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child: its exit status is the parent's to read)
+        code = 0
+        try:
+            check()
+        except click.ClickException as exc:
+            exc.show()
+            code = exc.exit_code
+        except BaseException:
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush(), sys.stderr.flush()
+            os._exit(code)
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code:
+        sys.exit(code if code > 0 else 1)
 
 
 class _WrongFormat(click.ClickException):
