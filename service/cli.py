@@ -696,8 +696,13 @@ def backup(file: str) -> None:
         partial.unlink(missing_ok=True)
         raise click.ClickException(f"no backup written: {refused}") from None
     partial.replace(target)  # a file that is there is whole
-    click.echo(f"{target}: {footer['keys']:,} keys in {footer['records'] - 1:,} groups ({footer['matches']:,} matches, "
-               f"{footer['leagues']:,} leagues), signed")
+    click.echo(f"{target}: {_count(footer['keys'], 'key')} in {_count(footer['records'] - 1, 'group')} "
+               f"({_count(footer['matches'], 'match', 'matches')}, {_count(footer['leagues'], 'league')}), signed")
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` things, said as a person would: "1 match", "2 matches"."""
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
 
 
 @main.command()
@@ -723,7 +728,8 @@ def restore(file: str, public_key: str | None) -> None:
     except BackupRefused as exc:
         raise click.ClickException(f"refused: {exc}") from None
     problems = audit_restored(client, done["prefix"], done["matches"], done["leagues"], done["logs"])
-    click.echo(f"restored {done['keys']:,} keys: {len(done['matches']):,} matches, {len(done['leagues']):,} leagues "
+    click.echo(f"restored {_count(done['keys'], 'key')}: {_count(len(done['matches']), 'match', 'matches')}, "
+               f"{_count(len(done['leagues']), 'league')} "
                f"(prefix {done['prefix']}); signed by {'the pinned key' if done['pinned'] else 'the key the file carries: pin it with --public-key'}")
     if problems:
         raise click.ClickException("the audit after the restore found: " + "; ".join(problems[:10]))

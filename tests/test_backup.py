@@ -230,7 +230,7 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
     path = tmp_path / "club.backup"
     made = CliRunner().invoke(main, ["backup", str(path)], env={"REDIS_URL": redis_url})
     assert made.exit_code == 0, made.output
-    assert f"{len(matches)} matches, 1 leagues" in made.output and path.exists()
+    assert f"{len(matches)} matches, 1 league)" in made.output and path.exists()
     assert not (tmp_path / "club.backup.partial").exists()
     assert path.stat().st_mode & 0o777 == 0o600  # what Redis holds (salts, token hashes): its owner's only
     other = redis_url + ("&db=1" if "?" in redis_url else "?db=1") if redis_url.startswith("unix:") else \
@@ -241,7 +241,7 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
     key = public_key_b64(signing_key())  # the key the backup was signed with, pinned
     done = CliRunner().invoke(main, ["restore", str(path), "--public-key", key], env={"REDIS_URL": other})
     assert done.exit_code == 0, done.output
-    assert f"{len(matches)} matches, 1 leagues" in done.output and "✓ every match and league audits valid" in done.output
+    assert f"{len(matches)} matches, 1 league " in done.output and "✓ every match and league audits valid" in done.output
     assert "signed by the pinned key" in done.output
     again = CliRunner().invoke(main, ["restore", str(path)], env={"REDIS_URL": other})
     assert again.exit_code != 0 and "refused: the target Redis holds keys" in again.output
