@@ -455,3 +455,33 @@ def test_the_pickers_take_equal_braverats_cards_and_stapelen_takes_and_the_statu
     page.wait_for_function("() => document.querySelector('#sync').hidden")
     assert "wait" not in page.inner_text("#status") and "wacht" not in page.inner_text("#status")
     assert not page.errors, page.errors
+
+
+def test_a_file_that_fails_while_the_worker_installs_is_fetched_again_and_the_page_kept(server, browser):
+    """A phone at a table on a shaky network: one of the pages' files the service worker fetches as it installs
+    does not come. That install fails and the worker is gone; the page registers it again a moment later, so
+    the page and its answers are kept for offline all the same (before, the device kept nothing until another
+    page was opened)."""
+    base, token = server
+    mid = api(base, token, "POST", "/matches", json={"game": "braverats", "players": ["Ann", "Bob"]}).json()["id"]
+    ctx = context(browser)
+    refused = []
+
+    def first_from_the_worker(route):
+        if not refused and route.request.service_worker is not None:
+            refused.append(route.request.url)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+    ctx.route("**/assets/kroniek.css*", first_from_the_worker)
+    page = page_of(ctx)
+    page.goto(f"{base}/")
+    page.evaluate(f"localStorage.setItem('kroniek.token', {token!r})")
+    page.goto(f"{base}/matches/{mid}")
+    page.wait_for_selector("#match[data-seq='1']")
+    kept_for_offline(page, mid)
+    assert refused, "the worker's install fetched the file through the route"
+    ctx.set_offline(True)
+    page.goto(f"{base}/matches/{mid}")
+    page.wait_for_selector("#match[data-seq='1']")
+    assert not page.errors, page.errors

@@ -287,11 +287,25 @@
   });
   K.ready(() => { flushAll(); });
 
-  /** A page opened before the service worker took it over asks it to keep this page too. */
+  /** A page opened before the service worker took it over asks it to keep this page too. A worker whose
+      install failed (one of the pages' files did not come, on a table's shaky network) is gone, and with it
+      every copy for offline: the page tries again, a little later each time, and when the network is back. */
   if ("serviceWorker" in navigator && window.isSecureContext) {
     const served = Boolean(navigator.serviceWorker.controller);  // as the page loaded: the worker may take it over soon
-    navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then((reg) => {
+    let tries = 0, pending = null;
+    const again = () => {
+      if (pending === null && tries < 8) pending = setTimeout(() => { pending = null; register(); }, 1000 * 2 ** tries++);
+    };
+    const register = () => navigator.serviceWorker.register("/sw.js").then((reg) => {
+      const installing = reg.installing;
+      if (installing && !reg.active) {
+        installing.addEventListener("statechange", () => { if (installing.state === "redundant" && !reg.active) again(); });
+      }
+    }).catch(again);
+    register();
+    window.addEventListener("online", () => { if (!navigator.serviceWorker.controller) register(); });
+    navigator.serviceWorker.ready.then((reg) => {
       if (!served && reg.active) reg.active.postMessage({ keep: location.pathname + location.search });
-    }).catch(() => {});
+    });
   }
 })();
