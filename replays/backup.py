@@ -391,55 +391,78 @@ def _is_pair(item: Any) -> bool:
     return isinstance(item, list) and len(item) == 2 and _is_text(item[0]) and _is_text(item[1])
 
 
-def _score(text: Any) -> bool:
-    try:
-        float(text)
-        return isinstance(text, str)
-    except (TypeError, ValueError):
+#: a score as Redis writes one (and reads back: Python's float() takes more, "1_0" or " 1", which ZADD refuses)
+_SCORE = re.compile(r"[-+]?(inf|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)\Z")
+_STREAM_ID = re.compile(r"(\d{1,20})-(\d{1,20})\Z")
+_ID_MAX = 2 ** 64 - 1
+
+
+def _stream_id(text: Any) -> tuple[int, int] | None:
+    found = _STREAM_ID.match(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    ms, seq = int(found[1]), int(found[2])
+    return (ms, seq) if ms <= _ID_MAX and seq <= _ID_MAX else None
+
+
+def _fine_stream(value: Any) -> bool:
+    """A stream's entries ascend from above 0-0 to its last id at most, each with fields (XADD takes them in
+    that order only)."""
+    if not (isinstance(value, dict) and isinstance(value.get("entries"), list) and isinstance(value.get("groups"), list)):
         return False
-
-
-_STREAM_ID = re.compile(r"\d{1,20}-\d{1,20}\Z")
+    last = _stream_id(value.get("last_id"))
+    before = (0, 0)
+    for entry in value["entries"]:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list) and entry[1]
+                and all(_is_pair(p) for p in entry[1])):
+            return False
+        at = _stream_id(entry[0])
+        if at is None or at <= before:
+            return False
+        before = at
+    return (last is not None and last >= before
+            and all(isinstance(g, list) and len(g) == 2 and _is_text(g[0]) and _stream_id(g[1]) is not None
+                    for g in value["groups"]))
 
 
 def _fine_value(kind: Any, value: Any) -> bool:
-    """A key's value (version 2) has the form its type's commands take."""
+    """A key's value (version 2) has the form its type's commands take (a hash, list, set or sorted set holds
+    something: Redis keeps no empty one)."""
     if kind == "string":
         return _is_text(value)
-    if kind == "hash":
-        return isinstance(value, list) and all(_is_pair(p) for p in value)
-    if kind in ("list", "set"):
-        return isinstance(value, list) and all(_is_text(v) for v in value)
-    if kind == "zset":
-        return isinstance(value, list) and all(isinstance(p, list) and len(p) == 2 and _is_text(p[0])
-                                               and _score(p[1]) for p in value)
     if kind == "stream":
-        return (isinstance(value, dict) and isinstance(value.get("last_id"), str)
-                and _STREAM_ID.match(value["last_id"]) is not None and isinstance(value.get("entries"), list)
-                and isinstance(value.get("groups"), list)
-                and all(isinstance(g, list) and len(g) == 2 and _is_text(g[0]) and isinstance(g[1], str)
-                        and _STREAM_ID.match(g[1]) for g in value["groups"])
-                and all(isinstance(e, list) and len(e) == 2 and isinstance(e[0], str) and _STREAM_ID.match(e[0])
-                        and isinstance(e[1], list) and e[1] and all(_is_pair(p) for p in e[1])
-                        for e in value["entries"]))
+        return _fine_stream(value)
+    if not (isinstance(value, list) and value):
+        return False
+    if kind == "hash":
+        return all(_is_pair(p) for p in value)
+    if kind in ("list", "set"):
+        return all(_is_text(v) for v in value)
+    if kind == "zset":
+        return all(isinstance(p, list) and len(p) == 2 and _is_text(p[0]) and isinstance(p[1], str)
+                   and _SCORE.match(p[1]) is not None for p in value)
     return False
 
 
-def _fine_entry(entry: Any, version: int) -> bool:
-    if not (isinstance(entry, dict) and isinstance(entry.get("key"), str) and type(entry.get("ttl_ms")) is int
-            and entry["ttl_ms"] >= 0):
+def _fine_entry(entry: Any, version: int, prefix: str, seen: set[str]) -> bool:
+    """A key of the prefix, met once in the file (a second would be written over the first, or refused halfway),
+    with its time to live and a value of its type's form."""
+    if not (isinstance(entry, dict) and isinstance(entry.get("key"), str) and entry["key"].startswith(f"{prefix}:")
+            and entry["key"] not in seen and type(entry.get("ttl_ms")) is int and entry["ttl_ms"] >= 0):
         return False
+    seen.add(entry["key"])
     if version == 1:
         return isinstance(entry.get("dump"), str)
     return _fine_value(entry.get("type"), entry.get("value"))
 
 
-def _check_keys_record(record: dict[str, Any], n: int, version: int) -> None:
+def _check_keys_record(record: dict[str, Any], n: int, header: dict[str, Any], seen: set[str]) -> None:
     """A group's record has the form a restore reads (a file can hold together and still be made wrong, by a
     program with the key): refused before anything is written, not halfway."""
     keys, log = record.get("keys"), record.get("log")
     fine = (isinstance(record.get("group"), (str, type(None))) and record.get("of") in (*KINDS.values(), None)
-            and isinstance(keys, list) and keys and all(_fine_entry(e, version) for e in keys)
+            and isinstance(keys, list) and keys
+            and all(_fine_entry(e, header["version"], header["prefix"], seen) for e in keys)
             and (log is None or (isinstance(log, dict) and isinstance(log.get("events"), list)
                                  and isinstance(log.get("head"), dict) and type(log["head"].get("seq")) is int)))
     if not fine:
@@ -453,11 +476,14 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
     prev = None
     header = footer = None
     records = 0
+    seen: set[str] = set()  # the keys met so far: each once
     for n, line in enumerate(source, start=1):
         try:
             record = orjson.loads(line)
         except ValueError:
             raise BackupRefused(f"line {n}: not JSON") from None
+        if not isinstance(record, dict):
+            raise BackupRefused(f"line {n}: not a record of a Kroniek backup")
         if record.get("prev") != prev:
             raise BackupRefused(f"line {n}: it does not follow the line before it (its hash chain is broken: "
                                 "a line was changed, added, removed or moved)")
@@ -468,6 +494,8 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
             if record.get("version") not in READS:
                 raise BackupRefused(f"a backup of version {record.get('version')}; this Kroniek reads versions "
                                     f"{', '.join(map(str, READS))}")
+            if not (isinstance(record.get("prefix"), str) and record["prefix"]):
+                raise BackupRefused("line 1: a header without its key prefix")
             header = record
         elif kind == "footer":
             footer = record
@@ -476,7 +504,7 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
         elif kind != "keys" or footer is not None:
             raise BackupRefused(f"line {n}: a {kind!r} record where a group of keys or the footer belongs")
         else:
-            _check_keys_record(record, n, header["version"])
+            _check_keys_record(record, n, header, seen)
         prev = _digest(line if line.endswith(b"\n") else line + b"\n")
         if kind != "footer":
             records += 1

@@ -337,7 +337,18 @@ def test_a_signed_file_whose_group_is_malformed_is_refused_before_anything_is_wr
                      (-2, lambda r: r["keys"][0].update(ttl_ms="0")), (-2, lambda r: r["keys"][0].update(type="module")),
                      (-2, lambda r: r["keys"][0].update(type="string", value={"b64": "not base64!"})),
                      (stream, lambda r: entries(r)[0].__setitem__(0, "1-0 MAXLEN")),
-                     (stream, lambda r: entries(r)[0].__setitem__(1, []))]:
+                     (stream, lambda r: entries(r)[0].__setitem__(1, [])),
+                     # what XADD, ZADD or HSET would refuse halfway, or write where it does not belong
+                     (stream, lambda r: entries(r).reverse() if len(entries(r)) > 1 else entries(r).append(
+                         entries(r)[0])),
+                     (stream, lambda r: entries(r)[0].__setitem__(0, f"{2 ** 64}-0")),
+                     (stream, lambda r: next(e for e in r["keys"] if e["type"] == "stream")["value"].update(
+                         last_id="0-0")),
+                     (-2, lambda r: r["keys"][0].update(type="zset", value=[["m", "1_0"]])),
+                     (-2, lambda r: r["keys"][0].update(type="zset", value=[["m", "nan"]])),
+                     (-2, lambda r: r["keys"][0].update(type="hash", value=[])),
+                     (-2, lambda r: r["keys"][0].update(key="elsewhere:" + r["keys"][0]["key"])),
+                     (-2, lambda r: r["keys"].append(dict(r["keys"][0])))]:
         n = n % len(lines)
         record = json.loads(lines[n])
         spoil(record)
