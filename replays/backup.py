@@ -512,9 +512,14 @@ def read_backup(source: IO[bytes], public_key: str | None = None) -> tuple[dict[
         raise BackupRefused("the file is empty")
     if footer is None:
         raise BackupRefused("the footer is missing: the file was cut short")
+    if public_key is not None and not public_key.strip():
+        raise BackupRefused("the public key given is empty (a shell variable not set?): give the service's, or none "
+                            "to check the file against the key it carries")
     key = public_key or header["public_key"]
     if not isinstance(footer.get("signature"), str) or not _verifies(key, footer, footer["signature"]):
-        raise BackupRefused("the footer's signature does not verify" + (" with the given key" if public_key else ""))
+        raise BackupRefused("the footer's signature does not verify" + (
+            f" with the given key (the file names {str(header.get('public_key'))[:16]}… as its signer: compare that "
+            "with the key the service publishes, GET /api/log/public-key)" if public_key else ""))
 
     def keys() -> Iterator[dict[str, Any]]:
         source.seek(0)

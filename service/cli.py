@@ -88,8 +88,18 @@ def serve(host: str, port: int, workers: int, connections: int, public_url: str 
         import tempfile
 
         os.environ[MULTIPROC_ENV] = prepare_dir(tempfile.mkdtemp(prefix="kroniek-metrics-"), clear=True)
-    _apart(lambda: _serves_format("kroniek serve"))
+    _apart(lambda: (_serves_format("kroniek serve"), _signing_key_made()))
     serve_app(_create_app, host, port, workers, connections)
+
+
+def _signing_key_made() -> None:
+    """The API's signing key, made now if it is not there yet (its workers would make it on first use): a backup
+    run with the same settings finds it, and signs with it, before the API has signed a thing."""
+    from replays.signing import load_or_create_key
+
+    from .keys import key_path
+
+    load_or_create_key(key_path())
 
 
 def _apart(check: Callable[[], None]) -> None:
@@ -236,10 +246,11 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
         var = Path(var_dir).resolve()
         redis_proc, socket = embedded.start(var, tied=True)
         env["REDIS_URL"] = f"unix://{socket}"
-        env.setdefault("KRONIEK_VAR", str(var))  # the signing key's default home, var/keys
         click.echo(f"Embedded Redis: unix://{socket} (data and append-only file in {var})")
     else:
         click.echo(f"Redis: {env['REDIS_URL']}")
+    # the signing key's default home (var/keys) and the solved tables' (var/tables), with an outside Redis too
+    env.setdefault("KRONIEK_VAR", str(Path(var_dir).resolve()))
     try:
         _upgrade_for_run(env, Path(var_dir).resolve())
     except BaseException:
@@ -269,8 +280,13 @@ def run(host: str | None, port: int, var_dir: str, lan: bool, public_url: str | 
             click.echo(f"  e.g. curl -H 'Authorization: Bearer {token}' {here}/api/me")
             _echo_sign_in(_accounts(env["REDIS_URL"]), "admin", public_url or here)
         else:
-            click.echo("Accounts: an admin exists; `.venv/bin/kroniek user token admin` makes a new token for the first "
-                       "admin (`kroniek user token <name>` for anyone else), `.venv/bin/kroniek user link admin` a "
+            from workers.connection import redis_url
+
+            # the commands find this Redis by themselves only where this shell's settings lead them to it
+            cmd = ".venv/bin/kroniek" if env["REDIS_URL"] == redis_url() else \
+                f"REDIS_URL={env['REDIS_URL']} .venv/bin/kroniek"
+            click.echo(f"Accounts: an admin exists; `{cmd} user token admin` makes a new token for the first "
+                       f"admin (`kroniek user token <name>` for anyone else), `{cmd} user link admin` a "
                        "sign-in link for a phone.")
         click.echo("Press Ctrl-C to stop.")
         while not stopping and all(c.poll() is None for c in children):
@@ -680,10 +696,14 @@ def backup(file: str) -> None:
     from replays.backup import BackupRefused, write_backup
     from workers.connection import key_prefix, store_client
 
-    from .keys import signing_key
+    from .keys import key_path, signing_key
     from .matches import MatchService
 
     target = Path(file)
+    if not key_path().exists():  # a file signed by a key made up here would verify against nothing anyone pins
+        raise click.ClickException(
+            f"no signing key at {key_path()}: a backup is signed with the key the API signs with. Run this with "
+            "the API's settings: KRONIEK_SIGNING_KEY, else KRONIEK_VAR (the directory `kroniek run --var` names)")
     matches = MatchService(EventStore(store_client(), key_prefix()), enqueue_validation=lambda match_id: None)
     partial = target.with_name(target.name + ".partial")
     try:
@@ -695,6 +715,9 @@ def backup(file: str) -> None:
     except BackupRefused as refused:  # a key it cannot keep as it is: no file rather than one that lacks it
         partial.unlink(missing_ok=True)
         raise click.ClickException(f"no backup written: {refused}") from None
+    except BaseException:  # Redis gone, Ctrl-C: no half a file left beside the target
+        partial.unlink(missing_ok=True)
+        raise
     partial.replace(target)  # a file that is there is whole
     click.echo(f"{target}: {_count(footer['keys'], 'key')} in {_count(footer['records'] - 1, 'group')} "
                f"({_count(footer['matches'], 'match', 'matches')}, {_count(footer['leagues'], 'league')}), signed")

@@ -342,6 +342,9 @@ def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2,
             self.cfg.set("worker_class", f"{__name__}.JsonErrorsGeventWorker")
             self.cfg.set("accesslog", os.environ.get("KRONIEK_ACCESS_LOG") or None)
             self.cfg.set("graceful_timeout", 10)
+            # gunicorn's control socket (for gunicornc, which Kroniek does not use) sits at one path per user,
+            # $HOME/.gunicorn/gunicorn.ctl: every server on the machine claimed the same one
+            self.cfg.set("control_socket_disable", True)
             self.cfg.set("pre_fork", pre_fork)
             self.cfg.set("child_exit", child_exit)
 

@@ -5,6 +5,8 @@ use: ``KRONIEK_SIGNING_KEY`` names it, else ``<KRONIEK_VAR or ./var>/keys/
 tree-head.pem``. If the file does not exist a new key is written there (see
 :func:`replays.signing.load_or_create_key`), so a development setup needs
 nothing; every process (API servers, CLI) must then see the same file.
+``kroniek serve`` makes it as it starts; ``kroniek backup`` never makes one
+(a file signed by a key no one publishes verifies against nothing).
 
 Never in Redis: a copy of the database must not be enough to forge a signed
 tree head. In production keep the key on another disk than Redis's data and

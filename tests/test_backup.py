@@ -226,8 +226,17 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
 
     matches, lid = world(admin, store)
     monkeypatch.setenv("KRONIEK_PREFIX", prefix)
-    monkeypatch.setenv("KRONIEK_VAR", str(tmp_path / "var"))  # the signing key's home (made on first use)
+    monkeypatch.setenv("KRONIEK_VAR", str(tmp_path / "var"))  # the signing key's home
     path = tmp_path / "club.backup"
+    # no key there (a backup run without the API's settings): refused, rather than signed by a key made up here
+    keyless = CliRunner().invoke(main, ["backup", str(path)], env={"REDIS_URL": redis_url})
+    assert keyless.exit_code != 0 and f"no signing key at {tmp_path / 'var' / 'keys' / 'tree-head.pem'}" in \
+        keyless.output and "KRONIEK_VAR" in keyless.output
+    assert not path.exists() and not (tmp_path / "club.backup.partial").exists()
+    from replays.signing import load_or_create_key
+    from service.keys import key_path
+
+    load_or_create_key(key_path())  # what the API does as it starts
     made = CliRunner().invoke(main, ["backup", str(path)], env={"REDIS_URL": redis_url})
     assert made.exit_code == 0, made.output
     assert f"{len(matches)} matches, 1 league)" in made.output and path.exists()
@@ -239,6 +248,8 @@ def test_the_commands_back_up_and_restore_and_say_what_they_did(admin, store, ta
     from service.keys import signing_key
 
     key = public_key_b64(signing_key())  # the key the backup was signed with, pinned
+    unset = CliRunner().invoke(main, ["restore", str(path), "--public-key", ""], env={"REDIS_URL": other})
+    assert unset.exit_code != 0 and "the public key given is empty" in unset.output  # --public-key "$KEY", KEY unset
     done = CliRunner().invoke(main, ["restore", str(path), "--public-key", key], env={"REDIS_URL": other})
     assert done.exit_code == 0, done.output
     assert f"{len(matches)} matches, 1 league " in done.output and "✓ every match and league audits valid" in done.output
