@@ -99,7 +99,10 @@ def _signing_key_made() -> None:
 
     from .keys import key_path
 
-    load_or_create_key(key_path())
+    try:
+        load_or_create_key(key_path())
+    except (OSError, ValueError) as exc:  # a directory it may not write, a file that holds no Ed25519 key
+        raise click.ClickException(f"the signing key at {key_path()}: {exc}") from None
 
 
 def _apart(check: Callable[[], None]) -> None:
