@@ -38,6 +38,7 @@ import time
 from typing import Any, Callable
 
 from gunicorn import util
+from gunicorn.glogging import Logger
 from gunicorn.http.body import Body, ChunkedReader, LengthReader
 
 #: The default deadline (seconds) on receiving a request's whole body.
@@ -310,6 +311,20 @@ if GeventWorker is not None:
             return True
 
 
+class JsonLinesLogger(Logger):
+    """gunicorn's own lines (a worker booted, a worker stopped …) in the form of the service's others: JSON lines
+    on stderr, unless ``KRONIEK_LOG_FORMAT=text`` (workers.logs)."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if os.environ.get("KRONIEK_LOG_FORMAT", "json").lower() != "text":
+            from workers.logs import JsonFormatter
+
+            for log in (self.error_log, self.access_log):
+                for handler in log.handlers:
+                    handler.setFormatter(JsonFormatter())
+
+
 def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2,
               connections: int = CONNECTIONS) -> None:
     """Serve the WSGI app ``load()`` makes as ``kroniek serve`` does: gevent
@@ -345,6 +360,7 @@ def serve_app(load: Callable[[], Any], host: str, port: int, workers: int = 2,
             # gunicorn's control socket (for gunicornc, which Kroniek does not use) sits at one path per user,
             # $HOME/.gunicorn/gunicorn.ctl: every server on the machine claimed the same one
             self.cfg.set("control_socket_disable", True)
+            self.cfg.set("logger_class", f"{__name__}.JsonLinesLogger")
             self.cfg.set("pre_fork", pre_fork)
             self.cfg.set("child_exit", child_exit)
 

@@ -5,6 +5,7 @@ session cookie, the token."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -54,6 +55,9 @@ def test_json_lines_a_line_per_request_with_its_id_and_no_secret_through_a_sign_
     log = out[len(proc.head):] if out.startswith(proc.head) else "".join(proc.lines)
     lines = [line for line in log.splitlines() if line.startswith("{")]
     records = [json.loads(line) for line in lines]
+    # gunicorn's own lines too (a worker booted …): JSON, not its "[pid] [INFO]" text
+    assert any(r.get("logger") == "gunicorn.error" and "Booting worker" in r["message"] for r in records)
+    assert not re.search(r"^\[[^]]+\] \[\d+\] \[[A-Z]+\] ", log, re.M), log[:2000]
     requests_logged = [r for r in records if r.get("logger") == "kroniek.request"]
     assert requests_logged and all({"time", "level", "request_id", "method", "path", "status", "duration_ms"}
                                    <= set(r) for r in requests_logged)
