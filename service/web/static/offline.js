@@ -300,7 +300,7 @@
       const installing = reg.installing;
       if (installing && !reg.active) {
         installing.addEventListener("statechange", () => { if (installing.state === "redundant" && !reg.active) again(); });
-      }
+      } else if (!reg.active && !reg.waiting) again();  // already failed by the time it answered
     }).catch(again);
     register();
     window.addEventListener("online", () => { if (!navigator.serviceWorker.controller) register(); });
