@@ -97,7 +97,10 @@ def _command(args: list[str], url: str, prefix: str, key: Path) -> tuple[float, 
 
 def measure_size(events: int, seed: int, tmp: Path) -> dict[str, float]:
     prefix = f"bk-{uuid.uuid4().hex[:8]}"
+    from replays.signing import load_or_create_key
+
     key = tmp / "key.pem"
+    load_or_create_key(key)  # the API's key, made as `kroniek serve` makes it (a backup never makes one)
     file = tmp / f"backup-{events}.jsonl"
     with bench_redis("backup-from") as source:
         t0 = time.perf_counter()
