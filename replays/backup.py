@@ -209,7 +209,7 @@ def _value(kind: str, raw: Any, key: str) -> Any:
 def _read_group(r: Any, keys: list[str], log_key: str | None = None,
                 head_key: str | None = None) -> tuple[list[dict[str, Any]], Any]:
     """The keys' types, times to live and values, read at one instant; with ``log_key`` and ``head_key``, a
-    match's last log entry and its head's result at that instant."""
+    match's log entries (those of its stream, in the file's terms) and its head's result at that instant."""
     import redis
 
     try:
@@ -218,17 +218,17 @@ def _read_group(r: Any, keys: list[str], log_key: str | None = None,
         if "BACKUP " in str(e):
             raise BackupRefused(str(e).split("BACKUP ", 1)[1]) from None
         raise
-    out, last, result = [], None, None
+    out, log_entries, result = [], [], None
     for key, (kind, ttl, raw) in zip(keys, replies):
         kind = kind.decode()
         if kind == "none":  # gone between the scan and the read (a key that expired, a job done)
             continue
         out.append({"key": key, "ttl_ms": ttl if ttl > 0 else 0, "type": kind, "value": _value(kind, raw, key)})
-        if key == log_key and kind == "stream" and out[-1]["value"]["entries"]:
-            last = [out[-1]["value"]["entries"][-1]]
+        if key == log_key and kind == "stream":
+            log_entries = out[-1]["value"]["entries"]
         elif key == head_key and kind == "hash":
             result = dict(out[-1]["value"]).get("result")
-    return out, ([last, result] if log_key is not None else None)
+    return out, ([log_entries, result] if log_key is not None else None)
 
 
 def _write_key(pipe: Any, entry: dict[str, Any]) -> None:
@@ -262,12 +262,9 @@ def _write_key(pipe: Any, entry: dict[str, Any]) -> None:
         pipe.execute_command("PEXPIRE", key, entry["ttl_ms"])
 
 
-def _cut_seq(last: Any) -> int | None:
+def _cut_seq(entries: list[list[Any]]) -> int | None:
     """The seq of a log's last entry at the cut (its entry id is ``<seq>-0``)."""
-    if not last:
-        return None
-    entry_id = last[0][0]
-    return int((entry_id.decode() if isinstance(entry_id, bytes) else entry_id).split("-", 1)[0])
+    return int(entries[-1][0].split("-", 1)[0]) if entries else None
 
 
 def digest_events(events: list[dict[str, Any]]) -> str:
@@ -338,9 +335,11 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
             counted[kind] += 1
         record = {"kind": "keys", "group": tag, "of": kind, "keys": entries, "prev": prev}
         if match_id is not None:
-            last, result = cut
+            log_entries, result = cut
             result = json.loads(result) if result else None
-            record["log"] = _match_log(store, log, tree_head["tree_size"], match_id, _cut_seq(last), result, notation)
+            packed = any(entry["key"] == store.key(match_id, "packed") for entry in entries)
+            record["log"] = _match_log(store, log, tree_head["tree_size"], match_id, log_entries, packed, result,
+                                       notation)
         line = _line(record)
         out.write(line)
         prev, records, keys_written = _digest(line), records + 1, keys_written + len(entries)
@@ -354,17 +353,26 @@ def write_backup(r: Any, prefix: str, out: IO[bytes], signing_key: Any,
     return footer
 
 
-def _match_log(store: Any, log: Any, size: int, match_id: str, seq: int | None, result: dict[str, Any] | None,
+def _match_log(store: Any, log: Any, size: int, match_id: str, entries: list[list[Any]], packed: bool,
+               result: dict[str, Any] | None,
                notation: Callable[[str, list[dict[str, Any]], dict[str, Any] | None], str] | None
                ) -> dict[str, Any] | None:
-    """A match's log at the cut: its events (an event is never changed, so those read now up to the cut's seq
-    are the cut's), its chain head, its notation, and its transparency-log leaf with the inclusion proof in the
-    header's tree, where the log holds one."""
-    if seq is None:
-        seq = (store.head_seq(match_id) or (None,))[0]  # a log packed whole (replays.compact) has no entry left
+    """A match's log at the cut: its events, its chain head, its notation, and its transparency-log leaf with
+    the inclusion proof in the header's tree, where the log holds one. The events are the stream's ``entries``
+    the group's read gave, where they are the whole log; a log with a packed part (replays.compact) is read
+    again up to the cut's seq (an event is never changed, so those read now are the cut's)."""
+    from .store import decode_entry
+
+    seq = _cut_seq(entries)
+    if not packed and seq is not None and all(isinstance(text, str) for _, fields in entries
+                                              for pair in fields for text in pair):
+        events = [decode_entry(dict(fields)) for _, fields in entries]
+    else:
         if seq is None:
-            return None
-    events = store.events(match_id, 1, seq)
+            seq = (store.head_seq(match_id) or (None,))[0]  # a log packed whole has no entry left
+            if seq is None:
+                return None
+        events = store.events(match_id, 1, seq)
     found = {"head": {"seq": seq, "hash": events[-1]["hash"]}, "events": events}
     if notation is not None:
         found["notation"] = notation(match_id, events, result)
