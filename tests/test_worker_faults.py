@@ -268,6 +268,25 @@ def test_a_killed_worker_is_replaced_within_30_s_scheduler_and_jobs_included(sto
             stop_worker(second)
 
 
+def test_a_worker_told_to_stop_while_it_starts_stops(store, prefix, redis_url, tmp_path):
+    """SIGTERM while a worker sweeps the store at its start (seconds on a large one), as a supervisor's child
+    gets it when the supervisor dies then: it stops. It used to go on into RQ's loop, whose own handlers took
+    the place of the one the signal had set a flag in, and serve for ever (a test left such a worker running)."""
+    probe = tmp_path / "sweeping"
+    env = {**worker_env(prefix, redis_url), "KRONIEK_PLUGINS": "tests.support.toy,tests.support.slow_sweep",
+           "KRONIEK_TEST_SWEEP_PROBE": str(probe), "KRONIEK_TEST_SWEEP_SECONDS": "3"}
+    log = tmp_path / "worker.log"
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "validation"], env=env,
+                            start_new_session=True, stdout=log.open("a"), stderr=subprocess.STDOUT)
+    try:
+        wait_until(probe.exists, 60, step=0.05, what="the worker's start-up sweep")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0, log.read_text()[-2000:]
+    finally:
+        if proc.poll() is None:
+            kill_session(proc)
+
+
 # -- 3. Redis killed with SIGKILL mid-burst --------------------------------------------
 
 @pytest.mark.slow

@@ -455,6 +455,11 @@ def run(queues: list[str] | tuple[str, ...] = ROLES, burst: bool = False) -> Non
             sweep(prefix)
             # RQ's blocking pop waits up to DEQUEUE_TIMEOUT: on a client of its own, whose reads may last that long
             worker = KroniekWorker(names, connection=worker_queue_client(DEQUEUE_TIMEOUT), prefix=prefix)
+            if stopping[0]:
+                # a stop asked for while it started (the sweep of a large store takes seconds): work() would put
+                # RQ's handlers in place of ``stop`` and serve on, the signal spent (a supervisor's child whose
+                # parent died then, told so by SIGTERM, served on for ever)
+                return
             worker.work(with_scheduler=True, burst=burst)
         except REDIS_ERRORS as exc:
             log.warning("Redis went away (%s); the worker carries on when it is back", exc)
